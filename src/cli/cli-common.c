@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "cli-common.h"
+
+#include <stdio.h>
+
+int
+tm_cli_usage_error (const char *command, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  fprintf (stderr, "tidemark-cli %s: %s\nTry 'tidemark-cli %s --help'.\n",
+           command, msg, command);
+  return TM_EXIT_USAGE;
+}
+
+gboolean
+tm_cli_parse (GOptionContext *context, const char *command,
+              int *argc, char ***argv, int *exit_code)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      *exit_code = tm_cli_usage_error (command, "%s", error->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
+{
+  if (argc < 2)
+    {
+      *exit_code = tm_cli_usage_error (command, "missing input file");
+      return NULL;
+    }
+  if (argc > 2)
+    {
+      *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[2]);
+      return NULL;
+    }
+  return argv[1];
+}
+
+TmTrace *
+tm_cli_load (const char *path, int *exit_code)
+{
+  g_autoptr(GError) error = NULL;
+  TmTrace *trace;
+
+  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  if (trace == NULL)
+    {
+      /* Loader messages already start with the file name when they
+       * concern its content. */
+      if (g_str_has_prefix (error->message, path))
+        fprintf (stderr, "%s\n", error->message);
+      else
+        fprintf (stderr, "%s: %s\n", path, error->message);
+      *exit_code = TM_EXIT_INPUT;
+      return NULL;
+    }
+
+  if (!trace->complete)
+    {
+      fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
+               path, trace->stop_offset);
+    }
+  for (guint i = 0; i < trace->warnings->len && i < 20; i++)
+    {
+      const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
+      fprintf (stderr, "warning: %s\n", w->message);
+    }
+  if (trace->warnings->len > 20)
+    fprintf (stderr, "warning: %s: %u more warnings\n", path, trace->warnings->len - 20);
+
+  *exit_code = TM_EXIT_OK;
+  return trace;
+}
+
+void
+tm_cli_json_warnings (GString *out, const TmTrace *trace)
+{
+  g_string_append_c (out, '[');
+  for (guint i = 0; i < trace->warnings->len; i++)
+    {
+      const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
+      if (i > 0)
+        g_string_append (out, ", ");
+      tm_json_append_string (out, w->message);
+    }
+  g_string_append_c (out, ']');
+}
+
+char **
+tm_cli_split_list (const char *value)
+{
+  g_auto(GStrv) parts = g_strsplit (value ? value : "", ",", -1);
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; parts[i]; i++)
+    {
+      char *p = g_strstrip (parts[i]);
+      if (*p)
+        g_ptr_array_add (out, g_strdup (p));
+    }
+  g_ptr_array_add (out, NULL);
+  return (char **) g_ptr_array_free (out, FALSE);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Shared plumbing of tidemark-cli's commands: option parsing with the
+ * documented exit codes, loading any input format, JSON helpers. */
+#pragma once
+
+#include <glib.h>
+#include "tidemark.h"
+
+G_BEGIN_DECLS
+
+enum {
+  TM_EXIT_OK    = 0,
+  TM_EXIT_USAGE = 1,   /* bad usage: one line + hint to --help */
+  TM_EXIT_INPUT = 2,   /* input unusable: "FILE: reason" */
+};
+
+typedef struct {
+  const char *name;
+  const char *synopsis;   /* arguments, for the command list */
+  const char *summary;
+  int       (*run) (int argc, char **argv);
+} TmCliCommand;
+
+/* Prints "tidemark-cli CMD: reason" and the --help hint; returns TM_EXIT_USAGE. */
+int       tm_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+/* Parses options; on failure prints the reason and returns FALSE with
+ * *exit_code set (0 for --help). */
+gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
+                              int *argc, char ***argv, int *exit_code);
+
+/* Requires exactly one positional argument (the input file) left in argv. */
+const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
+
+/* Loads any supported input.  On failure prints "FILE: reason" and sets
+ * *exit_code = TM_EXIT_INPUT.  Prints a warning on stderr for traces cut
+ * short or damaged (with the byte offset). */
+TmTrace  *tm_cli_load        (const char *path, int *exit_code);
+
+/* Writes the trace's warnings as a JSON array of strings. */
+void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
+
+/* Parses "1,2,3" style lists; returns NULL-terminated strv. */
+char    **tm_cli_split_list  (const char *value);
+
+G_END_DECLS

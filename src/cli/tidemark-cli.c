@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli: the headless face of Tidemark (docs: README, cli.md).
+ * Each command lives in cmd-NAME.c; register it in `commands` below. */
+#include "tm-config.h"
+#include "cli-common.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+int tm_cmd_info     (int argc, char **argv);
+int tm_cmd_timeline (int argc, char **argv);
+int tm_cmd_synth    (int argc, char **argv);
+/* more commands: declare here */
+
+static const TmCliCommand commands[] = {
+  { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
+  { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
+  { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
+  /* more commands: register here */
+};
+
+static void
+print_help (FILE *out)
+{
+  fprintf (out,
+           "Usage: tidemark-cli COMMAND [OPTIONS] ...\n"
+           "\n"
+           "Find memory leaks, GC overhead and churn in recordings of a program's\n"
+           "memory behaviour over time. Inputs are detected from their contents.\n"
+           "\n"
+           "Commands:\n");
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-10s %-44s %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
+  fprintf (out,
+           "\n"
+           "Run 'tidemark-cli COMMAND --help' for a command's options.\n"
+           "\n"
+           "Exit status: 0 done (also for a trace cut short: results for the part\n"
+           "read, \"complete\": false, and a warning naming the byte offset);\n"
+           "1 bad usage; 2 the input cannot be used at all.\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_help (stderr);
+      return TM_EXIT_USAGE;
+    }
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 || strcmp (argv[1], "help") == 0)
+    {
+      print_help (stdout);
+      return TM_EXIT_OK;
+    }
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("tidemark-cli %s\n", PACKAGE_VERSION);
+      return TM_EXIT_OK;
+    }
+
+  for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (strcmp (argv[1], commands[i].name) == 0)
+      return commands[i].run (argc - 1, argv + 1);
+
+  fprintf (stderr, "tidemark-cli: unknown command '%s'\nTry 'tidemark-cli --help'.\n", argv[1]);
+  return TM_EXIT_USAGE;
+}

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define TM_ERROR (tm_error_quark ())
+
+typedef enum {
+  TM_ERROR_FAILED,        /* generic */
+  TM_ERROR_NOT_A_TRACE,   /* no known format recognised */
+  TM_ERROR_FORMAT,        /* malformed content (offset in message) */
+  TM_ERROR_TRUNCATED,     /* input ends early */
+  TM_ERROR_UNSUPPORTED,   /* e.g. a newer format version */
+  TM_ERROR_INVALID_ARGUMENT,
+  TM_ERROR_NO_GRAPH,      /* analysis needs a reference graph at that GC */
+} TmErrorCode;
+
+GQuark tm_error_quark (void);
+
+G_END_DECLS

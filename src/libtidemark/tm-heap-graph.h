@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmHeapGraph: the reference graph of the heap right after one GC, in
+ * compressed-sparse-row form with compact node numbers.
+ *
+ * Nodes are the objects of the heap state after the GC (alive after it
+ * according to the model), numbered 0..n_nodes-1 in allocation order, so
+ * node_object[] is ascending.  Edges to objects outside that set (a
+ * recorder's inconsistency) are dropped and counted.
+ *
+ * The model holds at most 2^32-1 objects, so object indices fit 32 bits
+ * here.
+ */
+#pragma once
+
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32  gc_id;
+  guint32  n_nodes;
+  guint32 *node_object;   /* node -> object index, ascending */
+  guint64 *edge_start;    /* n_nodes + 1 entries */
+  guint32 *edges;         /* target nodes */
+  guint64  n_edges;
+  guint32  n_roots;
+  guint32 *root_node;     /* may repeat a node with different kinds */
+  guint8  *root_kind;     /* TmRootKind */
+  guint32 *root_thread;   /* thread index, 0 if none */
+  guint64  dropped_edges; /* edges / roots naming objects not in the heap */
+} TmHeapGraph;
+
+/* Reads the graph of GC gc_id from the trace file (seeking to its stored
+ * position).  TM_ERROR_NO_GRAPH if that GC has none. */
+TmHeapGraph *tm_heap_graph_read        (TmTrace       *trace,
+                                        guint32        gc_id,
+                                        GCancellable  *cancellable,
+                                        GError       **error);
+
+/* Builds a graph from plain arrays (tests, importers).  edges_src/dst are
+ * object indices; nodes are `objects` (must be ascending). */
+TmHeapGraph *tm_heap_graph_new         (guint32        gc_id,
+                                        const guint32 *objects,
+                                        guint32        n_objects,
+                                        const guint32 *edge_src,
+                                        const guint32 *edge_dst,
+                                        guint64        n_edges,
+                                        const guint32 *root_objects,
+                                        const guint8  *root_kinds,
+                                        guint32        n_roots);
+
+gboolean     tm_heap_graph_node_for_object (const TmHeapGraph *g, guint32 object_index, guint32 *node);
+
+/* Marks everything reachable from the roots; returns a bitmap of n_nodes
+ * bits (guint64 words) the caller frees with g_free. */
+guint64     *tm_heap_graph_mark        (const TmHeapGraph *g, guint64 *n_marked);
+
+void         tm_heap_graph_free        (TmHeapGraph *g);
+
+/* The objects of the heap state after gc_id (no graph needed), ascending
+ * object indices; *n gets the count. Free with g_free. */
+guint32     *tm_trace_live_objects     (const TmTrace *trace, guint32 gc_id, guint32 *n);
+
+static inline gboolean
+tm_bitmap_get (const guint64 *bits, guint64 i)
+{
+  return (bits[i >> 6] >> (i & 63)) & 1;
+}
+
+static inline void
+tm_bitmap_set (guint64 *bits, guint64 i)
+{
+  bits[i >> 6] |= G_GUINT64_CONSTANT (1) << (i & 63);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmHeapGraph, tm_heap_graph_free)
+
+G_END_DECLS

@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmTraceBuilder: builds a TmTrace from events, in stream order.  The
+ * .tmtrace loader, the GC log and heaptrack importers and the tests all
+ * feed it.  Ids are the ids of the source (>= 1); the builder interns them.
+ *
+ * Functions returning gboolean fail (with TM_ERROR_FORMAT) on events that
+ * break the format's rules (an undefined id, a GC out of order...).  The
+ * caller decides whether to skip the event (the loader does, and records a
+ * warning) or to stop.
+ */
+#pragma once
+
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct _TmTraceBuilder TmTraceBuilder;
+
+typedef struct {
+  guint32     version;
+  guint64     start_unix_ns;
+  const char *vm_name;
+  const char *vm_version;
+  const char *command_line;
+  guint32     pointer_size;
+  guint64     alloc_sample_bytes;
+  guint32     flags;
+} TmTraceHeader;
+
+typedef struct {
+  guint64 space_id;       /* id in the source */
+  guint64 used_before;
+  guint64 used_after;
+  guint64 committed_after;
+} TmSpaceUsageRecord;
+
+typedef struct {
+  guint64 object_id;
+  guint32 kind;
+  guint64 thread_id;
+} TmRootRecord;
+
+TmTraceBuilder *tm_trace_builder_new        (const char *path, const char *format);
+void            tm_trace_builder_free       (TmTraceBuilder *b);
+
+void     tm_trace_builder_header      (TmTraceBuilder *b, const TmTraceHeader *h);
+gboolean tm_trace_builder_space       (TmTraceBuilder *b, guint64 id, guint kind, const char *name, GError **error);
+gboolean tm_trace_builder_type        (TmTraceBuilder *b, guint64 id, const char *name, guint32 flags, GError **error);
+gboolean tm_trace_builder_frame       (TmTraceBuilder *b, guint64 id, const char *method, const char *file, gint64 line, GError **error);
+gboolean tm_trace_builder_site        (TmTraceBuilder *b, guint64 id, guint32 depth, const guint64 *frame_ids, GError **error);
+gboolean tm_trace_builder_thread      (TmTraceBuilder *b, guint64 id, const char *name, GError **error);
+void     tm_trace_builder_meta        (TmTraceBuilder *b, const char *key, const char *value);
+
+gboolean tm_trace_builder_alloc       (TmTraceBuilder *b, guint64 object_id, guint64 type_id, guint64 site_id,
+                                       guint64 thread_id, guint64 size, guint64 space_id, guint64 array_length,
+                                       GError **error);
+/* gc_id 0: died now (native free); otherwise died in GC gc_id. */
+gboolean tm_trace_builder_death       (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error);
+gboolean tm_trace_builder_move        (TmTraceBuilder *b, guint64 space_id, guint64 object_id, GError **error);
+void     tm_trace_builder_tick        (TmTraceBuilder *b, guint64 time_ns);
+
+gboolean tm_trace_builder_gc_start    (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint kind,
+                                       const char *collector, const char *cause, GError **error);
+gboolean tm_trace_builder_gc_end      (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint64 pause_ns,
+                                       guint n_usage, const TmSpaceUsageRecord *usage, GError **error);
+
+/* Reference graphs.  frame_offset/raw_skip say where GRAPH_BEGIN can be
+ * found again in the file (0/0 when the source cannot be re-read). */
+gboolean tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_offset,
+                                       guint64 raw_skip, GError **error);
+gboolean tm_trace_builder_roots       (TmTraceBuilder *b, guint n, const TmRootRecord *roots, GError **error);
+gboolean tm_trace_builder_refs        (TmTraceBuilder *b, guint64 object_id, guint n, const guint64 *target_ids,
+                                       GError **error);
+gboolean tm_trace_builder_graph_end   (TmTraceBuilder *b, guint64 gc_id, guint64 objects_listed, GError **error);
+
+void     tm_trace_builder_end         (TmTraceBuilder *b, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns);
+
+/* A problem in the input at byte offset `offset`; the message should not
+ * repeat the file name (the builder prefixes "FILE: "). */
+void     tm_trace_builder_warning     (TmTraceBuilder *b, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+/* Reading stopped early at `offset` (cut short or damaged). */
+void     tm_trace_builder_stopped     (TmTraceBuilder *b, guint64 offset);
+
+/* Finishes the model: drops an unfinished trailing GC, computes live
+ * objects per GC, checks END's totals.  Consumes the builder. */
+TmTrace *tm_trace_builder_finish      (TmTraceBuilder *b);
+
+G_END_DECLS

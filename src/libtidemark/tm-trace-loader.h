@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opening any supported input: detects the format from the content
+ * (.tmtrace zstd or raw, HotSpot GC logs, heaptrack files) and builds the
+ * TmTrace model.  Meant to run in a worker thread (GTask); progress is
+ * reported from the bytes consumed and `cancellable` is checked often.
+ *
+ * Returns NULL with an error when the input cannot be used at all (missing,
+ * unknown format, damaged header).  A trace damaged or cut short part-way
+ * is returned with complete == FALSE and warnings naming the offset.
+ */
+#pragma once
+
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+/* fraction in [0,1]; called from the loading thread, often (callers
+ * coalesce); may be NULL. */
+typedef void (*TmProgressFunc) (double fraction, gpointer user_data);
+
+TmTrace *tm_trace_load        (const char     *path,
+                               TmProgressFunc  progress,
+                               gpointer        progress_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
+/* Load a .tmtrace from memory (zstd or raw). */
+TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
+                               const char     *name,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
+/* Importer registry: each importer says whether it recognises the first
+ * bytes of a file, and loads it.  Formats: "tmtrace", "gc-log",
+ * "heaptrack". */
+typedef gboolean (*TmSniffFunc)  (const guint8 *head, gsize len);
+typedef TmTrace *(*TmImportFunc) (const char *path, TmProgressFunc progress, gpointer progress_data,
+                                  GCancellable *cancellable, GError **error);
+
+const char *tm_trace_detect_format (const char *path, GError **error);
+
+G_END_DECLS

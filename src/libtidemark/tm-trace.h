@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmTrace: the immutable in-memory model of one recording, built in one
+ * pass by TmTraceBuilder (from a .tmtrace file, a GC log or a heaptrack
+ * file).  Fields are public for reading; nothing may change them after
+ * tm_trace_builder_finish().
+ *
+ * Objects are kept struct-of-arrays, indexed by their position in
+ * allocation order ("object index", 0-based).  Object ids from the file
+ * are translated with tm_trace_object_index_for_id().
+ */
+#pragma once
+
+#include <glib.h>
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TM_GC_KIND_UNKNOWN    = 0,
+  TM_GC_KIND_MINOR      = 1,
+  TM_GC_KIND_MAJOR      = 2,
+  TM_GC_KIND_MIXED      = 3,
+  TM_GC_KIND_CONCURRENT = 4,
+} TmGcKind;
+
+typedef enum {
+  TM_SPACE_KIND_OTHER     = 0,
+  TM_SPACE_KIND_YOUNG     = 1,
+  TM_SPACE_KIND_SURVIVOR  = 2,
+  TM_SPACE_KIND_OLD       = 3,
+  TM_SPACE_KIND_HUMONGOUS = 4,
+  TM_SPACE_KIND_NON_HEAP  = 5,
+} TmSpaceKind;
+
+typedef enum {
+  TM_ROOT_KIND_OTHER        = 0,
+  TM_ROOT_KIND_STATIC       = 1,
+  TM_ROOT_KIND_THREAD_STACK = 2,
+  TM_ROOT_KIND_JNI_GLOBAL   = 3,
+  TM_ROOT_KIND_JNI_LOCAL    = 4,
+  TM_ROOT_KIND_MONITOR      = 5,
+  TM_ROOT_KIND_SYSTEM_CLASS = 6,
+  TM_ROOT_KIND_OTHER7       = 7,
+} TmRootKind;
+
+/* HEADER flags */
+#define TM_TRACE_FLAG_GRAPHS       (1u << 0)
+#define TM_TRACE_FLAG_DEATHS       (1u << 1)
+#define TM_TRACE_FLAG_OBJECT_SPACE (1u << 2)
+
+/* TYPE flags */
+#define TM_TYPE_FLAG_REF_ARRAY  (1u << 0)
+#define TM_TYPE_FLAG_PRIM_ARRAY (1u << 1)
+
+/* Index 0 of every definition table is the "unknown" entry (id 0). */
+#define TM_UNKNOWN 0u
+
+/* death_gc value of an object that never died */
+#define TM_ALIVE 0u
+
+/* Sizes >= this are stored in the overflow table (see tm_trace_object_size) */
+#define TM_SIZE_OVERFLOW G_MAXUINT32
+
+typedef struct {
+  guint64  id;            /* id in the file; 0 for the "unknown" entry */
+  TmSpaceKind kind;
+  char    *name;
+} TmSpace;
+
+typedef struct {
+  guint64  id;
+  char    *name;          /* Java binary name with dots, arrays as "T[]" */
+  guint32  flags;         /* TM_TYPE_FLAG_* */
+} TmType;
+
+typedef struct {
+  guint64  id;
+  char    *method;        /* package.Class.method(Params) */
+  char    *file;          /* may be "" */
+  gint32   line;          /* -1 unknown */
+} TmFrame;
+
+typedef struct {
+  guint64  id;
+  guint32  depth;
+  guint32 *frames;        /* frame *indices*, innermost first */
+} TmSite;
+
+typedef struct {
+  guint64  id;
+  char    *name;
+} TmThread;
+
+/* Occupancy of one space at one GC (space is a space *index*). */
+typedef struct {
+  guint32  space;
+  guint64  used_before;
+  guint64  used_after;
+  guint64  committed_after;
+} TmSpaceUsage;
+
+typedef struct {
+  guint32     id;               /* 1-based GC number (index in gcs + 1) */
+  TmGcKind    kind;
+  gboolean    complete;         /* GC_END seen */
+  guint64     start_ns;
+  guint64     end_ns;
+  guint64     pause_ns;
+  const char *collector;        /* interned, never NULL */
+  const char *cause;            /* interned, never NULL */
+  guint64     used_before;      /* sum over heap spaces (kind != NON_HEAP) */
+  guint64     used_after;
+  guint64     committed_after;
+  guint64     live_objects;     /* objects alive right after this GC */
+  guint64     live_bytes;       /* their shallow bytes */
+  guint64     allocs_before;    /* objects allocated before GC_START (= first object index born after) */
+  guint32     usage_first;      /* index into TmTrace.space_usage */
+  guint32     usage_count;
+  gboolean    has_graph;        /* GRAPH_BEGIN..GRAPH_END complete */
+  guint64     reachable_bytes;  /* valid when has_graph */
+  guint64     reachable_objects;
+  guint64     graph_frame_offset;  /* file offset of the zstd frame (or raw position) where the graph starts */
+  guint64     graph_raw_skip;      /* raw bytes to skip from there to GRAPH_BEGIN */
+  guint64     graph_file_offset;   /* for messages: compressed offset */
+} TmGc;
+
+typedef struct {
+  guint64  offset;        /* byte offset in the file (compressed offset for zstd) */
+  char    *message;       /* human readable, names the file */
+} TmWarning;
+
+typedef struct _TmTrace TmTrace;
+
+struct _TmTrace {
+  /*< private >*/
+  gint       ref_count;
+
+  /*< public, read-only >*/
+  char      *path;              /* file it was read from (may be NULL) */
+  char      *format;            /* "tmtrace", "gc-log", "heaptrack", ... */
+
+  /* HEADER */
+  guint32    format_version;
+  guint64    start_unix_ns;
+  char      *vm_name;
+  char      *vm_version;
+  char      *command_line;
+  guint32    pointer_size;
+  guint64    alloc_sample_bytes;
+  guint32    flags;             /* TM_TRACE_FLAG_* */
+  GHashTable *meta;             /* char* -> char* */
+
+  /* Definition tables; entry 0 is "unknown". */
+  GArray    *spaces;            /* TmSpace */
+  GArray    *types;             /* TmType */
+  GArray    *frames;            /* TmFrame */
+  GArray    *sites;             /* TmSite */
+  GArray    *threads;           /* TmThread */
+
+  /* Timeline */
+  GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */
+  GArray    *space_usage;       /* TmSpaceUsage, slices per GC */
+  guint64    duration_ns;       /* last time seen (END, GC_END or TICK) */
+
+  /* Objects, struct-of-arrays, length n_objects */
+  guint64    n_objects;
+  guint32   *obj_type;          /* type index */
+  guint32   *obj_site;          /* site index */
+  guint32   *obj_thread;        /* thread index */
+  guint32   *obj_size;          /* bytes; TM_SIZE_OVERFLOW -> see size_overflow */
+  guint32   *obj_death;         /* GC id the object died in (or before), TM_ALIVE if never */
+  guint8    *obj_space;         /* space index, or NULL when spaces are not recorded */
+  guint64   *obj_ids;           /* NULL when ids are dense: id = first_id + index */
+  guint64    first_id;
+  GHashTable *size_overflow;    /* object index -> guint64* size */
+  GHashTable *id_index;         /* id -> index+1, only when ids are not ascending */
+
+  /* Totals */
+  guint64    total_allocs;
+  guint64    total_alloc_bytes;
+  guint64    total_deaths;
+  guint64    peak_used_bytes;   /* max used_before over GCs */
+  guint      n_graphs;
+
+  /* State of the read */
+  gboolean   complete;          /* END seen, totals consistent, no damage */
+  gboolean   has_end;
+  guint64    stop_offset;       /* where reading stopped, if !complete */
+  GArray    *warnings;          /* TmWarning */
+  guint64    dropped_events;    /* from META "dropped_events" if present */
+};
+
+TmTrace    *tm_trace_ref                 (TmTrace *trace);
+void        tm_trace_unref               (TmTrace *trace);
+
+static inline guint
+tm_trace_n_gcs (const TmTrace *trace)
+{
+  return trace->gcs->len;
+}
+
+/* gc_id is 1-based, as in the file */
+static inline const TmGc *
+tm_trace_gc (const TmTrace *trace, guint gc_id)
+{
+  g_return_val_if_fail (gc_id >= 1 && gc_id <= trace->gcs->len, NULL);
+  return &g_array_index (trace->gcs, TmGc, gc_id - 1);
+}
+
+static inline const TmType *
+tm_trace_type (const TmTrace *trace, guint32 type_index)
+{
+  return &g_array_index (trace->types, TmType, type_index);
+}
+
+static inline const TmSite *
+tm_trace_site (const TmTrace *trace, guint32 site_index)
+{
+  return &g_array_index (trace->sites, TmSite, site_index);
+}
+
+static inline const TmFrame *
+tm_trace_frame (const TmTrace *trace, guint32 frame_index)
+{
+  return &g_array_index (trace->frames, TmFrame, frame_index);
+}
+
+static inline const TmThread *
+tm_trace_thread (const TmTrace *trace, guint32 thread_index)
+{
+  return &g_array_index (trace->threads, TmThread, thread_index);
+}
+
+static inline const TmSpace *
+tm_trace_space (const TmTrace *trace, guint32 space_index)
+{
+  return &g_array_index (trace->spaces, TmSpace, space_index);
+}
+
+guint64     tm_trace_object_size         (const TmTrace *trace, guint64 index);
+guint64     tm_trace_object_id           (const TmTrace *trace, guint64 index);
+/* Returns FALSE when no object has this id. */
+gboolean    tm_trace_object_index_for_id (const TmTrace *trace, guint64 id, guint64 *index);
+/* Number of GCs that had started before the object was allocated:
+ * 0 = allocated before GC 1. */
+guint32     tm_trace_object_birth_gc     (const TmTrace *trace, guint64 index);
+/* TRUE if the object is part of the heap state after GC gc_id. */
+gboolean    tm_trace_object_alive_after  (const TmTrace *trace, guint64 index, guint32 gc_id);
+/* Objects allocated before GC_START of gc_id (so candidates for heap state). */
+guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
+
+const char *tm_gc_kind_to_string         (TmGcKind kind);
+const char *tm_space_kind_to_string      (TmSpaceKind kind);
+const char *tm_root_kind_to_string       (guint kind);
+
+/* Name of a site for display: "pkg.Class.method(Params):line" of its
+ * innermost frame, or "(unknown site)". Returned string is owned by caller. */
+char       *tm_trace_site_label          (const TmTrace *trace, guint32 site_index);
+
+/* Memory used by the object arrays, in bytes (for the benchmark). */
+gsize       tm_trace_object_memory       (const TmTrace *trace);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTrace, tm_trace_unref)
+
+G_END_DECLS

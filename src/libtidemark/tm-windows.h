@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Suspicious time windows (Weninger et al., "Detection of Suspicious Time
+ * Windows in Memory Monitoring", MPLR 2019): memory leaks, high GC
+ * overhead and high memory churn, found without the user's help.
+ */
+#pragma once
+
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TM_WINDOW_LEAK,             /* longest growth window (heuristic) */
+  TM_WINDOW_LEAK_PEAK,        /* its fastest-growing subwindow */
+  TM_WINDOW_LEAK_REGRESSION,  /* steepest linear regression window */
+  TM_WINDOW_GC_OVERHEAD,
+  TM_WINDOW_CHURN,
+  TM_WINDOW_N_KINDS
+} TmWindowKind;
+
+typedef struct {
+  /* leak */
+  double   leak_min_coverage;        /* 0.10: window must cover >= 10% of GCs */
+  double   leak_tolerance;           /* 0.75: a point >= 75% of the max so far is tolerated */
+  double   leak_peak_min_fraction;   /* 0.10 */
+  double   leak_peak_max_fraction;   /* 0.50 */
+  double   leak_regression_start;    /* 0.10: the last 10% of GCs */
+  /* GC overhead */
+  guint    overhead_min_gcs;         /* 5 */
+  guint    overhead_max_gcs;         /* 50 */
+  double   overhead_threshold;       /* 0.10 */
+  /* churn */
+  guint    churn_min_gcs;            /* 5 */
+  guint    churn_max_gcs;            /* 50 */
+  double   churn_median_factor;      /* see tm-windows.c for the rule */
+  double   churn_min_bytes_per_s;    /* absolute floor */
+} TmWindowParams;
+
+typedef struct {
+  TmWindowKind kind;
+  guint32      first_gc;      /* 1-based GC ids, inclusive */
+  guint32      last_gc;
+  guint64      start_ns;
+  guint64      end_ns;
+  double       score;         /* bytes/s for leak and churn, fraction for overhead */
+  const char  *unit;          /* "bytes/s" or "fraction" */
+  gboolean     suspicious;    /* above its threshold */
+  char        *explanation;   /* plain language, with numbers and the next step */
+} TmWindow;
+
+void        tm_window_params_init     (TmWindowParams *params);
+/* Returns TmWindow* (free with tm_window_free), suspicious ones first when
+ * all == FALSE only suspicious ones are returned. */
+GPtrArray  *tm_windows_detect         (const TmTrace        *trace,
+                                       const TmWindowParams *params,
+                                       gboolean              all);
+const char *tm_window_kind_to_string  (TmWindowKind kind);
+void        tm_window_free            (TmWindow *window);
+
+G_END_DECLS
