@@ -11,12 +11,18 @@
 int tm_cmd_info     (int argc, char **argv);
 int tm_cmd_timeline (int argc, char **argv);
 int tm_cmd_synth    (int argc, char **argv);
+#ifdef TM_HAVE_RENDER
+int tm_cmd_chart    (int argc, char **argv);
+#endif
 /* more commands: declare here */
 
 static const TmCliCommand commands[] = {
   { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
   { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
   { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
+#ifdef TM_HAVE_RENDER
+  { "chart",    "TRACE --kind memory|objects|overhead --png FILE [--width W] [--height H]", "render a chart into a PNG", tm_cmd_chart },
+#endif
   /* more commands: register here */
 };
 

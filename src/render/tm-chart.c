@@ -1,0 +1,845 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-chart.h"
+#include "tm-axis.h"
+#include "tm-downsample.h"
+#include "tm-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#define PAD          10.0
+#define HEADER       22.0
+#define X_LABELS     18.0
+#define PAUSE_STRIP  9.0
+
+static TmColor
+rgb (guint32 hex, double alpha)
+{
+  return (TmColor) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
+}
+
+static void
+set_color (cairo_t *cr, TmColor c, double alpha_scale)
+{
+  cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha * alpha_scale);
+}
+
+/* GNOME palette (Adwaita), one hue per meaning. */
+TmColor
+tm_chart_window_color (TmWindowKind kind)
+{
+  switch (kind)
+    {
+    case TM_WINDOW_LEAK:            return rgb (0xe01b24, 1);
+    case TM_WINDOW_LEAK_PEAK:       return rgb (0xa51d2d, 1);
+    case TM_WINDOW_LEAK_REGRESSION: return rgb (0xc061cb, 1);
+    case TM_WINDOW_GC_OVERHEAD:     return rgb (0xe5a50a, 1);
+    case TM_WINDOW_CHURN:           return rgb (0x2ec27e, 1);
+    case TM_WINDOW_N_KINDS:
+    default:                        return rgb (0x77767b, 1);
+    }
+}
+
+const char *
+tm_chart_window_label (TmWindowKind kind)
+{
+  switch (kind)
+    {
+    case TM_WINDOW_LEAK:            return _("Memory leak");
+    case TM_WINDOW_LEAK_PEAK:       return _("Fastest leak growth");
+    case TM_WINDOW_LEAK_REGRESSION: return _("Steepest recent growth");
+    case TM_WINDOW_GC_OVERHEAD:     return _("High GC overhead");
+    case TM_WINDOW_CHURN:           return _("High memory churn");
+    case TM_WINDOW_N_KINDS:
+    default:                        return _("Window");
+    }
+}
+
+TmColor
+tm_chart_space_color (TmSpaceKind kind, guint layer, gboolean dark)
+{
+  /* Light and dark variants; a second space of the same kind is shifted. */
+  switch (kind)
+    {
+    case TM_SPACE_KIND_OLD:       return dark ? rgb (0x3584e4, 1) : rgb (0x1c71d8, 1);
+    case TM_SPACE_KIND_HUMONGOUS: return dark ? rgb (0xc061cb, 1) : rgb (0x9141ac, 1);
+    case TM_SPACE_KIND_SURVIVOR:  return dark ? rgb (0x1a5fb4, 1) : rgb (0x62a0ea, 1);
+    case TM_SPACE_KIND_YOUNG:     return dark ? rgb (0x62a0ea, 1) : rgb (0x99c1f1, 1);
+    case TM_SPACE_KIND_NON_HEAP:
+    case TM_SPACE_KIND_OTHER:
+    default:
+      return (layer & 1) ? rgb (0x986a44, 1) : rgb (0xb5835a, 1);
+    }
+}
+
+static TmColor
+reachable_color (gboolean dark)
+{
+  return dark ? rgb (0xffa348, 1) : rgb (0xc64600, 1);
+}
+
+static TmColor
+objects_color (gboolean dark)
+{
+  return dark ? rgb (0xc061cb, 1) : rgb (0x813d9c, 1);
+}
+
+static TmColor
+overhead_color (gboolean dark)
+{
+  return dark ? rgb (0xf5c211, 1) : rgb (0xe5a50a, 1);
+}
+
+static TmColor
+major_pause_color (gboolean dark)
+{
+  return dark ? rgb (0xf66151, 1) : rgb (0xc01c28, 1);
+}
+
+static const TmColor selection_color = { 0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0, 1 };
+
+const char *
+tm_chart_kind_to_string (TmChartKind kind)
+{
+  switch (kind)
+    {
+    case TM_CHART_MEMORY:   return "memory";
+    case TM_CHART_OBJECTS:  return "objects";
+    case TM_CHART_OVERHEAD: return "overhead";
+    case TM_CHART_N_KINDS:
+    default:                return NULL;
+    }
+}
+
+gboolean
+tm_chart_kind_from_string (const char *name, TmChartKind *kind)
+{
+  g_return_val_if_fail (kind != NULL, FALSE);
+
+  for (guint k = 0; name != NULL && k < TM_CHART_N_KINDS; k++)
+    if (g_strcmp0 (name, tm_chart_kind_to_string (k)) == 0)
+      {
+        *kind = k;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+const char *
+tm_chart_kind_title (TmChartKind kind)
+{
+  switch (kind)
+    {
+    case TM_CHART_MEMORY:   return _("Memory");
+    case TM_CHART_OBJECTS:  return _("Live Objects");
+    case TM_CHART_OVERHEAD: return _("GC Overhead");
+    case TM_CHART_N_KINDS:
+    default:                return "";
+    }
+}
+
+void
+tm_chart_options_init (TmChartOptions        *o,
+                       TmChartKind            kind,
+                       const TmTimelineModel *model,
+                       double                 width,
+                       double                 height)
+{
+  g_return_if_fail (o != NULL);
+
+  memset (o, 0, sizeof *o);
+  o->kind = kind;
+  o->width = width;
+  o->height = height;
+  o->view_start_ns = 0;
+  o->view_end_ns = model ? MAX ((double) model->duration_ns, 1.0) : 1.0;
+  o->selected_band = -1;
+  o->overhead_threshold = 0.10;
+  o->foreground = rgb (0x241f31, 1);
+  o->background = rgb (0xffffff, 1);
+  o->show_legend = TRUE;
+}
+
+TmChartBand *
+tm_chart_bands_from_windows (GPtrArray *windows, guint *n_bands)
+{
+  TmChartBand *bands;
+
+  g_return_val_if_fail (n_bands != NULL, NULL);
+
+  *n_bands = windows ? windows->len : 0;
+  bands = g_new0 (TmChartBand, MAX (*n_bands, 1));
+  for (guint i = 0; i < *n_bands; i++)
+    {
+      const TmWindow *w = g_ptr_array_index (windows, i);
+      bands[i].kind = w->kind;
+      bands[i].start_ns = w->start_ns;
+      bands[i].end_ns = w->end_ns;
+      bands[i].suspicious = w->suspicious;
+    }
+  return bands;
+}
+
+double
+tm_chart_layout_x_to_ns (const TmChartLayout *l, double x)
+{
+  if (l->width <= 0)
+    return l->t0;
+  return l->t0 + (x - l->x) / l->width * (l->t1 - l->t0);
+}
+
+double
+tm_chart_layout_ns_to_x (const TmChartLayout *l, double ns)
+{
+  if (l->t1 <= l->t0)
+    return l->x;
+  return l->x + (ns - l->t0) / (l->t1 - l->t0) * l->width;
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  cairo_t              *cr;
+  const TmTimelineModel *m;
+  const TmChartOptions *o;
+  TmChartLayout         l;
+  PangoFontDescription *font;
+  double                y_max;
+  /* scratch for downsampled series */
+  double               *dx, *dy;
+  gsize                 cap;
+} Ctx;
+
+static double
+y_of (const Ctx *c, double v)
+{
+  return c->l.y + c->l.height - (v / c->y_max) * c->l.height;
+}
+
+static PangoLayout *
+make_layout (Ctx *c, const char *text, gboolean bold, double scale)
+{
+  PangoLayout *layout = pango_cairo_create_layout (c->cr);
+  PangoFontDescription *fd = pango_font_description_copy (c->font);
+
+  if (bold)
+    pango_font_description_set_weight (fd, PANGO_WEIGHT_BOLD);
+  if (scale != 1.0)
+    pango_font_description_set_size (fd, (int) (pango_font_description_get_size (fd) * scale));
+  pango_layout_set_font_description (layout, fd);
+  pango_layout_set_text (layout, text, -1);
+  pango_font_description_free (fd);
+  return layout;
+}
+
+static void
+text_size (PangoLayout *layout, double *w, double *h)
+{
+  int pw, ph;
+  pango_layout_get_pixel_size (layout, &pw, &ph);
+  *w = pw;
+  *h = ph;
+}
+
+static void
+draw_text (Ctx *c, const char *text, double x, double y, double xalign, double yalign,
+           gboolean bold, TmColor color, double alpha)
+{
+  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, 1.0);
+  double w, h;
+
+  text_size (layout, &w, &h);
+  set_color (c->cr, color, alpha);
+  cairo_move_to (c->cr, round (x - w * xalign), round (y - h * yalign));
+  pango_cairo_show_layout (c->cr, layout);
+}
+
+static double
+text_width (Ctx *c, const char *text, gboolean bold)
+{
+  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, 1.0);
+  double w, h;
+
+  text_size (layout, &w, &h);
+  return w;
+}
+
+/* Downsamples one series over the visible range at one bucket per pixel. */
+static gsize
+sample (Ctx *c, const double *x, const double *y, gsize n)
+{
+  guint buckets = MAX (1, (guint) ceil (c->l.width));
+  gsize need = TM_DOWNSAMPLE_CAPACITY (buckets);
+
+  if (need > c->cap)
+    {
+      c->dx = g_renew (double, c->dx, need);
+      c->dy = g_renew (double, c->dy, need);
+      c->cap = need;
+    }
+  return tm_downsample_min_max (x, y, n, c->l.t0, c->l.t1, buckets, c->dx, c->dy);
+}
+
+static double
+max_of_sample (Ctx *c, gsize n)
+{
+  double mx = 0;
+
+  for (gsize i = 0; i < n; i++)
+    if (c->dx[i] >= c->l.t0 && c->dx[i] <= c->l.t1)
+      mx = MAX (mx, c->dy[i]);
+  return mx;
+}
+
+static void
+path_series (Ctx *c, gsize n, gboolean area)
+{
+  cairo_t *cr = c->cr;
+  double base = c->l.y + c->l.height;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double x = tm_chart_layout_ns_to_x (&c->l, c->dx[i]);
+      double y = y_of (c, c->dy[i]);
+
+      if (i == 0)
+        {
+          if (area)
+            {
+              cairo_move_to (cr, x, base);
+              cairo_line_to (cr, x, y);
+            }
+          else
+            cairo_move_to (cr, x, y);
+        }
+      else
+        cairo_line_to (cr, x, y);
+    }
+  if (area && n > 0)
+    {
+      cairo_line_to (cr, tm_chart_layout_ns_to_x (&c->l, c->dx[n - 1]), base);
+      cairo_close_path (cr);
+    }
+}
+
+static void
+draw_value_axis (Ctx *c, const TmAxisTicks *ticks)
+{
+  cairo_t *cr = c->cr;
+  TmColor fg = c->o->foreground;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < ticks->n_ticks; i++)
+    {
+      double y = round (y_of (c, ticks->ticks[i])) + 0.5;
+      g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
+
+      set_color (cr, fg, i == 0 ? 0.35 : 0.10);
+      cairo_move_to (cr, c->l.x, y);
+      cairo_line_to (cr, c->l.x + c->l.width, y);
+      cairo_stroke (cr);
+      draw_text (c, label, c->l.x - 6, y, 1.0, 0.5, FALSE, fg, 0.65);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_time_axis (Ctx *c, double bottom)
+{
+  cairo_t *cr = c->cr;
+  TmAxisTicks ticks;
+  TmColor fg = c->o->foreground;
+  guint max_ticks = CLAMP ((guint) (c->l.width / 90), 2, 12);
+  double last_right = -G_MAXDOUBLE;
+
+  tm_axis_ticks (&ticks, TM_AXIS_UNIT_TIME_NS, c->l.t0, c->l.t1, max_ticks, FALSE);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < ticks.n_ticks; i++)
+    {
+      double x = round (tm_chart_layout_ns_to_x (&c->l, ticks.ticks[i])) + 0.5;
+      g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
+      double w = text_width (c, label, FALSE);
+
+      set_color (cr, fg, 0.06);
+      cairo_move_to (cr, x, c->l.y);
+      cairo_line_to (cr, x, c->l.y + c->l.height);
+      cairo_stroke (cr);
+      set_color (cr, fg, 0.35);
+      cairo_move_to (cr, x, bottom);
+      cairo_line_to (cr, x, bottom + 3);
+      cairo_stroke (cr);
+
+      /* Skip labels that would overlap the previous one or leave the chart. */
+      if (x - w / 2 < last_right + 8 || x + w / 2 > c->o->width - 2)
+        continue;
+      draw_text (c, label, x, bottom + 3, 0.5, 0.0, FALSE, fg, 0.65);
+      last_right = x + w / 2;
+    }
+  cairo_restore (cr);
+}
+
+typedef struct {
+  const char *label;
+  TmColor     color;
+  gboolean    line;      /* a line swatch instead of a square */
+} LegendItem;
+
+static void
+draw_header (Ctx *c, const LegendItem *items, guint n_items)
+{
+  TmColor fg = c->o->foreground;
+  const char *title = tm_chart_kind_title (c->o->kind);
+  double title_w = text_width (c, title, TRUE);
+  double x, total = 0;
+  double widths[16];
+  guint shown = 0;
+
+  draw_text (c, title, PAD, PAD + HEADER / 2 - 2, 0.0, 0.5, TRUE, fg, 0.9);
+  if (!c->o->show_legend || n_items == 0)
+    return;
+
+  /* Legend right-aligned; drop trailing items that do not fit. */
+  for (guint i = 0; i < n_items && i < G_N_ELEMENTS (widths); i++)
+    {
+      double w = 12 + 4 + text_width (c, items[i].label, FALSE) + 14;
+      if (PAD + title_w + 24 + total + w > c->o->width - PAD)
+        break;
+      widths[i] = w;
+      total += w;
+      shown++;
+    }
+
+  x = c->o->width - PAD - total + 14;
+  for (guint i = 0; i < shown; i++)
+    {
+      double cy = PAD + HEADER / 2 - 2;
+
+      cairo_save (c->cr);
+      set_color (c->cr, items[i].color, 1.0);
+      if (items[i].line)
+        {
+          cairo_set_line_width (c->cr, 2);
+          cairo_move_to (c->cr, x, cy);
+          cairo_line_to (c->cr, x + 12, cy);
+          cairo_stroke (c->cr);
+        }
+      else
+        {
+          cairo_rectangle (c->cr, x + 1, cy - 5, 10, 10);
+          cairo_fill (c->cr);
+        }
+      cairo_restore (c->cr);
+      draw_text (c, items[i].label, x + 16, cy, 0.0, 0.5, FALSE, fg, 0.75);
+      x += widths[i];
+    }
+}
+
+static void
+draw_bands (Ctx *c)
+{
+  cairo_t *cr = c->cr;
+  const TmChartOptions *o = c->o;
+
+  for (guint i = 0; i < o->n_bands; i++)
+    {
+      const TmChartBand *b = &o->bands[i];
+      gboolean selected = (int) i == o->selected_band;
+      double x0 = tm_chart_layout_ns_to_x (&c->l, b->start_ns);
+      double x1 = tm_chart_layout_ns_to_x (&c->l, b->end_ns);
+      TmColor color = tm_chart_window_color (b->kind);
+
+      x0 = MAX (x0, c->l.x);
+      x1 = MIN (x1, c->l.x + c->l.width);
+      if (x1 < x0)
+        continue;
+      if (x1 - x0 < 2)
+        x1 = x0 + 2;
+
+      set_color (cr, color, selected ? 0.26 : b->suspicious ? 0.13 : 0.05);
+      cairo_rectangle (cr, x0, c->l.y, x1 - x0, c->l.height);
+      cairo_fill (cr);
+
+      /* A strip on top of the plot names the band's kind by color. */
+      set_color (cr, color, selected ? 1.0 : 0.7);
+      cairo_rectangle (cr, x0, c->l.y, x1 - x0, 3);
+      cairo_fill (cr);
+      if (selected)
+        {
+          cairo_set_line_width (cr, 1);
+          cairo_move_to (cr, round (x0) + 0.5, c->l.y);
+          cairo_line_to (cr, round (x0) + 0.5, c->l.y + c->l.height);
+          cairo_move_to (cr, round (x1) - 0.5, c->l.y);
+          cairo_line_to (cr, round (x1) - 0.5, c->l.y + c->l.height);
+          cairo_stroke (cr);
+        }
+    }
+}
+
+static void
+draw_selection (Ctx *c)
+{
+  cairo_t *cr = c->cr;
+  const TmChartOptions *o = c->o;
+  double x0, x1;
+
+  if (!o->has_selection)
+    return;
+  x0 = MAX (tm_chart_layout_ns_to_x (&c->l, MIN (o->sel_start_ns, o->sel_end_ns)), c->l.x);
+  x1 = MIN (tm_chart_layout_ns_to_x (&c->l, MAX (o->sel_start_ns, o->sel_end_ns)), c->l.x + c->l.width);
+  if (x1 < x0)
+    return;
+
+  set_color (cr, selection_color, 0.16);
+  cairo_rectangle (cr, x0, c->l.y, MAX (x1 - x0, 1), c->l.height);
+  cairo_fill (cr);
+  set_color (cr, selection_color, 0.9);
+  cairo_set_line_width (cr, 1.5);
+  cairo_move_to (cr, x0, c->l.y);
+  cairo_line_to (cr, x0, c->l.y + c->l.height);
+  cairo_move_to (cr, x1, c->l.y);
+  cairo_line_to (cr, x1, c->l.y + c->l.height);
+  cairo_stroke (cr);
+}
+
+static void
+draw_hover (Ctx *c, const double *values)
+{
+  cairo_t *cr = c->cr;
+  guint gc = c->o->hover_gc;
+  double x;
+
+  if (gc == 0 || gc > c->m->n_gcs)
+    return;
+  x = tm_chart_layout_ns_to_x (&c->l, c->m->end_ns[gc - 1]);
+  if (x < c->l.x || x > c->l.x + c->l.width)
+    return;
+
+  cairo_save (cr);
+  set_color (cr, c->o->foreground, 0.55);
+  cairo_set_line_width (cr, 1);
+  cairo_move_to (cr, round (x) + 0.5, c->l.y);
+  cairo_line_to (cr, round (x) + 0.5, c->l.y + c->l.height);
+  cairo_stroke (cr);
+  if (values != NULL && !isnan (values[gc - 1]))
+    {
+      double y = y_of (c, values[gc - 1]);
+      set_color (cr, c->o->foreground, 0.9);
+      cairo_arc (cr, x, y, 3.5, 0, 2 * G_PI);
+      cairo_fill (cr);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_memory (Ctx *c, double y_top_value)
+{
+  cairo_t *cr = c->cr;
+  const TmTimelineModel *m = c->m;
+  gsize n;
+
+  /* Stacked layers, drawn from the top one (the total) down. */
+  for (int s = (int) m->n_spaces - 1; s >= 0; s--)
+    {
+      TmColor color = tm_chart_space_color (m->space_kinds[s], s, c->o->dark);
+
+      n = sample (c, m->saw_x, m->layer_top + (gsize) s * 2 * m->n_gcs, 2 * (gsize) m->n_gcs);
+      path_series (c, n, TRUE);
+      set_color (cr, color, 0.92);
+      cairo_fill (cr);
+      if (s == (int) m->n_spaces - 1)
+        {
+          path_series (c, n, FALSE);
+          set_color (cr, color, 1.0);
+          cairo_set_source_rgba (cr, color.red * 0.7, color.green * 0.7, color.blue * 0.7, 1);
+          cairo_set_line_width (cr, 1);
+          cairo_stroke (cr);
+        }
+    }
+
+  /* Reachable memory where graphs exist: a line with dots when sparse. */
+  if (m->n_graphs > 0)
+    {
+      TmColor color = reachable_color (c->o->dark);
+
+      n = sample (c, m->end_ns, m->reachable, m->n_gcs);
+      cairo_save (cr);
+      cairo_rectangle (cr, c->l.x - 4, c->l.y - 4, c->l.width + 8, c->l.height + 8);
+      cairo_clip (cr);
+      path_series (c, n, FALSE);
+      set_color (cr, color, 1.0);
+      cairo_set_line_width (cr, 2);
+      cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+      cairo_stroke (cr);
+      if (n > 0 && n < c->l.width / 8)
+        for (gsize i = 0; i < n; i++)
+          {
+            cairo_arc (cr, tm_chart_layout_ns_to_x (&c->l, c->dx[i]), y_of (c, c->dy[i]), 2.5, 0, 2 * G_PI);
+            cairo_fill (cr);
+          }
+      cairo_restore (cr);
+    }
+}
+
+static void
+draw_pause_marks (Ctx *c, double top)
+{
+  guint n = MAX (1, (guint) c->l.width);
+  g_autofree double *pause = g_new (double, n);
+  g_autofree gboolean *major = g_new (gboolean, n);
+  double max_pause = 1;
+
+  tm_timeline_model_pause_marks (c->m, c->l.t0, c->l.t1, n, pause, major);
+  for (guint i = 0; i < n; i++)
+    max_pause = MAX (max_pause, pause[i]);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double h;
+
+      if (pause[i] <= 0)
+        continue;
+      /* Square-root scale: short pauses stay visible next to long ones. */
+      h = 2 + (PAUSE_STRIP - 3) * sqrt (pause[i] / max_pause);
+      if (major[i])
+        set_color (c->cr, major_pause_color (c->o->dark), 0.95);
+      else
+        set_color (c->cr, c->o->foreground, 0.40);
+      cairo_rectangle (c->cr, c->l.x + i, top + PAUSE_STRIP - h, 1, h);
+      cairo_fill (c->cr);
+    }
+}
+
+void
+tm_chart_render (cairo_t               *cr,
+                 const TmTimelineModel *model,
+                 const TmChartOptions  *o,
+                 TmChartLayout         *layout_out)
+{
+  Ctx c = { 0 };
+  TmAxisTicks ticks;
+  TmAxisUnit unit;
+  LegendItem legend[TM_TIMELINE_MAX_SPACES + 3];
+  guint n_legend = 0;
+  double y_label_w = 0, bottom;
+  const double *hover_values = NULL;
+  gsize n;
+
+  g_return_if_fail (cr != NULL && model != NULL && o != NULL);
+
+  c.cr = cr;
+  c.m = model;
+  c.o = o;
+  c.font = pango_font_description_from_string (o->font ? o->font : "Sans 9");
+  if (pango_font_description_get_size (c.font) <= 0)
+    pango_font_description_set_size (c.font, 9 * PANGO_SCALE);
+
+  cairo_save (cr);
+  if (o->background.alpha > 0)
+    {
+      set_color (cr, o->background, 1.0);
+      cairo_rectangle (cr, 0, 0, o->width, o->height);
+      cairo_fill (cr);
+    }
+
+  /* Horizontal frame first: the y labels' width depends on the values,
+   * which depend on the visible range, which needs the plot width; a first
+   * guess of 64 px is refined once. */
+  c.l.t0 = o->view_start_ns;
+  c.l.t1 = o->view_end_ns > o->view_start_ns ? o->view_end_ns : o->view_start_ns + 1;
+  c.l.y = PAD + HEADER + 4;
+  bottom = o->height - PAD - X_LABELS;
+  c.l.height = bottom - c.l.y - (o->kind == TM_CHART_MEMORY ? PAUSE_STRIP + 3 : 0);
+  c.l.height = MAX (c.l.height, 10);
+
+  for (int pass = 0; pass < 2; pass++)
+    {
+      double vmax = 0;
+
+      c.l.x = PAD + (pass == 0 ? 64 : y_label_w + 8);
+      c.l.width = MAX (o->width - c.l.x - PAD - 4, 10);
+
+      switch (o->kind)
+        {
+        case TM_CHART_MEMORY:
+          n = sample (&c, model->saw_x, model->layer_top + (gsize) (model->n_spaces - 1) * 2 * model->n_gcs,
+                      2 * (gsize) model->n_gcs);
+          vmax = max_of_sample (&c, n);
+          if (model->n_graphs > 0)
+            {
+              n = sample (&c, model->end_ns, model->reachable, model->n_gcs);
+              vmax = MAX (vmax, max_of_sample (&c, n));
+            }
+          unit = TM_AXIS_UNIT_BYTES;
+          break;
+        case TM_CHART_OBJECTS:
+          n = sample (&c, model->end_ns, model->live_objects, model->n_gcs);
+          vmax = max_of_sample (&c, n);
+          unit = TM_AXIS_UNIT_COUNT;
+          break;
+        case TM_CHART_OVERHEAD:
+        case TM_CHART_N_KINDS:
+        default:
+          n = sample (&c, model->end_ns, model->overhead, model->n_gcs);
+          vmax = MAX (max_of_sample (&c, n), o->overhead_threshold * 1.25);
+          unit = TM_AXIS_UNIT_FRACTION;
+          break;
+        }
+      if (vmax <= 0)
+        vmax = unit == TM_AXIS_UNIT_FRACTION ? 0.1 : unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
+      tm_axis_ticks (&ticks, unit, 0, vmax * 1.04, CLAMP ((guint) (c.l.height / 28), 2, 8), TRUE);
+      if (unit == TM_AXIS_UNIT_FRACTION && ticks.max > 1.0 && vmax <= 1.0)
+        tm_axis_ticks (&ticks, unit, 0, 1.0, CLAMP ((guint) (c.l.height / 28), 2, 8), TRUE);
+      c.y_max = ticks.max;
+
+      y_label_w = 0;
+      for (guint i = 0; i < ticks.n_ticks; i++)
+        {
+          g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
+          y_label_w = MAX (y_label_w, text_width (&c, label, FALSE));
+        }
+    }
+
+  /* Legend */
+  switch (o->kind)
+    {
+    case TM_CHART_MEMORY:
+      for (int s = (int) model->n_spaces - 1; s >= 0; s--)
+        legend[n_legend++] = (LegendItem) { model->space_names[s],
+                                            tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
+      if (model->n_graphs > 0)
+        legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
+      legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
+      break;
+    case TM_CHART_OBJECTS:
+      legend[n_legend++] = (LegendItem) { _("Objects alive after GC"), objects_color (o->dark), FALSE };
+      break;
+    case TM_CHART_OVERHEAD:
+    case TM_CHART_N_KINDS:
+    default:
+      legend[n_legend++] = (LegendItem) { _("Pause time since previous GC"), overhead_color (o->dark), FALSE };
+      if (o->overhead_threshold > 0)
+        legend[n_legend++] = (LegendItem) { _("Threshold"), tm_chart_window_color (TM_WINDOW_LEAK), TRUE };
+      break;
+    }
+  draw_header (&c, legend, n_legend);
+
+  draw_value_axis (&c, &ticks);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, c.l.x, c.l.y - 1, c.l.width, c.l.height + 1);
+  cairo_clip (cr);
+
+  switch (o->kind)
+    {
+    case TM_CHART_MEMORY:
+      draw_memory (&c, c.y_max);
+      hover_values = model->used_after;
+      break;
+    case TM_CHART_OBJECTS:
+      {
+        TmColor color = objects_color (o->dark);
+        n = sample (&c, model->end_ns, model->live_objects, model->n_gcs);
+        path_series (&c, n, TRUE);
+        set_color (cr, color, 0.22);
+        cairo_fill (cr);
+        path_series (&c, n, FALSE);
+        set_color (cr, color, 1.0);
+        cairo_set_line_width (cr, 1.5);
+        cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+        cairo_stroke (cr);
+        hover_values = model->live_objects;
+      }
+      break;
+    case TM_CHART_OVERHEAD:
+    case TM_CHART_N_KINDS:
+    default:
+      {
+        TmColor color = overhead_color (o->dark);
+        n = sample (&c, model->end_ns, model->overhead, model->n_gcs);
+        path_series (&c, n, TRUE);
+        set_color (cr, color, 0.45);
+        cairo_fill (cr);
+        path_series (&c, n, FALSE);
+        set_color (cr, color, 1.0);
+        cairo_set_line_width (cr, 1.2);
+        cairo_stroke (cr);
+        if (o->overhead_threshold > 0 && o->overhead_threshold <= c.y_max)
+          {
+            double y = round (y_of (&c, o->overhead_threshold)) + 0.5;
+            double dash[] = { 5, 4 };
+            set_color (cr, tm_chart_window_color (TM_WINDOW_LEAK), 0.85);
+            cairo_set_line_width (cr, 1);
+            cairo_set_dash (cr, dash, 2, 0);
+            cairo_move_to (cr, c.l.x, y);
+            cairo_line_to (cr, c.l.x + c.l.width, y);
+            cairo_stroke (cr);
+            cairo_set_dash (cr, NULL, 0, 0);
+          }
+        hover_values = model->overhead;
+      }
+      break;
+    }
+
+  draw_bands (&c);
+  draw_selection (&c);
+  draw_hover (&c, hover_values);
+  cairo_restore (cr);
+
+  if (o->kind == TM_CHART_MEMORY)
+    draw_pause_marks (&c, c.l.y + c.l.height + 3);
+
+  draw_time_axis (&c, bottom);
+
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = c.l;
+
+  g_free (c.dx);
+  g_free (c.dy);
+  pango_font_description_free (c.font);
+}
+
+gboolean
+tm_chart_write_png (const TmTimelineModel *model,
+                    const TmChartOptions  *options,
+                    const char            *path,
+                    GError               **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  int w, h;
+
+  g_return_val_if_fail (model != NULL && options != NULL && path != NULL, FALSE);
+
+  w = (int) ceil (options->width);
+  h = (int) ceil (options->height);
+  if (w < 16 || h < 16 || w > 16384 || h > 16384)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
+      return FALSE;
+    }
+
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  tm_chart_render (cr, model, options, NULL);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}

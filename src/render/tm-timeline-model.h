@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmTimelineModel: the numbers the overview charts draw, derived once from
+ * a TmTrace (on the loading worker) into flat per-GC arrays, immutable and
+ * shareable between threads.  The draw code only asks it for downsampled
+ * slices of a time range.
+ */
+#pragma once
+
+#include <glib.h>
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+/* At most this many space layers are stacked; the rest is summed in "Other". */
+#define TM_TIMELINE_MAX_SPACES 8
+
+typedef struct _TmTimelineModel TmTimelineModel;
+
+struct _TmTimelineModel {
+  /*< private >*/
+  gint         ref_count;
+
+  /*< public, read-only >*/
+  guint        n_gcs;
+  guint64      duration_ns;
+
+  /* Heap spaces stacked bottom (old) to top (young). */
+  guint        n_spaces;
+  char        *space_names[TM_TIMELINE_MAX_SPACES];
+  TmSpaceKind  space_kinds[TM_TIMELINE_MAX_SPACES];
+
+  /* Per GC, index i is GC id i + 1. */
+  double      *start_ns;
+  double      *end_ns;
+  double      *pause_ns;
+  guint8      *kind;              /* TmGcKind */
+  double      *used_before;
+  double      *used_after;
+  double      *space_before;      /* [s * n_gcs + i] */
+  double      *space_after;
+  double      *reachable;         /* NaN where the GC has no graph */
+  double      *live_objects;
+  double      *overhead;          /* pause / time since the previous GC ended */
+
+  /* The memory sawtooth: 2 vertices per GC (start: before, end: after).
+   * layer_top[s * 2 n_gcs + k] is the cumulative size of spaces 0..s. */
+  double      *saw_x;
+  double      *layer_top;
+
+  guint        n_graphs;
+  double       max_memory;
+  double       max_objects;
+  double       max_overhead;
+  double       total_pause_ns;
+};
+
+TmTimelineModel *tm_timeline_model_new    (const TmTrace *trace);
+TmTimelineModel *tm_timeline_model_ref    (TmTimelineModel *model);
+void             tm_timeline_model_unref  (TmTimelineModel *model);
+
+/* The GC nearest to time t (by its start..end span), 1-based; 0 if none. */
+guint            tm_timeline_model_gc_at  (const TmTimelineModel *model, double t_ns);
+
+/* GC ids whose span intersects [t0, t1] (first > last when none). */
+void             tm_timeline_model_gc_range (const TmTimelineModel *model,
+                                             double t0, double t1,
+                                             guint *first_gc, guint *last_gc);
+
+/* Peak-keeping pause marks for n_buckets columns over [t0, t1]: per column
+ * the longest pause starting in it (0 if none) and whether any of them was
+ * a major/full GC. */
+void             tm_timeline_model_pause_marks (const TmTimelineModel *model,
+                                                double t0, double t1,
+                                                guint n_buckets,
+                                                double *out_pause_ns,
+                                                gboolean *out_major);
+
+/* Numbers of a GC range (inclusive), for the selection summary. */
+typedef struct {
+  guint   first_gc, last_gc, n_gcs;
+  double  start_ns, end_ns;
+  double  used_after_first, used_after_last;   /* heap growth = last - first */
+  double  reachable_first, reachable_last;     /* NaN if no graph at either end */
+  guint   reachable_first_gc, reachable_last_gc;
+  double  pause_ns, overhead;                  /* total pause, pause / span */
+  double  freed_bytes;                         /* sum of before - after */
+  double  live_objects_first, live_objects_last;
+  guint   n_major;
+} TmRangeStats;
+
+gboolean         tm_timeline_model_range_stats (const TmTimelineModel *model,
+                                                guint first_gc, guint last_gc,
+                                                TmRangeStats *stats);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTimelineModel, tm_timeline_model_unref)
+
+G_END_DECLS
