@@ -95,6 +95,7 @@ public class JdkCollectionsProbe {
             for (Object[] r : refs) {
                 Object v = r[1];
                 out.add("EDGE " + name(c) + " " + r[0] + " " + name(v.getClass()));
+                describeClass(v.getClass());
                 if (!internal(v.getClass())) continue;
                 if (!seen.containsKey(v)) {
                     seen.put(v, true);
