@@ -35,6 +35,9 @@ typedef struct {
   guint    churn_max_gcs;            /* 50 */
   double   churn_median_factor;      /* see tm-windows.c for the rule */
   double   churn_min_bytes_per_s;    /* absolute floor */
+  /* added to the first contract (docs/windows.md) */
+  double   leak_min_growth;          /* 0.10: a leak window must grow by >= 10% of its start value */
+  guint    leak_min_points;          /* 5: fewest graphs (or full/mixed GCs) to base leak detection on them */
 } TmWindowParams;
 
 typedef struct {
@@ -47,6 +50,12 @@ typedef struct {
   const char  *unit;          /* "bytes/s" or "fraction" */
   gboolean     suspicious;    /* above its threshold */
   char        *explanation;   /* plain language, with numbers and the next step */
+  /* added to the first contract */
+  const char  *series;        /* leak kinds: "reachable", "full-gc-occupancy" or "occupancy"; else NULL */
+  double       value_start;   /* leak kinds: series bytes at first_gc / last_gc (fitted for */
+  double       value_end;     /*   leak-regression); 0 for the others */
+  double       amount;        /* gc-overhead: pause ns in the window; churn: freed bytes; leak: 0 */
+  double       threshold;     /* score needed to be suspicious (gc-overhead, churn); NAN for leak kinds */
 } TmWindow;
 
 void        tm_window_params_init     (TmWindowParams *params);
@@ -56,6 +65,12 @@ GPtrArray  *tm_windows_detect         (const TmTrace        *trace,
                                        const TmWindowParams *params,
                                        gboolean              all);
 const char *tm_window_kind_to_string  (TmWindowKind kind);
+/* "reachable memory", "heap occupancy after full and mixed GCs", ...: what
+ * the leak windows of this trace are computed on (NULL if none). */
+const char *tm_windows_leak_series_label (const TmTrace        *trace,
+                                          const TmWindowParams *params);
 void        tm_window_free            (TmWindow *window);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmWindow, tm_window_free)
 
 G_END_DECLS

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window detectors of tm-windows.c on plain arrays, so that tests and
+ * benchmarks can drive them with series of a known answer.  The rules,
+ * tie-breaking and complexities are documented in docs/windows.md.
+ *
+ * Series points must have strictly increasing times; values and times
+ * are expected below 2^62 (tm-windows.c clamps what it extracts from a
+ * trace), so that slope comparisons are exact in 128-bit integers.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint64 time_ns;
+  guint64 value;   /* bytes */
+} TmSeriesPoint;
+
+/* Largest time/value the detectors accept (larger ones are clamped). */
+#define TM_WINDOWS_MAX_COORD (G_GUINT64_CONSTANT (1) << 62)
+
+/* Heuristic leak window: scans forward from p[0]; a point is accepted if
+ * it is greater than the previous one, or greater than the window's first
+ * point and at least `tolerance` times the window's maximum so far;
+ * otherwise the window restarts at that point.  Returns the index of the
+ * window's first point; the window always ends at n - 1.  O(n).
+ * n must be >= 1. */
+gsize    tm_leak_heuristic_start   (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double               tolerance);
+
+/* Fastest-growing subwindow: among all windows p[i..j] with
+ * min_points <= j - i + 1 <= max_points, the one with the largest
+ * (v[j] - v[i]) / (t[j] - t[i]).  Ties: the longest window, then the
+ * earliest.  Exact, O(n log n) time, O(n) memory (sliding lower convex
+ * hulls, see docs/windows.md).  Needs 2 <= min_points <= max_points <= n;
+ * returns FALSE otherwise.  *per_s is in value units per second. */
+gboolean tm_leak_peak_search       (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    gsize                min_points,
+                                    gsize                max_points,
+                                    gsize               *first,
+                                    gsize               *last,
+                                    double              *per_s);
+
+/* Linear-regression leak window: the windows p[i..n-1] for i from
+ * n - min_points down to 0, the one with the steepest positive
+ * least-squares slope; a longer window wins when its slope is within a
+ * relative 1e-9 of the best.  Returns FALSE if no window has a positive
+ * slope (or min_points < 2 or > n).  O(n).  *start_fit and *end_fit
+ * receive the fitted values at the window's first and last time. */
+gboolean tm_leak_regression_search (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    gsize                min_points,
+                                    gsize               *first,
+                                    double              *per_s,
+                                    double              *start_fit,
+                                    double              *end_fit);
+
+/* Rate windows (GC overhead, churn).  bounds has n + 1 times: bounds[0]
+ * the run's start, bounds[k] the end of the k-th GC (non-decreasing);
+ * amount has n values, amount[k - 1] belonging to the k-th GC (pause ns,
+ * freed bytes).  A window starts at bounds[a] and ends at bounds[b] with
+ * min_gcs <= b - a <= max_gcs and covers GCs a+1..b (0-based a..b-1:
+ * *first = a, *last = b - 1).  Rate = sum of the amounts / (bounds[b] -
+ * bounds[a]), per ns (a fraction for pauses).  Windows of zero duration
+ * are skipped.  Ties:
+ * the earliest ending, then the shortest.  O(n * (max_gcs - min_gcs + 1))
+ * with prefix sums. */
+gboolean tm_rate_window_max        (const guint64       *bounds,
+                                    const guint64       *amount,
+                                    gsize                n,
+                                    gsize                min_gcs,
+                                    gsize                max_gcs,
+                                    gsize               *first,
+                                    gsize               *last,
+                                    double              *per_ns);
+
+/* Median rate (per ns; the upper one for an even count) over all
+ * windows of exactly n_gcs GCs
+ * (zero-duration windows skipped); 0 if there are none.  O(n). */
+double   tm_rate_window_median     (const guint64       *bounds,
+                                    const guint64       *amount,
+                                    gsize                n,
+                                    gsize                n_gcs);
+
+G_END_DECLS

@@ -1,0 +1,604 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Suspicious time windows of a trace (MPLR 2019, section 3): picks the
+ * series each detector runs on, runs the searches of tm-windows-search.c
+ * and explains the results in plain language.  Rules: docs/windows.md.
+ */
+#include "tm-windows.h"
+#include "tm-windows-private.h"
+#include "tm-format-util.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Churn rule (docs/windows.md): a window is a churn hotspot when its
+ * freed-bytes rate is at least 3x the median rate of all windows with the
+ * same number of GCs, and at least 1 MiB/s.  A steady program's windows
+ * stay within a small factor of their median; a phase with several times
+ * the allocation rate stands out against it; the floor keeps programs
+ * that barely allocate from being flagged for relative noise. */
+#define CHURN_MEDIAN_FACTOR   3.0
+#define CHURN_MIN_BYTES_PER_S (1024.0 * 1024.0)
+
+void
+tm_window_params_init (TmWindowParams *params)
+{
+  g_return_if_fail (params != NULL);
+
+  memset (params, 0, sizeof *params);
+  params->leak_min_coverage = 0.10;
+  params->leak_tolerance = 0.75;
+  params->leak_peak_min_fraction = 0.10;
+  params->leak_peak_max_fraction = 0.50;
+  params->leak_regression_start = 0.10;
+  params->overhead_min_gcs = 5;
+  params->overhead_max_gcs = 50;
+  params->overhead_threshold = 0.10;
+  params->churn_min_gcs = 5;
+  params->churn_max_gcs = 50;
+  params->churn_median_factor = CHURN_MEDIAN_FACTOR;
+  params->churn_min_bytes_per_s = CHURN_MIN_BYTES_PER_S;
+  params->leak_min_growth = 0.10;
+  params->leak_min_points = 5;
+}
+
+const char *
+tm_window_kind_to_string (TmWindowKind kind)
+{
+  switch (kind)
+    {
+    case TM_WINDOW_LEAK:            return "leak";
+    case TM_WINDOW_LEAK_PEAK:       return "leak-peak";
+    case TM_WINDOW_LEAK_REGRESSION: return "leak-regression";
+    case TM_WINDOW_GC_OVERHEAD:     return "gc-overhead";
+    case TM_WINDOW_CHURN:           return "churn";
+    case TM_WINDOW_N_KINDS:
+    default:                        return "unknown";
+    }
+}
+
+void
+tm_window_free (TmWindow *window)
+{
+  if (window == NULL)
+    return;
+  g_free (window->explanation);
+  g_free (window);
+}
+
+/* ---- the series ---- */
+
+typedef enum {
+  SERIES_REACHABLE,
+  SERIES_FULL_GC,
+  SERIES_OCCUPANCY,
+} SeriesKind;
+
+static const char *series_ids[] = { "reachable", "full-gc-occupancy", "occupancy" };
+static const char *series_labels[] = {
+  "reachable memory",
+  "heap occupancy after full and mixed GCs",
+  "heap occupancy after GC",
+};
+
+typedef struct {
+  SeriesKind     kind;
+  GArray        *points;   /* TmSeriesPoint */
+  GArray        *gc_ids;   /* guint32, parallel to points */
+} LeakSeries;
+
+static void
+leak_series_clear (LeakSeries *s)
+{
+  g_clear_pointer (&s->points, g_array_unref);
+  g_clear_pointer (&s->gc_ids, g_array_unref);
+}
+
+static inline guint64
+clamp_coord (guint64 x)
+{
+  return MIN (x, TM_WINDOWS_MAX_COORD - 1);
+}
+
+static gboolean
+is_full (const TmGc *gc)
+{
+  return gc->kind == TM_GC_KIND_MAJOR || gc->kind == TM_GC_KIND_MIXED;
+}
+
+/* Graphs first, then occupancy after full/mixed GCs, then after all GCs:
+ * the first that has leak_min_points complete GCs (the last always wins). */
+static SeriesKind
+choose_series (const TmTrace *trace, const TmWindowParams *params)
+{
+  guint graphs = 0, full = 0;
+
+  for (guint i = 0; i < trace->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+
+      if (!gc->complete)
+        continue;
+      graphs += gc->has_graph ? 1 : 0;
+      full += is_full (gc) ? 1 : 0;
+    }
+  if (graphs >= MAX (params->leak_min_points, 2))
+    return SERIES_REACHABLE;
+  if (full >= MAX (params->leak_min_points, 2))
+    return SERIES_FULL_GC;
+  return SERIES_OCCUPANCY;
+}
+
+static void
+leak_series_build (const TmTrace *trace, const TmWindowParams *params, LeakSeries *s)
+{
+  s->kind = choose_series (trace, params);
+  s->points = g_array_new (FALSE, FALSE, sizeof (TmSeriesPoint));
+  s->gc_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint i = 0; i < trace->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+      TmSeriesPoint pt;
+
+      if (!gc->complete)
+        continue;
+      if (s->kind == SERIES_REACHABLE && !gc->has_graph)
+        continue;
+      if (s->kind == SERIES_FULL_GC && !is_full (gc))
+        continue;
+
+      pt.time_ns = clamp_coord (gc->end_ns);
+      pt.value = clamp_coord (s->kind == SERIES_REACHABLE ? gc->reachable_bytes : gc->used_after);
+      /* times must rise strictly; a GC out of order is damage: skip it */
+      if (s->points->len > 0 &&
+          pt.time_ns <= g_array_index (s->points, TmSeriesPoint, s->points->len - 1).time_ns)
+        continue;
+      g_array_append_val (s->points, pt);
+      g_array_append_val (s->gc_ids, gc->id);
+    }
+}
+
+const char *
+tm_windows_leak_series_label (const TmTrace        *trace,
+                              const TmWindowParams *params)
+{
+  TmWindowParams defaults;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  if (params == NULL)
+    {
+      tm_window_params_init (&defaults);
+      params = &defaults;
+    }
+  return series_labels[choose_series (trace, params)];
+}
+
+/* ---- explanations ---- */
+
+static char *
+capitalized (const char *s)
+{
+  char *c = g_strdup (s);
+
+  c[0] = g_ascii_toupper (c[0]);
+  return c;
+}
+
+/* Why the leak series is only a stand-in for reachable memory. */
+static const char *
+series_caveat (const TmTrace *trace, SeriesKind kind)
+{
+  gboolean gc_log = g_strcmp0 (trace->format, "gc-log") == 0;
+
+  switch (kind)
+    {
+    case SERIES_REACHABLE:
+      return "";
+    case SERIES_FULL_GC:
+      return gc_log
+        ? " This comes from a GC log, which has no reference graphs: occupancy after full and mixed GCs"
+          " approximates the live data but may include garbage. Record the program with tidemark-cli record"
+          " to confirm and to see which objects grow."
+        : " This trace has no reference graphs: occupancy after full and mixed GCs approximates the live"
+          " data but may include garbage. Record with reference graphs to confirm.";
+    case SERIES_OCCUPANCY:
+    default:
+      return gc_log
+        ? " This comes from a GC log without enough full or mixed GCs, so the occupancy after every GC"
+          " stands in for the live data; it includes garbage not yet collected. Record the program with"
+          " tidemark-cli record to confirm."
+        : " This trace has no reference graphs, so the occupancy after every GC stands in for reachable"
+          " memory; it includes garbage not yet collected. Record with reference graphs to confirm.";
+    }
+}
+
+static char *
+fmt_bytes (double b)
+{
+  return tm_format_bytes (b);
+}
+
+static char *
+fmt_time (double ns)
+{
+  return tm_format_duration (ns);
+}
+
+static TmWindow *
+window_new (TmWindowKind kind, guint32 first_gc, guint32 last_gc,
+            guint64 start_ns, guint64 end_ns, double score, const char *unit)
+{
+  TmWindow *w = g_new0 (TmWindow, 1);
+
+  w->kind = kind;
+  w->first_gc = first_gc;
+  w->last_gc = last_gc;
+  w->start_ns = start_ns;
+  w->end_ns = end_ns;
+  w->score = isfinite (score) ? score : 0;
+  w->unit = unit;
+  w->threshold = NAN;
+  return w;
+}
+
+/* ---- leak detectors ---- */
+
+static gsize
+ceil_points (double fraction, gsize n)
+{
+  double x = fraction * (double) n;
+
+  /* 0.1 * 30 is 3.0000000000000004 in doubles: do not make it 4 */
+  return (gsize) ceil (x - 1e-9);
+}
+
+static void
+detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out)
+{
+  LeakSeries s = { 0 };
+  const TmSeriesPoint *p;
+  const guint32 *ids;
+  gsize n, start, m;
+  gboolean covers, leak_suspicious;
+  double v0, v1, secs, growth, rel;
+  g_autofree char *label = NULL;
+  const char *caveat;
+
+  leak_series_build (trace, params, &s);
+  p = (const TmSeriesPoint *) s.points->data;
+  ids = (const guint32 *) s.gc_ids->data;
+  n = s.points->len;
+  if (n < 2)
+    goto out;
+  label = capitalized (series_labels[s.kind]);
+  caveat = series_caveat (trace, s.kind);
+
+  /* leak: the heuristic growth window */
+  start = tm_leak_heuristic_start (p, n, params->leak_tolerance);
+  m = n - start;
+  if (m >= 2)
+    {
+      g_autofree char *b0 = NULL, *b1 = NULL, *d = NULL, *rate = NULL;
+      TmWindow *w;
+
+      v0 = (double) p[start].value;
+      v1 = (double) p[n - 1].value;
+      secs = (double) (p[n - 1].time_ns - p[start].time_ns) / 1e9;
+      growth = v1 - v0;
+      rel = growth / MAX (v0, 1.0);
+      covers = (double) m >= params->leak_min_coverage * (double) n;
+      leak_suspicious = covers && growth > 0 && rel >= params->leak_min_growth;
+
+      w = window_new (TM_WINDOW_LEAK, ids[start], ids[n - 1], p[start].time_ns, p[n - 1].time_ns,
+                      growth / secs, "bytes/s");
+      w->suspicious = leak_suspicious;
+      w->series = series_ids[s.kind];
+      w->value_start = v0;
+      w->value_end = v1;
+      b0 = fmt_bytes (v0);
+      b1 = fmt_bytes (v1);
+      d = fmt_time (secs * 1e9);
+      rate = fmt_bytes (w->score);
+      if (leak_suspicious)
+        w->explanation = g_strdup_printf (
+          "%s grew from %s to %s over %s (%s/s, GCs %u-%u) and never fell below %.0f%% of its peak:"
+          " objects are being kept alive. Inspect this window for growing data structures and object"
+          " groups (tidemark-cli ds-growth TRACE --from-gc %u --to-gc %u).%s",
+          label, b0, b1, d, rate, w->first_gc, w->last_gc, params->leak_tolerance * 100,
+          w->first_gc, w->last_gc, caveat);
+      else if (!covers)
+        w->explanation = g_strdup_printf (
+          "The longest growth window of %s (GCs %u-%u, %s to %s over %s) has %" G_GSIZE_FORMAT
+          " of %" G_GSIZE_FORMAT " samples, fewer than the %.0f%% a leak needs: growth is too short-lived"
+          " to suspect a leak. Nothing to do unless it continues in a longer run.%s",
+          series_labels[s.kind], w->first_gc, w->last_gc, b0, b1, d, m, n,
+          params->leak_min_coverage * 100, caveat);
+      else
+        w->explanation = g_strdup_printf (
+          "%s changed only from %s to %s (%+.1f%%) in its longest growth window (GCs %u-%u, %s),"
+          " less than the %.0f%% growth a leak needs: memory looks stable. Nothing to do.%s",
+          label, b0, b1, rel * 100, w->first_gc, w->last_gc, d,
+          params->leak_min_growth * 100, caveat);
+      g_ptr_array_add (out, w);
+
+      /* leak-peak: its fastest-growing subwindow */
+      {
+        gsize wmin = MAX (2, ceil_points (params->leak_peak_min_fraction, m));
+        gsize wmax = MIN (m, MAX (wmin, (gsize) floor (params->leak_peak_max_fraction * (double) m + 1e-9)));
+        gsize f, l;
+        double per_s;
+
+        if (wmin <= m &&
+            tm_leak_peak_search (p + start, m, wmin, wmax, &f, &l, &per_s))
+          {
+            g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
+            TmWindow *pw;
+
+            f += start;
+            l += start;
+            pw = window_new (TM_WINDOW_LEAK_PEAK, ids[f], ids[l], p[f].time_ns, p[l].time_ns,
+                             per_s, "bytes/s");
+            pw->suspicious = leak_suspicious && per_s > 0;
+            pw->series = series_ids[s.kind];
+            pw->value_start = (double) p[f].value;
+            pw->value_end = (double) p[l].value;
+            c0 = fmt_bytes (pw->value_start);
+            c1 = fmt_bytes (pw->value_end);
+            cd = fmt_time ((double) (p[l].time_ns - p[f].time_ns));
+            cr = fmt_bytes (per_s);
+            if (pw->suspicious)
+              pw->explanation = g_strdup_printf (
+                "The fastest growth inside the leak window: %s rose from %s to %s in %s (%s/s) between"
+                " GCs %u and %u. Start here: compare the heap after GC %u with the heap after GC %u"
+                " to see which objects accumulate.%s",
+                series_labels[s.kind], c0, c1, cd, cr, pw->first_gc, pw->last_gc,
+                pw->first_gc, pw->last_gc, caveat);
+            else
+              pw->explanation = g_strdup_printf (
+                "The fastest-changing part of the growth window: %s went from %s to %s in %s (%s/s)"
+                " between GCs %u and %u. The growth window itself is not a leak, so this needs no action.",
+                series_labels[s.kind], c0, c1, cd, cr, pw->first_gc, pw->last_gc);
+            g_ptr_array_add (out, pw);
+          }
+      }
+    }
+
+  /* leak-regression: the steepest fitted trend ending at the run's end */
+  {
+    gsize min_points = MAX (2, ceil_points (params->leak_regression_start, n));
+    gsize f;
+    double per_s, fit0, fit1;
+
+    if (min_points <= n &&
+        tm_leak_regression_search (p, n, min_points, &f, &per_s, &fit0, &fit1))
+      {
+        g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
+        double rgrowth = fit1 - fit0;
+        double rrel = rgrowth / MAX (fit0, 1.0);
+        TmWindow *w = window_new (TM_WINDOW_LEAK_REGRESSION, ids[f], ids[n - 1],
+                                  p[f].time_ns, p[n - 1].time_ns, per_s, "bytes/s");
+
+        w->suspicious = rrel >= params->leak_min_growth;
+        w->series = series_ids[s.kind];
+        w->value_start = fit0;
+        w->value_end = fit1;
+        c0 = fmt_bytes (fit0);
+        c1 = fmt_bytes (fit1);
+        cd = fmt_time ((double) (p[n - 1].time_ns - p[f].time_ns));
+        cr = fmt_bytes (per_s);
+        if (w->suspicious)
+          w->explanation = g_strdup_printf (
+            "A straight line fitted to %s over GCs %u-%u (to the end of the run) rises at %s/s, from"
+            " %s to %s in %s: a steady upward trend, the steepest of any window ending at the end."
+            " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s",
+            series_labels[s.kind], w->first_gc, w->last_gc, cr, c0, c1, cd,
+            w->first_gc, w->last_gc, caveat);
+        else
+          w->explanation = g_strdup_printf (
+            "The steepest trend of %s ending at the end of the run (GCs %u-%u) rises only from %s to %s"
+            " (%+.1f%%) in %s, less than the %.0f%% a leak needs: no clear upward trend. Nothing to do.",
+            series_labels[s.kind], w->first_gc, w->last_gc, c0, c1, rrel * 100, cd,
+            params->leak_min_growth * 100);
+        g_ptr_array_add (out, w);
+      }
+  }
+
+out:
+  leak_series_clear (&s);
+}
+
+/* ---- GC overhead and churn ---- */
+
+typedef struct {
+  gsize     n;
+  guint64  *bounds;   /* n + 1 */
+  guint64  *pause;    /* n, clamped to the time since the previous bound */
+  guint64  *freed;    /* n */
+  guint32  *ids;      /* n */
+} RateSeries;
+
+static void
+rate_series_build (const TmTrace *trace, RateSeries *r)
+{
+  guint len = trace->gcs->len;
+
+  r->n = 0;
+  r->bounds = g_new (guint64, len + 1);
+  r->pause = g_new (guint64, MAX (len, 1));
+  r->freed = g_new (guint64, MAX (len, 1));
+  r->ids = g_new (guint32, MAX (len, 1));
+  r->bounds[0] = 0;  /* the run starts at time 0 */
+
+  for (guint i = 0; i < len; i++)
+    {
+      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+      guint64 prev = r->bounds[r->n];
+      guint64 span;
+
+      /* a GC ending before the previous one is damage: skip it */
+      if (!gc->complete || gc->end_ns < prev)
+        continue;
+      span = gc->end_ns - prev;
+      r->bounds[r->n + 1] = gc->end_ns;
+      r->pause[r->n] = MIN (gc->pause_ns, span);
+      r->freed[r->n] = gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0;
+      r->ids[r->n] = gc->id;
+      r->n++;
+    }
+}
+
+static void
+rate_series_clear (RateSeries *r)
+{
+  g_clear_pointer (&r->bounds, g_free);
+  g_clear_pointer (&r->pause, g_free);
+  g_clear_pointer (&r->freed, g_free);
+  g_clear_pointer (&r->ids, g_free);
+}
+
+static guint64
+window_sum (const guint64 *v, gsize first, gsize last)
+{
+  guint64 s = 0;
+
+  for (gsize k = first; k <= last; k++)
+    s += v[k];
+  return s;
+}
+
+static void
+detect_overhead (const TmWindowParams *params, const RateSeries *r, GPtrArray *out)
+{
+  gsize f, l;
+  double frac, pause;
+  guint64 t0, t1;
+  g_autofree char *s0 = NULL, *s1 = NULL, *dp = NULL, *dd = NULL;
+  TmWindow *w;
+
+  if (!tm_rate_window_max (r->bounds, r->pause, r->n, params->overhead_min_gcs,
+                           params->overhead_max_gcs, &f, &l, &frac))
+    return;
+
+  t0 = r->bounds[f];
+  t1 = r->bounds[l + 1];
+  pause = (double) window_sum (r->pause, f, l);
+  w = window_new (TM_WINDOW_GC_OVERHEAD, r->ids[f], r->ids[l], t0, t1, frac, "fraction");
+  w->suspicious = frac >= params->overhead_threshold;
+  w->amount = pause;
+  w->threshold = params->overhead_threshold;
+  s0 = fmt_time ((double) t0);
+  s1 = fmt_time ((double) t1);
+  dp = fmt_time (pause);
+  dd = fmt_time ((double) (t1 - t0));
+  if (w->suspicious)
+    w->explanation = g_strdup_printf (
+      "GCs paused the program for %.1f%% of the time between %s and %s (%" G_GSIZE_FORMAT " GCs, %u-%u:"
+      " %s of pauses in %s), at or above the %.0f%% threshold: the program spends much of its time"
+      " collecting garbage instead of working. Look at heap occupancy in this window: if it stays near the"
+      " limit, the heap is too small for the live data or memory leaks; otherwise reduce how much is"
+      " allocated there.",
+      frac * 100, s0, s1, l - f + 1, w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
+  else
+    w->explanation = g_strdup_printf (
+      "The highest GC overhead is %.1f%% between %s and %s (%" G_GSIZE_FORMAT " GCs, %u-%u: %s of pauses in"
+      " %s), below the %.0f%% threshold: GC pauses are not a problem in this run.",
+      frac * 100, s0, s1, l - f + 1, w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
+  g_ptr_array_add (out, w);
+}
+
+static void
+detect_churn (const TmWindowParams *params, const RateSeries *r, GPtrArray *out)
+{
+  gsize f, l, k;
+  double per_s, median, threshold, freed, ratio;
+  guint64 t0, t1;
+  g_autofree char *s0 = NULL, *s1 = NULL, *dd = NULL, *fb = NULL, *rate = NULL, *med = NULL, *floor_s = NULL;
+  g_autofree char *times = NULL;
+  TmWindow *w;
+
+  if (!tm_rate_window_max (r->bounds, r->freed, r->n, params->churn_min_gcs,
+                           params->churn_max_gcs, &f, &l, &per_s))
+    return;
+
+  per_s *= 1e9;
+  k = l - f + 1;
+  median = tm_rate_window_median (r->bounds, r->freed, r->n, k) * 1e9;
+  threshold = MAX (params->churn_median_factor * median, params->churn_min_bytes_per_s);
+  ratio = median > 0 ? per_s / median : INFINITY;
+  t0 = r->bounds[f];
+  t1 = r->bounds[l + 1];
+  freed = (double) window_sum (r->freed, f, l);
+  w = window_new (TM_WINDOW_CHURN, r->ids[f], r->ids[l], t0, t1, per_s, "bytes/s");
+  w->suspicious = per_s > 0 && per_s >= threshold;
+  w->amount = freed;
+  w->threshold = threshold;
+  s0 = fmt_time ((double) t0);
+  s1 = fmt_time ((double) t1);
+  dd = fmt_time ((double) (t1 - t0));
+  fb = fmt_bytes (freed);
+  rate = fmt_bytes (per_s);
+  med = fmt_bytes (median);
+  floor_s = fmt_bytes (params->churn_min_bytes_per_s);
+  times = isfinite (ratio) ? g_strdup_printf ("%.1f times", ratio) : g_strdup ("far above");
+  if (w->suspicious)
+    w->explanation = g_strdup_printf (
+      "GCs freed %s in %s between %s and %s (%s/s, GCs %u-%u), %s the run's median of %s/s for"
+      " windows of %" G_GSIZE_FORMAT " GCs: the program creates many short-lived objects here."
+      " Find what is allocated in this window (classify by allocation site) and avoid or reuse"
+      " those objects.",
+      fb, dd, s0, s1, rate, w->first_gc, w->last_gc,
+      times, med, k);
+  else
+    w->explanation = g_strdup_printf (
+      "The highest churn is %s/s between %s and %s (GCs %u-%u, %s freed in %s); the median for windows"
+      " of %" G_GSIZE_FORMAT " GCs is %s/s. A hotspot needs %.1f times the median and at least %s/s:"
+      " allocation is even enough. Nothing to do.",
+      rate, s0, s1, w->first_gc, w->last_gc, fb, dd, k, med,
+      params->churn_median_factor, floor_s);
+  g_ptr_array_add (out, w);
+}
+
+/* ---- entry point ---- */
+
+static gint
+window_order (gconstpointer a, gconstpointer b)
+{
+  const TmWindow *wa = *(const TmWindow * const *) a;
+  const TmWindow *wb = *(const TmWindow * const *) b;
+
+  if (wa->suspicious != wb->suspicious)
+    return wa->suspicious ? -1 : 1;
+  return (gint) wa->kind - (gint) wb->kind;
+}
+
+GPtrArray *
+tm_windows_detect (const TmTrace        *trace,
+                   const TmWindowParams *params,
+                   gboolean              all)
+{
+  TmWindowParams defaults;
+  GPtrArray *out;
+  RateSeries r = { 0 };
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  if (params == NULL)
+    {
+      tm_window_params_init (&defaults);
+      params = &defaults;
+    }
+
+  out = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_window_free);
+  detect_leaks (trace, params, out);
+  rate_series_build (trace, &r);
+  detect_overhead (params, &r, out);
+  detect_churn (params, &r, out);
+  rate_series_clear (&r);
+
+  if (!all)
+    for (guint i = out->len; i > 0; i--)
+      if (!((TmWindow *) out->pdata[i - 1])->suspicious)
+        g_ptr_array_remove_index (out, i - 1);
+  g_ptr_array_sort (out, window_order);
+  return out;
+}

@@ -1,0 +1,914 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Suspicious time windows (MPLR 2019): the detectors on series with a known
+ * answer (the six shapes of the paper's Figure 3, threshold edges, window
+ * length bounds, brute-force cross-checks), then on traces built with
+ * TmTraceBuilder, then on the synthetic scenarios with planted phases.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "tidemark.h"
+#include "tm-synth.h"
+#include "tm-windows.h"
+#include "tm-windows-private.h"
+
+#define SEC G_GUINT64_CONSTANT (1000000000)
+#define MIB (G_GUINT64_CONSTANT (1024) * 1024)
+
+/* Points one second apart, times 1 s, 2 s, ... */
+static TmSeriesPoint *
+series_from_values (const guint64 *v, gsize n)
+{
+  TmSeriesPoint *p = g_new (TmSeriesPoint, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      p[i].time_ns = (i + 1) * SEC;
+      p[i].value = v[i];
+    }
+  return p;
+}
+
+static gsize
+heuristic_start (const guint64 *v, gsize n)
+{
+  g_autofree TmSeriesPoint *p = series_from_values (v, n);
+
+  return tm_leak_heuristic_start (p, n, 0.75);
+}
+
+/* ---- Figure 3: the six shapes of the heuristic leak window ---- */
+
+static void
+test_fig3_steady_growth (void)
+{
+  guint64 v[20];
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    v[i] = 100 + 10 * i;
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 0);
+}
+
+static void
+test_fig3_init_spike (void)
+{
+  /* start-up allocates a lot and releases it; the leak follows */
+  static const guint64 v[] = { 100, 300, 500, 200, 210, 220, 230, 240, 250, 260, 270, 280 };
+
+  /* 200 is below 75% of 500: the window restarts at index 3 */
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 3);
+}
+
+static void
+test_fig3_spike_inside_growth (void)
+{
+  /* a short spike (260) above the trend; the next point (215) is still
+   * >= 75% of it and above the window's start: tolerated */
+  static const guint64 v[] = { 100, 120, 140, 160, 180, 200, 260, 215, 230, 245, 260, 275 };
+  /* a spike too high to tolerate (215 < 75% of 400): restart after it */
+  static const guint64 w[] = { 100, 120, 140, 160, 180, 200, 400, 215, 230, 245, 260, 275 };
+
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 0);
+  g_assert_cmpuint (heuristic_start (w, G_N_ELEMENTS (w)), ==, 7);
+}
+
+static void
+test_fig3_tolerated_dips (void)
+{
+  /* dips to 125 (>= 105) and 150 (>= 135) and 190 (>= 0.75 * 210) */
+  static const guint64 v[] = { 100, 120, 140, 125, 160, 180, 150, 200, 210, 190, 220, 240 };
+
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 0);
+}
+
+static void
+test_fig3_drop_restarts (void)
+{
+  /* growth to 300, then a drop of 33% (200 < 225): restart there */
+  static const guint64 v[] = { 100, 150, 200, 250, 300, 200, 220, 240, 260, 280, 300, 320 };
+  /* a drop below the window's first point also restarts, even if small
+   * relative to the maximum */
+  static const guint64 w[] = { 100, 101, 102, 99, 103, 104, 105, 106 };
+
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 5);
+  g_assert_cmpuint (heuristic_start (w, G_N_ELEMENTS (w)), ==, 3);
+}
+
+static void
+test_fig3_growth_at_end (void)
+{
+  guint64 v[100];
+
+  /* flat, then growth over the last 10 points: a flat point is neither
+   * greater than its predecessor nor than the window's first point, so
+   * the window starts at the last flat point */
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    v[i] = i < 90 ? 1000 : 1000 + 50 * (i - 89);
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 89);
+}
+
+static void
+test_heuristic_tolerance_edge (void)
+{
+  /* 300 is exactly 75% of 400: tolerated; 299 is not */
+  static const guint64 v[] = { 100, 200, 400, 300, 310, 320 };
+  static const guint64 w[] = { 100, 200, 400, 299, 310, 320 };
+
+  g_assert_cmpuint (heuristic_start (v, G_N_ELEMENTS (v)), ==, 0);
+  g_assert_cmpuint (heuristic_start (w, G_N_ELEMENTS (w)), ==, 3);
+}
+
+/* ---- leak peak ---- */
+
+typedef struct {
+  gboolean found;
+  gsize i, j;
+  double slope;
+} Pair;
+
+/* Brute force with the documented tie rule, in long double slopes
+ * compared through exact cross products. */
+static Pair
+peak_brute (const TmSeriesPoint *p, gsize n, gsize wmin, gsize wmax)
+{
+  Pair best = { FALSE, 0, 0, 0 };
+
+  for (gsize i = 0; i < n; i++)
+    for (gsize w = wmin; w <= wmax && i + w - 1 < n; w++)
+      {
+        gsize j = i + w - 1;
+        __int128 l, r;
+
+        if (!best.found)
+          goto take;
+        l = (__int128) ((gint64) p[j].value - (gint64) p[i].value) *
+            (gint64) (p[best.j].time_ns - p[best.i].time_ns);
+        r = (__int128) ((gint64) p[best.j].value - (gint64) p[best.i].value) *
+            (gint64) (p[j].time_ns - p[i].time_ns);
+        if (l < r)
+          continue;
+        if (l == r && (j - i < best.j - best.i || (j - i == best.j - best.i && i >= best.i)))
+          continue;
+      take:
+        best.found = TRUE;
+        best.i = i;
+        best.j = j;
+      }
+  return best;
+}
+
+static void
+test_peak_known (void)
+{
+  /* slow growth, a steep stretch from index 40 to 49, slow growth again */
+  guint64 v[100];
+  g_autofree TmSeriesPoint *p = NULL;
+  gsize f, l;
+  double per_s;
+
+  for (guint i = 0; i < 100; i++)
+    v[i] = 1000 + 10 * i + (i > 40 ? 500 * (MIN (i, 49) - 40) : 0);
+  p = series_from_values (v, 100);
+  g_assert_true (tm_leak_peak_search (p, 100, 10, 50, &f, &l, &per_s));
+  /* 10 points: the steep stretch 40..49 exactly */
+  g_assert_cmpuint (f, ==, 40);
+  g_assert_cmpuint (l, ==, 49);
+  g_assert_cmpfloat_with_epsilon (per_s, (double) (v[49] - v[40]) / 9.0, 1e-6);
+
+  /* invalid bounds */
+  g_assert_false (tm_leak_peak_search (p, 100, 1, 50, &f, &l, &per_s));
+  g_assert_false (tm_leak_peak_search (p, 100, 60, 50, &f, &l, &per_s));
+  g_assert_false (tm_leak_peak_search (p, 100, 10, 101, &f, &l, &per_s));
+}
+
+static void
+test_peak_linear_ties (void)
+{
+  /* every window has the same slope: the longest, then the earliest */
+  guint64 v[40];
+  g_autofree TmSeriesPoint *p = NULL;
+  gsize f, l;
+  double per_s;
+
+  for (guint i = 0; i < 40; i++)
+    v[i] = 5000 + 7 * i;
+  p = series_from_values (v, 40);
+  g_assert_true (tm_leak_peak_search (p, 40, 4, 20, &f, &l, &per_s));
+  g_assert_cmpuint (f, ==, 0);
+  g_assert_cmpuint (l, ==, 19);
+}
+
+static void
+test_peak_matches_brute_force (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (42);
+
+  for (guint round = 0; round < 400; round++)
+    {
+      gsize n = g_rand_int_range (rand, 2, 120);
+      gsize wmin = g_rand_int_range (rand, 2, n + 1);
+      gsize wmax = g_rand_int_range (rand, wmin, n + 1);
+      g_autofree TmSeriesPoint *p = g_new (TmSeriesPoint, n);
+      guint64 t = 0;
+      gboolean coarse = round % 3 == 0;   /* few distinct values: many ties */
+      Pair want;
+      gsize f = 0, l = 0;
+      double per_s;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          t += coarse ? SEC : (guint64) g_rand_int_range (rand, 1, 5000) * 1000000;
+          p[i].time_ns = t;
+          p[i].value = coarse ? (guint64) g_rand_int_range (rand, 0, 4) * 100
+                              : (guint64) g_rand_int_range (rand, 0, 1000000) + i * 3000;
+        }
+      want = peak_brute (p, n, wmin, wmax);
+      g_assert_true (want.found);
+      g_assert_true (tm_leak_peak_search (p, n, wmin, wmax, &f, &l, &per_s));
+      if (f != want.i || l != want.j)
+        g_error ("round %u n=%" G_GSIZE_FORMAT " [%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT "]: got %"
+                 G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT ", want %" G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT,
+                 round, n, wmin, wmax, f, l, want.i, want.j);
+    }
+}
+
+/* ---- leak regression ---- */
+
+static void
+test_regression_known (void)
+{
+  /* flat at 1000 until index 30, then +40 per second: the steepest
+   * windows all start at or after 30, and the longest of them wins */
+  guint64 v[100];
+  g_autofree TmSeriesPoint *p = NULL;
+  gsize f;
+  double per_s, fit0, fit1;
+
+  for (guint i = 0; i < 100; i++)
+    v[i] = i <= 30 ? 1000 : 1000 + 40 * (i - 30);
+  p = series_from_values (v, 100);
+  g_assert_true (tm_leak_regression_search (p, 100, 10, &f, &per_s, &fit0, &fit1));
+  g_assert_cmpuint (f, ==, 30);
+  g_assert_cmpfloat_with_epsilon (per_s, 40.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (fit0, 1000.0, 1e-6);
+  g_assert_cmpfloat_with_epsilon (fit1, 1000.0 + 40 * 69, 1e-6);
+
+  /* falling memory: no positive slope at all */
+  for (guint i = 0; i < 100; i++)
+    p[i].value = 100000 - 10 * i;
+  g_assert_false (tm_leak_regression_search (p, 100, 10, &f, &per_s, &fit0, &fit1));
+  /* bounds */
+  g_assert_false (tm_leak_regression_search (p, 100, 1, &f, &per_s, &fit0, &fit1));
+  g_assert_false (tm_leak_regression_search (p, 100, 101, &f, &per_s, &fit0, &fit1));
+}
+
+static void
+test_regression_shortest_is_steepest (void)
+{
+  /* growth that speeds up: the last 10% is the steepest */
+  guint64 v[50];
+  g_autofree TmSeriesPoint *p = NULL;
+  gsize f;
+  double per_s, fit0, fit1;
+
+  for (guint i = 0; i < 50; i++)
+    v[i] = 1000 + (guint64) i * i * i;
+  p = series_from_values (v, 50);
+  g_assert_true (tm_leak_regression_search (p, 50, 5, &f, &per_s, &fit0, &fit1));
+  g_assert_cmpuint (f, ==, 45);
+}
+
+/* ---- rate windows ---- */
+
+/* n GCs ending every `period` ns, amount[k] per GC */
+static guint64 *
+regular_bounds (gsize n, guint64 period)
+{
+  guint64 *b = g_new (guint64, n + 1);
+
+  for (gsize k = 0; k <= n; k++)
+    b[k] = k * period;
+  return b;
+}
+
+static void
+test_rate_known (void)
+{
+  gsize n = 100, f, l;
+  g_autofree guint64 *bounds = regular_bounds (n, 100000000);
+  g_autofree guint64 *pause = g_new (guint64, n);
+  double rate;
+
+  for (gsize k = 0; k < n; k++)
+    pause[k] = 1000000;
+  /* a burst of three long pauses, GCs 10..12 (0-based) */
+  pause[10] = pause[11] = pause[12] = 90000000;
+  g_assert_true (tm_rate_window_max (bounds, pause, n, 5, 50, &f, &l, &rate));
+  /* windows must hold 5 GCs: the 5-GC windows around the burst tie; the
+   * earliest ending one wins */
+  g_assert_cmpuint (f, ==, 8);
+  g_assert_cmpuint (l, ==, 12);
+  g_assert_cmpfloat_with_epsilon (rate, (3 * 90e6 + 2 * 1e6) / 500e6, 1e-12);
+
+  /* with a minimum of 3 GCs, the burst alone */
+  g_assert_true (tm_rate_window_max (bounds, pause, n, 3, 50, &f, &l, &rate));
+  g_assert_cmpuint (f, ==, 10);
+  g_assert_cmpuint (l, ==, 12);
+}
+
+static void
+test_rate_length_bounds (void)
+{
+  gsize n = 200, f, l;
+  g_autofree guint64 *bounds = regular_bounds (n, 100000000);
+  g_autofree guint64 *amount = g_new (guint64, n);
+  double rate;
+
+  /* a rising rate: the best window is always the last min_gcs GCs */
+  for (gsize k = 0; k < n; k++)
+    amount[k] = k;
+  for (gsize lo = 1; lo <= 60; lo += 7)
+    {
+      g_assert_true (tm_rate_window_max (bounds, amount, n, lo, lo + 10, &f, &l, &rate));
+      g_assert_cmpuint (l - f + 1, ==, lo);
+      g_assert_cmpuint (l, ==, n - 1);
+    }
+  /* a falling rate with a max of 50 GCs: a window never exceeds 50 */
+  for (gsize k = 0; k < n; k++)
+    amount[k] = 1000 - k;
+  g_assert_true (tm_rate_window_max (bounds, amount, n, 5, 50, &f, &l, &rate));
+  g_assert_cmpuint (f, ==, 0);
+  g_assert_cmpuint (l, ==, 4);
+  /* too few GCs */
+  g_assert_false (tm_rate_window_max (bounds, amount, 4, 5, 50, &f, &l, &rate));
+  g_assert_false (tm_rate_window_max (bounds, amount, n, 6, 5, &f, &l, &rate));
+}
+
+static void
+test_rate_zero_duration (void)
+{
+  /* all GCs end at the same instant: no window has a duration */
+  guint64 bounds[8] = { 0 };
+  guint64 amount[7] = { 1, 2, 3, 4, 5, 6, 7 };
+  gsize f, l;
+  double rate;
+
+  g_assert_false (tm_rate_window_max (bounds, amount, 7, 5, 50, &f, &l, &rate));
+  g_assert_cmpfloat (tm_rate_window_median (bounds, amount, 7, 5), ==, 0);
+}
+
+static void
+test_rate_median (void)
+{
+  gsize n = 9;
+  g_autofree guint64 *bounds = regular_bounds (n, 1000);
+  guint64 amount[9] = { 5, 1, 9, 3, 7, 2, 8, 4, 6 };
+
+  /* single-GC windows: rates amount/1000 per ns, median 5 (odd count) */
+  g_assert_cmpfloat_with_epsilon (tm_rate_window_median (bounds, amount, n, 1), 5.0 / 1000, 1e-15);
+  /* two-GC windows: sums 6,10,12,10,9,10,12,10 -> upper median 10 */
+  g_assert_cmpfloat_with_epsilon (tm_rate_window_median (bounds, amount, n, 2), 10.0 / 2000, 1e-15);
+  g_assert_cmpfloat (tm_rate_window_median (bounds, amount, n, 10), ==, 0);
+}
+
+/* ---- traces ---- */
+
+typedef struct {
+  guint64 end_ns;
+  guint64 pause_ns;
+  guint64 used_before;
+  guint64 used_after;
+  guint    kind;
+  gint64   reachable;   /* >= 0: a graph with this reachable memory */
+} GcSpec;
+
+/* One old-generation space; each GC starts pause_ns before it ends. A
+ * graph is a single fresh root object of the wanted size. */
+static TmTrace *
+trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("test.tmtrace", format);
+  TmTraceHeader h = { 0 };
+  guint64 frame = 1;
+  guint64 next_object = 1;
+  g_autoptr(GError) error = NULL;
+
+  h.version = 1;
+  h.vm_name = "test";
+  h.vm_version = "1";
+  h.command_line = "test";
+  h.pointer_size = 8;
+  h.flags = TM_TRACE_FLAG_GRAPHS | TM_TRACE_FLAG_DEATHS;
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_space (b, 1, TM_SPACE_KIND_OLD, "old", &error));
+  g_assert_true (tm_trace_builder_type (b, 1, "byte[]", TM_TYPE_FLAG_PRIM_ARRAY, &error));
+  g_assert_true (tm_trace_builder_frame (b, 1, "Main.main()", "Main.java", 1, &error));
+  g_assert_true (tm_trace_builder_site (b, 1, 1, &frame, &error));
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", &error));
+
+  for (gsize i = 0; i < n; i++)
+    {
+      TmSpaceUsageRecord u = { 1, gcs[i].used_before, gcs[i].used_after, gcs[i].used_before };
+      guint64 id = i + 1;
+
+      if (gcs[i].reachable >= 0)
+        g_assert_true (tm_trace_builder_alloc (b, next_object, 1, 1, 1, gcs[i].reachable, 0, 0, &error));
+      g_assert_true (tm_trace_builder_gc_start (b, id, gcs[i].end_ns - gcs[i].pause_ns,
+                                                gcs[i].kind ? gcs[i].kind : TM_GC_KIND_MINOR,
+                                                "G1", "test", &error));
+      g_assert_true (tm_trace_builder_gc_end (b, id, gcs[i].end_ns, gcs[i].pause_ns, 1, &u, &error));
+      if (gcs[i].reachable >= 0)
+        {
+          TmRootRecord root = { next_object, TM_ROOT_KIND_STATIC, 1 };
+
+          g_assert_true (tm_trace_builder_graph_begin (b, id, 0, 0, &error));
+          g_assert_true (tm_trace_builder_roots (b, 1, &root, &error));
+          g_assert_true (tm_trace_builder_graph_end (b, id, 0, &error));
+          next_object++;
+        }
+    }
+  tm_trace_builder_end (b, next_object - 1, 0, n, n ? gcs[n - 1].end_ns : 0);
+  return tm_trace_builder_finish (b);
+}
+
+/* A GC every 100 ms, 2 ms pauses, 64 MiB freed each, occupancy after GC
+ * flat at 100 MiB with +-3% deterministic noise. */
+static GcSpec *
+steady_specs (gsize n, guint32 seed)
+{
+  GcSpec *s = g_new0 (GcSpec, n);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (seed);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 after = 100 * MIB + (guint64) ((gint64) (g_rand_double_range (rand, -0.03, 0.03) * 100 * MIB));
+
+      s[i].end_ns = (i + 1) * 100000000;
+      s[i].pause_ns = 2000000;
+      s[i].used_after = after;
+      s[i].used_before = after + 64 * MIB + g_rand_int_range (rand, 0, 4 * MIB);
+      s[i].reachable = -1;
+    }
+  return s;
+}
+
+static const TmWindow *
+find_kind (GPtrArray *ws, TmWindowKind kind)
+{
+  for (guint i = 0; i < ws->len; i++)
+    if (((TmWindow *) ws->pdata[i])->kind == kind)
+      return ws->pdata[i];
+  return NULL;
+}
+
+static void
+test_trace_steady_quiet (void)
+{
+  /* 20 different noise draws: never a suspicious window; with --all the
+   * candidates are there and explained */
+  for (guint32 seed = 1; seed <= 20; seed++)
+    {
+      g_autofree GcSpec *s = steady_specs (300, seed);
+      g_autoptr(TmTrace) trace = trace_from_specs (s, 300, "tmtrace");
+      g_autoptr(GPtrArray) ws = tm_windows_detect (trace, NULL, FALSE);
+      g_autoptr(GPtrArray) all = tm_windows_detect (trace, NULL, TRUE);
+
+      for (guint i = 0; i < ws->len; i++)
+        g_printerr ("seed %u: %s\n", seed, ((TmWindow *) ws->pdata[i])->explanation);
+      g_assert_cmpuint (ws->len, ==, 0);
+      g_assert_nonnull (find_kind (all, TM_WINDOW_GC_OVERHEAD));
+      g_assert_nonnull (find_kind (all, TM_WINDOW_CHURN));
+      for (guint i = 0; i < all->len; i++)
+        {
+          const TmWindow *w = all->pdata[i];
+          g_assert_false (w->suspicious);
+          g_assert_true (w->explanation != NULL && strlen (w->explanation) > 40);
+          g_assert_cmpuint (w->first_gc, <=, w->last_gc);
+          g_assert_cmpuint (w->start_ns, <=, w->end_ns);
+        }
+    }
+}
+
+static void
+overhead_trace (guint64 pause_ns, gboolean *suspicious, double *score)
+{
+  g_autofree GcSpec *s = steady_specs (100, 7);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const TmWindow *w;
+
+  /* every GC pauses pause_ns of its 100 ms period */
+  for (guint i = 0; i < 100; i++)
+    s[i].pause_ns = pause_ns;
+  trace = trace_from_specs (s, 100, "tmtrace");
+  all = tm_windows_detect (trace, NULL, TRUE);
+  w = find_kind (all, TM_WINDOW_GC_OVERHEAD);
+  g_assert_nonnull (w);
+  g_assert_cmpstr (w->unit, ==, "fraction");
+  g_assert_cmpuint (w->last_gc - w->first_gc + 1, ==, 5);
+  *suspicious = w->suspicious;
+  *score = w->score;
+}
+
+static void
+test_trace_overhead_edge (void)
+{
+  gboolean suspicious;
+  double score;
+
+  overhead_trace (10000000, &suspicious, &score);   /* exactly 10% */
+  g_assert_cmpfloat (score, ==, 0.10);
+  g_assert_true (suspicious);
+  overhead_trace (9900000, &suspicious, &score);    /* 9.9% */
+  g_assert_cmpfloat_with_epsilon (score, 0.099, 1e-12);
+  g_assert_false (suspicious);
+}
+
+static void
+test_trace_overhead_burst (void)
+{
+  g_autofree GcSpec *s = steady_specs (400, 3);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) ws = NULL;
+  const TmWindow *w;
+
+  /* GCs 201..260 (1-based) pause 40 ms of their 100 ms */
+  for (guint i = 200; i < 260; i++)
+    s[i].pause_ns = 40000000;
+  trace = trace_from_specs (s, 400, "tmtrace");
+  ws = tm_windows_detect (trace, NULL, FALSE);
+  w = find_kind (ws, TM_WINDOW_GC_OVERHEAD);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpfloat_with_epsilon (w->score, 0.40, 1e-9);
+  /* the earliest of the tied 5-GC windows inside the burst */
+  g_assert_cmpuint (w->first_gc, ==, 201);
+  g_assert_cmpuint (w->last_gc, ==, 205);
+  g_assert_cmpuint (w->start_ns, ==, 200 * 100000000ull);
+  g_assert_cmpuint (w->end_ns, ==, 205 * 100000000ull);
+  g_assert_nonnull (strstr (w->explanation, "40.0%"));
+}
+
+static void
+churn_trace (double hotspot_factor, const TmWindow **out_w, GPtrArray **out_all)
+{
+  g_autofree GcSpec *s = g_new0 (GcSpec, 200);
+  g_autoptr(TmTrace) trace = NULL;
+
+  /* 10 MiB freed per 100 ms GC; GCs 81..120 free hotspot_factor times more */
+  for (guint i = 0; i < 200; i++)
+    {
+      s[i].end_ns = (i + 1) * 100000000ull;
+      s[i].pause_ns = 1000000;
+      s[i].used_after = 100 * MIB;
+      s[i].used_before = 100 * MIB + (guint64) ((i >= 80 && i < 120 ? hotspot_factor : 1.0) * 10 * MIB);
+      s[i].reachable = -1;
+    }
+  trace = trace_from_specs (s, 200, "tmtrace");
+  *out_all = tm_windows_detect (trace, NULL, TRUE);
+  *out_w = find_kind (*out_all, TM_WINDOW_CHURN);
+  g_assert_nonnull (*out_w);
+}
+
+static void
+test_trace_churn (void)
+{
+  const TmWindow *w;
+  g_autoptr(GPtrArray) a = NULL, b = NULL, c = NULL;
+
+  churn_trace (10, &w, &a);
+  g_assert_true (w->suspicious);
+  g_assert_cmpuint (w->first_gc, >=, 81);
+  g_assert_cmpuint (w->last_gc, <=, 120);
+  g_assert_cmpfloat_with_epsilon (w->score, 1000.0 * MIB, 1.0);
+  /* edges of the 3x-median rule */
+  churn_trace (3.01, &w, &b);
+  g_assert_true (w->suspicious);
+  churn_trace (2.99, &w, &c);
+  g_assert_false (w->suspicious);
+}
+
+static void
+test_trace_churn_floor (void)
+{
+  g_autofree GcSpec *s = g_new0 (GcSpec, 100);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const TmWindow *w;
+
+  /* a hotspot 10x the median, but only 100 KiB/s: under the floor */
+  for (guint i = 0; i < 100; i++)
+    {
+      s[i].end_ns = (i + 1) * SEC;
+      s[i].pause_ns = 1000000;
+      s[i].used_after = 10 * MIB;
+      s[i].used_before = 10 * MIB + (i >= 40 && i < 50 ? 100 : 10) * 1024;
+      s[i].reachable = -1;
+    }
+  trace = trace_from_specs (s, 100, "tmtrace");
+  all = tm_windows_detect (trace, NULL, TRUE);
+  w = find_kind (all, TM_WINDOW_CHURN);
+  g_assert_nonnull (w);
+  g_assert_cmpuint (w->first_gc, >=, 41);
+  g_assert_cmpuint (w->last_gc, <=, 50);
+  g_assert_false (w->suspicious);
+  g_assert_cmpfloat (w->threshold, ==, 1024.0 * 1024.0);
+}
+
+/* occupancy after GC: flat 100 MiB, then growth over the points from
+ * `grow_from` (0-based) to the end */
+static TmTrace *
+growth_trace (gsize n, gsize grow_from, guint full_every, const char *format)
+{
+  g_autofree GcSpec *s = g_new0 (GcSpec, n);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      s[i].end_ns = (i + 1) * 100000000ull;
+      s[i].pause_ns = 1000000;
+      s[i].used_after = 100 * MIB + (i > grow_from ? (i - grow_from) * 2 * MIB : 0);
+      s[i].used_before = s[i].used_after + 50 * MIB;
+      s[i].reachable = -1;
+      s[i].kind = full_every && (i + 1) % full_every == 0 ? TM_GC_KIND_MAJOR : TM_GC_KIND_MINOR;
+    }
+  return trace_from_specs (s, n, format);
+}
+
+static void
+test_trace_leak_coverage_edge (void)
+{
+  /* 100 GCs; the window starts at the last flat point */
+  g_autoptr(TmTrace) t10 = growth_trace (100, 90, 0, "tmtrace");   /* 10 points: 10% */
+  g_autoptr(TmTrace) t9 = growth_trace (100, 91, 0, "tmtrace");    /* 9 points */
+  g_autoptr(GPtrArray) w10 = tm_windows_detect (t10, NULL, TRUE);
+  g_autoptr(GPtrArray) w9 = tm_windows_detect (t9, NULL, TRUE);
+  const TmWindow *a = find_kind (w10, TM_WINDOW_LEAK);
+  const TmWindow *b = find_kind (w9, TM_WINDOW_LEAK);
+
+  g_assert_nonnull (a);
+  g_assert_true (a->suspicious);
+  g_assert_cmpuint (a->first_gc, ==, 91);
+  g_assert_cmpuint (a->last_gc, ==, 100);
+  g_assert_cmpstr (a->series, ==, "occupancy");
+  g_assert_nonnull (strstr (a->explanation, "no reference graphs"));
+  g_assert_cmpfloat_with_epsilon (a->value_start, 100.0 * MIB, 0.5);
+  g_assert_cmpfloat_with_epsilon (a->value_end, 118.0 * MIB, 0.5);
+  /* 18 MiB in 0.9 s */
+  g_assert_cmpfloat_with_epsilon (a->score, 18.0 * MIB / 0.9, 1.0);
+
+  g_assert_nonnull (b);
+  g_assert_false (b->suspicious);
+  g_assert_cmpuint (b->first_gc, ==, 92);
+  {
+    g_autoptr(GPtrArray) shown = tm_windows_detect (t9, NULL, FALSE);
+    g_assert_null (find_kind (shown, TM_WINDOW_LEAK));
+  }
+}
+
+static void
+test_trace_leak_growth_edge (void)
+{
+  TmWindowParams params;
+  g_autoptr(TmTrace) t = growth_trace (100, 49, 0, "tmtrace");   /* 100 MiB -> 200 MiB: +100% */
+  g_autoptr(GPtrArray) a = NULL, b = NULL;
+
+  tm_window_params_init (&params);
+  params.leak_min_growth = 1.0;
+  a = tm_windows_detect (t, &params, FALSE);
+  g_assert_nonnull (find_kind (a, TM_WINDOW_LEAK));
+  params.leak_min_growth = 1.01;
+  b = tm_windows_detect (t, &params, FALSE);
+  g_assert_null (find_kind (b, TM_WINDOW_LEAK));
+}
+
+static void
+test_trace_series_choice (void)
+{
+  /* every 4th GC is a full GC: 25 of them, enough to use them alone */
+  g_autoptr(TmTrace) log = growth_trace (100, 20, 4, "gc-log");
+  g_autoptr(TmTrace) rec = growth_trace (100, 20, 4, "tmtrace");
+  g_autoptr(GPtrArray) wl = tm_windows_detect (log, NULL, FALSE);
+  g_autoptr(GPtrArray) wr = tm_windows_detect (rec, NULL, FALSE);
+  const TmWindow *a = find_kind (wl, TM_WINDOW_LEAK);
+  const TmWindow *b = find_kind (wr, TM_WINDOW_LEAK);
+
+  g_assert_nonnull (a);
+  g_assert_cmpstr (a->series, ==, "full-gc-occupancy");
+  g_assert_nonnull (strstr (a->explanation, "GC log"));
+  /* full GCs are GCs 4, 8, ...; growth starts after GC 21: the last flat
+   * full GC is GC 20 */
+  g_assert_cmpuint (a->first_gc, ==, 20);
+  g_assert_cmpuint (a->last_gc, ==, 100);
+  g_assert_nonnull (b);
+  g_assert_cmpstr (b->series, ==, "full-gc-occupancy");
+  g_assert_null (strstr (b->explanation, "GC log"));
+  g_assert_cmpstr (tm_windows_leak_series_label (log, NULL), ==, "heap occupancy after full and mixed GCs");
+}
+
+static void
+test_trace_reachable_preferred (void)
+{
+  /* occupancy is flat, reachable memory (graphs at every 5th GC) grows
+   * from the 8th graph on: the leak is found on reachable memory */
+  g_autofree GcSpec *s = steady_specs (200, 5);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) ws = NULL;
+  const TmWindow *w, *p, *r;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      guint g = i / 5;
+      s[i].reachable = (i + 1) % 5 == 0 ? (gint64) (50 * MIB + (g >= 8 ? (g - 7) * MIB : 0)) : -1;
+    }
+  trace = trace_from_specs (s, 200, "tmtrace");
+  g_assert_cmpuint (trace->n_graphs, ==, 40);
+  ws = tm_windows_detect (trace, NULL, FALSE);
+  w = find_kind (ws, TM_WINDOW_LEAK);
+  g_assert_nonnull (w);
+  g_assert_cmpstr (w->series, ==, "reachable");
+  g_assert_null (strstr (w->explanation, "no reference graphs"));
+  /* the 8th graph (GC 40) is the last flat point */
+  g_assert_cmpuint (w->first_gc, ==, 40);
+  g_assert_cmpuint (w->last_gc, ==, 200);
+  g_assert_cmpfloat_with_epsilon (w->value_end, 82.0 * MIB, 0.5);
+  /* linear growth: every subwindow ties, the longest (50% of 33 points =
+   * 16 points) earliest wins */
+  p = find_kind (ws, TM_WINDOW_LEAK_PEAK);
+  g_assert_nonnull (p);
+  g_assert_true (p->suspicious);
+  g_assert_cmpuint (p->first_gc, ==, 40);
+  g_assert_cmpuint (p->last_gc, ==, 40 + 15 * 5);
+  r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
+  g_assert_nonnull (r);
+  g_assert_cmpuint (r->first_gc, ==, 40);
+  g_assert_cmpuint (r->last_gc, ==, 200);
+  g_assert_cmpfloat_with_epsilon (r->score, MIB / 0.5, 1.0);
+}
+
+static void
+test_trace_tiny (void)
+{
+  /* 0, 1 and 3 GCs: no crash, nothing suspicious */
+  for (gsize n = 0; n <= 3; n++)
+    {
+      g_autofree GcSpec *s = steady_specs (MAX (n, 1), 1);
+      g_autoptr(TmTrace) trace = trace_from_specs (s, n, "tmtrace");
+      g_autoptr(GPtrArray) ws = tm_windows_detect (trace, NULL, TRUE);
+
+      for (guint i = 0; i < ws->len; i++)
+        g_assert_false (((TmWindow *) ws->pdata[i])->suspicious);
+      g_assert_null (find_kind (ws, TM_WINDOW_GC_OVERHEAD));
+    }
+}
+
+/* ---- synthetic scenarios with planted phases (tm-synth.h) ---- */
+
+static GPtrArray *
+synth_windows (const char *scenario, TmTrace **out_trace)
+{
+  TmSynthOptions o;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("tm-windows-XXXXXX", &error);
+  g_autofree char *path = NULL;
+  TmTrace *trace;
+  GPtrArray *ws;
+
+  g_assert_no_error (error);
+  path = g_build_filename (dir, "s.tmtrace", NULL);
+  tm_synth_options_init (&o);
+  o.scenario = scenario;
+  g_assert_true (tm_synth_write_file (&o, path, &error));
+  g_assert_no_error (error);
+  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  ws = tm_windows_detect (trace, NULL, FALSE);
+  g_unlink (path);
+  g_rmdir (dir);
+  *out_trace = trace;
+  return ws;
+}
+
+static void
+dump_windows (const char *what, GPtrArray *ws)
+{
+  for (guint i = 0; i < ws->len; i++)
+    {
+      const TmWindow *w = ws->pdata[i];
+      g_test_message ("%s: %s GCs %u-%u score %g: %s", what, tm_window_kind_to_string (w->kind),
+                      w->first_gc, w->last_gc, w->score, w->explanation);
+    }
+}
+
+/* The bound of a planted phase as a GC id: fraction f of n GCs.  A window
+ * edge is accepted within one graph interval (leak, graphs every 10 GCs)
+ * or within one window of the maximum length (rate windows) of it. */
+static double
+phase_gc (const TmTrace *t, double f)
+{
+  return f * tm_trace_n_gcs (t);
+}
+
+static void
+test_synth_steady (void)
+{
+  TmTrace *t = NULL;
+  g_autoptr(GPtrArray) ws = synth_windows ("steady", &t);
+
+  dump_windows ("steady", ws);
+  g_assert_cmpuint (ws->len, ==, 0);
+  tm_trace_unref (t);
+}
+
+static void
+test_synth_leak (void)
+{
+  TmTrace *t = NULL;
+  g_autoptr(GPtrArray) ws = synth_windows ("leak", &t);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+  guint n = tm_trace_n_gcs (t);
+
+  dump_windows ("leak", ws);
+  g_assert_nonnull (w);
+  g_assert_cmpstr (w->series, ==, "reachable");
+  /* starts at the last graph before the 20% mark at the earliest, and
+   * within one graph interval (10 GCs) after it */
+  g_assert_cmpfloat (w->first_gc, >=, phase_gc (t, 0.20) - 10);
+  g_assert_cmpfloat (w->first_gc, <=, phase_gc (t, 0.20) + 10);
+  g_assert_cmpuint (w->last_gc, ==, n);
+  g_assert_true (w->suspicious);
+  tm_trace_unref (t);
+}
+
+static void
+assert_rate_phase (const char *scenario, TmWindowKind kind, double lo, double hi, gboolean flat_live_set)
+{
+  TmTrace *t = NULL;
+  g_autoptr(GPtrArray) ws = synth_windows (scenario, &t);
+  const TmWindow *w = find_kind (ws, kind);
+
+  dump_windows (scenario, ws);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  /* the window lies inside the planted phase, give or take one GC at
+   * each edge (the phase bounds are rounded fractions of the GC count) */
+  g_assert_cmpfloat (w->first_gc, >=, phase_gc (t, lo) - 1);
+  g_assert_cmpfloat (w->last_gc, <=, phase_gc (t, hi) + 1);
+  if (flat_live_set)
+    g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+  tm_trace_unref (t);
+}
+
+static void
+test_synth_churn (void)
+{
+  assert_rate_phase ("churn", TM_WINDOW_CHURN, 0.40, 0.60, TRUE);
+}
+
+static void
+test_synth_overhead (void)
+{
+  assert_rate_phase ("gc-overhead", TM_WINDOW_GC_OVERHEAD, 0.50, 0.70, FALSE);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/windows/fig3/steady-growth", test_fig3_steady_growth);
+  g_test_add_func ("/windows/fig3/init-spike", test_fig3_init_spike);
+  g_test_add_func ("/windows/fig3/spike-inside-growth", test_fig3_spike_inside_growth);
+  g_test_add_func ("/windows/fig3/tolerated-dips", test_fig3_tolerated_dips);
+  g_test_add_func ("/windows/fig3/drop-restarts", test_fig3_drop_restarts);
+  g_test_add_func ("/windows/fig3/growth-at-end", test_fig3_growth_at_end);
+  g_test_add_func ("/windows/heuristic/tolerance-edge", test_heuristic_tolerance_edge);
+  g_test_add_func ("/windows/peak/known", test_peak_known);
+  g_test_add_func ("/windows/peak/linear-ties", test_peak_linear_ties);
+  g_test_add_func ("/windows/peak/brute-force", test_peak_matches_brute_force);
+  g_test_add_func ("/windows/regression/known", test_regression_known);
+  g_test_add_func ("/windows/regression/shortest", test_regression_shortest_is_steepest);
+  g_test_add_func ("/windows/rate/known", test_rate_known);
+  g_test_add_func ("/windows/rate/length-bounds", test_rate_length_bounds);
+  g_test_add_func ("/windows/rate/zero-duration", test_rate_zero_duration);
+  g_test_add_func ("/windows/rate/median", test_rate_median);
+  g_test_add_func ("/windows/trace/steady-quiet", test_trace_steady_quiet);
+  g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
+  g_test_add_func ("/windows/trace/overhead-burst", test_trace_overhead_burst);
+  g_test_add_func ("/windows/trace/churn", test_trace_churn);
+  g_test_add_func ("/windows/trace/churn-floor", test_trace_churn_floor);
+  g_test_add_func ("/windows/trace/leak-coverage-edge", test_trace_leak_coverage_edge);
+  g_test_add_func ("/windows/trace/leak-growth-edge", test_trace_leak_growth_edge);
+  g_test_add_func ("/windows/trace/series-choice", test_trace_series_choice);
+  g_test_add_func ("/windows/trace/reachable-preferred", test_trace_reachable_preferred);
+  g_test_add_func ("/windows/trace/tiny", test_trace_tiny);
+  g_test_add_func ("/windows/synth/steady", test_synth_steady);
+  g_test_add_func ("/windows/synth/leak", test_synth_leak);
+  g_test_add_func ("/windows/synth/churn", test_synth_churn);
+  g_test_add_func ("/windows/synth/gc-overhead", test_synth_overhead);
+
+  return g_test_run ();
+}
