@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The built-in classifiers: names, key domains, keys and labels.
+ */
+#include "tm-classify.h"
+#include "tm-error.h"
+
+#include <string.h>
+
+static const struct {
+  const char *name;
+  const char *title;
+} classifiers[TM_N_CLASSIFIERS] = {
+  [TM_CLASSIFIER_TYPE]      = { "type",      "Type" },
+  [TM_CLASSIFIER_SITE]      = { "site",      "Allocation site" },
+  [TM_CLASSIFIER_CALL_SITE] = { "call-site", "Call site" },
+  [TM_CLASSIFIER_THREAD]    = { "thread",    "Thread" },
+  [TM_CLASSIFIER_SPACE]     = { "space",     "Space" },
+  [TM_CLASSIFIER_AGE]       = { "age",       "Age (GCs survived)" },
+};
+
+const char *
+tm_classifier_to_string (TmClassifier c)
+{
+  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
+  return classifiers[c].name;
+}
+
+const char *
+tm_classifier_title (TmClassifier c)
+{
+  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
+  return classifiers[c].title;
+}
+
+gboolean
+tm_classifier_from_string (const char *name, TmClassifier *out)
+{
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
+    if (strcmp (name, classifiers[i].name) == 0)
+      {
+        if (out)
+          *out = i;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+tm_classifier_chain_parse (const char    *list,
+                           TmClassifier  *chain,
+                           guint         *depth,
+                           GError       **error)
+{
+  g_auto(GStrv) parts = NULL;
+  guint n = 0;
+
+  g_return_val_if_fail (list != NULL, FALSE);
+  g_return_val_if_fail (chain != NULL && depth != NULL, FALSE);
+
+  parts = g_strsplit (list, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      const char *p = g_strstrip (parts[i]);
+      TmClassifier c;
+
+      if (*p == '\0')
+        continue;
+      if (!tm_classifier_from_string (p, &c))
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                       "unknown classifier '%s' (known: type, site, call-site, thread, space, age)", p);
+          return FALSE;
+        }
+      if (n == TM_CLASSIFY_MAX_DEPTH)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                       "at most %d classifiers can be chained", TM_CLASSIFY_MAX_DEPTH);
+          return FALSE;
+        }
+      chain[n++] = c;
+    }
+  if (n == 0)
+    {
+      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "empty classifier list");
+      return FALSE;
+    }
+  *depth = n;
+  return TRUE;
+}
+
+guint32
+tm_classifier_domain (TmClassifier c, const TmTrace *trace, guint32 gc_id)
+{
+  g_return_val_if_fail (trace != NULL, 1);
+
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:      return MAX (trace->types->len, 1);
+    case TM_CLASSIFIER_SITE:
+    case TM_CLASSIFIER_CALL_SITE: return MAX (trace->frames->len, 1);
+    case TM_CLASSIFIER_THREAD:    return MAX (trace->threads->len, 1);
+    case TM_CLASSIFIER_SPACE:     return MAX (MAX (trace->spaces->len, 1), 256);
+    case TM_CLASSIFIER_AGE:       return gc_id + 1;
+    case TM_N_CLASSIFIERS:
+    default:
+      g_return_val_if_reached (1);
+    }
+}
+
+/* site index -> canonical frame index of frame `depth` (0 innermost),
+ * merging frames that name the same method and line. */
+static guint32 *
+site_frame_table (const TmTrace *trace, guint depth)
+{
+  guint32 n_sites = trace->sites->len;
+  guint32 *table = g_new0 (guint32, MAX (n_sites, 1));
+  g_autoptr(GHashTable) canon = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autofree guint32 *frame_canon = g_new0 (guint32, MAX (trace->frames->len, 1));
+
+  for (guint32 s = 1; s < n_sites; s++)
+    {
+      const TmSite *site = tm_trace_site (trace, s);
+      guint32 f;
+
+      if (site->depth <= depth)
+        continue;
+      f = site->frames[depth];
+      if (f == 0 || f >= trace->frames->len)
+        continue;
+      if (frame_canon[f] == 0)
+        {
+          const TmFrame *frame = tm_trace_frame (trace, f);
+          char *label = g_strdup_printf ("%s:%d", frame->method ? frame->method : "", frame->line);
+          gpointer found = g_hash_table_lookup (canon, label);
+
+          if (found == NULL)
+            {
+              g_hash_table_insert (canon, label, GUINT_TO_POINTER (f));
+              frame_canon[f] = f;
+            }
+          else
+            {
+              frame_canon[f] = GPOINTER_TO_UINT (found);
+              g_free (label);
+            }
+        }
+      table[s] = frame_canon[f];
+    }
+  return table;
+}
+
+void
+tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
+                    const guint32 *objects, guint32 n, guint32 *keys)
+{
+  g_return_if_fail (trace != NULL);
+  g_return_if_fail (n == 0 || (objects != NULL && keys != NULL));
+
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_type[objects[i]];
+      break;
+
+    case TM_CLASSIFIER_SITE:
+    case TM_CLASSIFIER_CALL_SITE:
+      {
+        g_autofree guint32 *table = site_frame_table (trace, c == TM_CLASSIFIER_SITE ? 0 : 1);
+        guint32 n_sites = trace->sites->len;
+        for (guint32 i = 0; i < n; i++)
+          {
+            guint32 s = trace->obj_site[objects[i]];
+            keys[i] = s < n_sites ? table[s] : 0;
+          }
+      }
+      break;
+
+    case TM_CLASSIFIER_THREAD:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_thread[objects[i]];
+      break;
+
+    case TM_CLASSIFIER_SPACE:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_space ? trace->obj_space[objects[i]] : 0;
+      break;
+
+    case TM_CLASSIFIER_AGE:
+      {
+        /* objects come ascending, so the birth GC only moves forward */
+        const TmGc *gcs = (const TmGc *) (gpointer) trace->gcs->data;
+        guint32 n_gcs = trace->gcs->len, b = 0;
+        gboolean sorted = TRUE;
+
+        for (guint32 i = 1; i < n && sorted; i++)
+          sorted = objects[i - 1] <= objects[i];
+        for (guint32 i = 0; i < n; i++)
+          {
+            guint32 birth;
+            if (sorted)
+              {
+                while (b < n_gcs && gcs[b].allocs_before <= objects[i])
+                  b++;
+                birth = b;
+              }
+            else
+              birth = tm_trace_object_birth_gc (trace, objects[i]);
+            keys[i] = birth >= gc_id ? 0 : gc_id - birth;
+          }
+      }
+      break;
+
+    case TM_N_CLASSIFIERS:
+    default:
+      g_return_if_reached ();
+    }
+}
+
+guint32
+tm_classifier_key (TmClassifier c, const TmTrace *trace, guint32 gc_id, guint32 object_index)
+{
+  guint32 key = 0;
+
+  g_return_val_if_fail (trace != NULL && object_index < trace->n_objects, 0);
+  tm_classifier_keys (c, trace, gc_id, &object_index, 1, &key);
+  return key;
+}
+
+char *
+tm_classifier_key_label (TmClassifier c, const TmTrace *trace, guint32 key)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:
+      if (key == 0 || key >= trace->types->len)
+        return g_strdup ("(unknown type)");
+      return g_strdup (tm_trace_type (trace, key)->name);
+
+    case TM_CLASSIFIER_SITE:
+    case TM_CLASSIFIER_CALL_SITE:
+      if (key == 0 || key >= trace->frames->len)
+        return g_strdup (c == TM_CLASSIFIER_SITE ? "(unknown site)" : "(no caller)");
+      {
+        const TmFrame *f = tm_trace_frame (trace, key);
+        if (f->line >= 0)
+          return g_strdup_printf ("%s:%d", f->method, f->line);
+        return g_strdup (f->method);
+      }
+
+    case TM_CLASSIFIER_THREAD:
+      if (key == 0 || key >= trace->threads->len)
+        return g_strdup ("(unknown thread)");
+      return g_strdup (tm_trace_thread (trace, key)->name);
+
+    case TM_CLASSIFIER_SPACE:
+      if (key == 0 || key >= trace->spaces->len)
+        return g_strdup ("(unknown space)");
+      return g_strdup (tm_trace_space (trace, key)->name);
+
+    case TM_CLASSIFIER_AGE:
+      return g_strdup_printf (key == 1 ? "%u GC" : "%u GCs", key);
+
+    case TM_N_CLASSIFIERS:
+    default:
+      g_return_val_if_reached (g_strdup ("?"));
+    }
+}

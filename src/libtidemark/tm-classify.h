@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Classifiers and classification trees of a heap state (TmHeapAnalysis).
+ *
+ * A classifier maps an object to a key in a small dense domain (a type
+ * index, a frame index, a thread index, a GC count...).  A chain of
+ * classifiers groups the heap's items into a tree: level 1 by the first
+ * classifier, each group's children by the next one, and so on.  The root
+ * is "Overall".  Per node: objects and bytes always; deep and retained
+ * sizes on demand (tm_class_tree_compute_metrics), since they cost a
+ * closure over the graph each.
+ *
+ * Hook for the data-structure classifiers (`leaves`, `deep-leaves`,
+ * `containing-ds`, cli.md): they need detection results and may put one
+ * object into several groups, so they will come as a second kind of
+ * level next to TmClassifier; tm_classifier_from_string() is the single
+ * place that names the built-in ones.
+ */
+#pragma once
+
+#include "tm-heap-analysis.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  TM_CLASSIFIER_TYPE,
+  TM_CLASSIFIER_SITE,        /* allocating method and line (innermost frame) */
+  TM_CLASSIFIER_CALL_SITE,   /* its caller: frame 1 of the site */
+  TM_CLASSIFIER_THREAD,
+  TM_CLASSIFIER_SPACE,
+  TM_CLASSIFIER_AGE,         /* GCs survived: gc_id - birth GC */
+  TM_N_CLASSIFIERS
+} TmClassifier;
+
+#define TM_CLASSIFY_MAX_DEPTH 8
+
+const char *tm_classifier_to_string   (TmClassifier c);
+/* Short human title ("Type", "Allocation site", ...), untranslated. */
+const char *tm_classifier_title       (TmClassifier c);
+gboolean    tm_classifier_from_string (const char *name, TmClassifier *out);
+/* Parses "type,site"; fails with TM_ERROR_INVALID_ARGUMENT naming the
+ * bad entry and listing the valid ones. */
+gboolean    tm_classifier_chain_parse (const char    *list,
+                                       TmClassifier  *chain,
+                                       guint         *depth,
+                                       GError       **error);
+
+/* Keys are < tm_classifier_domain (). */
+guint32     tm_classifier_domain      (TmClassifier c, const TmTrace *trace, guint32 gc_id);
+guint32     tm_classifier_key         (TmClassifier c, const TmTrace *trace, guint32 gc_id, guint32 object_index);
+/* Display label of a key, owned by the caller. */
+char       *tm_classifier_key_label   (TmClassifier c, const TmTrace *trace, guint32 key);
+
+/* Fills keys[i] = key of objects[i] (the fast path of classification). */
+void        tm_classifier_keys        (TmClassifier c, const TmTrace *trace, guint32 gc_id,
+                                       const guint32 *objects, guint32 n, guint32 *keys);
+
+#define TM_CLASS_NODE_NONE G_MAXUINT32
+
+typedef struct {
+  guint32  key;            /* classifier key at this level; 0 for the root */
+  guint32  parent;         /* node index, TM_CLASS_NODE_NONE for the root */
+  guint32  level;          /* 0 = Overall; level L was grouped by chain[L-1] */
+  guint32  first_child;    /* children are contiguous node indices */
+  guint32  n_children;
+  guint32  first;          /* members: tree->members[first .. first + count) */
+  guint32  count;
+  gboolean has_metrics;    /* deep/retained filled in */
+  TmGroupMetrics m;        /* objects/bytes always valid */
+} TmClassNode;
+
+typedef struct _TmClassTree TmClassTree;
+
+struct _TmClassTree {
+  /*< private >*/
+  gint            ref_count;
+  GMutex          lock;
+  /*< public, read-only >*/
+  TmHeapAnalysis *heap;
+  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
+  guint           depth;
+  GArray         *nodes;    /* TmClassNode; 0 is the root */
+  guint32        *members;  /* heap items, grouped */
+};
+
+/* Builds the whole tree (shallow metrics).  Children of each node are in
+ * descending order of bytes. */
+TmClassTree *tm_class_tree_new              (TmHeapAnalysis     *heap,
+                                             const TmClassifier *chain,
+                                             guint               depth,
+                                             GCancellable       *cancellable,
+                                             GError            **error);
+TmClassTree *tm_class_tree_ref              (TmClassTree *tree);
+void         tm_class_tree_unref            (TmClassTree *tree);
+
+static inline const TmClassNode *
+tm_class_tree_node (const TmClassTree *tree, guint32 index)
+{
+  return &g_array_index (tree->nodes, TmClassNode, index);
+}
+
+/* Label of a node ("Overall" for the root), owned by the caller. */
+char        *tm_class_tree_node_label       (TmClassTree *tree, guint32 index);
+
+/* Deep and retained sizes of one node's group (cached).  Needs the graph
+ * (TM_ERROR_NO_GRAPH).  Thread-safe. */
+gboolean     tm_class_tree_compute_metrics  (TmClassTree   *tree,
+                                             guint32        index,
+                                             GCancellable  *cancellable,
+                                             GError       **error);
+
+/* Every node, with progress; for a worker thread. */
+gboolean     tm_class_tree_compute_all      (TmClassTree    *tree,
+                                             TmProgressFunc  progress,
+                                             gpointer        progress_data,
+                                             GCancellable   *cancellable,
+                                             GError        **error);
+
+/* The child of `parent` whose label is `label`, or TM_CLASS_NODE_NONE. */
+guint32      tm_class_tree_find_child       (TmClassTree *tree, guint32 parent, const char *label);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmClassTree, tm_class_tree_unref)
+
+G_END_DECLS
