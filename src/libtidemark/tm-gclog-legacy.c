@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The pre-JDK 9 text format (-verbose:gc, -XX:+PrintGCDetails, with or
+ * without -XX:+PrintGCDateStamps / PrintGCTimeStamps / PrintGCID):
+ *
+ *   2022-08-01T17:16:33.170+0000: 0.169: #0: [GC (Allocation Failure)
+ *     0.170: [ParNew: 8678K->1081K(9792K), 0.0088699 secs]
+ *     8678K->8064K(31680K), 0.0106548 secs] [Times: ...]
+ *
+ * One bracketed record per stop-the-world pause.  Records may span lines
+ * (CMS prints concurrent phases in the middle of a ParNew record, class
+ * unloading messages split Tenured records), so text is collected until
+ * the brackets balance.  G1 prints its generation sizes on a detail line
+ * after the record.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-gclog-private.h"
+
+#define MAX_RECORD (64 * 1024)
+
+/* Skips "2022-08-01T17:16:33.170+0000: ", "0.169: " and "#0: " prefixes. */
+static const char *
+parse_prefix (const char *s, const char *end, gboolean *has_wall, gint64 *wall_ms,
+              gboolean *has_uptime, guint64 *uptime_ns, gint64 *gc_id)
+{
+  for (;;)
+    {
+      const char *q = s;
+      guint64 v;
+      gint64 ms;
+
+      while (q < end && *q == ' ')
+        q++;
+      if (tm_gclog_parse_wall_ms (q, end, &ms))
+        {
+          /* the stamp itself has colons: find ": " after the zone */
+          const char *c = tm_gclog_find (q + 19, end, ": ");
+          if (c == NULL)
+            return s;
+          if (has_wall && !*has_wall)
+            {
+              *has_wall = TRUE;
+              *wall_ms = ms;
+            }
+          s = c + 2;
+          continue;
+        }
+      if (q < end && *q == '#')
+        {
+          const char *r = q + 1;
+          if (tm_gclog_parse_decimal (&r, end, 0, &v) && tm_gclog_has_prefix (r, end, ": "))
+            {
+              if (gc_id)
+                *gc_id = (gint64) MIN (v, (guint64) G_MAXINT64);
+              s = r + 2;
+              continue;
+            }
+          return s;
+        }
+      if (q < end && g_ascii_isdigit (*q))
+        {
+          const char *r = q;
+          if (tm_gclog_parse_decimal (&r, end, 9, &v) && r < end && *r == ':' &&
+              (r + 1 == end || r[1] == ' ' || r[1] == '['))
+            {
+              if (has_uptime && !*has_uptime)
+                {
+                  *has_uptime = TRUE;
+                  *uptime_ns = v;
+                }
+              s = r + 1;
+              continue;
+            }
+        }
+      return q;
+    }
+}
+
+static gboolean
+record_start (const char *q, const char *end)
+{
+  return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
+         tm_gclog_has_prefix (q, end, "[CMS-concurrent") || tm_gclog_has_prefix (q, end, "[Pause ") ||
+         tm_gclog_has_prefix (q, end, "[Concurrent ");
+}
+
+gboolean
+tm_gclog_legacy_sniff_line (const char *line, const char *end)
+{
+  gboolean hw = FALSE, hu = FALSE;
+  gint64 wm = 0, id = -1;
+  guint64 un = 0;
+  const char *q = parse_prefix (line, end, &hw, &wm, &hu, &un, &id);
+
+  if (!hw && !hu)
+    return FALSE;   /* every record has a time stamp */
+  return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
+         tm_gclog_has_prefix (q, end, "[CMS-concurrent");
+}
+
+/* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or
+ * "[GC concurrent-mark-end, 0.0099227 secs]", with its time stamp: */
+static void
+concurrent_record (TmGclogParser *p, const char *s, const char *end)
+{
+  const char *secs = tm_gclog_find (s, end, " secs");
+  const char *q;
+  guint64 ns;
+
+  if (tm_gclog_find (s, end, "-start") != NULL && secs == NULL)
+    return;
+  if (secs == NULL)
+    return;
+  /* the number before " secs"; CMS writes cpu/wall, take wall */
+  q = secs;
+  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.'))
+    q--;
+  if (!tm_gclog_parse_decimal (&q, secs, 9, &ns))
+    return;
+  if (tm_gclog_find (s, end, "concurrent-reset:") != NULL || tm_gclog_find (s, end, "concurrent-cleanup-end") != NULL)
+    p->n_concurrent_cycles++;
+  p->n_concurrent_phases++;
+  p->concurrent_ns += ns;
+}
+
+/* End of the bracket opened at s (or end). */
+static const char *
+match_bracket (const char *s, const char *end)
+{
+  int depth = 0;
+  for (const char *q = s; q < end; q++)
+    {
+      if (*q == '[')
+        depth++;
+      else if (*q == ']' && --depth == 0)
+        return q + 1;
+    }
+  return end;
+}
+
+static gboolean
+stamp_char (char c)
+{
+  return g_ascii_isdigit (c) || c == '.' || c == ':' || c == '#' || c == '+' || c == '-' || c == 'T' || c == ' ';
+}
+
+/* Appends [s, end) to p->rec without the concurrent records and class
+ * unloading messages printed into the middle of another record. */
+static void
+append_clean (TmGclogParser *p, const char *s, const char *end)
+{
+  static const char *const intruders[] = { "[CMS-concurrent", "[GC concurrent", "[Unloading class", "[Loaded " };
+
+  while (s < end)
+    {
+      const char *best = NULL;
+      guint which = 0;
+
+      for (guint i = 0; i < G_N_ELEMENTS (intruders); i++)
+        {
+          const char *f = tm_gclog_find (s, end, intruders[i]);
+          if (f != NULL && (best == NULL || f < best))
+            best = f, which = i;
+        }
+      if (best == NULL)
+        {
+          g_string_append_len (p->rec, s, end - s);
+          return;
+        }
+      {
+        const char *from = best, *to = match_bracket (best, end);
+        if (which <= 1)
+          {
+            concurrent_record (p, best, to);
+            /* its own time stamp before it, and "[Times: ...]" after it */
+            while (from > s && stamp_char (from[-1]))
+              from--;
+            while (from < best && from[0] == ' ')
+              from++;
+            {
+              const char *t = to;
+              while (t < end && *t == ' ')
+                t++;
+              if (tm_gclog_has_prefix (t, end, "[Times:"))
+                to = match_bracket (t, end);
+            }
+          }
+        /* "[Tenured[Unloading class xyz]\n: 1614K->...": only the message goes */
+        g_string_append_len (p->rec, s, from - s);
+        s = to;
+      }
+    }
+}
+
+static gboolean
+blank (const GString *s)
+{
+  for (gsize i = 0; i < s->len; i++)
+    if (s->str[i] != ' ' && s->str[i] != '\t')
+      return FALSE;
+  return TRUE;
+}
+
+static int
+bracket_depth (const char *s, gsize len)
+{
+  int depth = 0;
+  for (gsize i = 0; i < len; i++)
+    {
+      if (s[i] == '[')
+        depth++;
+      else if (s[i] == ']')
+        depth--;
+    }
+  return depth;
+}
+
+typedef struct {
+  gboolean old_collected;   /* an old generation was collected too */
+  gboolean cms_initial_mark;
+  gboolean cms_remark;
+} TmLegacyFlags;
+
+static void
+gen_entry (TmGclogParser *p, TmGclogEvent *e, const char *s, const char *end, TmLegacyFlags *fl)
+{
+  static const struct { const char *prefix; const char *space; TmSpaceKind kind; } map[] = {
+    { "DefNew", "DefNew", TM_SPACE_KIND_YOUNG },
+    { "ParNew", "ParNew", TM_SPACE_KIND_YOUNG },
+    { "ASParNew", "ParNew", TM_SPACE_KIND_YOUNG },
+    { "PSYoungGen", "PSYoungGen", TM_SPACE_KIND_YOUNG },
+    { "Tenured", "Tenured", TM_SPACE_KIND_OLD },
+    { "ParOldGen", "ParOldGen", TM_SPACE_KIND_OLD },
+    { "PSOldGen", "PSOldGen", TM_SPACE_KIND_OLD },
+    { "CMS Perm", "Perm", TM_SPACE_KIND_NON_HEAP },
+    { "CMS", "CMS", TM_SPACE_KIND_OLD },
+    { "ASCMS", "CMS", TM_SPACE_KIND_OLD },
+    { "PSPermGen", "Perm", TM_SPACE_KIND_NON_HEAP },
+    { "Perm", "Perm", TM_SPACE_KIND_NON_HEAP },
+    { "Metaspace", "Metaspace", TM_SPACE_KIND_NON_HEAP },
+  };
+  const char *colon;
+
+  while (s < end && (*s == ' ' || *s == '['))
+    s++;
+  if (tm_gclog_has_prefix (s, end, "1 CMS-initial-mark"))
+    {
+      fl->cms_initial_mark = TRUE;
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "1 CMS-remark"))
+    {
+      fl->cms_remark = TRUE;
+      return;
+    }
+  colon = memchr (s, ':', end - s);
+  if (colon == NULL)
+    return;
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (tm_gclog_has_prefix (s, colon, map[i].prefix))
+      {
+        const char *q = tm_gclog_find_transition (colon, end);
+        guint64 b, a, c;
+
+        if (q == NULL || !tm_gclog_parse_transition (&q, end, &b, &a, &c))
+          return;
+        tm_gclog_add_usage (e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, FALSE);
+        if (map[i].kind == TM_SPACE_KIND_OLD)
+          fl->old_collected = TRUE;
+        if (p->collector == NULL)
+          {
+            if (g_str_equal (map[i].space, "DefNew"))
+              tm_gclog_set_collector (p, "Serial");
+            else if (g_str_equal (map[i].space, "PSYoungGen"))
+              tm_gclog_set_collector (p, "Parallel");
+            else if (g_str_equal (map[i].space, "ParNew") || g_str_equal (map[i].space, "CMS"))
+              tm_gclog_set_collector (p, "CMS");
+          }
+        return;
+      }
+}
+
+/* The pause: the last "N secs" of the top-level text. */
+static gboolean
+record_pause (const char *t, const char *end, guint64 *ns)
+{
+  const char *secs = NULL, *f = t;
+  const char *q;
+
+  while ((f = tm_gclog_find (f, end, " secs")) != NULL)
+    secs = f++;
+  if (secs == NULL)
+    return FALSE;
+  q = secs;
+  while (q > t && (g_ascii_isdigit (q[-1]) || q[-1] == '.' || q[-1] == ','))
+    q--;
+  if (q < secs && *q == ',')
+    q++;
+  return tm_gclog_parse_decimal (&q, secs, 9, ns);
+}
+
+static gboolean
+group_word (const char *g, gsize n, const char *w)
+{
+  return n == strlen (w) && memcmp (g, w, n) == 0;
+}
+
+/* The JDK 8 Shenandoah backport writes "[Pause Init Mark (process
+ * weakrefs), 3.341 ms]" and "[Concurrent cleanup 1613M->1361M(1636M),
+ * 0.092 ms]" without GC ids; cycles are told apart by their first phase. */
+static void
+shenandoah_record (TmGclogParser *p, const char *s, const char *end)
+{
+  GString *msg;
+  const char *comma;
+  gboolean start;
+
+  if (end > s && end[-1] == ']')
+    end--;
+  s++;   /* '[' */
+  start = tm_gclog_find (s, end, ", start") != NULL;
+  if (p->collector == NULL)
+    tm_gclog_set_collector (p, "Shenandoah");
+  if (tm_gclog_has_prefix (s, end, "Concurrent reset") && start)
+    {
+      p->legacy_cycle++;
+      p->legacy_cycle_marked = FALSE;
+    }
+  else if (tm_gclog_has_prefix (s, end, "Pause Init Mark") && start)
+    {
+      if (p->legacy_cycle_marked)
+        p->legacy_cycle++;
+      p->legacy_cycle_marked = TRUE;
+    }
+  else if (tm_gclog_has_prefix (s, end, "Pause Full") && start)
+    {
+      p->legacy_cycle++;
+      p->legacy_cycle_marked = TRUE;
+    }
+  if (start)
+    return;
+  /* rebuild the unified-logging form: "Pause Init Mark (...) 3.341ms" */
+  comma = NULL;
+  for (const char *f = s; (f = tm_gclog_find (f, end, ", ")) != NULL; f++)
+    comma = f;
+  msg = g_string_new (NULL);
+  if (comma != NULL)
+    {
+      const char *num = comma + 2;
+      g_string_append_len (msg, s, comma - s);
+      g_string_append_c (msg, ' ');
+      for (const char *q = num; q < end; q++)
+        if (*q != ' ')
+          g_string_append_c (msg, *q);
+    }
+  else
+    g_string_append_len (msg, s, end - s);
+  tm_gclog_cycle_line (p, p->legacy_cycle, msg->str, msg->str + msg->len);
+  g_string_free (msg, TRUE);
+}
+
+static void
+parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gint64 gc_id)
+{
+  char top[2048];
+  gsize nt = 0;
+  const char *q, *rec_end = match_bracket (s, end);
+  TmGclogEvent *e;
+  TmLegacyFlags fl = { 0 };
+  guint64 pause_ns = 0;
+  const char *name_end, *g;
+  gboolean full, g1_pause, remark, cleanup, mixed = FALSE;
+  const char *cause = "";
+  char cause_buf[128];
+
+  if (tm_gclog_has_prefix (s, end, "[Pause ") || tm_gclog_has_prefix (s, end, "[Concurrent "))
+    {
+      if (tm_gclog_has_prefix (s, end, "[Concurrent ") && !p->cycle_mode && p->collector != NULL)
+        return;
+      shenandoah_record (p, s, rec_end);
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "[GC concurrent") || tm_gclog_has_prefix (s, end, "[CMS-concurrent"))
+    {
+      concurrent_record (p, s, rec_end);
+      return;
+    }
+
+  e = tm_gclog_new_event (p, gc_id);
+  p->last_event = (gint64) p->events->len - 1;
+  e->start_ns = t_ns;
+
+  /* depth-1 text into `top`; each depth-2 bracket is a generation entry */
+  for (q = s + 1; q < rec_end - 1; q++)
+    {
+      if (*q == '[')
+        {
+          const char *close = match_bracket (q, rec_end);
+          char inner[512];
+          gsize ni = 0;
+          int depth = 0;
+          for (const char *r = q; r < close; r++)
+            {
+              if (*r == '[')
+                depth++;
+              else if (*r == ']')
+                depth--;
+              else if (depth == 1 && ni < sizeof inner - 1)
+                inner[ni++] = *r;
+            }
+          gen_entry (p, e, inner, inner + ni, &fl);
+          q = close - 1;
+          continue;
+        }
+      if (nt < sizeof top - 1)
+        top[nt++] = *q;
+    }
+  top[nt] = '\0';
+
+  name_end = top;
+  while (*name_end == ' ')
+    name_end++;
+  full = g_str_has_prefix (name_end, "Full GC");
+  g1_pause = g_str_has_prefix (name_end, "GC pause");
+  remark = g_str_has_prefix (name_end, "GC remark") || g_str_has_prefix (name_end, "GC-- remark");
+  cleanup = g_str_has_prefix (name_end, "GC cleanup");
+  if (!full && !g_str_has_prefix (name_end, "GC"))
+    {
+      tm_gclog_warn (p, "unknown record \"%.40s\"", name_end);
+      e->deleted = TRUE;
+      return;
+    }
+
+  /* parenthesised groups after the name: causes and G1 pause types */
+  g = name_end + (full ? 7 : g1_pause ? 8 : remark ? 9 : cleanup ? 10 : 2);
+  while (*g == ' ' || *g == '-')
+    g++;
+  while (*g == '(')
+    {
+      int depth = 0;
+      const char *c = g;
+      for (; *c; c++)
+        {
+          if (*c == '(')
+            depth++;
+          else if (*c == ')' && --depth == 0)
+            break;
+        }
+      if (*c == '\0')
+        break;
+      {
+        const char *w = g + 1;
+        gsize n = (gsize) (c - g - 1);
+        if (group_word (w, n, "mixed") || group_word (w, n, "partial"))
+          mixed = TRUE;
+        else if (!group_word (w, n, "young") && !group_word (w, n, "initial-mark") &&
+                 !group_word (w, n, "to-space overflow") && !group_word (w, n, "to-space exhausted") &&
+                 cause[0] == '\0')
+          {
+            g_snprintf (cause_buf, sizeof cause_buf, "%.*s", (int) MIN (n, sizeof cause_buf - 1), w);
+            cause = cause_buf;
+          }
+      }
+      g = c + 1;
+      while (*g == ' ')
+        g++;
+    }
+
+  if (!record_pause (top, top + nt, &pause_ns))
+    {
+      tm_gclog_warn (p, "record without a pause time");
+      e->deleted = TRUE;
+      return;
+    }
+
+  if (full)
+    e->kind = TM_GC_KIND_MAJOR;
+  else if (g1_pause)
+    e->kind = mixed ? TM_GC_KIND_MIXED : TM_GC_KIND_MINOR;
+  else if (remark || cleanup || fl.cms_initial_mark || fl.cms_remark ||
+           g_str_equal (cause, "CMS Initial Mark") || g_str_equal (cause, "CMS Final Remark"))
+    e->kind = TM_GC_KIND_CONCURRENT;
+  else if (fl.old_collected)
+    e->kind = TM_GC_KIND_MAJOR;   /* a young GC that went on to collect the old generation */
+  else
+    e->kind = TM_GC_KIND_MINOR;
+
+  if (cause[0] == '\0')
+    {
+      if (remark || fl.cms_remark)
+        cause = "Remark";
+      else if (cleanup)
+        cause = "Cleanup";
+      else if (fl.cms_initial_mark)
+        cause = "Initial Mark";
+    }
+  e->cause = g_intern_string (cause);
+  e->pause_ns = pause_ns;
+  e->end_ns = t_ns + pause_ns;
+  e->has_duration = TRUE;
+  e->open = FALSE;
+
+  /* heap total: "A->B(C)" at the top level, or "A(C)" (CMS marks) */
+  {
+    const char *tr = tm_gclog_find_transition (top, top + nt);
+    guint64 b, a, c;
+    if (tr != NULL && tm_gclog_parse_transition (&tr, top + nt, &b, &a, &c))
+      {
+        e->has_heap = TRUE;
+        e->heap_before = b;
+        e->heap_after = a;
+        e->heap_committed = c;
+      }
+    else
+      {
+        for (const char *r = top; *r; r++)
+          {
+            const char *x = r;
+            guint64 used, cap;
+            if ((r == top || r[-1] == ' ') && g_ascii_isdigit (*r) && tm_gclog_parse_size (&x, top + nt, &used) &&
+                *x == '(')
+              {
+                x++;
+                if (tm_gclog_parse_size (&x, top + nt, &cap) && *x == ')')
+                  {
+                    e->has_heap = TRUE;
+                    e->heap_before = e->heap_after = used;
+                    e->heap_committed = cap;
+                    break;
+                  }
+              }
+          }
+      }
+  }
+  if (p->collector == NULL && (g1_pause || remark || cleanup))
+    tm_gclog_set_collector (p, "G1");
+}
+
+/* "   [Eden: 7168.0K(7168.0K)->0.0B(4096.0K) Survivors: 0.0B->1024.0K
+ *     Heap: 7168.0K(32768.0K)->6664.5K(32768.0K)]" after a G1 record. */
+static void
+g1_detail (TmGclogParser *p, const char *s, const char *end)
+{
+  TmGclogEvent *e;
+  const char *q;
+  guint64 eb, ea, ec, sb = 0, sa = 0, sc, hb, ha, hc;
+
+  if (p->last_event < 0)
+    return;
+  e = &g_array_index (p->events, TmGclogEvent, p->last_event);
+  q = s + 7;
+  if (!tm_gclog_parse_transition (&q, end, &eb, &ea, &ec))
+    goto bad;
+  q = tm_gclog_find (q, end, "Survivors: ");
+  if (q != NULL)
+    {
+      q += 11;
+      if (!tm_gclog_parse_transition (&q, end, &sb, &sa, &sc))
+        goto bad;
+    }
+  else
+    q = s;
+  q = tm_gclog_find (q, end, "Heap: ");
+  if (q == NULL)
+    goto bad;
+  q += 6;
+  if (!tm_gclog_parse_transition (&q, end, &hb, &ha, &hc))
+    goto bad;
+  e->has_heap = TRUE;
+  e->heap_before = hb;
+  e->heap_after = ha;
+  e->heap_committed = hc;
+  e->n_usage = 0;
+  tm_gclog_add_usage (e, tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG), eb, ea, ec, FALSE);
+  tm_gclog_add_usage (e, tm_gclog_space (p, "Survivor", TM_SPACE_KIND_SURVIVOR), sb, sa, sa, FALSE);
+  tm_gclog_add_usage (e, tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD),
+                      hb > eb + sb ? hb - eb - sb : 0, ha > ea + sa ? ha - ea - sa : 0,
+                      hc > ec + sa ? hc - ec - sa : 0, FALSE);
+  return;
+bad:
+  tm_gclog_warn (p, "cannot read the G1 generation sizes");
+}
+
+static void
+finish_record (TmGclogParser *p)
+{
+  const char *s = p->rec->str, *end = s + p->rec->len;
+  gboolean hw = FALSE, hu = FALSE;
+  gint64 wm = 0, id = -1;
+  guint64 un = 0, t;
+  guint64 saved_line = p->line_no, saved_off = p->line_offset;
+  const char *q = parse_prefix (s, end, &hw, &wm, &hu, &un, &id);
+
+  if (hw && !p->have_wall_base)
+    {
+      p->have_wall_base = TRUE;
+      p->wall_base_ms = wm;
+      p->wall_base_uptime_ns = hu ? un : 0;
+      if (wm > 0)
+        p->start_unix_ns = (guint64) wm * 1000000 - MIN (p->wall_base_uptime_ns, (guint64) wm * 1000000);
+    }
+  if (hu)
+    t = un;
+  else if (hw)
+    t = wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
+  else
+    t = p->now_ns;
+  p->now_ns = t;
+  p->line_no = p->rec_line;
+  p->line_offset = p->rec_offset;
+  if (q < end && *q == '[')
+    parse_record (p, q, end, t, id);
+  else
+    tm_gclog_warn (p, "not a GC record");
+  p->line_no = saved_line;
+  p->line_offset = saved_off;
+  g_string_truncate (p->rec, 0);
+}
+
+void
+tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
+{
+  const char *q;
+
+  if (p->rec->len > 0)
+    {
+      append_clean (p, line, end);
+      if (blank (p->rec))
+        g_string_truncate (p->rec, 0);
+      else if (bracket_depth (p->rec->str, p->rec->len) <= 0)
+        finish_record (p);
+      else if (p->rec->len > MAX_RECORD)
+        {
+          guint64 l = p->line_no;
+          p->line_no = p->rec_line;
+          tm_gclog_warn (p, "record does not end within %d bytes, skipped", MAX_RECORD);
+          p->line_no = l;
+          g_string_truncate (p->rec, 0);
+        }
+      return;
+    }
+
+  q = line;
+  while (q < end && (*q == ' ' || *q == '\t'))
+    q++;
+  if (q == end)
+    return;
+  if (q > line && *q == '[')
+    {
+      if (tm_gclog_has_prefix (q, end, "[Eden: "))
+        g1_detail (p, q, end);
+      return;   /* G1 phase details and "[Times: ...]" */
+    }
+  if (q == line)
+    {
+      if (tm_gclog_has_prefix (line, end, "CommandLine flags: "))
+        {
+          g_free (p->command_line);
+          p->command_line = g_strndup (line + 19, end - line - 19);
+          g_strchomp (p->command_line);
+          return;
+        }
+      if ((tm_gclog_has_prefix (line, end, "OpenJDK ") || tm_gclog_has_prefix (line, end, "Java HotSpot")) &&
+          p->vm_version == NULL)
+        {
+          const char *o = memchr (line, '(', end - line), *c = o ? memchr (o, ')', end - o) : NULL;
+          if (o && c)
+            p->vm_version = g_strndup (o + 1, c - o - 1);
+          return;
+        }
+    }
+
+  {
+    gboolean hw = FALSE, hu = FALSE;
+    gint64 wm = 0, id = -1;
+    guint64 un = 0;
+    const char *r = parse_prefix (line, end, &hw, &wm, &hu, &un, &id);
+
+    if (r < end && record_start (r, end))
+      {
+        p->rec_line = p->line_no;
+        p->rec_offset = p->line_offset;
+        append_clean (p, line, end);
+        if (blank (p->rec))
+          g_string_truncate (p->rec, 0);
+        else if (bracket_depth (p->rec->str, p->rec->len) <= 0)
+          finish_record (p);
+        return;
+      }
+    if ((hw || hu) && r < end && r != line)
+      {
+        tm_gclog_warn (p, "unrecognised record");
+        return;
+      }
+  }
+  /* other lines (exit heap summary, flags, JVM messages): not GC events */
+}
+
+void
+tm_gclog_legacy_finish (TmGclogParser *p)
+{
+  if (p->rec->len > 0)
+    {
+      p->line_no = p->rec_line;
+      tm_gclog_warn (p, "record cut short at the end of the file");
+      g_string_truncate (p->rec, 0);
+    }
+}

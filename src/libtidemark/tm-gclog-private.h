@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Shared state of the GC log importer: the line reader hands every line
+ * to the unified-logging or the legacy parser, which turn them into
+ * TmGclogEvents; tm-gclog.c sorts those and feeds the TmTraceBuilder.
+ */
+#pragma once
+
+#include "tm-trace-builder.h"
+
+G_BEGIN_DECLS
+
+#define TM_GCLOG_MAX_USAGE 8
+
+typedef enum {
+  TM_GCLOG_FORMAT_UNKNOWN,
+  TM_GCLOG_FORMAT_UJL,
+  TM_GCLOG_FORMAT_LEGACY,
+} TmGclogFormat;
+
+/* Per-generation numbers as logged; G1 logs give region counts, turned
+ * into bytes when the event is emitted (the region size may come later). */
+typedef struct {
+  guint64  space_id;
+  guint64  before;
+  guint64  after;
+  guint64  committed;
+  gboolean regions;
+} TmGclogUsage;
+
+typedef struct {
+  gint64      jvm_id;         /* GC(n) or #n; -1 when the log has none */
+  guint64     line;           /* where the event ends (for messages) */
+  guint64     start_ns;
+  guint64     end_ns;
+  guint64     pause_ns;
+  TmGcKind    kind;
+  const char *name;           /* interned: "Pause Young", "Garbage Collection"... */
+  const char *cause;          /* interned, never NULL */
+  gboolean    has_heap;       /* the summary "A->B(C)" of the whole heap */
+  guint64     heap_before;
+  guint64     heap_after;
+  guint64     heap_committed;
+  guint       n_usage;
+  TmGclogUsage usage[TM_GCLOG_MAX_USAGE];
+  gboolean    open;           /* waiting for its end line */
+  gboolean    cycle;          /* a ZGC/Shenandoah cycle collecting its pauses */
+  gboolean    deleted;        /* merged into another event */
+  gboolean    has_duration;   /* the end line carried a duration */
+} TmGclogEvent;
+
+typedef struct {
+  const char     *path;
+  TmTraceBuilder *b;
+  TmGclogFormat   format;
+
+  GArray     *events;         /* TmGclogEvent */
+  GHashTable *open_by_id;     /* jvm id -> event index + 1, for open events */
+  GHashTable *space_ids;      /* interned space name -> id */
+  GArray     *space_kinds;    /* TmSpaceKind by id (index 0 unused) */
+  guint64     n_spaces;
+
+  guint64     line_no;        /* 1-based number of the current line */
+  guint64     n_lines_total;
+  guint64     line_offset;    /* byte offset of the current line */
+  guint64     now_ns;         /* time of the current line */
+  gboolean    have_uptime;
+  gboolean    have_wall_base;
+  gint64      wall_base_ms;   /* first wall-clock stamp (ms since epoch) */
+  guint64     wall_base_uptime_ns;
+
+  const char *collector;      /* interned; NULL until known */
+  gboolean    cycle_mode;     /* ZGC/Shenandoah: one event per GC id */
+  gboolean    generational;   /* generational ZGC or Shenandoah */
+  guint64     region_bytes;   /* G1 region size */
+  guint64     max_heap;
+  const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
+
+  char       *vm_version;
+  char       *command_line;
+  guint64     start_unix_ns;
+
+  guint64     n_concurrent_phases;
+  guint64     concurrent_ns;
+  guint64     n_concurrent_cycles;
+  guint64     n_safepoint_lines;
+  guint64     n_bad_lines;
+
+  /* legacy: a record that spans lines */
+  GString    *rec;
+  guint64     rec_line;
+  guint64     rec_offset;
+  gint64      last_event;     /* index of the last legacy event, for G1 detail lines */
+  gint64      legacy_cycle;   /* JDK 8 Shenandoah logs have no GC ids */
+  gboolean    legacy_cycle_marked;
+} TmGclogParser;
+
+void     tm_gclog_warn          (TmGclogParser *p, const char *format, ...) G_GNUC_PRINTF (2, 3);
+TmGclogEvent *tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id);
+guint64  tm_gclog_space          (TmGclogParser *p, const char *name, TmSpaceKind kind);
+void     tm_gclog_add_usage      (TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
+                                  guint64 committed, gboolean regions);
+void     tm_gclog_set_collector  (TmGclogParser *p, const char *name);
+
+/* Number parsing; all return FALSE and leave *s alone on failure. */
+gboolean tm_gclog_parse_size     (const char **s, const char *end, guint64 *bytes);
+gboolean tm_gclog_parse_decimal  (const char **s, const char *end, guint scale_pow10, guint64 *value);
+gboolean tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, guint64 *after,
+                                    guint64 *committed);
+const char *tm_gclog_find_transition (const char *s, const char *end);
+gboolean tm_gclog_parse_wall_ms  (const char *s, const char *end, gint64 *ms);
+gboolean tm_gclog_has_prefix     (const char *s, const char *end, const char *prefix);
+const char *tm_gclog_find        (const char *s, const char *end, const char *needle);
+
+void     tm_gclog_ujl_line       (TmGclogParser *p, const char *line, const char *end);
+gboolean tm_gclog_ujl_sniff_line (const char *line, const char *end);
+void     tm_gclog_cycle_line     (TmGclogParser *p, gint64 id, const char *s, const char *end);
+void     tm_gclog_legacy_line    (TmGclogParser *p, const char *line, const char *end);
+void     tm_gclog_legacy_finish  (TmGclogParser *p);
+gboolean tm_gclog_legacy_sniff_line (const char *line, const char *end);
+
+G_END_DECLS

@@ -1,0 +1,788 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * JDK 9+ unified logging (-Xlog:gc, -Xlog:gc*): decorations in any
+ * combination ([time][utctime][uptime][timemillis][uptimemillis]
+ * [timenanos][uptimenanos][hostname][pid][tid][level][tags]), then the
+ * message.  Pause collectors (Serial, Parallel, CMS, G1) give one event
+ * per "Pause ..." line; ZGC and Shenandoah give one event per GC id, the
+ * whole cycle, with its pauses summed.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-gclog-private.h"
+
+typedef struct {
+  gboolean    has_uptime;
+  guint64     uptime_ns;
+  gboolean    has_wall;
+  gint64      wall_ms;
+  gboolean    gc_tag;
+  guint       n_known;      /* decorations recognised as time, level or tags */
+  const char *msg;
+} TmUjlDecor;
+
+static gboolean
+all_digits (const char *s, const char *end)
+{
+  if (s >= end)
+    return FALSE;
+  for (; s < end; s++)
+    if (!g_ascii_isdigit (*s))
+      return FALSE;
+  return TRUE;
+}
+
+static void
+classify (const char *c, const char *ce, TmUjlDecor *d)
+{
+  gint64 ms;
+  guint64 v;
+  const char *q;
+
+  while (ce > c && ce[-1] == ' ')
+    ce--;
+  while (c < ce && *c == ' ')
+    c++;
+  if (c >= ce)
+    return;
+
+  if (tm_gclog_parse_wall_ms (c, ce, &ms))
+    {
+      if (!d->has_wall)
+        {
+          d->has_wall = TRUE;
+          d->wall_ms = ms;
+        }
+      d->n_known++;
+      return;
+    }
+  if (ce - c >= 2 && (memcmp (ce - 2, "ms", 2) == 0 || memcmp (ce - 2, "ns", 2) == 0) && all_digits (c, ce - 2))
+    {
+      gboolean nanos = ce[-2] == 'n';
+      q = c;
+      if (!tm_gclog_parse_decimal (&q, ce - 2, 0, &v))
+        return;
+      /* timemillis/timenanos are since the epoch; uptime is small */
+      if (nanos ? v > G_GUINT64_CONSTANT (100000000000000000) : v > G_GUINT64_CONSTANT (100000000000))
+        {
+          if (!d->has_wall)
+            {
+              d->has_wall = TRUE;
+              d->wall_ms = (gint64) (nanos ? v / 1000000 : v);
+            }
+        }
+      else
+        {
+          d->has_uptime = TRUE;
+          d->uptime_ns = nanos ? v : v * 1000000;
+        }
+      d->n_known++;
+      return;
+    }
+  if (ce[-1] == 's' && g_ascii_isdigit (*c))
+    {
+      q = c;
+      if (tm_gclog_parse_decimal (&q, ce - 1, 9, &v) && q == ce - 1)
+        {
+          d->has_uptime = TRUE;
+          d->uptime_ns = v;
+          d->n_known++;
+        }
+      return;
+    }
+  if (all_digits (c, ce))
+    return;   /* pid or tid */
+  if ((ce - c == 4 && memcmp (c, "info", 4) == 0) || (ce - c == 5 && memcmp (c, "debug", 5) == 0) ||
+      (ce - c == 5 && memcmp (c, "trace", 5) == 0) || (ce - c == 7 && memcmp (c, "warning", 7) == 0) ||
+      (ce - c == 5 && memcmp (c, "error", 5) == 0))
+    {
+      d->n_known++;
+      return;
+    }
+  if (ce - c >= 2 && c[0] == 'g' && c[1] == 'c' && (ce - c == 2 || c[2] == ','))
+    {
+      d->gc_tag = TRUE;
+      d->n_known++;
+      return;
+    }
+  if (tm_gclog_find (c, ce, "safepoint") || tm_gclog_find (c, ce, "os,") || tm_gclog_find (c, ce, "os+"))
+    d->n_known++;
+}
+
+static gboolean
+parse_decorations (const char *line, const char *end, TmUjlDecor *d)
+{
+  const char *q = line;
+  guint n = 0;
+
+  memset (d, 0, sizeof *d);
+  while (q < end && *q == '[' && n < 16)
+    {
+      const char *close = memchr (q, ']', end - q);
+      if (close == NULL)
+        break;
+      classify (q + 1, close, d);
+      q = close + 1;
+      n++;
+    }
+  while (q < end && *q == ' ')
+    q++;
+  d->msg = q;
+  return n > 0 && d->n_known > 0;
+}
+
+gboolean
+tm_gclog_ujl_sniff_line (const char *line, const char *end)
+{
+  TmUjlDecor d;
+
+  if (!parse_decorations (line, end, &d))
+    return FALSE;
+  if (!d.has_uptime && !d.has_wall && !d.gc_tag)
+    return FALSE;
+  return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
+}
+
+/* The duration ending the message: "9.618ms", "0.250s", "12us". */
+static gboolean
+trailing_duration (const char *s, const char *end, guint64 *ns, const char **tok)
+{
+  const char *q;
+  guint scale;
+  guint unit_len;
+
+  while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
+  q = end;
+  while (q > s && q[-1] != ' ')
+    q--;
+  if (end - q >= 3 && memcmp (end - 2, "ms", 2) == 0)
+    scale = 6, unit_len = 2;
+  else if (end - q >= 3 && memcmp (end - 2, "us", 2) == 0)
+    scale = 3, unit_len = 2;
+  else if (end - q >= 3 && memcmp (end - 2, "ns", 2) == 0)
+    scale = 0, unit_len = 2;
+  else if (end - q >= 2 && end[-1] == 's')
+    scale = 9, unit_len = 1;
+  else
+    return FALSE;
+  {
+    const char *r = q;
+    if (!tm_gclog_parse_decimal (&r, end - unit_len, scale, ns) || r != end - unit_len)
+      return FALSE;
+  }
+  if (tok)
+    *tok = q;
+  return TRUE;
+}
+
+/* "Pause Young (Normal) (G1 Evacuation Pause) 14M->12M(128M) 7.033ms":
+ * name words, then parenthesised groups. */
+typedef struct {
+  char        name[64];
+  const char *groups[4];
+  gsize       group_len[4];
+  guint       n_groups;
+  const char *after;   /* first byte after the groups */
+} TmUjlTitle;
+
+static void
+parse_title (const char *s, const char *end, TmUjlTitle *t)
+{
+  const char *q = s;
+  gsize nl = 0;
+
+  memset (t, 0, sizeof *t);
+  while (q < end)
+    {
+      const char *w = q, *we;
+      if (*q == '(' || g_ascii_isdigit (*q))
+        break;
+      we = q;
+      while (we < end && *we != ' ')
+        we++;
+      if (nl + (gsize) (we - w) + 1 < sizeof t->name)
+        {
+          if (nl > 0)
+            t->name[nl++] = ' ';
+          memcpy (t->name + nl, w, we - w);
+          nl += we - w;
+        }
+      q = we;
+      while (q < end && *q == ' ')
+        q++;
+    }
+  t->name[nl] = '\0';
+  while (q < end && *q == '(')
+    {
+      int depth = 0;
+      const char *g = q;
+      for (; q < end; q++)
+        {
+          if (*q == '(')
+            depth++;
+          else if (*q == ')' && --depth == 0)
+            break;
+        }
+      if (q >= end)
+        {
+          q = g;
+          break;
+        }
+      if (t->n_groups < G_N_ELEMENTS (t->groups))
+        {
+          t->groups[t->n_groups] = g + 1;
+          t->group_len[t->n_groups] = (gsize) (q - g - 1);
+          t->n_groups++;
+        }
+      q++;
+      while (q < end && *q == ' ')
+        q++;
+    }
+  t->after = q;
+}
+
+static gboolean
+group_is (const TmUjlTitle *t, guint i, const char *word)
+{
+  return t->group_len[i] == strlen (word) && memcmp (t->groups[i], word, t->group_len[i]) == 0;
+}
+
+static gboolean
+has_group (const TmUjlTitle *t, const char *word)
+{
+  for (guint i = 0; i < t->n_groups; i++)
+    if (group_is (t, i, word))
+      return TRUE;
+  return FALSE;
+}
+
+/* G1 young subtypes are not causes. */
+static const char *
+title_cause (const TmUjlTitle *t)
+{
+  static const char *const subtypes[] = { "Normal", "Concurrent Start", "Prepare Mixed", "Mixed",
+                                          "Young", "Old", "Global" };
+  for (guint i = t->n_groups; i-- > 0;)
+    {
+      gboolean sub = FALSE;
+      for (guint j = 0; j < G_N_ELEMENTS (subtypes); j++)
+        sub = sub || group_is (t, i, subtypes[j]);
+      if (!sub)
+        {
+          g_autofree char *c = g_strndup (t->groups[i], t->group_len[i]);
+          return g_intern_string (c);
+        }
+    }
+  if (g_str_has_prefix (t->name, "Pause "))
+    return g_intern_string (t->name + 6);
+  return g_intern_string (t->name);
+}
+
+static TmGclogEvent *
+open_event (TmGclogParser *p, gint64 id)
+{
+  gpointer v = g_hash_table_lookup (p->open_by_id, &id);
+  return v ? &g_array_index (p->events, TmGclogEvent, GPOINTER_TO_SIZE (v) - 1) : NULL;
+}
+
+static TmGclogEvent *
+add_open_event (TmGclogParser *p, gint64 id)
+{
+  TmGclogEvent *e = tm_gclog_new_event (p, id);
+
+  e->open = TRUE;
+  g_hash_table_insert (p->open_by_id, g_memdup2 (&id, sizeof id), GSIZE_TO_POINTER (p->events->len));
+  return e;
+}
+
+static void
+close_event (TmGclogParser *p, TmGclogEvent *e)
+{
+  e->open = FALSE;
+  g_hash_table_remove (p->open_by_id, &e->jvm_id);
+}
+
+static void
+set_heap (TmGclogEvent *e, const char *s, const char *end, gboolean cycle)
+{
+  const char *t = tm_gclog_find_transition (s, end);
+  guint64 b, a, c;
+
+  if (t == NULL || !tm_gclog_parse_transition (&t, end, &b, &a, &c))
+    return;
+  if (!e->has_heap || !cycle)
+    e->heap_before = b;
+  e->heap_after = a;
+  if (c)
+    e->heap_committed = c;
+  e->has_heap = TRUE;
+}
+
+/* A young GC that escalated into a full GC (JDK 9-16 Serial/CMS): the
+ * full GC's event, closed just before, lies inside the young pause. */
+static void
+merge_nested (TmGclogParser *p, TmGclogEvent *y)
+{
+  const guint64 slack = 1000000;   /* the log's millisecond resolution */
+  guint idx = (guint) (y - &g_array_index (p->events, TmGclogEvent, 0));
+
+  /* with start lines the full GC's event comes after the young one */
+  for (guint k = idx > 8 ? idx - 8 : 0; k < p->events->len && k <= idx + 8; k++)
+    {
+      TmGclogEvent *f = &g_array_index (p->events, TmGclogEvent, k);
+      if (k == idx || f->deleted || f->open || f->cycle || f->jvm_id <= y->jvm_id || f->kind != TM_GC_KIND_MAJOR)
+        continue;
+      if (f->start_ns + slack >= y->start_ns && f->end_ns <= y->end_ns + slack)
+        {
+          f->start_ns = y->start_ns;
+          f->end_ns = MAX (f->end_ns, y->end_ns);
+          f->pause_ns = MAX (f->pause_ns, y->pause_ns);
+          if (y->n_usage > 0)
+            {
+              memcpy (f->usage, y->usage, sizeof y->usage);
+              f->n_usage = y->n_usage;
+            }
+          if (!f->has_heap && y->has_heap)
+            {
+              f->has_heap = TRUE;
+              f->heap_before = y->heap_before;
+              f->heap_after = y->heap_after;
+              f->heap_committed = y->heap_committed;
+            }
+          y->deleted = TRUE;
+          return;
+        }
+    }
+}
+
+static TmGcKind
+pause_kind (TmGclogParser *p, const TmUjlTitle *t, const char *cause)
+{
+  if (g_str_equal (t->name, "Pause Young"))
+    return has_group (t, "Mixed") ? TM_GC_KIND_MIXED : TM_GC_KIND_MINOR;
+  if (g_str_equal (t->name, "Pause Mixed"))
+    return TM_GC_KIND_MIXED;
+  if (g_str_equal (t->name, "Pause Full"))
+    return TM_GC_KIND_MAJOR;
+  if (g_str_equal (t->name, "Pause Initial Mark"))
+    {
+      /* JDK 9/10 G1 logs its initial-mark young pause under this name */
+      if ((p->collector && g_str_equal (p->collector, "G1")) || g_str_has_prefix (cause, "G1 "))
+        return TM_GC_KIND_MINOR;
+      return TM_GC_KIND_CONCURRENT;
+    }
+  if (g_str_equal (t->name, "Pause Remark") || g_str_equal (t->name, "Pause Cleanup") ||
+      g_str_equal (t->name, "Pause Final Remark"))
+    return TM_GC_KIND_CONCURRENT;
+  return TM_GC_KIND_UNKNOWN;
+}
+
+static void
+pause_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  TmUjlTitle t;
+  TmGclogEvent *e;
+  guint64 dur;
+  const char *tok;
+  gboolean has_dur;
+  const char *name;
+
+  parse_title (s, end, &t);
+  name = g_intern_string (t.name);
+  has_dur = trailing_duration (t.after, end, &dur, &tok);
+  e = open_event (p, id);
+  if (e != NULL && e->name[0] != '\0' && e->name != name)
+    {
+      close_event (p, e);   /* never ended: keep what it has */
+      e = NULL;
+    }
+  if (!has_dur)
+    {
+      if (tm_gclog_find_transition (t.after, end) != NULL)
+        {
+          tm_gclog_warn (p, "pause without a duration");
+          return;
+        }
+      /* start line: "GC(3) Pause Young (Allocation Failure)" */
+      if (e == NULL)
+        e = add_open_event (p, id);
+      e->name = name;
+      e->start_ns = p->now_ns;
+      return;
+    }
+  if (e == NULL)
+    e = add_open_event (p, id);
+  e->name = name;
+  e->line = p->line_no;
+  e->end_ns = p->now_ns;
+  e->pause_ns = dur;
+  e->has_duration = TRUE;
+  e->start_ns = p->now_ns >= dur ? p->now_ns - dur : 0;
+  e->cause = title_cause (&t);
+  e->kind = pause_kind (p, &t, e->cause);
+  set_heap (e, t.after, tok, FALSE);
+  close_event (p, e);
+  if (e->kind == TM_GC_KIND_MINOR)
+    merge_nested (p, e);
+}
+
+/* Per-generation detail lines; returns FALSE if the line is not one. */
+static gboolean
+detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  static const struct { const char *prefix; const char *space; TmSpaceKind kind; gboolean regions; } map[] = {
+    { "DefNew:", "DefNew", TM_SPACE_KIND_YOUNG, FALSE },
+    { "PSYoungGen:", "PSYoungGen", TM_SPACE_KIND_YOUNG, FALSE },
+    { "ParNew:", "ParNew", TM_SPACE_KIND_YOUNG, FALSE },
+    { "Tenured:", "Tenured", TM_SPACE_KIND_OLD, FALSE },
+    { "ParOldGen:", "ParOldGen", TM_SPACE_KIND_OLD, FALSE },
+    { "PSOldGen:", "PSOldGen", TM_SPACE_KIND_OLD, FALSE },
+    { "CMS:", "CMS", TM_SPACE_KIND_OLD, FALSE },
+    { "Eden regions:", "Eden", TM_SPACE_KIND_YOUNG, TRUE },
+    { "Survivor regions:", "Survivor", TM_SPACE_KIND_SURVIVOR, TRUE },
+    { "Old regions:", "Old", TM_SPACE_KIND_OLD, TRUE },
+    { "Archive regions:", "Old", TM_SPACE_KIND_OLD, TRUE },
+    { "Humongous regions:", "Humongous", TM_SPACE_KIND_HUMONGOUS, TRUE },
+    { "Metaspace:", "Metaspace", TM_SPACE_KIND_NON_HEAP, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (tm_gclog_has_prefix (s, end, map[i].prefix))
+      {
+        const char *q = s + strlen (map[i].prefix);
+        guint64 b, a, c;
+        TmGclogEvent *e;
+
+        while (q < end && *q == ' ')
+          q++;
+        if (!tm_gclog_parse_transition (&q, end, &b, &a, &c))
+          {
+            /* JDK 17 Metaspace has "used" forms we do not need */
+            if (map[i].kind != TM_SPACE_KIND_NON_HEAP)
+              tm_gclog_warn (p, "cannot read the %s occupancy", map[i].space);
+            return TRUE;
+          }
+        e = open_event (p, id);
+        if (e == NULL)
+          e = add_open_event (p, id);
+        tm_gclog_add_usage (e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, map[i].regions);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static TmGclogEvent *
+cycle_event (TmGclogParser *p, gint64 id, guint64 line_duration)
+{
+  TmGclogEvent *e = open_event (p, id);
+
+  if (e == NULL)
+    {
+      e = add_open_event (p, id);
+      e->cycle = TRUE;
+      e->kind = TM_GC_KIND_CONCURRENT;
+      e->start_ns = p->now_ns >= line_duration ? p->now_ns - line_duration : 0;
+      e->name = g_intern_static_string ("Concurrent cycle");
+      if (p->pending_cause)
+        e->cause = p->pending_cause;
+      p->pending_cause = NULL;
+      p->n_concurrent_cycles++;
+    }
+  return e;
+}
+
+/* ZGC and Shenandoah: every line of GC(n) belongs to one cycle. */
+void
+tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  guint64 dur = 0;
+  const char *tok = end;
+  gboolean has_dur = trailing_duration (s, end, &dur, &tok);
+  TmGclogEvent *e;
+
+  if (tm_gclog_has_prefix (s, end, "Garbage Collection (") || tm_gclog_has_prefix (s, end, "Major Collection (") ||
+      tm_gclog_has_prefix (s, end, "Minor Collection ("))
+    {
+      TmUjlTitle t;
+      parse_title (s, end, &t);
+      e = cycle_event (p, id, 0);
+      e->name = g_intern_string (t.name);
+      e->cause = title_cause (&t);
+      if (s[1] == 'i')   /* Minor */
+        {
+          e->kind = TM_GC_KIND_MINOR;
+          p->generational = TRUE;
+        }
+      else if (s[1] == 'a')
+        p->generational = TRUE;
+      if (tm_gclog_find_transition (t.after, end) != NULL)
+        {
+          /* the end line: "...(Allocation Rate) 3334M(84%)->2230M(56%) [0.250s]" */
+          set_heap (e, t.after, has_dur ? tok : end, FALSE);
+          if (e->heap_committed == 0)
+            e->heap_committed = p->max_heap;
+          e->end_ns = p->now_ns;
+          e->line = p->line_no;
+          if (has_dur && p->now_ns >= dur)
+            e->start_ns = MIN (e->start_ns, p->now_ns - dur);
+          close_event (p, e);
+        }
+      return;
+    }
+
+  if (tm_gclog_has_prefix (s, end, "Pause "))
+    {
+      TmUjlTitle t;
+      if (!has_dur)
+        {
+          cycle_event (p, id, 0);
+          return;   /* start line of a pause */
+        }
+      parse_title (s, end, &t);
+      e = cycle_event (p, id, dur);
+      e->pause_ns += dur;
+      e->end_ns = MAX (e->end_ns, p->now_ns);
+      e->line = p->line_no;
+      e->has_duration = TRUE;
+      if (g_str_equal (t.name, "Pause Full"))
+        {
+          e->kind = TM_GC_KIND_MAJOR;
+          e->name = g_intern_string (t.name);
+          if (e->cause[0] == '\0')
+            e->cause = title_cause (&t);
+        }
+      else if (g_str_has_prefix (t.name, "Pause Degenerated"))
+        {
+          g_autofree char *c = t.n_groups > 0
+            ? g_strdup_printf ("Degenerated GC (%.*s)", (int) t.group_len[0], t.groups[0])
+            : g_strdup ("Degenerated GC");
+          if (e->cause[0] == '\0')
+            e->cause = g_intern_string (c);
+        }
+      if (has_group (&t, "Young"))   /* generational Shenandoah */
+        {
+          e->kind = TM_GC_KIND_MINOR;
+          p->generational = TRUE;
+        }
+      set_heap (e, t.after, tok, TRUE);
+      return;
+    }
+
+  if (tm_gclog_has_prefix (s, end, "Concurrent "))
+    {
+      e = cycle_event (p, id, has_dur ? dur : 0);
+      if (has_dur)
+        {
+          p->n_concurrent_phases++;
+          p->concurrent_ns += dur;
+          e->end_ns = MAX (e->end_ns, p->now_ns);
+          set_heap (e, s, tok, TRUE);
+        }
+      return;
+    }
+
+  /* ZGC heap table: committed size at Relocate End */
+  {
+    const char *q = s;
+    while (q < end && *q == ' ')
+      q++;
+    if (tm_gclog_has_prefix (q, end, "Capacity:"))
+      {
+        guint64 v = 0, col[4] = { 0 };
+        guint n = 0;
+        q += 9;
+        while (q < end && n < 4)
+          {
+            while (q < end && (*q == ' ' || *q == '-'))
+              q++;
+            if (!tm_gclog_parse_size (&q, end, &v))
+              break;
+            col[n++] = v;
+            while (q < end && *q != ' ')
+              q++;   /* "(100%)" */
+            while (q < end && *q == ' ')
+              q++;
+            if (q < end && *q == '(')
+              {
+                while (q < end && *q != ')')
+                  q++;
+                if (q < end)
+                  q++;
+              }
+          }
+        if (n == 4)
+          {
+            e = cycle_event (p, id, 0);
+            e->heap_committed = col[3];
+          }
+      }
+  }
+}
+
+static void
+pause_mode_concurrent (TmGclogParser *p, const char *s, const char *end)
+{
+  guint64 dur;
+  const char *tok;
+
+  if (!trailing_duration (s, end, &dur, &tok))
+    return;   /* a phase starts */
+  if (tm_gclog_has_prefix (s, end, "Concurrent Mark Cycle") || tm_gclog_has_prefix (s, end, "Concurrent Cycle") ||
+      tm_gclog_has_prefix (s, end, "Concurrent Undo Cycle") || tm_gclog_has_prefix (s, end, "Concurrent Reset"))
+    p->n_concurrent_cycles++;
+  else
+    {
+      p->n_concurrent_phases++;
+      p->concurrent_ns += dur;
+    }
+}
+
+static void
+non_gc_message (TmGclogParser *p, const char *s, const char *end)
+{
+  if (tm_gclog_has_prefix (s, end, "Using "))
+    {
+      static const struct { const char *text; const char *name; } map[] = {
+        { "Using G1", "G1" }, { "Using Serial", "Serial" }, { "Using Parallel", "Parallel" },
+        { "Using Concurrent Mark Sweep", "CMS" }, { "Using The Z Garbage Collector", "ZGC" },
+        { "Using Shenandoah", "Shenandoah" }, { "Using Epsilon", "Epsilon" },
+      };
+      for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+        if (tm_gclog_has_prefix (s, end, map[i].text))
+          tm_gclog_set_collector (p, map[i].name);
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "Version: ") && p->vm_version == NULL)
+    {
+      const char *v = s + 9, *ve = v;
+      while (ve < end && *ve != ' ')
+        ve++;
+      p->vm_version = g_strndup (v, ve - v);
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "Heap Region Size: ") || tm_gclog_has_prefix (s, end, "Heap region size: "))
+    {
+      const char *q = s + 18;
+      guint64 v;
+      if (tm_gclog_parse_size (&q, end, &v))
+        p->region_bytes = v;
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "Heap Max Capacity: ") || tm_gclog_has_prefix (s, end, "Max Capacity: "))
+    {
+      const char *q = s + (s[0] == 'H' ? 19 : 14);
+      guint64 v;
+      if (tm_gclog_parse_size (&q, end, &v))
+        p->max_heap = v;
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "Trigger: "))
+    {
+      /* Shenandoah says why the next cycle starts */
+      const char *c = s + 9, *ce = tm_gclog_find (c, end, ". ");
+      g_autofree char *cause = g_strndup (c, MIN ((ce ? ce : end) - c, 120));
+      p->pending_cause = g_intern_string (cause);
+      if (p->collector == NULL)
+        tm_gclog_set_collector (p, "Shenandoah");
+      return;
+    }
+  if (tm_gclog_has_prefix (s, end, "Allocation Stall (") || tm_gclog_has_prefix (s, end, "Relocation Stall ("))
+    return;   /* ZGC application stalls: not GC pauses */
+}
+
+void
+tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
+{
+  TmUjlDecor d;
+  const char *s, *q;
+  gint64 id = -1;
+
+  if (line == end)
+    return;
+  if (!parse_decorations (line, end, &d))
+    {
+      /* -Xlog with decorations "none", or a damaged line */
+      if (*line == '[')
+        {
+          tm_gclog_warn (p, "unreadable decorations");
+          return;
+        }
+      d.msg = line;
+    }
+
+  if (d.has_uptime)
+    {
+      p->now_ns = d.uptime_ns;
+      p->have_uptime = TRUE;
+      if (d.has_wall && p->start_unix_ns == 0 && d.wall_ms > 0)
+        p->start_unix_ns = (guint64) d.wall_ms * 1000000 - MIN (d.uptime_ns, (guint64) d.wall_ms * 1000000);
+    }
+  else if (d.has_wall)
+    {
+      if (!p->have_wall_base)
+        {
+          p->have_wall_base = TRUE;
+          p->wall_base_ms = d.wall_ms;
+          if (d.wall_ms > 0)
+            p->start_unix_ns = (guint64) d.wall_ms * 1000000;
+        }
+      p->now_ns = d.wall_ms > p->wall_base_ms ? (guint64) (d.wall_ms - p->wall_base_ms) * 1000000 : 0;
+    }
+
+  s = d.msg;
+  if (!tm_gclog_has_prefix (s, end, "GC("))
+    {
+      non_gc_message (p, s, end);
+      return;
+    }
+  q = s + 3;
+  {
+    guint64 v;
+    if (!tm_gclog_parse_decimal (&q, end, 0, &v) || q >= end || *q != ')' || v > G_MAXINT64)
+      {
+        tm_gclog_warn (p, "unreadable GC id");
+        return;
+      }
+    id = (gint64) v;
+  }
+  q++;
+  while (q < end && *q == ' ')
+    q++;
+  /* generational ZGC: "Y: ..." and "O: ..." per generation */
+  if (end - q >= 3 && (q[0] == 'Y' || q[0] == 'O') && q[1] == ':' && q[2] == ' ')
+    {
+      q += 3;
+      p->generational = TRUE;
+      if (p->collector == NULL)
+        tm_gclog_set_collector (p, "ZGC");
+    }
+
+  if (p->collector == NULL)
+    {
+      /* an excerpt without its "Using ..." line */
+      if (tm_gclog_has_prefix (q, end, "Garbage Collection (") || tm_gclog_has_prefix (q, end, "Pause Mark Start") ||
+          tm_gclog_has_prefix (q, end, "Major Collection (") || tm_gclog_has_prefix (q, end, "Minor Collection ("))
+        tm_gclog_set_collector (p, "ZGC");
+      else if (tm_gclog_has_prefix (q, end, "Pause Init Mark") || tm_gclog_has_prefix (q, end, "Concurrent marking") ||
+               tm_gclog_has_prefix (q, end, "Concurrent reset"))
+        tm_gclog_set_collector (p, "Shenandoah");
+      else if (tm_gclog_has_prefix (q, end, "Eden regions:") || tm_gclog_find (q, end, "(G1 ") != NULL ||
+               tm_gclog_has_prefix (q, end, "Concurrent Mark Cycle"))
+        tm_gclog_set_collector (p, "G1");
+    }
+
+  if (p->cycle_mode)
+    {
+      tm_gclog_cycle_line (p, id, q, end);
+      return;
+    }
+  if (tm_gclog_has_prefix (q, end, "Pause "))
+    pause_line (p, id, q, end);
+  else if (tm_gclog_has_prefix (q, end, "Concurrent "))
+    pause_mode_concurrent (p, q, end);
+  else
+    detail_line (p, id, q, end);
+}

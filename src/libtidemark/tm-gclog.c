@@ -1,0 +1,781 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HotSpot GC log importer: reading lines, shared number parsing, and
+ * turning the parsed events into the timeline.  The per-format line
+ * parsers live in tm-gclog-ujl.c and tm-gclog-legacy.c.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+#include <stdio.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#include "tm-gclog.h"
+#include "tm-gclog-private.h"
+#include "tm-error.h"
+
+#define READ_CHUNK      (1024 * 1024)
+#define MAX_LINE        (256 * 1024)   /* longer lines are cut (and reported) */
+#define CHECK_EVERY     4096           /* lines between progress/cancel checks */
+
+/* ---- small parsing helpers ------------------------------------------- */
+
+gboolean
+tm_gclog_has_prefix (const char *s, const char *end, const char *prefix)
+{
+  gsize n = strlen (prefix);
+  return (gsize) (end - s) >= n && memcmp (s, prefix, n) == 0;
+}
+
+const char *
+tm_gclog_find (const char *s, const char *end, const char *needle)
+{
+  gsize n = strlen (needle);
+
+  if (n == 0 || (gsize) (end - s) < n)
+    return NULL;
+  for (const char *q = s; q + n <= end; q++)
+    {
+      q = memchr (q, needle[0], (end - q) - n + 1);
+      if (q == NULL)
+        return NULL;
+      if (memcmp (q, needle, n) == 0)
+        return q;
+    }
+  return NULL;
+}
+
+/* "9.618" with scale 6 -> 9618000: exact decimal arithmetic, no doubles. */
+gboolean
+tm_gclog_parse_decimal (const char **s, const char *end, guint scale_pow10, guint64 *value)
+{
+  const char *q = *s;
+  guint64 ip = 0, fp = 0;
+  guint fdigits = 0, idigits = 0;
+
+  while (q < end && g_ascii_isdigit (*q))
+    {
+      if (ip > G_MAXUINT64 / 100)
+        return FALSE;
+      ip = ip * 10 + (guint64) (*q - '0');
+      q++;
+      idigits++;
+    }
+  if (q < end && (*q == '.' || *q == ','))  /* some locales log "0,123s" */
+    {
+      const char *f = q + 1;
+      while (f < end && g_ascii_isdigit (*f))
+        {
+          if (fdigits < scale_pow10)
+            {
+              fp = fp * 10 + (guint64) (*f - '0');
+              fdigits++;
+            }
+          f++;
+        }
+      if (f > q + 1)
+        q = f;
+    }
+  if (idigits == 0 && fdigits == 0)
+    return FALSE;
+  for (guint i = 0; i < scale_pow10; i++)
+    {
+      if (ip > G_MAXUINT64 / 10)
+        return FALSE;
+      ip *= 10;
+    }
+  for (guint i = fdigits; i < scale_pow10; i++)
+    fp *= 10;
+  *value = ip + fp;
+  *s = q;
+  return TRUE;
+}
+
+/* "16384K", "7168.0K", "0.0B", "128M", "3.5G" -> bytes */
+gboolean
+tm_gclog_parse_size (const char **s, const char *end, guint64 *bytes)
+{
+  const char *q = *s;
+  guint64 milli;   /* value * 1000 */
+  guint64 unit;
+
+  if (!tm_gclog_parse_decimal (&q, end, 3, &milli))
+    return FALSE;
+  while (q < end && *q == ' ')   /* "15176 K" in CMS remark lines */
+    {
+      if (q + 1 < end && strchr ("BKMGT", q[1]) != NULL)
+        q++;
+      else
+        break;
+    }
+  if (q >= end)
+    return FALSE;
+  switch (*q)
+    {
+    case 'B': unit = 1; break;
+    case 'K': unit = G_GUINT64_CONSTANT (1) << 10; break;
+    case 'M': unit = G_GUINT64_CONSTANT (1) << 20; break;
+    case 'G': unit = G_GUINT64_CONSTANT (1) << 30; break;
+    case 'T': unit = G_GUINT64_CONSTANT (1) << 40; break;
+    default: return FALSE;
+    }
+  q++;
+  if (q < end && *q == 'B')  /* "KB" */
+    q++;
+  if (milli > G_MAXUINT64 / unit)
+    return FALSE;
+  *bytes = milli * unit / 1000;
+  *s = q;
+  return TRUE;
+}
+
+/* Skips "(...)" at *s; if it holds a size, stores it. */
+static void
+skip_paren (const char **s, const char *end, guint64 *size, gboolean *had_size)
+{
+  const char *q = *s, *close;
+  guint64 v;
+
+  *had_size = FALSE;
+  if (q >= end || *q != '(')
+    return;
+  close = memchr (q, ')', end - q);
+  if (close == NULL)
+    return;
+  q++;
+  if (tm_gclog_parse_size (&q, close, &v) && q == close)
+    {
+      *size = v;
+      *had_size = TRUE;
+    }
+  *s = close + 1;
+}
+
+/* "A->B(C)", "A(Ca)->B(Cb)", "A(p%)->B(q%)", "A->B", with regions "6->0(9)"
+ * as plain numbers (unit-less, returned as counts). */
+gboolean
+tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, guint64 *after,
+                           guint64 *committed)
+{
+  const char *q = *s;
+  guint64 a, bb, c = 0, dummy = 0;
+  gboolean had;
+
+  if (!tm_gclog_parse_size (&q, end, &a))
+    {
+      /* region counts have no unit */
+      const char *r = q;
+      if (!tm_gclog_parse_decimal (&r, end, 0, &a))
+        return FALSE;
+      q = r;
+    }
+  skip_paren (&q, end, &dummy, &had);
+  if (!had)
+    c = 0;
+  else
+    c = dummy;
+  while (q < end && *q == ' ')
+    q++;
+  if (!tm_gclog_has_prefix (q, end, "->"))
+    return FALSE;
+  q += 2;
+  while (q < end && *q == ' ')
+    q++;
+  if (!tm_gclog_parse_size (&q, end, &bb))
+    {
+      const char *r = q;
+      if (!tm_gclog_parse_decimal (&r, end, 0, &bb))
+        return FALSE;
+      q = r;
+    }
+  skip_paren (&q, end, &dummy, &had);
+  if (had)
+    c = dummy;
+  *before = a;
+  *after = bb;
+  *committed = c;
+  *s = q;
+  return TRUE;
+}
+
+/* The start of the first "A->B" in [s, end), or NULL. */
+const char *
+tm_gclog_find_transition (const char *s, const char *end)
+{
+  const char *arrow = s;
+
+  while ((arrow = tm_gclog_find (arrow, end, "->")) != NULL)
+    {
+      const char *q = arrow;
+      /* step back over "(...)" and the number with its unit */
+      if (q > s && q[-1] == ')')
+        {
+          while (q > s && *(q - 1) != '(')
+            q--;
+          if (q > s)
+            q--;
+        }
+      while (q > s && (g_ascii_isalnum (q[-1]) || q[-1] == '.'))
+        q--;
+      if (q < arrow && g_ascii_isdigit (*q))
+        return q;
+      arrow += 2;
+    }
+  return NULL;
+}
+
+static gint64
+days_from_civil (gint64 y, unsigned m, unsigned d)
+{
+  /* Howard Hinnant's algorithm: days since 1970-01-01 */
+  gint64 era;
+  unsigned yoe, doy, doe;
+
+  y -= m <= 2;
+  era = (y >= 0 ? y : y - 399) / 400;
+  yoe = (unsigned) (y - era * 400);
+  doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + (gint64) doe - 719468;
+}
+
+static gboolean
+digits (const char *s, int n, int *v)
+{
+  int r = 0;
+  for (int i = 0; i < n; i++)
+    {
+      if (!g_ascii_isdigit (s[i]))
+        return FALSE;
+      r = r * 10 + (s[i] - '0');
+    }
+  *v = r;
+  return TRUE;
+}
+
+/* "2022-08-01T17:16:33.170+0000" (also "+02:00" or "Z") -> ms since epoch */
+gboolean
+tm_gclog_parse_wall_ms (const char *s, const char *end, gint64 *ms)
+{
+  int y, mo, d, h, mi, sec, frac = 0, off = 0;
+  const char *q;
+
+  if (end - s < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':')
+    return FALSE;
+  if (!digits (s, 4, &y) || !digits (s + 5, 2, &mo) || !digits (s + 8, 2, &d) ||
+      !digits (s + 11, 2, &h) || !digits (s + 14, 2, &mi) || !digits (s + 17, 2, &sec))
+    return FALSE;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31)
+    return FALSE;
+  q = s + 19;
+  if (q < end && *q == '.')
+    {
+      int n = 0;
+      q++;
+      while (q < end && g_ascii_isdigit (*q))
+        {
+          if (n < 3)
+            frac = frac * 10 + (*q - '0');
+          n++;
+          q++;
+        }
+      for (; n < 3; n++)
+        frac *= 10;
+    }
+  if (q < end && (*q == '+' || *q == '-'))
+    {
+      int oh = 0, om = 0;
+      int sign = *q == '-' ? -1 : 1;
+      q++;
+      if (end - q >= 2 && digits (q, 2, &oh))
+        {
+          q += 2;
+          if (q < end && *q == ':')
+            q++;
+          if (end - q >= 2)
+            digits (q, 2, &om);
+        }
+      off = sign * (oh * 60 + om);
+    }
+  *ms = ((days_from_civil (y, (unsigned) mo, (unsigned) d) * 24 + h) * 60 + mi) * 60000LL
+        + sec * 1000LL + frac - off * 60000LL;
+  return TRUE;
+}
+
+/* ---- parser state ---------------------------------------------------- */
+
+void
+tm_gclog_warn (TmGclogParser *p, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  p->n_bad_lines++;
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  tm_trace_builder_warning (p->b, p->line_offset, "line %" G_GUINT64_FORMAT ": %s", p->line_no, msg);
+}
+
+TmGclogEvent *
+tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id)
+{
+  TmGclogEvent e = { 0 };
+
+  e.jvm_id = jvm_id;
+  e.line = p->line_no;
+  e.start_ns = e.end_ns = p->now_ns;
+  e.cause = g_intern_static_string ("");
+  e.name = g_intern_static_string ("");
+  e.kind = TM_GC_KIND_UNKNOWN;
+  g_array_append_val (p->events, e);
+  return &g_array_index (p->events, TmGclogEvent, p->events->len - 1);
+}
+
+guint64
+tm_gclog_space (TmGclogParser *p, const char *name, TmSpaceKind kind)
+{
+  const char *iname = g_intern_string (name);
+  gpointer v = g_hash_table_lookup (p->space_ids, iname);
+
+  if (v != NULL)
+    return GPOINTER_TO_SIZE (v);
+  p->n_spaces++;
+  if (!tm_trace_builder_space (p->b, p->n_spaces, kind, name, NULL))
+    g_warn_if_reached ();
+  g_hash_table_insert (p->space_ids, (gpointer) iname, GSIZE_TO_POINTER (p->n_spaces));
+  g_array_set_size (p->space_kinds, p->n_spaces + 1);
+  g_array_index (p->space_kinds, guint, p->n_spaces) = kind;
+  return p->n_spaces;
+}
+
+void
+tm_gclog_add_usage (TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
+                    guint64 committed, gboolean regions)
+{
+  for (guint i = 0; i < e->n_usage; i++)
+    if (e->usage[i].space_id == space_id)
+      {
+        /* "Archive regions" adds to the old space */
+        e->usage[i].before += before;
+        e->usage[i].after += after;
+        e->usage[i].committed += committed;
+        return;
+      }
+  if (e->n_usage >= TM_GCLOG_MAX_USAGE)
+    return;
+  e->usage[e->n_usage].space_id = space_id;
+  e->usage[e->n_usage].before = before;
+  e->usage[e->n_usage].after = after;
+  e->usage[e->n_usage].committed = committed;
+  e->usage[e->n_usage].regions = regions;
+  e->n_usage++;
+}
+
+void
+tm_gclog_set_collector (TmGclogParser *p, const char *name)
+{
+  p->collector = g_intern_string (name);
+  if (g_str_equal (name, "ZGC") || g_str_equal (name, "Shenandoah"))
+    p->cycle_mode = TRUE;
+}
+
+/* ---- sniffing -------------------------------------------------------- */
+
+gboolean
+tm_gclog_sniff (const guint8 *head, gsize len)
+{
+  const char *s = (const char *) head, *end = s + len;
+  guint lines = 0;
+
+  if (len == 0 || memchr (head, '\0', len) != NULL)
+    return FALSE;
+  while (s < end && lines < 200)
+    {
+      const char *nl = memchr (s, '\n', end - s);
+      const char *le = nl ? nl : end;
+
+      if (le > s && le[-1] == '\r')
+        le--;
+      if (tm_gclog_ujl_sniff_line (s, le) || tm_gclog_legacy_sniff_line (s, le))
+        return TRUE;
+      if (nl == NULL)
+        break;
+      s = nl + 1;
+      lines++;
+    }
+  return FALSE;
+}
+
+/* ---- turning events into the timeline --------------------------------- */
+
+static int
+compare_events (gconstpointer a, gconstpointer b)
+{
+  const TmGclogEvent *x = *(const TmGclogEvent * const *) a;
+  const TmGclogEvent *y = *(const TmGclogEvent * const *) b;
+
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  return x < y ? -1 : (x > y ? 1 : 0);   /* stable: log order */
+}
+
+static const char *
+infer_collector (TmGclogParser *p)
+{
+  static const struct { const char *space; const char *collector; } map[] = {
+    { "DefNew", "Serial" }, { "PSYoungGen", "Parallel" }, { "ParNew", "CMS" },
+    { "Eden regions", "G1" }, { "Eden", "G1" }, { "Tenured", "Serial" },
+  };
+
+  if (p->collector != NULL)
+    return p->collector;
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    if (g_hash_table_contains (p->space_ids, g_intern_string (map[i].space)))
+      return map[i].collector;
+  return "HotSpot";
+}
+
+static gboolean
+has_kind (TmGclogParser *p, const TmSpaceUsageRecord *u, guint n, TmSpaceKind kind)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (p->space_kinds, guint, u[i].space_id) == kind)
+      return TRUE;
+  return FALSE;
+}
+
+/* The collector's old generation: as the log names it elsewhere, or by
+ * the collector's usual name. */
+static guint64
+old_space (TmGclogParser *p)
+{
+  const char *c = infer_collector (p);
+
+  for (guint64 id = 1; id < p->space_kinds->len; id++)
+    if (g_array_index (p->space_kinds, guint, id) == TM_SPACE_KIND_OLD)
+      return id;
+  if (g_str_equal (c, "Serial"))
+    return tm_gclog_space (p, "Tenured", TM_SPACE_KIND_OLD);
+  if (g_str_equal (c, "Parallel"))
+    return tm_gclog_space (p, "ParOldGen", TM_SPACE_KIND_OLD);
+  if (g_str_equal (c, "CMS"))
+    return tm_gclog_space (p, "CMS", TM_SPACE_KIND_OLD);
+  return tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD);
+}
+
+/* Region counts to bytes; the old space takes what the logged heap total
+ * leaves, so that the sum matches the log (G1 logs regions per type but
+ * the heap total in bytes, and old regions are partly filled). */
+static guint
+event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
+{
+  guint n = 0, n_heap = 0;
+  gint old = -1;
+  gboolean regions = FALSE;
+  guint64 other_b = 0, other_a = 0, other_c = 0;
+
+  for (guint i = 0; i < e->n_usage; i++)
+    {
+      const TmGclogUsage *u = &e->usage[i];
+      guint kind = g_array_index (p->space_kinds, guint, u->space_id);
+
+      if (u->regions && (p->region_bytes == 0 || !e->has_heap))
+        continue;   /* cannot size regions: the heap total stands alone */
+      out[n].space_id = u->space_id;
+      out[n].used_before = u->before;
+      out[n].used_after = u->after;
+      out[n].committed_after = u->committed;
+      if (u->regions)
+        {
+          regions = TRUE;
+          out[n].used_before *= p->region_bytes;
+          out[n].used_after *= p->region_bytes;
+          out[n].committed_after = out[n].used_after;
+          if (kind == TM_SPACE_KIND_OLD)
+            old = (gint) n;
+        }
+      if (kind != TM_SPACE_KIND_NON_HEAP)
+        {
+          n_heap++;
+          if (old != (gint) n)
+            {
+              other_b += out[n].used_before;
+              other_a += out[n].used_after;
+              other_c += out[n].committed_after;
+            }
+        }
+      n++;
+    }
+  if (regions && old >= 0)
+    {
+      out[old].used_before = e->heap_before > other_b ? e->heap_before - other_b : 0;
+      out[old].used_after = e->heap_after > other_a ? e->heap_after - other_a : 0;
+      out[old].committed_after = e->heap_committed > other_c ? e->heap_committed - other_c : 0;
+    }
+  if (n_heap > 0 && old < 0 && e->has_heap && n < TM_GCLOG_MAX_USAGE && !has_kind (p, out, n, TM_SPACE_KIND_OLD))
+    {
+      /* Young collections print the young generation and the heap total;
+       * the old generation is the difference. */
+      out[n].space_id = old_space (p);
+      out[n].used_before = e->heap_before > other_b ? e->heap_before - other_b : 0;
+      out[n].used_after = e->heap_after > other_a ? e->heap_after - other_a : 0;
+      out[n].committed_after = e->heap_committed > other_c ? e->heap_committed - other_c : 0;
+      n++;
+    }
+  if (n_heap == 0 && e->has_heap && n < TM_GCLOG_MAX_USAGE)
+    {
+      out[n].space_id = tm_gclog_space (p, "Heap", TM_SPACE_KIND_OTHER);
+      out[n].used_before = e->heap_before;
+      out[n].used_after = e->heap_after;
+      out[n].committed_after = e->heap_committed;
+      n++;
+    }
+  return n;
+}
+
+static gboolean
+usage_has_heap (TmGclogParser *p, const TmSpaceUsageRecord *u, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    if (g_array_index (p->space_kinds, guint, u[i].space_id) != TM_SPACE_KIND_NON_HEAP)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+emit_events (TmGclogParser *p)
+{
+  g_autoptr(GPtrArray) order = g_ptr_array_sized_new (p->events->len);
+  const char *collector = infer_collector (p);
+  TmSpaceUsageRecord last[TM_GCLOG_MAX_USAGE];
+  guint n_last = 0;
+  guint64 id = 0, end_max = 0;
+
+  for (guint i = 0; i < p->events->len; i++)
+    {
+      TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
+      if (!e->deleted)
+        g_ptr_array_add (order, e);
+    }
+  g_ptr_array_sort (order, compare_events);
+
+  for (guint i = 0; i < order->len; i++)
+    {
+      TmGclogEvent *e = order->pdata[i];
+      TmSpaceUsageRecord usage[TM_GCLOG_MAX_USAGE + 1];
+      guint n = event_usage (p, e, usage);
+      g_autoptr(GError) error = NULL;
+
+      if (!usage_has_heap (p, usage, n))
+        {
+          /* A pause that logs no occupancy (a Shenandoah cycle cut short,
+           * -Xlog:gc ZGC without numbers): keep the last known level rather
+           * than drawing a drop to zero. */
+          for (guint j = 0; j < n_last && n < TM_GCLOG_MAX_USAGE; j++)
+            if (g_array_index (p->space_kinds, guint, last[j].space_id) != TM_SPACE_KIND_NON_HEAP)
+              {
+                usage[n] = last[j];
+                usage[n].used_before = usage[n].used_after;
+                n++;
+              }
+        }
+      else
+        {
+          memcpy (last, usage, n * sizeof (usage[0]));
+          n_last = n;
+        }
+
+      id++;
+      if (!tm_trace_builder_gc_start (p->b, id, e->start_ns, e->kind, collector, e->cause, &error) ||
+          !tm_trace_builder_gc_end (p->b, id, MAX (e->end_ns, e->start_ns), e->pause_ns, n, usage, &error))
+        {
+          tm_trace_builder_warning (p->b, 0, "line %" G_GUINT64_FORMAT ": %s", e->line, error->message);
+          return;
+        }
+      end_max = MAX (end_max, e->end_ns);
+    }
+  tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
+}
+
+/* ---- reading --------------------------------------------------------- */
+
+static void
+handle_line (TmGclogParser *p, const char *line, const char *end)
+{
+  if (end > line && end[-1] == '\r')
+    end--;
+  if (p->format == TM_GCLOG_FORMAT_UNKNOWN)
+    {
+      if (tm_gclog_ujl_sniff_line (line, end))
+        p->format = TM_GCLOG_FORMAT_UJL;
+      else if (tm_gclog_legacy_sniff_line (line, end))
+        p->format = TM_GCLOG_FORMAT_LEGACY;
+    }
+  if (p->format == TM_GCLOG_FORMAT_UJL)
+    tm_gclog_ujl_line (p, line, end);
+  else
+    tm_gclog_legacy_line (p, line, end);   /* also collects the preamble */
+}
+
+static void
+parser_clear (TmGclogParser *p)
+{
+  g_clear_pointer (&p->events, g_array_unref);
+  g_clear_pointer (&p->open_by_id, g_hash_table_unref);
+  g_clear_pointer (&p->space_ids, g_hash_table_unref);
+  g_clear_pointer (&p->space_kinds, g_array_unref);
+  g_clear_pointer (&p->vm_version, g_free);
+  g_clear_pointer (&p->command_line, g_free);
+  if (p->rec)
+    g_string_free (p->rec, TRUE);
+  p->rec = NULL;
+}
+
+TmTrace *
+tm_gclog_import (const char     *path,
+                 TmProgressFunc  progress,
+                 gpointer        progress_data,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  TmGclogParser p = { 0 };
+  TmTraceHeader h = { 0 };
+  FILE *f;
+  char *buf;
+  gsize have = 0, file_size = 0;
+  guint64 consumed = 0;
+  gboolean cut_line = FALSE, eof = FALSE;
+  struct stat st;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  f = fopen (path, "rb");
+  if (f == NULL)
+    {
+      int saved = errno;
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", path, g_strerror (saved));
+      return NULL;
+    }
+  if (fstat (fileno (f), &st) == 0)
+    file_size = (gsize) st.st_size;
+
+  p.path = path;
+  p.b = tm_trace_builder_new (path, "gc-log");
+  p.events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
+  p.open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  p.space_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  p.space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
+  g_array_set_size (p.space_kinds, 1);
+  p.rec = g_string_new (NULL);
+  p.last_event = -1;
+
+  buf = g_malloc (READ_CHUNK + MAX_LINE);
+  while (!eof)
+    {
+      gsize n = fread (buf + have, 1, READ_CHUNK, f);
+      const char *s = buf, *end;
+
+      if (n == 0)
+        {
+          if (ferror (f))
+            tm_trace_builder_warning (p.b, consumed + have, "read error: %s", g_strerror (errno));
+          eof = TRUE;
+        }
+      have += n;
+      end = buf + have;
+      for (;;)
+        {
+          const char *nl = memchr (s, '\n', end - s);
+
+          if (nl == NULL)
+            {
+              if (eof && s < end)
+                nl = end;   /* last line without newline */
+              else
+                break;
+            }
+          p.line_no++;
+          p.line_offset = consumed + (guint64) (s - buf);
+          if (cut_line)
+            cut_line = FALSE;   /* the rest of an overlong line */
+          else
+            handle_line (&p, s, nl);
+          s = nl < end ? nl + 1 : end;
+          if ((p.line_no % CHECK_EVERY) == 0)
+            {
+              if (g_cancellable_is_cancelled (cancellable))
+                {
+                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+                  goto fail;
+                }
+              if (progress != NULL && file_size > 0)
+                progress (MIN (1.0, (double) (consumed + (guint64) (s - buf)) / (double) file_size), progress_data);
+            }
+        }
+      consumed += (guint64) (s - buf);
+      have = (gsize) (end - s);
+      if (have >= MAX_LINE)
+        {
+          /* No newline in MAX_LINE bytes: not a log line; report and drop. */
+          p.line_no++;
+          p.line_offset = consumed;
+          tm_gclog_warn (&p, "line longer than %d bytes, skipped", MAX_LINE);
+          consumed += have;
+          have = 0;
+          cut_line = TRUE;
+          p.line_no--;   /* the rest of this line is counted when it ends */
+        }
+      else if (have > 0)
+        memmove (buf, s, have);
+    }
+  fclose (f);
+  f = NULL;
+  g_free (buf);
+  buf = NULL;
+
+  if (p.format == TM_GCLOG_FORMAT_LEGACY)
+    tm_gclog_legacy_finish (&p);
+
+  if (p.events->len == 0 && p.format == TM_GCLOG_FORMAT_UNKNOWN)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a HotSpot GC log", path);
+      goto fail;
+    }
+
+  h.version = 1;
+  h.start_unix_ns = p.start_unix_ns;
+  h.vm_name = "HotSpot";
+  h.vm_version = p.vm_version ? p.vm_version : "";
+  h.command_line = p.command_line ? p.command_line : "";
+  h.pointer_size = 8;
+  tm_trace_builder_header (p.b, &h);
+  tm_trace_builder_meta (p.b, "gclog.format", p.format == TM_GCLOG_FORMAT_UJL ? "unified" : "legacy");
+  tm_trace_builder_meta (p.b, "gclog.collector", infer_collector (&p));
+  {
+    char num[32];
+    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.n_concurrent_phases);
+    tm_trace_builder_meta (p.b, "gclog.concurrent_phases", num);
+    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.concurrent_ns);
+    tm_trace_builder_meta (p.b, "gclog.concurrent_ns", num);
+    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.n_concurrent_cycles);
+    tm_trace_builder_meta (p.b, "gclog.concurrent_cycles", num);
+    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.line_no);
+    tm_trace_builder_meta (p.b, "gclog.lines", num);
+  }
+  emit_events (&p);
+  if (progress != NULL)
+    progress (1.0, progress_data);
+  parser_clear (&p);
+  return tm_trace_builder_finish (p.b);
+
+fail:
+  if (f != NULL)
+    fclose (f);
+  g_free (buf);
+  parser_clear (&p);
+  tm_trace_builder_free (p.b);
+  return NULL;
+}

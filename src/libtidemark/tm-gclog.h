@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HotSpot GC log importer: JDK 9+ unified logging (-Xlog:gc, -Xlog:gc*)
+ * and the JDK 8 (and older) -XX:+PrintGCDetails / -verbose:gc format.
+ * Every stop-the-world pause or concurrent cycle becomes one GC of the
+ * timeline; docs/importers.md describes the mapping per collector.
+ */
+#pragma once
+
+#include "tm-trace-loader.h"
+
+G_BEGIN_DECLS
+
+gboolean tm_gclog_sniff  (const guint8 *head, gsize len);
+TmTrace *tm_gclog_import (const char     *path,
+                          TmProgressFunc  progress,
+                          gpointer        progress_data,
+                          GCancellable   *cancellable,
+                          GError        **error);
+
+G_END_DECLS
