@@ -41,7 +41,10 @@ test_graph_random (GRand *rand, guint32 n, double share)
       guint32 a = g_rand_int_range (rand, 0, n), b;
       /* mostly near references (siblings, small cycles), some far ones */
       if (g_rand_boolean (rand))
-        b = CLAMP ((gint64) a + g_rand_int_range (rand, -6, 7), 0, (gint64) n - 1);
+        {
+          gint64 near = (gint64) a + g_rand_int_range (rand, -6, 7);
+          b = (guint32) CLAMP (near, 0, (gint64) n - 1);
+        }
       else
         b = g_rand_int_range (rand, 0, n);
       g_array_append_val (s.src, a);

@@ -1,0 +1,362 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Classification trees and group metrics.
+ *
+ * The oracle: random traces (<= 500 live objects, several types, sites,
+ * callers, threads, spaces and ages) with random reference graphs full of
+ * shared ownership and cycles.  For every group of every classifier, and
+ * of two-level chains, deep and retained sizes must equal brute force:
+ * deep = the group plus what it reaches; retained = the group plus what
+ * the roots no longer reach once the whole group is removed. */
+#include "tm-classify.h"
+#include "tm-error.h"
+#include "tm-trace-builder.h"
+#include "tm-synth.h"
+#include "tm-trace-loader.h"
+#include "heap-test-util.h"
+
+#include <string.h>
+
+#define N_TYPES   5
+#define N_FRAMES  6
+#define N_SITES   7
+#define N_THREADS 3
+#define N_SPACES  3
+#define N_GCS     4
+
+/* A trace of n objects over N_GCS GCs; some die on the way. */
+static TmTrace *
+random_trace (GRand *rand, guint32 n)
+{
+  TmTraceBuilder *b = tm_trace_builder_new (NULL, "tmtrace");
+  TmTraceHeader h = { 0 };
+  g_autoptr(GError) error = NULL;
+  guint64 time = 0, oid = 1;
+
+  h.version = 1;
+  h.vm_name = "test";
+  h.vm_version = "1";
+  h.command_line = "test";
+  h.pointer_size = 8;
+  h.flags = TM_TRACE_FLAG_DEATHS | TM_TRACE_FLAG_OBJECT_SPACE;
+  tm_trace_builder_header (b, &h);
+
+  for (guint i = 1; i <= N_SPACES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("space-%u", i);
+      g_assert_true (tm_trace_builder_space (b, i, i, name, &error));
+    }
+  for (guint i = 1; i <= N_TYPES; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("com.example.T%u", i);
+      g_assert_true (tm_trace_builder_type (b, i, name, 0, &error));
+    }
+  for (guint i = 1; i <= N_FRAMES; i++)
+    {
+      g_autofree char *m = g_strdup_printf ("com.example.C.m%u()", i);
+      g_assert_true (tm_trace_builder_frame (b, i, m, "C.java", 10 * i, &error));
+    }
+  /* sites 1..N_SITES: depth 1..3 over random frames (two share frame 0) */
+  for (guint i = 1; i <= N_SITES; i++)
+    {
+      guint64 frames[3];
+      guint depth = 1 + (i % 3);
+      for (guint d = 0; d < depth; d++)
+        frames[d] = g_rand_int_range (rand, 1, N_FRAMES + 1);
+      g_assert_true (tm_trace_builder_site (b, i, depth, frames, &error));
+    }
+  for (guint i = 1; i <= N_THREADS; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("worker-%u", i);
+      g_assert_true (tm_trace_builder_thread (b, i, name, &error));
+    }
+
+  for (guint gc = 1; gc <= N_GCS; gc++)
+    {
+      guint32 batch = n / N_GCS + (gc == 1 ? n % N_GCS : 0);
+      for (guint32 i = 0; i < batch; i++, oid++)
+        g_assert_true (tm_trace_builder_alloc (b, oid,
+                                               g_rand_int_range (rand, 1, N_TYPES + 1),
+                                               g_rand_int_range (rand, 0, N_SITES + 1),
+                                               g_rand_int_range (rand, 1, N_THREADS + 1),
+                                               g_rand_int_range (rand, 16, 300),
+                                               g_rand_int_range (rand, 1, N_SPACES + 1), 0, &error));
+      time += 1000000;
+      g_assert_true (tm_trace_builder_gc_start (b, gc, time, TM_GC_KIND_MINOR, "test", "test", &error));
+      /* about 10% of the older objects die in this GC */
+      for (guint64 o = 1; o < oid; o++)
+        if (g_rand_int_range (rand, 0, 30) == 0)
+          tm_trace_builder_death (b, gc, o, NULL);   /* dead twice: refused, fine */
+      g_assert_true (tm_trace_builder_gc_end (b, gc, time + 1000, 1000, 0, NULL, &error));
+    }
+  tm_trace_builder_end (b, oid - 1, 0, N_GCS, time + 2000);
+  return tm_trace_builder_finish (b);
+}
+
+typedef struct {
+  TmTrace        *trace;
+  TmHeapAnalysis *heap;
+  guint8         *reach;
+  const guint32  *objects;
+  guint32         n;
+} Fixture;
+
+static void
+brute_force (Fixture *f, const guint32 *members, guint32 count, TmGroupMetrics *out)
+{
+  const TmHeapGraph *g = tm_heap_analysis_get_graph (f->heap);
+  g_autofree guint8 *in = g_new0 (guint8, MAX (f->n, 1));
+  g_autofree guint8 *deep = g_new0 (guint8, MAX (f->n, 1));
+  g_autofree guint8 *without = NULL;
+  g_autofree guint32 *stack = g_new (guint32, f->n + 1);
+  gsize sp = 0;
+
+  memset (out, 0, sizeof *out);
+  for (guint32 i = 0; i < count; i++)
+    {
+      in[members[i]] = 1;
+      deep[members[i]] = 1;
+      stack[sp++] = members[i];
+    }
+  while (sp > 0)
+    {
+      guint32 v = stack[--sp];
+      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+        if (!deep[g->edges[e]])
+          {
+            deep[g->edges[e]] = 1;
+            stack[sp++] = g->edges[e];
+          }
+    }
+  without = test_reach (g, in);
+  for (guint32 v = 0; v < f->n; v++)
+    {
+      guint64 size = tm_trace_object_size (f->trace, f->objects[v]);
+      if (in[v])
+        {
+          out->objects++;
+          out->bytes += size;
+        }
+      if (deep[v])
+        {
+          out->deep_objects++;
+          out->deep_bytes += size;
+        }
+      if (in[v] || (f->reach[v] && !without[v]))
+        {
+          out->retained_objects++;
+          out->retained_bytes += size;
+        }
+    }
+}
+
+static void
+check_tree (Fixture *f, const TmClassifier *chain, guint depth)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmClassTree) tree = tm_class_tree_new (f->heap, chain, depth, NULL, &error);
+  g_autofree guint32 *keys = g_new (guint32, MAX (f->n, 1));
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_class_tree_node (tree, 0)->count, ==, f->n);
+
+  for (guint32 i = 0; i < tree->nodes->len; i++)
+    {
+      const TmClassNode *node = tm_class_tree_node (tree, i);
+      TmGroupMetrics want;
+      guint32 child_sum = 0;
+
+      /* members agree on their key at every level above them */
+      for (guint32 lvl = node->level, x = i; lvl > 0; lvl--)
+        {
+          const TmClassNode *a = tm_class_tree_node (tree, x);
+          for (guint32 m = node->first; m < node->first + node->count; m++)
+            g_assert_cmpuint (tm_classifier_key (chain[lvl - 1], f->trace, tm_heap_analysis_get_gc (f->heap),
+                                                 f->objects[tree->members[m]]), ==, a->key);
+          x = a->parent;
+        }
+      for (guint32 c = 0; c < node->n_children; c++)
+        child_sum += tm_class_tree_node (tree, node->first_child + c)->count;
+      if (node->level < depth)
+        g_assert_cmpuint (child_sum, ==, node->count);
+
+      g_assert_true (tm_class_tree_compute_metrics (tree, i, NULL, &error));
+      g_assert_no_error (error);
+      brute_force (f, tree->members + node->first, node->count, &want);
+      g_assert_cmpuint (node->m.objects, ==, want.objects);
+      g_assert_cmpuint (node->m.bytes, ==, want.bytes);
+      g_assert_cmpuint (node->m.deep_objects, ==, want.deep_objects);
+      g_assert_cmpuint (node->m.deep_bytes, ==, want.deep_bytes);
+      g_assert_cmpuint (node->m.retained_objects, ==, want.retained_objects);
+      g_assert_cmpuint (node->m.retained_bytes, ==, want.retained_bytes);
+    }
+}
+
+static void
+test_oracle (void)
+{
+  static const TmClassifier pairs[][2] = {
+    { TM_CLASSIFIER_TYPE, TM_CLASSIFIER_SITE },
+    { TM_CLASSIFIER_THREAD, TM_CLASSIFIER_AGE },
+    { TM_CLASSIFIER_CALL_SITE, TM_CLASSIFIER_SPACE },
+    { TM_CLASSIFIER_AGE, TM_CLASSIFIER_TYPE },
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (6);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      guint32 n_alloc = g_rand_int_range (rand, 4, 501);
+      g_autoptr(TmTrace) trace = random_trace (rand, n_alloc);
+      g_autoptr(GError) error = NULL;
+      Fixture f = { trace };
+      TmHeapGraph *g;
+      g_autofree guint32 *live = NULL;
+      guint32 n_live;
+      TestGraphSpec spec;
+
+      g_assert_cmpuint (tm_trace_n_gcs (trace), ==, N_GCS);
+      live = tm_trace_live_objects (trace, N_GCS, &n_live);
+      g_assert_cmpuint (n_live, <=, 500);
+      spec = test_graph_random (rand, n_live, g_rand_double_range (rand, 0.0, 1.5));
+      /* spec speaks node numbers: map them to object indices */
+      for (guint e = 0; e < spec.src->len; e++)
+        {
+          g_array_index (spec.src, guint32, e) = live[g_array_index (spec.src, guint32, e)];
+          g_array_index (spec.dst, guint32, e) = live[g_array_index (spec.dst, guint32, e)];
+        }
+      for (guint r = 0; r < spec.roots->len; r++)
+        g_array_index (spec.roots, guint32, r) = live[g_array_index (spec.roots, guint32, r)];
+      g = test_graph_build (&spec, N_GCS, live);
+      test_graph_spec_clear (&spec);
+
+      f.heap = tm_heap_analysis_new_for_graph (trace, g, NULL, &error);
+      g_assert_no_error (error);
+      f.objects = tm_heap_analysis_get_objects (f.heap, &f.n);
+      g_assert_cmpuint (f.n, ==, n_live);
+      f.reach = test_reach (tm_heap_analysis_get_graph (f.heap), NULL);
+
+      for (guint c = 0; c < TM_N_CLASSIFIERS; c++)
+        {
+          TmClassifier one = c;
+          check_tree (&f, &one, 1);
+        }
+      for (guint p = 0; p < G_N_ELEMENTS (pairs); p++)
+        check_tree (&f, pairs[p], 2);
+
+      g_free (f.reach);
+      tm_heap_analysis_unref (f.heap);
+    }
+}
+
+/* Two holders jointly own a subtree: neither retains it alone, the group
+ * of both does.  And a member no root reaches counts only itself. */
+static void
+test_joint_ownership (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (1);
+  g_autoptr(TmTrace) trace = random_trace (rand, 40);
+  g_autofree guint32 *live = NULL;
+  guint32 n_live;
+  g_autoptr(TmHeapAnalysis) heap = NULL;
+  TmGroupMetrics m;
+  guint32 src[4], dst[4], root;
+  guint32 a = 1, b = 2, shared = 3, child = 4, orphan = 5;
+
+  live = tm_trace_live_objects (trace, N_GCS, &n_live);
+  g_assert_cmpuint (n_live, >, 6);
+  /* root(0) -> a, root -> b, a -> shared, b -> shared, shared -> child */
+  src[0] = live[0]; dst[0] = live[a];
+  src[1] = live[0]; dst[1] = live[b];
+  src[2] = live[a]; dst[2] = live[shared];
+  src[3] = live[b]; dst[3] = live[shared];
+  root = live[0];
+  {
+    guint32 s5[5] = { src[0], src[1], src[2], src[3], live[shared] };
+    guint32 d5[5] = { dst[0], dst[1], dst[2], dst[3], live[child] };
+    heap = tm_heap_analysis_new_for_graph (trace, tm_heap_graph_new (N_GCS, live, n_live, s5, d5, 5, &root, NULL, 1),
+                                           NULL, NULL);
+  }
+  g_assert_nonnull (heap);
+  {
+    guint32 g1[] = { a };
+    guint32 g2[] = { a, b };
+    guint32 g3[] = { orphan };
+    guint64 sz_a = tm_heap_analysis_item_size (heap, a);
+    guint64 sz_b = tm_heap_analysis_item_size (heap, b);
+    guint64 sz_s = tm_heap_analysis_item_size (heap, shared);
+    guint64 sz_c = tm_heap_analysis_item_size (heap, child);
+
+    g_assert_true (tm_heap_analysis_group_metrics (heap, g1, 1, TRUE, &m, NULL, NULL));
+    g_assert_cmpuint (m.retained_objects, ==, 1);
+    g_assert_cmpuint (m.retained_bytes, ==, sz_a);
+    g_assert_cmpuint (m.deep_objects, ==, 3);
+    g_assert_true (tm_heap_analysis_group_metrics (heap, g2, 2, TRUE, &m, NULL, NULL));
+    g_assert_cmpuint (m.retained_objects, ==, 4);
+    g_assert_cmpuint (m.retained_bytes, ==, sz_a + sz_b + sz_s + sz_c);
+    g_assert_true (tm_heap_analysis_group_metrics (heap, g3, 1, TRUE, &m, NULL, NULL));
+    g_assert_cmpuint (m.retained_objects, ==, 1);
+    g_assert_cmpuint (m.deep_objects, ==, 1);
+  }
+  {
+    guint kind;
+    g_autoptr(GArray) path = tm_heap_analysis_path_to_root (heap, child, &kind, NULL);
+    g_assert_cmpuint (path->len, ==, 4);
+    g_assert_cmpuint (g_array_index (path, guint32, 0), ==, 0);
+    g_assert_cmpuint (g_array_index (path, guint32, 2), ==, shared);
+    g_assert_cmpuint (g_array_index (path, guint32, 3), ==, child);
+  }
+  {
+    g_autoptr(GArray) path = tm_heap_analysis_path_to_root (heap, orphan, NULL, NULL);
+    g_assert_cmpuint (path->len, ==, 0);
+  }
+}
+
+/* Shallow metrics without a graph; deep ones say which GCs have one. */
+static void
+test_no_graph (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (2);
+  g_autoptr(TmTrace) trace = random_trace (rand, 100);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmHeapAnalysis) heap = tm_heap_analysis_new (trace, 2, NULL, NULL, NULL, &error);
+  TmClassifier chain[] = { TM_CLASSIFIER_TYPE };
+  g_autoptr(TmClassTree) tree = NULL;
+  guint32 n, total = 0;
+
+  g_assert_no_error (error);
+  g_assert_false (tm_heap_analysis_has_graph (heap));
+  tm_heap_analysis_get_objects (heap, &n);
+  tree = tm_class_tree_new (heap, chain, 1, NULL, &error);
+  g_assert_no_error (error);
+  for (guint32 c = 0; c < tm_class_tree_node (tree, 0)->n_children; c++)
+    total += tm_class_tree_node (tree, 1 + c)->count;
+  g_assert_cmpuint (total, ==, n);
+  g_assert_false (tm_class_tree_compute_metrics (tree, 0, NULL, &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_NO_GRAPH);
+  g_assert_nonnull (strstr (error->message, "GC 2"));
+}
+
+static void
+test_chain_parse (void)
+{
+  TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
+  guint depth = 0;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (tm_classifier_chain_parse ("type, call-site,age", chain, &depth, &error));
+  g_assert_cmpuint (depth, ==, 3);
+  g_assert_cmpint (chain[1], ==, TM_CLASSIFIER_CALL_SITE);
+  g_assert_false (tm_classifier_chain_parse ("type,bogus", chain, &depth, &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
+  g_assert_nonnull (strstr (error->message, "bogus"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/classify/oracle", test_oracle);
+  g_test_add_func ("/classify/joint-ownership", test_joint_ownership);
+  g_test_add_func ("/classify/no-graph", test_no_graph);
+  g_test_add_func ("/classify/chain-parse", test_chain_parse);
+  return g_test_run ();
+}
