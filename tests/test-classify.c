@@ -15,6 +15,7 @@
 #include "heap-test-util.h"
 
 #include <string.h>
+#include <glib/gstdio.h>
 
 #define N_TYPES   5
 #define N_FRAMES  6
@@ -350,6 +351,99 @@ test_chain_parse (void)
   g_assert_nonnull (strstr (error->message, "bogus"));
 }
 
+static guint32
+find_type_child (TmClassTree *tree, const char *name)
+{
+  guint32 c = tm_class_tree_find_child (tree, 0, name);
+  g_assert_cmpuint (c, !=, TM_CLASS_NODE_NONE);
+  return c;
+}
+
+/* The leak scenario's planted truth, read back through the real file
+ * path (graph re-read from its position): the static cache
+ * ConcurrentHashMap -> Node[] -> Node -> {JourneyKey, Journey} retains
+ * every leaked entry. */
+static void
+test_synth_leak (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("tm-classify-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "leak.tmtrace", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmHeapAnalysis) heap = NULL;
+  g_autoptr(TmClassTree) tree = NULL;
+  TmSynthOptions opt;
+  TmClassifier chain[] = { TM_CLASSIFIER_TYPE, TM_CLASSIFIER_CALL_SITE };
+  guint32 last, chm, node, key, journey, n;
+  const TmClassNode *j;
+  const guint32 *objects;
+  const TmDominatorTree *dom;
+
+  tm_synth_options_init (&opt);
+  opt.scenario = "leak";
+  opt.scale = 0.3;
+  g_assert_true (tm_synth_write_file (&opt, path, &error));
+  g_assert_no_error (error);
+  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  last = tm_trace_n_gcs (trace);
+  g_assert_true (tm_trace_gc (trace, last)->has_graph);
+
+  heap = tm_heap_analysis_new (trace, last, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (tm_heap_analysis_has_graph (heap));
+  tree = tm_class_tree_new (heap, chain, 2, NULL, &error);
+  g_assert_no_error (error);
+
+  chm = find_type_child (tree, "java.util.concurrent.ConcurrentHashMap");
+  node = find_type_child (tree, "java.util.concurrent.ConcurrentHashMap$Node");
+  key = find_type_child (tree, "com.example.travel.JourneyKey");
+  journey = find_type_child (tree, "com.example.travel.Journey");
+  for (guint32 i = 0; i < tree->nodes->len; i++)
+    g_assert_true (tm_class_tree_compute_metrics (tree, i, NULL, NULL));
+
+  j = tm_class_tree_node (tree, journey);
+  /* one key per journey, each entry owned by the cache alone */
+  g_assert_cmpuint (j->m.objects, >, 50);
+  g_assert_cmpuint (tm_class_tree_node (tree, key)->m.objects, ==, j->m.objects);
+  g_assert_cmpuint (j->m.retained_bytes, ==, j->m.deep_bytes);
+  g_assert_cmpuint (tm_class_tree_node (tree, chm)->m.retained_bytes, >=,
+                    j->m.deep_bytes + tm_class_tree_node (tree, key)->m.deep_bytes);
+  g_assert_cmpuint (tm_class_tree_node (tree, node)->m.objects, >=, j->m.objects);
+  /* all journeys are allocated (in Journey.<init>) called from one line
+   * of JourneyCache.lookup */
+  g_assert_cmpuint (j->n_children, ==, 1);
+  {
+    g_autofree char *site = tm_class_tree_node_label (tree, j->first_child);
+    g_assert_true (g_str_has_prefix (site, "com.example.travel.JourneyCache.lookup("));
+    g_assert_true (g_str_has_suffix (site, ":42"));
+  }
+
+  /* dominator chain of a journey: Node, Node[], the cache map */
+  objects = tm_heap_analysis_get_objects (heap, &n);
+  dom = tm_heap_analysis_get_dominators (heap);
+  {
+    guint32 item = tree->members[j->first];
+    g_autoptr(GArray) chain_items = tm_dominator_tree_chain (dom, item);
+    static const char *expect[] = {
+      "com.example.travel.Journey", "java.util.concurrent.ConcurrentHashMap$Node",
+      "java.util.concurrent.ConcurrentHashMap$Node[]", "java.util.concurrent.ConcurrentHashMap",
+    };
+    guint kind;
+    g_autoptr(GArray) path_items = tm_heap_analysis_path_to_root (heap, item, &kind, NULL);
+
+    g_assert_cmpuint (chain_items->len, ==, 4);
+    for (guint i = 0; i < 4; i++)
+      g_assert_cmpstr (tm_trace_type (trace, trace->obj_type[objects[g_array_index (chain_items, guint32, i)]])->name,
+                       ==, expect[i]);
+    g_assert_cmpuint (path_items->len, ==, 4);
+    g_assert_cmpuint (kind, ==, TM_ROOT_KIND_STATIC);
+  }
+
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -358,5 +452,6 @@ main (int argc, char **argv)
   g_test_add_func ("/classify/joint-ownership", test_joint_ownership);
   g_test_add_func ("/classify/no-graph", test_no_graph);
   g_test_add_func ("/classify/chain-parse", test_chain_parse);
+  g_test_add_func ("/classify/synth-leak", test_synth_leak);
   return g_test_run ();
 }
