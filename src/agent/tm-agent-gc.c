@@ -1,0 +1,506 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * GC records.  The JVMTI GarbageCollectionStart/Finish callbacks give the
+ * exact pause times and order the GC against allocations; right after, the
+ * agent thread asks the GC MXBeans (through a small Java helper class
+ * embedded at build time) which collector ran, and the helper's GC
+ * notification listener brings the cause and per-pool usage. */
+#include "tm-agent.h"
+
+#include <string.h>
+
+extern const unsigned char tm_agent_helper_class[];
+extern const unsigned int tm_agent_helper_class_len;
+
+/* How long a GC waits for its notification before it is written
+ * with the current pool usage and an unknown cause. */
+#define TM_AGENT_NOTE_WAIT_NS (G_GINT64_CONSTANT (500) * 1000 * 1000)
+
+void JNICALL
+tm_agent_on_gc_start (jvmtiEnv *jvmti)
+{
+  TmAgent *a = &tm_agent;
+  gint n = g_atomic_int_get (&a->gc_started) + 1;
+  TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+
+  g->start_ns = tm_agent_now_ns ();
+  g->end_ns = 0;
+  g_atomic_int_set (&a->gc_started, n);
+}
+
+void JNICALL
+tm_agent_on_gc_finish (jvmtiEnv *jvmti)
+{
+  TmAgent *a = &tm_agent;
+  gint n = g_atomic_int_get (&a->gc_started);
+
+  a->gcs[n % TM_AGENT_GC_RING].end_ns = tm_agent_now_ns ();
+  g_atomic_int_set (&a->gc_finished, n);
+}
+
+static void
+note_free (gpointer p)
+{
+  TmAgentGcNote *n = p;
+  g_free (n->collector);
+  g_free (n->action);
+  g_free (n->cause);
+  g_strfreev (n->pools);
+  g_free (n->before);
+  g_free (n->after);
+  g_free (n->committed);
+  g_free (n);
+}
+
+static char *
+jstring_dup (JNIEnv *jni, jstring s)
+{
+  const char *utf;
+  char *r;
+
+  if (s == NULL)
+    return g_strdup ("");
+  utf = (*jni)->GetStringUTFChars (jni, s, NULL);
+  r = g_strdup (utf ? utf : "");
+  if (utf)
+    (*jni)->ReleaseStringUTFChars (jni, s, utf);
+  return r;
+}
+
+static guint64 *
+jlongs_dup (JNIEnv *jni, jlongArray arr, guint n)
+{
+  guint64 *v = g_new0 (guint64, MAX (n, 1));
+  if (arr != NULL && (guint) (*jni)->GetArrayLength (jni, arr) >= n)
+    (*jni)->GetLongArrayRegion (jni, arr, 0, (jsize) n, (jlong *) v);
+  return v;
+}
+
+static void JNICALL
+native_mark (JNIEnv *jni, jclass klass, jboolean on)
+{
+  TmAgentThread *t = tm_agent_thread_get (tm_agent.jvmti, TRUE);
+  if (t != NULL)
+    t->agent_depth += on ? 1 : -1;
+}
+
+static void JNICALL
+native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jstring action, jstring cause,
+                jobjectArray pools, jlongArray before, jlongArray after, jlongArray committed)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentGcNote *n = g_new0 (TmAgentGcNote, 1);
+  guint count = pools ? (guint) (*jni)->GetArrayLength (jni, pools) : 0;
+
+  n->collector = jstring_dup (jni, bean);
+  n->bean_id = (guint64) id;
+  n->action = jstring_dup (jni, action);
+  n->cause = jstring_dup (jni, cause);
+  n->n = count;
+  n->pools = g_new0 (char *, count + 1);
+  for (guint i = 0; i < count; i++)
+    {
+      jstring s = (*jni)->GetObjectArrayElement (jni, pools, (jsize) i);
+      n->pools[i] = jstring_dup (jni, s);
+      (*jni)->DeleteLocalRef (jni, s);
+    }
+  n->before = jlongs_dup (jni, before, count);
+  n->after = jlongs_dup (jni, after, count);
+  n->committed = jlongs_dup (jni, committed, count);
+
+  pthread_mutex_lock (&a->note_lock);
+  g_hash_table_replace (a->notes, g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, n->collector, n->bean_id), n);
+  pthread_mutex_unlock (&a->note_lock);
+}
+
+static gboolean
+check_exception (JNIEnv *jni, const char *what, char **error)
+{
+  if (!(*jni)->ExceptionCheck (jni))
+    return TRUE;
+  (*jni)->ExceptionDescribe (jni);
+  (*jni)->ExceptionClear (jni);
+  if (error != NULL)
+    *error = g_strdup_printf ("%s failed (Java exception)", what);
+  return FALSE;
+}
+
+static guint
+space_kind (const char *pool, gboolean heap)
+{
+  if (!heap)
+    return TM_SPACE_KIND_NON_HEAP;
+  if (strstr (pool, "Eden") != NULL)
+    return TM_SPACE_KIND_YOUNG;
+  if (strstr (pool, "Survivor") != NULL)
+    return TM_SPACE_KIND_SURVIVOR;
+  if (strstr (pool, "Old") != NULL || strstr (pool, "Tenured") != NULL)
+    return TM_SPACE_KIND_OLD;
+  if (strstr (pool, "Humongous") != NULL)
+    return TM_SPACE_KIND_HUMONGOUS;
+  return TM_SPACE_KIND_OTHER;
+}
+
+/* Space id of a pool; defines it when new (a notification may name a pool
+ * the helper did not list).  Unknown pools count as heap. */
+static guint
+space_id (const char *pool)
+{
+  TmAgent *a = &tm_agent;
+  gpointer v = g_hash_table_lookup (a->w_spaces, pool);
+
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v);
+  a->w_n_spaces++;
+  tm_trace_writer_space (a->writer, a->w_n_spaces, space_kind (pool, TRUE), pool);
+  g_hash_table_insert (a->w_spaces, g_strdup (pool), GUINT_TO_POINTER (a->w_n_spaces));
+  return a->w_n_spaces;
+}
+
+void
+tm_agent_gc_write_spaces (void)
+{
+  TmAgent *a = &tm_agent;
+
+  for (guint i = 0; i < a->w_n_pools; i++)
+    {
+      const char *p = a->w_pool_names[i];
+      gboolean heap = p[0] == 'H';
+      a->w_n_spaces++;
+      tm_trace_writer_space (a->writer, a->w_n_spaces, space_kind (p + 2, heap), p + 2);
+      g_hash_table_insert (a->w_spaces, g_strdup (p + 2), GUINT_TO_POINTER (a->w_n_spaces));
+    }
+}
+
+static char **
+call_strings (JNIEnv *jni, jmethodID m, guint *n_out)
+{
+  TmAgent *a = &tm_agent;
+  jobjectArray arr = (*jni)->CallStaticObjectMethod (jni, a->helper, m);
+  char **v;
+  guint n;
+
+  if (!check_exception (jni, "TidemarkAgentHelper", NULL) || arr == NULL)
+    {
+      *n_out = 0;
+      return g_new0 (char *, 1);
+    }
+  n = (guint) (*jni)->GetArrayLength (jni, arr);
+  v = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      jstring s = (*jni)->GetObjectArrayElement (jni, arr, (jsize) i);
+      v[i] = jstring_dup (jni, s);
+      (*jni)->DeleteLocalRef (jni, s);
+    }
+  (*jni)->DeleteLocalRef (jni, arr);
+  *n_out = n;
+  return v;
+}
+
+static guint64 *
+call_longs (JNIEnv *jni, jmethodID m, guint n)
+{
+  TmAgent *a = &tm_agent;
+  jlongArray arr;
+  guint64 *v;
+
+  if (a->helper == NULL || m == NULL)
+    return g_new0 (guint64, MAX (n, 1));
+  arr = (*jni)->CallStaticObjectMethod (jni, a->helper, m);
+  if (!check_exception (jni, "TidemarkAgentHelper", NULL))
+    arr = NULL;
+  v = jlongs_dup (jni, arr, n);
+  if (arr != NULL)
+    (*jni)->DeleteLocalRef (jni, arr);
+  return v;
+}
+
+gboolean
+tm_agent_gc_install (jvmtiEnv *jvmti, JNIEnv *jni, char **error)
+{
+  TmAgent *a = &tm_agent;
+  static const JNINativeMethod natives[] = {
+    { (char *) "mark", (char *) "(Z)V", (void *) native_mark },
+    { (char *) "gcNote", (char *) "(Ljava/lang/String;JLjava/lang/String;Ljava/lang/String;[Ljava/lang/String;[J[J[J)V",
+      (void *) native_gc_note },
+  };
+  jclass cl_class;
+  jmethodID get_system;
+  jobject loader;
+  jclass helper;
+  jmethodID install, pools;
+
+  a->notes = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, note_free);
+  a->w_spaces = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  cl_class = (*jni)->FindClass (jni, "java/lang/ClassLoader");
+  if (!check_exception (jni, "FindClass(ClassLoader)", error) || cl_class == NULL)
+    return FALSE;
+  get_system = (*jni)->GetStaticMethodID (jni, cl_class, "getSystemClassLoader", "()Ljava/lang/ClassLoader;");
+  loader = get_system ? (*jni)->CallStaticObjectMethod (jni, cl_class, get_system) : NULL;
+  if (!check_exception (jni, "getSystemClassLoader", error))
+    return FALSE;
+  helper = (*jni)->DefineClass (jni, "TidemarkAgentHelper", loader,
+                                (const jbyte *) tm_agent_helper_class, (jsize) tm_agent_helper_class_len);
+  if (!check_exception (jni, "defining TidemarkAgentHelper", error) || helper == NULL)
+    return FALSE;
+  if ((*jni)->RegisterNatives (jni, helper, natives, G_N_ELEMENTS (natives)) != 0)
+    {
+      check_exception (jni, "RegisterNatives", NULL);
+      *error = g_strdup ("cannot register the helper's native methods");
+      return FALSE;
+    }
+  a->helper = (*jni)->NewGlobalRef (jni, helper);
+  install = (*jni)->GetStaticMethodID (jni, helper, "install", "()[Ljava/lang/String;");
+  a->helper_counts = (*jni)->GetStaticMethodID (jni, helper, "counts", "()[J");
+  pools = (*jni)->GetStaticMethodID (jni, helper, "pools", "()[Ljava/lang/String;");
+  a->helper_usage = (*jni)->GetStaticMethodID (jni, helper, "usage", "()[J");
+  if (!check_exception (jni, "looking up the helper's methods", error)
+      || install == NULL || a->helper_counts == NULL || pools == NULL || a->helper_usage == NULL)
+    {
+      if (*error == NULL)
+        *error = g_strdup ("the helper class lacks a method");
+      return FALSE;
+    }
+
+  a->w_beans = call_strings (jni, install, &a->w_n_beans);
+  a->w_pool_names = call_strings (jni, pools, &a->w_n_pools);
+  if (a->w_n_beans > 0)
+    {
+      const char *b = a->w_beans[0];
+      if (g_str_has_prefix (b, "PS "))
+        a->w_gc_family = g_strdup ("Parallel");
+      else if (strcmp (b, "Copy") == 0 || strcmp (b, "MarkSweepCompact") == 0)
+        a->w_gc_family = g_strdup ("Serial");
+      else
+        a->w_gc_family = g_strndup (b, strcspn (b, " "));
+    }
+  else
+    a->w_gc_family = g_strdup ("GC");
+  return TRUE;
+}
+
+/* The collections so far (the VMInit forced GC) are not in the trace. */
+void
+tm_agent_gc_reset_counts (JNIEnv *jni)
+{
+  TmAgent *a = &tm_agent;
+
+  if (a->helper == NULL)
+    return;
+  g_free (a->w_bean_counts);
+  a->w_bean_counts = call_longs (jni, a->helper_counts, a->w_n_beans);
+}
+
+static gboolean
+graph_due (guint n)
+{
+  TmAgent *a = &tm_agent;
+  gint64 now = tm_agent_now_ns ();
+
+  if (a->opts.graph_every == 0 || n % a->opts.graph_every != 0)
+    return FALSE;
+  /* With the default period, keep walks under ~10% of the run time. */
+  if (!a->opts.graph_every_set && a->w_last_graph_cost > 0
+      && now - a->w_last_graph_end < 10 * a->w_last_graph_cost)
+    {
+      a->w_graphs_skipped++;
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Decides, for every GC finished up to `upto`, which collector ran (from
+ * the MXBeans' collection counts), and walks the heap when a graph is due
+ * and no other GC has started since. */
+void
+tm_agent_gc_match (JNIEnv *jni, guint upto)
+{
+  TmAgent *a = &tm_agent;
+  g_autoptr(GArray) colls = NULL;   /* pairs: bean index, id */
+  guint first = a->w_gcs_matched + 1;
+  guint pairs;
+  guint64 *counts;
+  guint assign_from;
+
+  if (upto < first)
+    goto graph;
+  pairs = upto - first + 1;
+  counts = call_longs (jni, a->helper_counts, a->w_n_beans);
+  colls = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
+  for (guint b = 0; b < a->w_n_beans; b++)
+    for (guint64 c = a->w_bean_counts[b] + 1; c <= counts[b]; c++)
+      {
+        guint64 e[2] = { b, c };
+        g_array_append_val (colls, e);
+      }
+  g_free (counts);
+
+  /* Usually one pair and one collection.  Pairs without a collection are
+   * pauses of a concurrent cycle (G1 Remark/Cleanup, ZGC pauses). */
+  assign_from = colls->len >= pairs ? 0 : pairs - colls->len;
+  for (guint k = 0; k < pairs; k++)
+    {
+      guint n = first + k;
+      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+      g_clear_pointer (&g->bean, g_free);
+      g->bean_id = 0;
+      if (k >= assign_from && k - assign_from < colls->len)
+        {
+          guint64 *e = &g_array_index (colls, guint64, 2 * (k - assign_from));
+          g->bean = g_strdup (a->w_beans[e[0]]);
+          g->bean_id = e[1];
+          a->w_bean_counts[e[0]] = e[1];
+        }
+      g->matched = TRUE;
+      g->matched_at = tm_agent_now_ns ();
+      if (graph_due (n))
+        g->want_graph = TRUE;
+    }
+  a->w_gcs_matched = upto;
+
+graph:
+  /* Walk for the latest finished GC if any GC since the last walk wanted
+   * one, and no GC is running now. */
+  {
+      guint last = a->w_gcs_matched;
+      gboolean want = FALSE;
+
+      for (guint n = a->w_gcs_written + 1; n <= last; n++)
+        if (a->gcs[n % TM_AGENT_GC_RING].want_graph && a->gcs[n % TM_AGENT_GC_RING].graph == NULL)
+          {
+            want = TRUE;
+            a->gcs[n % TM_AGENT_GC_RING].want_graph = FALSE;
+          }
+      if (want && last >= 1)
+        {
+          TmAgentGc *g = &a->gcs[last % TM_AGENT_GC_RING];
+          if ((guint) g_atomic_int_get (&a->gc_started) != last)
+            {
+              /* another GC is running: try again at its end */
+              g->want_graph = TRUE;
+              return;
+            }
+          tm_agent_graph_free (g->graph);
+          g->graph = tm_agent_graph_take (a->jvmti, g->last_id);
+        }
+    }
+}
+
+static TmAgentGcNote *
+note_take (const TmAgentGc *g)
+{
+  TmAgent *a = &tm_agent;
+  g_autofree char *key = NULL;
+  TmAgentGcNote *n = NULL;
+  gpointer k = NULL;
+
+  if (g->bean == NULL)
+    return NULL;
+  key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, g->bean, g->bean_id);
+  pthread_mutex_lock (&a->note_lock);
+  if (g_hash_table_steal_extended (a->notes, key, &k, (gpointer *) &n))
+    g_free (k);
+  pthread_mutex_unlock (&a->note_lock);
+  return n;
+}
+
+static gboolean
+note_present (const TmAgentGc *g)
+{
+  TmAgent *a = &tm_agent;
+  g_autofree char *key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, g->bean, g->bean_id);
+  gboolean r;
+
+  pthread_mutex_lock (&a->note_lock);
+  r = g_hash_table_contains (a->notes, key);
+  pthread_mutex_unlock (&a->note_lock);
+  return r;
+}
+
+gboolean
+tm_agent_gc_ready (guint n, gboolean final)
+{
+  TmAgent *a = &tm_agent;
+  const TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+
+  if (n > a->w_gcs_matched || !g->matched)
+    return FALSE;
+  if (g->want_graph && g->graph == NULL)
+    return FALSE;
+  if (g->bean == NULL)
+    return TRUE;
+  return note_present (g) || tm_agent_now_ns () - g->matched_at > TM_AGENT_NOTE_WAIT_NS;
+}
+
+static guint
+kind_for (const char *bean, const TmAgentGcNote *note)
+{
+  if (bean == NULL)
+    return TM_GC_KIND_CONCURRENT;
+  if (note != NULL && strstr (note->action, "minor") != NULL)
+    return TM_GC_KIND_MINOR;
+  if (note != NULL && strstr (note->action, "major") != NULL)
+    return TM_GC_KIND_MAJOR;
+  if (strstr (bean, "Cycles") != NULL)
+    return TM_GC_KIND_CONCURRENT;
+  if (strstr (bean, "Old") != NULL || strstr (bean, "MarkSweep") != NULL)
+    return TM_GC_KIND_MAJOR;
+  return TM_GC_KIND_MINOR;
+}
+
+void
+tm_agent_gc_write (JNIEnv *jni, guint n)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+  TmAgentGcNote *note = note_take (g);
+  g_autofree char *collector = NULL;
+  g_autoptr(GArray) usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
+  gint64 start = g->start_ns, end = g->end_ns;
+
+  if (end < start)
+    end = start;
+  collector = g->bean ? g_strdup (g->bean) : g_strdup_printf ("%s pause", a->w_gc_family);
+  if (note != NULL)
+    {
+      for (guint i = 0; i < note->n; i++)
+        {
+          TmSpaceUsageRecord r = { space_id (note->pools[i]), note->before[i], note->after[i], note->committed[i] };
+          g_array_append_val (usage, r);
+        }
+    }
+  else
+    {
+      /* No notification: the pools' usage now, before = after. */
+      guint64 *u = call_longs (jni, a->helper_usage, a->w_n_pools * 2);
+      for (guint i = 0; i < a->w_n_pools; i++)
+        {
+          TmSpaceUsageRecord r = { space_id (a->w_pool_names[i] + 2), u[2 * i], u[2 * i], u[2 * i + 1] };
+          g_array_append_val (usage, r);
+        }
+      g_free (u);
+    }
+
+  tm_trace_writer_gc_start (a->writer, n, (guint64) start, kind_for (g->bean, note), collector,
+                            note ? note->cause : (g->bean ? "unknown" : "concurrent cycle pause"));
+  tm_trace_writer_gc_end (a->writer, n, (guint64) end, (guint64) (end - start), usage->len,
+                          (const TmSpaceUsageRecord *) (void *) usage->data);
+  if (g->graph != NULL)
+    {
+      if (g->final)
+        tm_agent_graph_final_deaths (g->graph, n);
+      else
+        tm_agent_graph_write (g->graph, n);
+      a->w_last_graph_cost = tm_agent_graph_walk_ns (g->graph);
+      a->w_last_graph_end = tm_agent_now_ns ();
+      tm_agent_graph_free (g->graph);
+      g->graph = NULL;
+    }
+  if (note != NULL)
+    note_free (note);
+  g_clear_pointer (&g->bean, g_free);
+  g->matched = FALSE;
+  g->want_graph = FALSE;
+  g->final = FALSE;
+}

@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Reference graphs: one FollowReferences walk (stop-the-world), then the
+ * edges are written as ROOTS/REFS.  Objects the trace does not know (the
+ * agent's own, or allocated after the graph's GC started) are made
+ * transparent: an edge into one is replaced by edges to the recorded
+ * objects reachable through it, so reachability is preserved. */
+#include "tm-agent.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+  jlong src;
+  jlong dst;
+} TmAgentEdge;
+
+typedef struct {
+  jlong   dst;
+  guint32 kind;
+  jlong   thread_tag;
+} TmAgentRoot;
+
+struct _TmAgentGraph {
+  GArray  *edges;        /* TmAgentEdge */
+  GArray  *roots;        /* TmAgentRoot */
+  guint64  last_id;      /* objects with ids above are not in the heap state */
+  gint64   walk_ns;
+  gboolean failed;
+};
+
+/* Expansion work per graph before transparency gives up (META says so). */
+#define TM_AGENT_CLOSURE_BUDGET (200u * 1000 * 1000)
+
+static jint JNICALL
+reference_cb (jvmtiHeapReferenceKind kind, const jvmtiHeapReferenceInfo *info,
+              jlong class_tag, jlong referrer_class_tag, jlong size,
+              jlong *tag_ptr, jlong *referrer_tag_ptr, jint length, void *user_data)
+{
+  TmAgentGraph *g = user_data;
+  TmAgentRoot root = { 0, 0, 0 };
+
+  if (*tag_ptr == 0)
+    *tag_ptr = tm_agent_temp_tag ();
+
+  switch (kind)
+    {
+    case JVMTI_HEAP_REFERENCE_CLASS:
+      /* instance -> its class: every object has one; classes are reached
+       * through their loaders and the system class roots anyway. */
+      return JVMTI_VISIT_OBJECTS;
+    case JVMTI_HEAP_REFERENCE_JNI_GLOBAL:
+      root.kind = 3;
+      break;
+    case JVMTI_HEAP_REFERENCE_SYSTEM_CLASS:
+      root.kind = 6;
+      break;
+    case JVMTI_HEAP_REFERENCE_MONITOR:
+      root.kind = 5;
+      break;
+    case JVMTI_HEAP_REFERENCE_STACK_LOCAL:
+      root.kind = 2;
+      root.thread_tag = info ? info->stack_local.thread_tag : 0;
+      break;
+    case JVMTI_HEAP_REFERENCE_JNI_LOCAL:
+      root.kind = 4;
+      root.thread_tag = info ? info->jni_local.thread_tag : 0;
+      break;
+    case JVMTI_HEAP_REFERENCE_THREAD:
+      root.kind = 2;
+      root.thread_tag = *tag_ptr;
+      break;
+    case JVMTI_HEAP_REFERENCE_OTHER:
+      root.kind = 7;
+      break;
+    default:
+      if (referrer_tag_ptr != NULL)
+        {
+          TmAgentEdge e = { *referrer_tag_ptr, *tag_ptr };
+          g_array_append_val (g->edges, e);
+        }
+      return JVMTI_VISIT_OBJECTS;
+    }
+  root.dst = *tag_ptr;
+  g_array_append_val (g->roots, root);
+  return JVMTI_VISIT_OBJECTS;
+}
+
+TmAgentGraph *
+tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
+{
+  TmAgentGraph *g = g_new0 (TmAgentGraph, 1);
+  jvmtiHeapCallbacks cb;
+  gint64 t0 = tm_agent_now_ns ();
+
+  g->edges = g_array_sized_new (FALSE, FALSE, sizeof (TmAgentEdge), 1 << 16);
+  g->roots = g_array_sized_new (FALSE, FALSE, sizeof (TmAgentRoot), 1 << 12);
+  g->last_id = last_id;
+  memset (&cb, 0, sizeof cb);
+  cb.heap_reference_callback = reference_cb;
+  if ((*jvmti)->FollowReferences (jvmti, 0, NULL, NULL, &cb, g) != JVMTI_ERROR_NONE)
+    g->failed = TRUE;
+  g->walk_ns = tm_agent_now_ns () - t0;
+  return g;
+}
+
+void
+tm_agent_graph_free (TmAgentGraph *g)
+{
+  if (g == NULL)
+    return;
+  g_array_unref (g->edges);
+  g_array_unref (g->roots);
+  g_free (g);
+}
+
+static inline gboolean
+is_recorded (const TmAgentGraph *g, jlong tag)
+{
+  return tag > 0 && (tag & TM_AGENT_TEMP_TAG) == 0 && (guint64) tag <= g->last_id;
+}
+
+static int
+edge_cmp (const void *a, const void *b)
+{
+  const TmAgentEdge *x = a, *y = b;
+  if (x->src != y->src)
+    return x->src < y->src ? -1 : 1;
+  return (x->dst > y->dst) - (x->dst < y->dst);
+}
+
+static int
+u64_cmp (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
+typedef struct {
+  TmAgentGraph *g;
+  GHashTable   *foreign;     /* foreign src tag -> first edge index + 1 */
+  GHashTable   *seen;        /* foreign tag -> generation */
+  guint         generation;
+  GArray       *stack;       /* jlong */
+  guint64       budget;
+  gboolean      truncated;
+  guint8       *visited;     /* bitmap over recorded ids, or NULL */
+} TmAgentExpand;
+
+static inline void
+mark_visited (TmAgentExpand *x, jlong tag)
+{
+  if (x->visited != NULL)
+    x->visited[(guint64) tag >> 3] |= (guint8) (1u << (tag & 7));
+}
+
+/* Appends to out the recorded objects reachable from foreign object f
+ * through foreign objects only. */
+static void
+expand (TmAgentExpand *x, jlong f, GArray *out)
+{
+  TmAgentEdge *edges = (TmAgentEdge *) (void *) x->g->edges->data;
+  guint n_edges = x->g->edges->len;
+
+  x->generation++;
+  g_array_set_size (x->stack, 0);
+  g_array_append_val (x->stack, f);
+  g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) f), GUINT_TO_POINTER (x->generation));
+  while (x->stack->len > 0)
+    {
+      jlong cur = g_array_index (x->stack, jlong, x->stack->len - 1);
+      gsize start;
+
+      g_array_set_size (x->stack, x->stack->len - 1);
+      start = GPOINTER_TO_SIZE (g_hash_table_lookup (x->foreign, GSIZE_TO_POINTER ((gsize) cur)));
+      if (start == 0)
+        continue;
+      for (guint i = (guint) start - 1; i < n_edges && edges[i].src == cur; i++)
+        {
+          jlong d = edges[i].dst;
+          if (x->budget == 0)
+            {
+              x->truncated = TRUE;
+              return;
+            }
+          x->budget--;
+          if (is_recorded (x->g, d))
+            {
+              guint64 id = (guint64) d;
+              g_array_append_val (out, id);
+            }
+          else if (GPOINTER_TO_UINT (g_hash_table_lookup (x->seen, GSIZE_TO_POINTER ((gsize) d))) != x->generation)
+            {
+              g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) d), GUINT_TO_POINTER (x->generation));
+              g_array_append_val (x->stack, d);
+            }
+        }
+    }
+}
+
+static guint
+sort_unique (GArray *ids)
+{
+  guint64 *v = (guint64 *) (void *) ids->data;
+  guint n = 0;
+
+  if (ids->len == 0)
+    return 0;
+  qsort (v, ids->len, sizeof *v, u64_cmp);
+  for (guint i = 0; i < ids->len; i++)
+    if (n == 0 || v[n - 1] != v[i])
+      v[n++] = v[i];
+  g_array_set_size (ids, n);
+  return n;
+}
+
+typedef struct {
+  guint64 id;
+  guint32 kind;
+  guint64 thread;
+} TmAgentRootOut;
+
+static int
+root_cmp (const void *a, const void *b)
+{
+  const TmAgentRootOut *x = a, *y = b;
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  if (x->kind != y->kind)
+    return x->kind < y->kind ? -1 : 1;
+  return (x->thread > y->thread) - (x->thread < y->thread);
+}
+
+/* Writes the graph as the one of GC gc_id; with final_deaths, also the
+ * deaths of every recorded object the walk did not reach. */
+static void
+graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentEdge *edges;
+  TmAgentExpand x;
+  g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (TmAgentRootOut));
+  guint64 listed = 0;
+  gboolean sorted = TRUE;
+
+  memset (&x, 0, sizeof x);
+  x.g = g;
+  x.budget = TM_AGENT_CLOSURE_BUDGET;
+  x.stack = g_array_new (FALSE, FALSE, sizeof (jlong));
+  x.seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  if (final_deaths)
+    x.visited = g_malloc0 (g->last_id / 8 + 1);
+
+  /* FollowReferences reports all references of an object together; sort
+   * only when that does not hold. */
+  edges = (TmAgentEdge *) (void *) g->edges->data;
+  for (guint i = 1; i < g->edges->len && sorted; i++)
+    if (edges[i].src < edges[i - 1].src)
+      sorted = FALSE;
+  if (!sorted)
+    qsort (edges, g->edges->len, sizeof *edges, edge_cmp);
+
+  x.foreign = g_hash_table_new (g_direct_hash, g_direct_equal);
+  for (guint i = 0; i < g->edges->len; i++)
+    if ((i == 0 || edges[i].src != edges[i - 1].src) && !is_recorded (g, edges[i].src))
+      g_hash_table_insert (x.foreign, GSIZE_TO_POINTER ((gsize) edges[i].src), GSIZE_TO_POINTER ((gsize) i + 1));
+
+  tm_trace_writer_graph_begin (a->writer, gc_id);
+
+  /* Roots, with thread ids from the thread objects' tags. */
+  pthread_mutex_lock (&a->queue_lock);
+  for (guint i = 0; i < g->roots->len; i++)
+    {
+      const TmAgentRoot *r = &g_array_index (g->roots, TmAgentRoot, i);
+      TmAgentRootOut o;
+      o.kind = r->kind;
+      o.thread = r->thread_tag ? GPOINTER_TO_UINT (g_hash_table_lookup (a->thread_tags, GSIZE_TO_POINTER ((gsize) r->thread_tag))) : 0;
+      if (is_recorded (g, r->dst))
+        {
+          o.id = (guint64) r->dst;
+          g_array_append_val (roots, o);
+        }
+      else
+        {
+          g_array_set_size (targets, 0);
+          expand (&x, r->dst, targets);
+          for (guint k = 0; k < targets->len; k++)
+            {
+              o.id = g_array_index (targets, guint64, k);
+              g_array_append_val (roots, o);
+            }
+        }
+    }
+  pthread_mutex_unlock (&a->queue_lock);
+  if (roots->len > 0)
+    {
+      TmAgentRootOut *v = (TmAgentRootOut *) (void *) roots->data;
+      guint n = 0;
+      qsort (v, roots->len, sizeof *v, root_cmp);
+      for (guint i = 0; i < roots->len; i++)
+        if (n == 0 || v[n - 1].id != v[i].id || v[n - 1].kind != v[i].kind)
+          v[n++] = v[i];
+      for (guint i = 0; i < n; i += 4096)
+        {
+          guint m = MIN (4096u, n - i);
+          g_autofree TmRootRecord *recs = g_new (TmRootRecord, m);
+          for (guint k = 0; k < m; k++)
+            {
+              recs[k].object_id = v[i + k].id;
+              recs[k].kind = v[i + k].kind;
+              recs[k].thread_id = v[i + k].thread;
+              mark_visited (&x, (jlong) v[i + k].id);
+            }
+          tm_trace_writer_roots (a->writer, m, recs);
+        }
+    }
+  else
+    tm_trace_writer_roots (a->writer, 0, NULL);
+
+  for (guint i = 0; i < g->edges->len;)
+    {
+      jlong src = edges[i].src;
+      guint j = i;
+
+      while (j < g->edges->len && edges[j].src == src)
+        j++;
+      if (is_recorded (g, src))
+        {
+          g_array_set_size (targets, 0);
+          for (guint k = i; k < j; k++)
+            {
+              jlong d = edges[k].dst;
+              if (is_recorded (g, d))
+                {
+                  guint64 id = (guint64) d;
+                  g_array_append_val (targets, id);
+                }
+              else
+                expand (&x, d, targets);
+            }
+          if (sort_unique (targets) > 0)
+            {
+              const guint64 *t = (const guint64 *) (void *) targets->data;
+              tm_trace_writer_refs (a->writer, (guint64) src, targets->len, t);
+              listed++;
+              for (guint k = 0; k < targets->len; k++)
+                mark_visited (&x, (jlong) t[k]);
+            }
+        }
+      i = j;
+    }
+  tm_trace_writer_graph_end (a->writer, gc_id, listed);
+  a->w_graphs++;
+  if (x.truncated)
+    tm_trace_writer_meta (a->writer, "graph_truncated", "transparency budget exhausted");
+
+  if (final_deaths)
+    {
+      g_autoptr(GArray) dead = g_array_new (FALSE, FALSE, sizeof (guint64));
+      for (guint64 id = 1; id <= g->last_id; id++)
+        {
+          gboolean was_dead = (id >> 3) < a->w_dead_len && (a->w_dead[id >> 3] & (1u << (id & 7)));
+          gboolean reached = (x.visited[id >> 3] & (1u << (id & 7))) != 0;
+          if (!was_dead && !reached)
+            g_array_append_val (dead, id);
+        }
+      if (dead->len > 0)
+        tm_trace_writer_deaths (a->writer, gc_id, (const guint64 *) (void *) dead->data, dead->len);
+      a->w_deaths += dead->len;
+      g_free (x.visited);
+    }
+
+  g_hash_table_unref (x.foreign);
+  g_hash_table_unref (x.seen);
+  g_array_unref (x.stack);
+}
+
+void
+tm_agent_graph_write (TmAgentGraph *g, guint gc_id)
+{
+  graph_write (g, gc_id, FALSE);
+}
+
+void
+tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id)
+{
+  graph_write (g, gc_id, TRUE);
+}
+
+gint64
+tm_agent_graph_walk_ns (const TmAgentGraph *g)
+{
+  return g->walk_ns;
+}

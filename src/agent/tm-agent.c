@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Tidemark JVMTI recording agent: -agentpath:libtidemark-agent.so=OPTIONS
+ * (docs/agent.md).  This file holds the JVMTI entry points: loading,
+ * VMInit (pre-existing objects, the agent thread), the allocation and
+ * free callbacks, and the orderly shutdown at VMDeath.
+ */
+#include "tm-config.h"
+#include "tm-agent.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+TmAgent tm_agent;
+
+static void
+agent_log (const char *format, ...) G_GNUC_PRINTF (1, 2);
+
+static void
+agent_log (const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  fputs ("tidemark-agent: ", stderr);
+  vfprintf (stderr, format, args);
+  fputc ('\n', stderr);
+  va_end (args);
+}
+
+static char *
+system_property (jvmtiEnv *jvmti, const char *name)
+{
+  char *v = NULL;
+  char *r;
+
+  if ((*jvmti)->GetSystemProperty (jvmti, name, &v) != JVMTI_ERROR_NONE || v == NULL)
+    return g_strdup ("");
+  r = g_strdup (v);
+  (*jvmti)->Deallocate (jvmti, (unsigned char *) v);
+  return r;
+}
+
+/* ---- allocation and free callbacks ---- */
+
+static void JNICALL
+on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
+{
+  TmAgent *a = &tm_agent;
+  jvmtiFrameInfo frames[TM_AGENT_MAX_DEPTH];
+  jint depth = 0;
+  TmAgentThread *t;
+  guint gcs;
+
+  g_atomic_int_inc (&a->in_flight);
+  if (g_atomic_int_get (&a->stopping))
+    goto out;
+  /* read before anything that may wait for a safepoint: the GC count is
+   * what orders this allocation against collections */
+  gcs = (guint) g_atomic_int_get (&a->gc_started);
+  t = tm_agent_thread_get (jvmti, TRUE);
+  if (t == NULL || t->agent_depth > 0)
+    goto out;
+  if (a->opts.stack_depth > 0)
+    (*jvmti)->GetStackTrace (jvmti, NULL, 0, (jint) a->opts.stack_depth, frames, &depth);
+
+  pthread_mutex_lock (&a->queue_lock);
+  if (G_UNLIKELY (a->q_events >= TM_AGENT_QUEUE_CAP))
+    a->dropped++;
+  else
+    {
+      TmAgentEvent *ev;
+      guint32 type, flags = 0, site, tid;
+      jlong tag = 0;
+
+      if (G_UNLIKELY (g_atomic_int_get (&a->init_check))
+          && (*jvmti)->GetTag (jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
+        goto unlock;   /* tagged by the VMInit heap walk already */
+      tm_agent_queue_sync_gcs_locked (gcs);
+      type = tm_agent_type_locked (jvmti, klass, 0, &flags);
+      site = tm_agent_site_locked (jvmti, frames, depth);
+      tid = t->defined ? t->id : tm_agent_thread_define_locked (jvmti, t, thread);
+      if ((*jvmti)->SetTag (jvmti, object, (jlong) (a->next_id + 1)) != JVMTI_ERROR_NONE)
+        goto unlock;
+      ev = tm_agent_queue_push_locked ();
+      ev->kind = TM_EV_ALLOC;
+      ev->id = ++a->next_id;
+      ev->x = type;
+      ev->site = site;
+      ev->thread = tid;
+      ev->size = (guint64) size;
+      ev->u.length = (flags & (TM_TYPE_FLAG_REF_ARRAY | TM_TYPE_FLAG_PRIM_ARRAY))
+                     ? (guint64) (*jni)->GetArrayLength (jni, object) : 0;
+      a->allocs++;
+      a->alloc_bytes += (guint64) size;
+    }
+unlock:
+  pthread_mutex_unlock (&a->queue_lock);
+out:
+  g_atomic_int_dec_and_test (&a->in_flight);
+}
+
+/* Posted by a JDK thread after a GC while it holds the tag map lock: only
+ * death_lock here, which nobody holds across a JVMTI call. */
+static void JNICALL
+on_object_free (jvmtiEnv *jvmti, jlong tag)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentDeath d;
+
+  if (tag <= 0 || (tag & TM_AGENT_TEMP_TAG) != 0)
+    return;
+  d.id = (guint64) tag;
+  d.gc = (guint32) g_atomic_int_get (&a->gc_finished);
+  pthread_mutex_lock (&a->death_lock);
+  g_array_append_val (a->deaths, d);
+  pthread_mutex_unlock (&a->death_lock);
+}
+
+/* ---- objects in the heap before recording started ---- */
+
+typedef struct {
+  jlong   tag;
+  jlong   class_tag;
+  guint64 size;
+  jint    length;
+} TmAgentPreexisting;
+
+static jint JNICALL
+preexisting_cb (jlong class_tag, jlong size, jlong *tag_ptr, jint length, void *user_data)
+{
+  GArray *out = user_data;
+  TmAgentPreexisting p;
+
+  if (*tag_ptr == 0)
+    *tag_ptr = (jlong) ++tm_agent.next_id;
+  p.tag = *tag_ptr;
+  p.class_tag = class_tag;
+  p.size = (guint64) size;
+  p.length = length;
+  g_array_append_val (out, p);
+  return 0;
+}
+
+static int
+preexisting_cmp (const void *a, const void *b)
+{
+  const TmAgentPreexisting *x = a, *y = b;
+  return (x->tag > y->tag) - (x->tag < y->tag);
+}
+
+/* Gives every object already in the heap an id and an ALLOC with site 0.
+ * Class mirrors first, so that every object's type is known. */
+static void
+tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
+{
+  TmAgent *a = &tm_agent;
+  jclass *classes = NULL;
+  jint n_classes = 0;
+  jvmtiHeapCallbacks cb;
+  g_autoptr(GArray) objs = g_array_new (FALSE, FALSE, sizeof (TmAgentPreexisting));
+
+  if ((*jvmti)->GetLoadedClasses (jvmti, &n_classes, &classes) == JVMTI_ERROR_NONE)
+    {
+      for (jint i = 0; i < n_classes; i++)
+        {
+          jlong tag = 0;
+          guint32 flags;
+          (*jvmti)->GetTag (jvmti, classes[i], &tag);
+          if (tag == 0)
+            {
+              tag = (jlong) ++a->next_id;
+              (*jvmti)->SetTag (jvmti, classes[i], tag);
+            }
+          tm_agent_type_locked (jvmti, classes[i], tag, &flags);
+          (*jni)->DeleteLocalRef (jni, classes[i]);
+        }
+      (*jvmti)->Deallocate (jvmti, (unsigned char *) classes);
+    }
+
+  memset (&cb, 0, sizeof cb);
+  cb.heap_iteration_callback = preexisting_cb;
+  (*jvmti)->IterateThroughHeap (jvmti, 0, NULL, &cb, objs);
+  g_array_sort (objs, preexisting_cmp);
+  for (guint i = 0; i < objs->len; i++)
+    {
+      const TmAgentPreexisting *p = &g_array_index (objs, TmAgentPreexisting, i);
+      TmAgentEvent *ev;
+      guint32 flags;
+
+      if (p->tag <= 0 || (p->tag & TM_AGENT_TEMP_TAG))
+        continue;
+      ev = tm_agent_queue_push_locked ();
+      ev->kind = TM_EV_ALLOC;
+      ev->id = (guint64) p->tag;
+      ev->x = tm_agent_type_for_tag_locked (p->class_tag, &flags);
+      ev->site = 0;
+      ev->thread = 0;
+      ev->size = p->size;
+      ev->u.length = p->length > 0 ? (guint64) p->length : 0;
+      a->allocs++;
+      a->alloc_bytes += p->size;
+    }
+}
+
+/* ---- the agent thread ---- */
+
+static void JNICALL
+agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentThread *t = tm_agent_thread_get (jvmti, TRUE);
+  gint64 last_pump = 0, last_flush = tm_agent_now_ns (), started = last_flush;
+  guint seen = 0;
+
+  if (t != NULL)
+    t->agent_depth++;
+  while (!g_atomic_int_get (&a->agent_stop))
+    {
+      guint finished = (guint) g_atomic_int_get (&a->gc_finished);
+      gint64 now = tm_agent_now_ns ();
+
+      if (finished != seen || now - last_pump >= 100 * 1000 * 1000)
+        {
+          seen = finished;
+          last_pump = now;
+          pthread_mutex_lock (&a->writer_lock);
+          tm_agent_pump (jni, FALSE);
+          if (now - last_flush >= G_GINT64_CONSTANT (1000000000))
+            {
+              /* a frame per second: a killed JVM leaves a readable file */
+              tm_trace_writer_tick (a->writer, (guint64) now);
+              tm_trace_writer_flush (a->writer, NULL);
+              last_flush = now;
+            }
+          /* allocation callbacks that raced the VMInit heap walk are over */
+          if (now - started >= G_GINT64_CONSTANT (1000000000))
+            g_atomic_int_set (&a->init_check, 0);
+          tm_agent_write_status ();
+          pthread_mutex_unlock (&a->writer_lock);
+        }
+      g_usleep (10000);
+    }
+  g_atomic_int_set (&a->agent_done, 1);
+}
+
+static gboolean
+start_agent_thread (jvmtiEnv *jvmti, JNIEnv *jni)
+{
+  jclass cls = (*jni)->FindClass (jni, "java/lang/Thread");
+  jmethodID ctor = cls ? (*jni)->GetMethodID (jni, cls, "<init>", "(Ljava/lang/String;)V") : NULL;
+  jstring name = (*jni)->NewStringUTF (jni, "Tidemark Agent");
+  jthread thread = ctor ? (*jni)->NewObject (jni, cls, ctor, name) : NULL;
+
+  if (thread == NULL)
+    {
+      (*jni)->ExceptionClear (jni);
+      return FALSE;
+    }
+  return (*jvmti)->RunAgentThread (jvmti, thread, agent_thread_main, NULL, JVMTI_THREAD_MAX_PRIORITY) == JVMTI_ERROR_NONE;
+}
+
+/* ---- VM life cycle ---- */
+
+static void
+set_event (jvmtiEnv *jvmti, jvmtiEventMode mode, jvmtiEvent event)
+{
+  (*jvmti)->SetEventNotificationMode (jvmti, mode, event, NULL);
+}
+
+static void JNICALL
+on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentThread *t = tm_agent_thread_get (jvmti, TRUE);
+  g_autofree char *vm_name = system_property (jvmti, "java.vm.name");
+  g_autofree char *vm_version = system_property (jvmti, "java.vm.version");
+  g_autofree char *command = system_property (jvmti, "sun.java.command");
+  g_autofree char *error = NULL;
+  g_autofree char *collectors = NULL;
+  TmTraceHeader header;
+
+  t->agent_depth++;
+  pthread_mutex_lock (&a->writer_lock);
+  memset (&header, 0, sizeof header);
+  header.version = 1;
+  header.start_unix_ns = (guint64) g_get_real_time () * 1000;
+  header.vm_name = vm_name;
+  header.vm_version = vm_version;
+  header.command_line = command;
+  header.pointer_size = sizeof (void *);
+  header.alloc_sample_bytes = a->opts.sample_bytes;
+  header.flags = TM_TRACE_FLAG_DEATHS | (a->opts.sample_bytes == 0 ? TM_TRACE_FLAG_GRAPHS : 0);
+  tm_trace_writer_header (a->writer, &header);
+  tm_trace_writer_meta (a->writer, "recorder", "tidemark-agent " PACKAGE_VERSION);
+
+  if (!tm_agent_gc_install (jvmti, jni, &error))
+    {
+      agent_log ("cannot read the GC MXBeans (%s); GC records will lack pools and causes", error);
+      a->w_gc_family = g_strdup ("GC");
+    }
+  tm_agent_gc_write_spaces ();
+  collectors = a->w_beans ? g_strjoinv (", ", a->w_beans) : g_strdup ("");
+  tm_trace_writer_meta (a->writer, "collectors", collectors);
+  {
+    g_autofree char *depth = g_strdup_printf ("%u", a->opts.stack_depth);
+    g_autofree char *every = g_strdup_printf ("%u", a->opts.graph_every);
+    tm_trace_writer_meta (a->writer, "stack_depth", depth);
+    tm_trace_writer_meta (a->writer, "graph_every", every);
+  }
+  pthread_mutex_unlock (&a->writer_lock);
+
+  /* Interval 0 reports every allocation; the forced GC retires the TLABs
+   * handed out before sampling was on (else the main thread's first TLAB
+   * goes unreported).  The queue lock keeps allocating threads waiting
+   * while the heap walk gives the objects already there their ids. */
+  pthread_mutex_lock (&a->queue_lock);
+  g_atomic_int_set (&a->init_check, a->opts.sample_bytes == 0);
+  (*jvmti)->SetHeapSamplingInterval (jvmti, (jint) a->opts.sample_bytes);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
+  (*jvmti)->ForceGarbageCollection (jvmti);
+  if (a->opts.sample_bytes == 0)
+    tag_preexisting_locked (jvmti, jni);
+  pthread_mutex_unlock (&a->queue_lock);
+
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
+  tm_agent_gc_reset_counts (jni);
+
+  if (!start_agent_thread (jvmti, jni))
+    agent_log ("cannot start the agent thread; the trace is written at exit only");
+  t->agent_depth--;
+}
+
+static void
+wait_for (volatile gint *value, gint want, gint64 max_ms)
+{
+  for (gint64 i = 0; i < max_ms && g_atomic_int_get (value) != want; i++)
+    g_usleep (1000);
+}
+
+static void
+pump_until_written (JNIEnv *jni, guint n, gint64 max_ms)
+{
+  TmAgent *a = &tm_agent;
+
+  for (gint64 waited = 0;; waited += 20)
+    {
+      tm_agent_pump (jni, TRUE);
+      if (a->w_gcs_written >= n && a->w_head == NULL)
+        break;
+      if (waited >= max_ms)
+        break;
+      g_usleep (20000);
+    }
+}
+
+static void JNICALL
+on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentThread *t = tm_agent_thread_get (jvmti, TRUE);
+  g_autoptr(GError) error = NULL;
+  guint n;
+
+  /* Other threads keep running during VMDeath: stop recording, let the
+   * callbacks in flight finish, then stop the agent thread. */
+  g_atomic_int_set (&a->stopping, 1);
+  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
+  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE);
+  wait_for (&a->in_flight, 0, 5000);
+  g_atomic_int_set (&a->agent_stop, 1);
+  wait_for (&a->agent_done, 1, 30000);
+  if (t != NULL)
+    t->agent_depth++;
+
+  pthread_mutex_lock (&a->writer_lock);
+  pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), 2000);
+
+  /* The final graph, after one more GC; frees of that GC (and any never
+   * delivered) are derived from it. */
+  if (a->opts.sample_bytes == 0 && g_atomic_int_get (&a->gc_started) == g_atomic_int_get (&a->gc_finished))
+    {
+      (*jvmti)->ForceGarbageCollection (jvmti);
+      n = (guint) g_atomic_int_get (&a->gc_finished);
+      if (n > a->w_gcs_written)
+        {
+          a->gcs[n % TM_AGENT_GC_RING].want_graph = TRUE;
+          a->gcs[n % TM_AGENT_GC_RING].final = TRUE;
+        }
+      pump_until_written (jni, n, 3000);
+    }
+  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
+  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
+  tm_agent_write_deaths_upto (a->w_gcs_written, TRUE);
+
+  {
+    g_autofree char *dropped = g_strdup_printf ("%" G_GUINT64_FORMAT, a->dropped);
+    g_autofree char *late = g_strdup_printf ("%" G_GUINT64_FORMAT, a->w_late_deaths);
+    g_autofree char *skipped = g_strdup_printf ("%u", a->w_graphs_skipped);
+    tm_trace_writer_meta (a->writer, "dropped_events", dropped);
+    tm_trace_writer_meta (a->writer, "late_deaths", late);
+    tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+  }
+  tm_trace_writer_end (a->writer, a->w_allocs, a->w_deaths, a->w_gcs_written, (guint64) tm_agent_now_ns ());
+  if (!tm_trace_writer_close (a->writer, &error))
+    agent_log ("%s: %s", a->opts.output, error->message);
+  else if (a->opts.status == NULL)
+    agent_log ("trace written to %s (%" G_GUINT64_FORMAT " allocations, %u GCs)",
+               a->opts.output, a->w_allocs, a->w_gcs_written);
+  tm_agent_write_status ();
+  tm_trace_writer_free (a->writer);
+  a->writer = NULL;
+  pthread_mutex_unlock (&a->writer_lock);
+}
+
+/* ---- loading ---- */
+
+JNIEXPORT jint JNICALL
+Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
+{
+  TmAgent *a = &tm_agent;
+  jvmtiEnv *jvmti = NULL;
+  jvmtiCapabilities caps;
+  jvmtiEventCallbacks cb;
+  g_autofree char *error = NULL;
+  g_autoptr(GError) gerror = NULL;
+  struct timespec ts;
+
+  memset (a, 0, sizeof *a);
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  a->start_mono_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+  a->vm = vm;
+
+  if (!tm_agent_options_parse (options, &a->opts, &error))
+    {
+      agent_log ("%s", error);
+      return JNI_ERR;
+    }
+  if ((*vm)->GetEnv (vm, (void **) &jvmti, JVMTI_VERSION_11) != JNI_OK || jvmti == NULL)
+    {
+      agent_log ("this JVM has no JVMTI 11 (Java 11 or newer is needed)");
+      return JNI_ERR;
+    }
+  a->jvmti = jvmti;
+
+  memset (&caps, 0, sizeof caps);
+  caps.can_tag_objects = 1;
+  caps.can_generate_sampled_object_alloc_events = 1;
+  caps.can_generate_object_free_events = 1;
+  caps.can_generate_garbage_collection_events = 1;
+  caps.can_get_source_file_name = 1;
+  caps.can_get_line_numbers = 1;
+  if ((*jvmti)->AddCapabilities (jvmti, &caps) != JVMTI_ERROR_NONE)
+    {
+      agent_log ("the JVM refused the capabilities the agent needs (tagging, sampled allocations, GC events)");
+      return JNI_ERR;
+    }
+
+  a->writer = tm_trace_writer_new_for_path (a->opts.output, TRUE, &gerror);
+  if (a->writer == NULL)
+    {
+      agent_log ("cannot write %s: %s", a->opts.output, gerror->message);
+      return JNI_ERR;
+    }
+  tm_trace_writer_set_level (a->writer, a->opts.zstd_level);
+
+  pthread_mutex_init (&a->queue_lock, NULL);
+  pthread_mutex_init (&a->death_lock, NULL);
+  pthread_mutex_init (&a->note_lock, NULL);
+  pthread_mutex_init (&a->writer_lock, NULL);
+  a->deaths = g_array_new (FALSE, FALSE, sizeof (TmAgentDeath));
+  tm_agent_defs_init ();
+
+  memset (&cb, 0, sizeof cb);
+  cb.VMInit = on_vm_init;
+  cb.VMDeath = on_vm_death;
+  cb.SampledObjectAlloc = on_sampled_alloc;
+  cb.ObjectFree = on_object_free;
+  cb.GarbageCollectionStart = tm_agent_on_gc_start;
+  cb.GarbageCollectionFinish = tm_agent_on_gc_finish;
+  (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH);
+  return JNI_OK;
+}

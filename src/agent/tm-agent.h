@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Internal state of the Tidemark JVMTI agent (docs/agent.md), shared by
+ * its files.  Threads and locks:
+ *
+ *  - allocating threads (SampledObjectAlloc) take queue_lock around id
+ *    assignment, SetTag and the append to the event queue, so object ids
+ *    are dense and ascending in stream order;
+ *  - GC start/finish callbacks (VM thread, at a safepoint) only write
+ *    timestamps and bump atomic counters: no locks, no I/O;
+ *  - ObjectFree callbacks (a JDK thread, holding the JVMTI tag map lock)
+ *    take only death_lock, never held around a JVMTI call;
+ *  - the agent thread (or the VMDeath thread at the end) holds writer_lock
+ *    and is the only user of the TmTraceWriter.
+ *
+ * queue_lock may be held across SetTag/JNI calls that block for a
+ * safepoint; that is safe because no safepoint-time callback takes it.
+ */
+#pragma once
+
+#include <jvmti.h>
+#include <glib.h>
+#include <pthread.h>
+
+#include "tm-trace-writer.h"
+
+G_BEGIN_DECLS
+
+/* Tags with this bit name objects the agent saw but did not record (its
+ * own objects, class mirrors, objects met first in a heap walk). */
+#define TM_AGENT_TEMP_TAG   ((jlong) 1 << 62)
+#define TM_AGENT_MAX_DEPTH  64
+#define TM_AGENT_GC_RING    4096
+/* events held in memory before allocations are dropped (~40 bytes each) */
+#define TM_AGENT_QUEUE_CAP  (16u * 1024 * 1024)
+
+typedef struct {
+  char    *output;
+  char    *status;
+  guint64  sample_bytes;      /* 0 = every allocation */
+  guint    stack_depth;
+  guint    graph_every;       /* 0 = no graphs at all */
+  gboolean graph_every_set;
+  int      zstd_level;
+} TmAgentOptions;
+
+gboolean tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error);
+void     tm_agent_options_clear (TmAgentOptions *opts);
+
+/* Names (tm-agent-names.c) */
+char    *tm_agent_type_name_from_signature (const char *signature, guint32 *flags);
+char    *tm_agent_method_name (const char *class_signature, const char *name, const char *method_signature);
+
+typedef enum {
+  TM_EV_ALLOC = 1,
+  TM_EV_TYPE,
+  TM_EV_FRAME,
+  TM_EV_SITE,
+  TM_EV_THREAD,
+  TM_EV_GC,
+} TmAgentEventKind;
+
+typedef struct {
+  guint8   kind;
+  guint32  x;       /* ALLOC type id; TYPE flags; FRAME line+1; SITE depth; GC number */
+  guint64  id;
+  guint32  site;    /* ALLOC */
+  guint32  thread;  /* ALLOC */
+  guint64  size;    /* ALLOC */
+  union {
+    guint64  length;  /* ALLOC array length */
+    char    *str;     /* TYPE/THREAD name; FRAME "method\0file" */
+    guint64 *frames;  /* SITE frame ids */
+  } u;
+} TmAgentEvent;
+
+#define TM_AGENT_CHUNK_EVENTS 4096
+typedef struct _TmAgentChunk TmAgentChunk;
+struct _TmAgentChunk {
+  TmAgentChunk *next;
+  guint         n;
+  guint         pos;      /* consumer position */
+  TmAgentEvent  ev[TM_AGENT_CHUNK_EVENTS];
+};
+
+typedef struct {
+  guint32 id;
+  gint    agent_depth;    /* > 0: allocations of this thread are the agent's own */
+  gboolean defined;
+} TmAgentThread;
+
+typedef struct {
+  guint64 bean_id;
+  char   *collector;
+  char   *action;
+  char   *cause;
+  guint   n;
+  char  **pools;
+  guint64 *before, *after, *committed;
+} TmAgentGcNote;
+
+typedef struct {
+  /* written by the GC callbacks */
+  volatile gint64 start_ns;
+  volatile gint64 end_ns;
+  /* written under queue_lock when the GC's marker is queued */
+  guint64  last_id;
+  /* writer side */
+  gboolean matched;        /* collector/bean decided */
+  gint64   matched_at;
+  char    *bean;           /* GC MXBean name, or NULL for a pause without one */
+  guint64  bean_id;
+  gboolean want_graph;
+  gboolean final;
+  struct _TmAgentGraph *graph;
+} TmAgentGc;
+
+typedef struct _TmAgentGraph TmAgentGraph;
+
+typedef struct {
+  jvmtiEnv *jvmti;
+  JavaVM   *vm;
+  TmAgentOptions opts;
+  gint64    start_mono_ns;
+
+  volatile gint stopping;
+  volatile gint in_flight;
+  volatile gint init_check;     /* check for a tag before tagging (init race) */
+  volatile gint agent_stop;
+  volatile gint agent_done;
+  gint64    temp_tags;
+
+  /* queue_lock */
+  pthread_mutex_t queue_lock;
+  TmAgentChunk *q_head, *q_tail;
+  guint64   q_events;
+  guint64   next_id;            /* last object id given out */
+  guint     gcs_queued;
+  guint64   dropped;
+  guint64   allocs;
+  guint64   alloc_bytes;
+  GHashTable *types;            /* class tag -> TmAgentType* */
+  GHashTable *methods;          /* jmethodID -> TmAgentMethod* */
+  GHashTable *frames;           /* TmAgentFrameKey* -> id */
+  GHashTable *sites;            /* TmAgentSiteKey* -> id */
+  GHashTable *thread_tags;      /* thread object tag -> thread id */
+  guint32   n_types, n_frames, n_sites, n_threads;
+
+  /* GC callbacks */
+  volatile gint gc_started;
+  volatile gint gc_finished;
+  TmAgentGc gcs[TM_AGENT_GC_RING];
+
+  /* death_lock */
+  pthread_mutex_t death_lock;
+  GArray   *deaths;             /* TmAgentDeath */
+
+  /* note_lock: GC notifications from the listener */
+  pthread_mutex_t note_lock;
+  GHashTable *notes;            /* "bean\nid" -> TmAgentGcNote* */
+
+  /* writer_lock */
+  pthread_mutex_t writer_lock;
+  TmTraceWriter *writer;
+  TmAgentChunk *w_head, *w_tail;  /* taken from the queue, not yet written */
+  guint64   w_last_id;
+  guint     w_gcs_written;
+  guint     w_gcs_matched;
+  guint64   w_deaths;
+  guint64   w_late_deaths;
+  guint64   w_allocs;
+  guint     w_graphs;
+  guint     w_graphs_skipped;
+  gint64    w_last_graph_end;
+  gint64    w_last_graph_cost;
+  guint8   *w_dead;               /* bitmap over object ids */
+  gsize     w_dead_len;
+  GHashTable *w_spaces;           /* pool name -> space id */
+  guint     w_n_spaces;
+  guint     w_n_beans;
+  char    **w_beans;
+  guint64  *w_bean_counts;
+  char     *w_gc_family;           /* e.g. "G1" */
+  jclass    helper;                /* global ref */
+  jmethodID helper_counts;
+  jmethodID helper_pools;
+  jmethodID helper_usage;
+  char    **w_pool_names;          /* from the helper, in its order */
+  guint     w_n_pools;
+} TmAgent;
+
+typedef struct {
+  guint64 id;
+  guint32 gc;   /* gc_finished when the free was posted */
+} TmAgentDeath;
+
+extern TmAgent tm_agent;
+
+static inline gint64
+tm_agent_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec - tm_agent.start_mono_ns;
+}
+
+/* Queue (tm-agent-queue.c); *_locked need queue_lock. */
+TmAgentEvent *tm_agent_queue_push_locked (void);
+void          tm_agent_queue_sync_gcs_locked (guint gc_started);
+TmAgentChunk *tm_agent_queue_steal_locked (void);
+void          tm_agent_event_clear (TmAgentEvent *ev);
+
+/* Definitions (tm-agent-defs.c); need queue_lock. */
+TmAgentThread *tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create);
+guint32  tm_agent_thread_define_locked (jvmtiEnv *jvmti, TmAgentThread *t, jthread thread);
+guint32  tm_agent_type_locked  (jvmtiEnv *jvmti, jclass klass, jlong klass_tag, guint32 *flags);
+guint32  tm_agent_type_for_tag_locked (jlong klass_tag, guint32 *flags);
+guint32  tm_agent_site_locked  (jvmtiEnv *jvmti, const jvmtiFrameInfo *frames, jint depth);
+void     tm_agent_defs_init (void);
+
+/* GCs (tm-agent-gc.c) */
+gboolean tm_agent_gc_install (jvmtiEnv *jvmti, JNIEnv *jni, char **error);
+void JNICALL tm_agent_on_gc_start  (jvmtiEnv *jvmti);
+void JNICALL tm_agent_on_gc_finish (jvmtiEnv *jvmti);
+void     tm_agent_gc_match (JNIEnv *jni, guint upto);
+void     tm_agent_gc_reset_counts (JNIEnv *jni);
+gboolean tm_agent_gc_ready (guint n, gboolean final);
+void     tm_agent_gc_write (JNIEnv *jni, guint n);
+void     tm_agent_gc_write_spaces (void);
+
+/* Graphs (tm-agent-graph.c) */
+TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);
+void          tm_agent_graph_write (TmAgentGraph *g, guint gc_id);
+void          tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id);
+void          tm_agent_graph_free  (TmAgentGraph *g);
+gint64        tm_agent_graph_walk_ns (const TmAgentGraph *g);
+
+/* Writer side (tm-agent-writer.c); need writer_lock. */
+void     tm_agent_pump (JNIEnv *jni, gboolean final);
+void     tm_agent_write_deaths_upto (guint gc_id, gboolean all);
+void     tm_agent_write_status (void);
+
+static inline jlong
+tm_agent_temp_tag (void)
+{
+  return TM_AGENT_TEMP_TAG | (jlong) __atomic_add_fetch (&tm_agent.temp_tags, 1, __ATOMIC_RELAXED);
+}
+
+G_END_DECLS
