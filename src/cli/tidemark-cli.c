@@ -14,6 +14,9 @@ int tm_cmd_synth    (int argc, char **argv);
 #ifdef TM_HAVE_RENDER
 int tm_cmd_chart    (int argc, char **argv);
 #endif
+int tm_cmd_windows  (int argc, char **argv);   /* windows (issue 3) */
+int tm_cmd_heap     (int argc, char **argv);   /* heap (issue 6) */
+int tm_cmd_record   (int argc, char **argv);   /* record (issue 5) */
 /* more commands: declare here */
 
 static const TmCliCommand commands[] = {
@@ -23,6 +26,9 @@ static const TmCliCommand commands[] = {
 #ifdef TM_HAVE_RENDER
   { "chart",    "TRACE --kind memory|objects|overhead --png FILE [--width W] [--height H]", "render a chart into a PNG", tm_cmd_chart },
 #endif
+  { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
+  { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
+  { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   /* more commands: register here */
 };
 

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tidemark-cli heap end to end: JSON shape and sums, the leak scenario's
+# cache on top by retained size, shallow-only GCs, exit codes.
+set -euo pipefail
+cli=${TIDEMARK_CLI:?}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+
+"$cli" synth leak -o "$dir/leak.tmtrace" --scale 0.3 >/dev/null 2>&1 || fail "synth"
+"$cli" timeline "$dir/leak.tmtrace" --json > "$dir/tl.json" || fail "timeline"
+last=$(python3 -c "import json; print(len(json.load(open('$dir/tl.json'))['gcs']))")
+
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --classify type,call-site --top 0 --json > "$dir/heap.json" \
+  || fail "heap --json"
+json "$dir/heap.json" "
+tl = json.load(open('$dir/tl.json'))['gcs'][$last - 1]
+assert d['gc'] == $last and d['metric'] == 'retained-bytes', d
+assert d['classifiers'] == ['type', 'call-site']
+t = d['tree']
+for k in ['key','objects','bytes','deep_objects','deep_bytes','retained_objects','retained_bytes','children']: assert k in t, k
+assert t['key'] == 'Overall'
+assert t['objects'] == tl['live_objects'], (t['objects'], tl['live_objects'])
+assert t['retained_bytes'] == t['bytes']
+# children partition their parent; sorted by retained bytes
+def walk(n):
+  if n['children']:
+    assert sum(c['objects'] for c in n['children']) == n['objects']
+    assert sum(c['bytes'] for c in n['children']) == n['bytes']
+    r = [c['retained_bytes'] for c in n['children']]
+    assert r == sorted(r, reverse=True)
+  for c in n['children']:
+    assert c['objects'] <= c['retained_objects'] <= c['deep_objects'] <= t['objects']
+    assert c['bytes'] <= c['retained_bytes'] <= c['deep_bytes']
+    walk(c)
+walk(t)
+top = t['children'][0]
+assert top['key'] == 'java.util.concurrent.ConcurrentHashMap', top['key']
+j = [c for c in t['children'] if c['key'] == 'com.example.travel.Journey'][0]
+assert j['retained_bytes'] == j['deep_bytes']
+assert top['retained_bytes'] > j['deep_bytes']
+assert j['children'] and all(c['key'].startswith('com.example.travel.JourneyCache.lookup(') for c in j['children'])
+"
+
+# --top limits the children and says how many were left out
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --top 3 --metric objects --json > "$dir/top.json" || fail "heap --top"
+json "$dir/top.json" "
+t = d['tree']
+assert len(t['children']) == 3 and t['omitted_children'] > 0
+o = [c['objects'] for c in t['children']]
+assert o == sorted(o, reverse=True)
+"
+
+# a GC without a graph: shallow sizes, nulls, a note naming the nearest graphs
+"$cli" heap "$dir/leak.tmtrace" --gc 15 --json > "$dir/shallow.json" 2> "$dir/shallow.err" || fail "shallow"
+json "$dir/shallow.json" "
+assert d['has_graph'] is False and d['metric'] == 'bytes'
+assert d['tree']['retained_bytes'] is None and d['tree']['objects'] > 0
+"
+grep -q "nearest GCs with one are 10 and 20" "$dir/shallow.err" || fail "no-graph note"
+
+set +e
+"$cli" heap "$dir/leak.tmtrace" --gc 15 --metric retained-bytes > "$dir/out" 2>"$dir/err"; rc=$?
+[ $rc -eq 2 ] && [ ! -s "$dir/out" ] || fail "retained without graph: rc=$rc"
+"$cli" heap "$dir/leak.tmtrace" > /dev/null 2>&1; [ $? -eq 1 ] || fail "missing --gc"
+"$cli" heap "$dir/leak.tmtrace" --gc 1 --classify type,nope > /dev/null 2>&1; [ $? -eq 1 ] || fail "bad classifier"
+"$cli" heap "$dir/leak.tmtrace" --gc 1 --metric size > /dev/null 2>&1; [ $? -eq 1 ] || fail "bad metric"
+"$cli" heap "$dir/leak.tmtrace" --gc 100000 > /dev/null 2>&1; [ $? -eq 1 ] || fail "GC out of range"
+"$cli" heap "$dir/missing.tmtrace" --gc 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "missing file"
+head -c 3000 "$dir/leak.tmtrace" > "$dir/cut.tmtrace"
+"$cli" heap "$dir/cut.tmtrace" --gc 1 > /dev/null 2>&1; rc=$?
+[ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 2 ] || fail "cut trace crashed: rc=$rc"
+set -e
+echo "ok"
