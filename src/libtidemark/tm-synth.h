@@ -24,8 +24,8 @@
  *                of short-lived java.lang.StringBuilder/char[]/String at
  *                com.example.report.ReportRenderer.render(...): freed bytes
  *                per second spike there.
- *   gc-overhead  GCs 50%..70%: old generation near full, major GCs every
- *                30 ms of simulated time with 12 ms pauses (~40% overhead);
+ *   gc-overhead  GCs 50%..70%: old generation near full, a major GC after
+ *                every 30 ms of running, each pausing ~12 ms (~29% overhead);
  *                elsewhere ~2%.
  *   mixed        leak from 10% to the end, churn at 30%..40%, GC overhead
  *                at 60%..70%.

@@ -189,6 +189,7 @@ struct _TmTrace {
   guint64    stop_offset;       /* where reading stopped, if !complete */
   GArray    *warnings;          /* TmWarning */
   guint64    dropped_events;    /* from META "dropped_events" if present */
+  GBytes    *source_bytes;      /* for traces loaded from memory: graphs are re-read from here */
 };
 
 TmTrace    *tm_trace_ref                 (TmTrace *trace);

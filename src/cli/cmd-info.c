@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli info: a trace's summary. */
+#include "cli-common.h"
+
+#include <stdio.h>
+
+static void
+print_json (const TmTrace *t)
+{
+  GString *s = g_string_new ("{");
+
+  g_string_append_printf (s, "\"format_version\": %u, \"format\": ", t->format_version);
+  tm_json_append_string (s, t->format);
+  g_string_append (s, ", \"vm\": ");
+  tm_json_append_string (s, t->vm_name);
+  g_string_append (s, ", \"vm_version\": ");
+  tm_json_append_string (s, t->vm_version);
+  g_string_append (s, ", \"command_line\": ");
+  tm_json_append_string (s, t->command_line);
+  g_string_append_printf (s,
+                          ", \"start_unix_ns\": %" G_GUINT64_FORMAT
+                          ", \"duration_ns\": %" G_GUINT64_FORMAT
+                          ", \"gcs\": %u"
+                          ", \"allocs\": %" G_GUINT64_FORMAT
+                          ", \"alloc_bytes\": %" G_GUINT64_FORMAT
+                          ", \"deaths\": %" G_GUINT64_FORMAT
+                          ", \"graphs\": %u"
+                          ", \"complete\": %s"
+                          ", \"alloc_sample_bytes\": %" G_GUINT64_FORMAT
+                          ", \"peak_used_bytes\": %" G_GUINT64_FORMAT
+                          ", \"types\": %u, \"sites\": %u, \"threads\": %u, \"spaces\": %u"
+                          ", \"dropped_events\": %" G_GUINT64_FORMAT,
+                          t->start_unix_ns, t->duration_ns, t->gcs->len, t->total_allocs, t->total_alloc_bytes,
+                          t->total_deaths, t->n_graphs, t->complete ? "true" : "false", t->alloc_sample_bytes,
+                          t->peak_used_bytes, t->types->len - 1, t->sites->len - 1, t->threads->len - 1,
+                          t->spaces->len - 1, t->dropped_events);
+  if (!t->complete)
+    g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
+  g_string_append (s, ", \"warnings\": ");
+  tm_cli_json_warnings (s, t);
+  g_string_append (s, "}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static void
+print_text (const TmTrace *t)
+{
+  g_autofree char *dur = tm_format_duration ((double) t->duration_ns);
+  g_autofree char *peak = tm_format_bytes ((double) t->peak_used_bytes);
+  g_autofree char *allocs = tm_format_count (t->total_allocs);
+  g_autofree char *abytes = tm_format_bytes ((double) t->total_alloc_bytes);
+  g_autofree char *deaths = tm_format_count (t->total_deaths);
+
+  printf ("File:          %s\n", t->path ? t->path : "");
+  printf ("Format:        %s (version %u)%s\n", t->format, t->format_version,
+          t->complete ? "" : "  INCOMPLETE");
+  printf ("VM:            %s %s\n", t->vm_name, t->vm_version);
+  if (*t->command_line)
+    printf ("Command line:  %s\n", t->command_line);
+  printf ("Duration:      %s\n", dur);
+  printf ("GCs:           %u (%u with a reference graph)\n", t->gcs->len, t->n_graphs);
+  printf ("Allocations:   %s (%s)%s\n", allocs, abytes,
+          t->alloc_sample_bytes ? " sampled: object counts are estimates" : "");
+  printf ("Deaths:        %s\n", deaths);
+  printf ("Peak heap:     %s\n", peak);
+  printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
+  if (!t->complete)
+    printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
+}
+
+int
+tm_cmd_info (int argc, char **argv)
+{
+  gboolean json = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - summary of a trace");
+  g_autoptr(TmTrace) trace = NULL;
+  const char *path;
+  int code = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!tm_cli_parse (ctx, "info", &argc, &argv, &code))
+    return code;
+  if ((path = tm_cli_single_input ("info", argc, argv, &code)) == NULL)
+    return code;
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    return code;
+
+  if (json)
+    print_json (trace);
+  else
+    print_text (trace);
+  return TM_EXIT_OK;
+}

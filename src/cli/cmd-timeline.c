@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli timeline: one row per GC. */
+#include "cli-common.h"
+
+#include <stdio.h>
+
+static void
+print_json (const TmTrace *t)
+{
+  GString *s = g_string_sized_new (256 + t->gcs->len * 256);
+
+  g_string_append (s, "{\"complete\": ");
+  g_string_append (s, t->complete ? "true" : "false");
+  g_string_append (s, ", \"gcs\": [");
+  for (guint i = 0; i < t->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      guint64 freed = gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0;
+
+      g_string_append (s, i ? ",\n  " : "\n  ");
+      g_string_append_printf (s, "{\"id\": %u, \"start_ns\": %" G_GUINT64_FORMAT ", \"end_ns\": %" G_GUINT64_FORMAT
+                                 ", \"kind\": \"%s\", \"collector\": ",
+                              gc->id, gc->start_ns, gc->end_ns, tm_gc_kind_to_string (gc->kind));
+      tm_json_append_string (s, gc->collector);
+      g_string_append (s, ", \"cause\": ");
+      tm_json_append_string (s, gc->cause);
+      g_string_append_printf (s, ", \"pause_ns\": %" G_GUINT64_FORMAT ", \"used_before\": %" G_GUINT64_FORMAT
+                                 ", \"used_after\": %" G_GUINT64_FORMAT ", \"committed_after\": %" G_GUINT64_FORMAT
+                                 ", \"freed_bytes\": %" G_GUINT64_FORMAT ", \"live_objects\": %" G_GUINT64_FORMAT
+                                 ", \"live_bytes\": %" G_GUINT64_FORMAT,
+                              gc->pause_ns, gc->used_before, gc->used_after, gc->committed_after, freed,
+                              gc->live_objects, gc->live_bytes);
+      if (gc->has_graph)
+        g_string_append_printf (s, ", \"reachable_bytes\": %" G_GUINT64_FORMAT ", \"reachable_objects\": %" G_GUINT64_FORMAT,
+                                gc->reachable_bytes, gc->reachable_objects);
+      else
+        g_string_append (s, ", \"reachable_bytes\": null, \"reachable_objects\": null");
+      g_string_append (s, ", \"spaces\": [");
+      for (guint k = 0; k < gc->usage_count; k++)
+        {
+          const TmSpaceUsage *u = &g_array_index (t->space_usage, TmSpaceUsage, gc->usage_first + k);
+          const TmSpace *sp = tm_trace_space (t, u->space);
+          if (k)
+            g_string_append (s, ", ");
+          g_string_append (s, "{\"name\": ");
+          tm_json_append_string (s, sp->name);
+          g_string_append_printf (s, ", \"kind\": \"%s\", \"used_before\": %" G_GUINT64_FORMAT ", \"used_after\": %" G_GUINT64_FORMAT
+                                     ", \"committed_after\": %" G_GUINT64_FORMAT "}",
+                                  tm_space_kind_to_string (sp->kind), u->used_before, u->used_after, u->committed_after);
+        }
+      g_string_append (s, "]}");
+    }
+  g_string_append (s, "\n]}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static void
+print_csv (const TmTrace *t)
+{
+  printf ("id,start_ns,end_ns,kind,cause,pause_ns,used_before,used_after,freed_bytes,live_objects,reachable_bytes\n");
+  for (guint i = 0; i < t->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      g_autofree char *cause = g_strdup (gc->cause);
+      g_strdelimit (cause, ",\"\n", ' ');
+      printf ("%u,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%s,%s,%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT
+              ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",%" G_GUINT64_FORMAT ",",
+              gc->id, gc->start_ns, gc->end_ns, tm_gc_kind_to_string (gc->kind), cause, gc->pause_ns,
+              gc->used_before, gc->used_after,
+              gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0, gc->live_objects);
+      if (gc->has_graph)
+        printf ("%" G_GUINT64_FORMAT, gc->reachable_bytes);
+      printf ("\n");
+    }
+}
+
+static void
+print_text (const TmTrace *t)
+{
+  printf ("%6s %12s %-10s %10s %12s %12s %12s %12s  %s\n",
+          "GC", "time", "kind", "pause", "before", "after", "live objs", "reachable", "cause");
+  for (guint i = 0; i < t->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      g_autofree char *time = tm_format_duration ((double) gc->start_ns);
+      g_autofree char *pause = tm_format_duration ((double) gc->pause_ns);
+      g_autofree char *before = tm_format_bytes ((double) gc->used_before);
+      g_autofree char *after = tm_format_bytes ((double) gc->used_after);
+      g_autofree char *reach = gc->has_graph ? tm_format_bytes ((double) gc->reachable_bytes) : g_strdup ("-");
+      printf ("%6u %12s %-10s %10s %12s %12s %12" G_GUINT64_FORMAT " %12s  %s\n",
+              gc->id, time, tm_gc_kind_to_string (gc->kind), pause, before, after, gc->live_objects, reach, gc->cause);
+    }
+}
+
+int
+tm_cmd_timeline (int argc, char **argv)
+{
+  gboolean json = FALSE, csv = FALSE;
+  GOptionEntry entries[] = {
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, "Print CSV", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - one row per GC");
+  g_autoptr(TmTrace) trace = NULL;
+  const char *path;
+  int code = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!tm_cli_parse (ctx, "timeline", &argc, &argv, &code))
+    return code;
+  if (json && csv)
+    return tm_cli_usage_error ("timeline", "--json and --csv exclude each other");
+  if ((path = tm_cli_single_input ("timeline", argc, argv, &code)) == NULL)
+    return code;
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    return code;
+
+  if (json)
+    print_json (trace);
+  else if (csv)
+    print_csv (trace);
+  else
+    print_text (trace);
+  return TM_EXIT_OK;
+}

@@ -1,0 +1,401 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-heap-graph.h"
+#include "tm-trace-private.h"
+#include "tm-trace-reader.h"
+#include "tm-payload.h"
+#include "tm-error.h"
+
+guint32 *
+tm_trace_live_objects (const TmTrace *trace, guint32 gc_id, guint32 *n)
+{
+  guint64 limit = tm_trace_allocs_before_gc (trace, gc_id);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  for (guint64 i = 0; i < limit; i++)
+    {
+      guint32 death = trace->obj_death[i];
+      if (death == TM_ALIVE || death > gc_id)
+        {
+          guint32 i32 = (guint32) i;
+          g_array_append_val (out, i32);
+        }
+    }
+  *n = out->len;
+  return (guint32 *) (gpointer) g_array_free (out, FALSE);
+}
+
+/* Builds the CSR from (src, dst) node pairs by counting sort. */
+static void
+build_csr (TmHeapGraph *g, const guint32 *src, const guint32 *dst, guint64 n_edges)
+{
+  g->edge_start = g_new0 (guint64, (gsize) g->n_nodes + 1);
+  g->edges = g_new (guint32, MAX (n_edges, 1));
+  g->n_edges = n_edges;
+
+  for (guint64 e = 0; e < n_edges; e++)
+    g->edge_start[src[e] + 1]++;
+  for (guint32 v = 0; v < g->n_nodes; v++)
+    g->edge_start[v + 1] += g->edge_start[v];
+  {
+    g_autofree guint64 *fill = g_memdup2 (g->edge_start, sizeof (guint64) * ((gsize) g->n_nodes + 1));
+    for (guint64 e = 0; e < n_edges; e++)
+      g->edges[fill[src[e]]++] = dst[e];
+  }
+}
+
+gboolean
+tm_heap_graph_node_for_object (const TmHeapGraph *g, guint32 object_index, guint32 *node)
+{
+  guint32 lo = 0, hi = g->n_nodes;
+
+  while (lo < hi)
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (g->node_object[mid] < object_index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < g->n_nodes && g->node_object[lo] == object_index)
+    {
+      *node = lo;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+TmHeapGraph *
+tm_heap_graph_new (guint32        gc_id,
+                   const guint32 *objects,
+                   guint32        n_objects,
+                   const guint32 *edge_src,
+                   const guint32 *edge_dst,
+                   guint64        n_edges,
+                   const guint32 *root_objects,
+                   const guint8  *root_kinds,
+                   guint32        n_roots)
+{
+  TmHeapGraph *g = g_new0 (TmHeapGraph, 1);
+  g_autofree guint32 *src = g_new (guint32, MAX (n_edges, 1));
+  g_autofree guint32 *dst = g_new (guint32, MAX (n_edges, 1));
+  guint64 m = 0;
+
+  g->gc_id = gc_id;
+  g->n_nodes = n_objects;
+  g->node_object = g_memdup2 (objects, sizeof (guint32) * MAX (n_objects, 1));
+  for (guint64 e = 0; e < n_edges; e++)
+    {
+      guint32 a, b;
+      if (tm_heap_graph_node_for_object (g, edge_src[e], &a) && tm_heap_graph_node_for_object (g, edge_dst[e], &b))
+        {
+          src[m] = a;
+          dst[m] = b;
+          m++;
+        }
+      else
+        g->dropped_edges++;
+    }
+  build_csr (g, src, dst, m);
+
+  g->root_node = g_new (guint32, MAX (n_roots, 1));
+  g->root_kind = g_new (guint8, MAX (n_roots, 1));
+  g->root_thread = g_new0 (guint32, MAX (n_roots, 1));
+  for (guint32 r = 0; r < n_roots; r++)
+    {
+      guint32 v;
+      if (tm_heap_graph_node_for_object (g, root_objects[r], &v))
+        {
+          g->root_node[g->n_roots] = v;
+          g->root_kind[g->n_roots] = root_kinds ? root_kinds[r] : TM_ROOT_KIND_OTHER;
+          g->n_roots++;
+        }
+      else
+        g->dropped_edges++;
+    }
+  return g;
+}
+
+guint64 *
+tm_heap_graph_mark (const TmHeapGraph *g, guint64 *n_marked)
+{
+  guint64 *bits = g_new0 (guint64, (gsize) g->n_nodes / 64 + 1);
+  g_autofree guint32 *stack = g_new (guint32, (gsize) g->n_nodes + 1);
+  gsize sp = 0;
+  guint64 count = 0;
+
+  for (guint32 r = 0; r < g->n_roots; r++)
+    {
+      guint32 v = g->root_node[r];
+      if (!tm_bitmap_get (bits, v))
+        {
+          tm_bitmap_set (bits, v);
+          stack[sp++] = v;
+        }
+    }
+  while (sp > 0)
+    {
+      guint32 v = stack[--sp];
+      count++;
+      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+        {
+          guint32 w = g->edges[e];
+          if (!tm_bitmap_get (bits, w))
+            {
+              tm_bitmap_set (bits, w);
+              stack[sp++] = w;
+            }
+        }
+    }
+  if (n_marked)
+    *n_marked = count;
+  return bits;
+}
+
+void
+tm_heap_graph_free (TmHeapGraph *g)
+{
+  if (g == NULL)
+    return;
+  g_free (g->node_object);
+  g_free (g->edge_start);
+  g_free (g->edges);
+  g_free (g->root_node);
+  g_free (g->root_kind);
+  g_free (g->root_thread);
+  g_free (g);
+}
+
+/* ---- reading a graph back from the file -------------------------------- */
+
+typedef struct {
+  const TmTrace *trace;
+  guint32       *node_of;     /* object index -> node + 1 (0: not in the heap) */
+  GArray        *src, *dst;   /* guint32 nodes */
+  GArray        *roots;       /* guint32 nodes */
+  GArray        *root_kinds;  /* guint8 */
+  GArray        *root_threads;/* guint32 thread index */
+  guint64        dropped;
+  guint64        hint;
+} GraphRead;
+
+static gboolean
+object_node (GraphRead *gr, guint64 id, guint32 *node)
+{
+  guint64 index;
+
+  if (!tm_trace_object_index_for_id_hint (gr->trace, id, &gr->hint, &index))
+    return FALSE;
+  if (gr->node_of[index] == 0)
+    return FALSE;
+  *node = gr->node_of[index] - 1;
+  return TRUE;
+}
+
+static guint32
+thread_index_for_id (const TmTrace *trace, guint64 id)
+{
+  for (guint i = 1; i < trace->threads->len; i++)
+    if (g_array_index (trace->threads, TmThread, i).id == id)
+      return i;
+  return 0;
+}
+
+static gboolean
+read_graph_records (GraphRead *gr, TmTraceReader *r, guint32 gc_id, GCancellable *cancellable, GError **error)
+{
+  TmRecord rec;
+  gboolean begun = FALSE;
+  guint64 n = 0;
+
+  for (;;)
+    {
+      TmPayload c;
+      TmReadStatus st = tm_trace_reader_next (r, &rec, error);
+
+      if (st == TM_READ_ERROR)
+        return FALSE;
+      if (st == TM_READ_EOF)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED, "%s: graph of GC %u ends early", tm_trace_reader_name (r), gc_id);
+          return FALSE;
+        }
+      if ((++n & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+
+      tm_payload_init (&c, rec.payload, rec.len);
+      if (!begun)
+        {
+          guint64 id = tm_payload_u (&c, "GRAPH_BEGIN gc id");
+          if (rec.tag != TM_TAG_GRAPH_BEGIN || !c.ok || id != gc_id)
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                           "%s: no GRAPH_BEGIN %u at its stored position (zstd frame at byte offset %" G_GUINT64_FORMAT ")",
+                           tm_trace_reader_name (r), gc_id, rec.frame_offset);
+              return FALSE;
+            }
+          begun = TRUE;
+          continue;
+        }
+
+      switch (rec.tag)
+        {
+        case TM_TAG_ROOTS:
+          {
+            guint64 count = tm_payload_count (&c, 3, "ROOTS count");
+            for (guint64 i = 0; i < count && c.ok; i++)
+              {
+                guint64 id = tm_payload_u (&c, "ROOTS object");
+                guint8 kind = (guint8) tm_payload_u_max (&c, "ROOTS kind", 255);
+                guint64 thread = tm_payload_u (&c, "ROOTS thread");
+                guint32 v, th;
+                if (!c.ok)
+                  break;
+                if (!object_node (gr, id, &v))
+                  {
+                    gr->dropped++;
+                    continue;
+                  }
+                th = thread ? thread_index_for_id (gr->trace, thread) : 0;
+                g_array_append_val (gr->roots, v);
+                g_array_append_val (gr->root_kinds, kind);
+                g_array_append_val (gr->root_threads, th);
+              }
+            break;
+          }
+        case TM_TAG_REFS:
+          {
+            guint64 src_id = tm_payload_u (&c, "REFS object");
+            guint64 count = tm_payload_count (&c, 1, "REFS count");
+            guint64 prev = src_id;
+            guint32 s;
+            gboolean have_src = c.ok && object_node (gr, src_id, &s);
+            for (guint64 i = 0; i < count && c.ok; i++)
+              {
+                guint32 d;
+                prev += (guint64) tm_payload_s (&c, "REFS target");
+                if (!c.ok)
+                  break;
+                if (have_src && object_node (gr, prev, &d))
+                  {
+                    g_array_append_val (gr->src, s);
+                    g_array_append_val (gr->dst, d);
+                  }
+                else
+                  gr->dropped++;
+              }
+            break;
+          }
+        case TM_TAG_GRAPH_END:
+          return TRUE;
+        case TM_TAG_GC_START:
+        case TM_TAG_GRAPH_BEGIN:
+        case TM_TAG_END:
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: graph of GC %u has no GRAPH_END",
+                       tm_trace_reader_name (r), gc_id);
+          return FALSE;
+        default:
+          break;
+        }
+      if (!c.ok)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: %s malformed in the graph of GC %u (raw offset %" G_GUINT64_FORMAT ")",
+                       tm_trace_reader_name (r), c.what, gc_id, rec.raw_offset);
+          return FALSE;
+        }
+    }
+}
+
+static char *
+nearest_graphs (const TmTrace *trace, guint32 gc_id)
+{
+  guint32 before = 0, after = 0;
+
+  for (guint i = 0; i < trace->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+      if (!gc->has_graph)
+        continue;
+      if (gc->id < gc_id)
+        before = gc->id;
+      else if (after == 0)
+        after = gc->id;
+    }
+  if (before == 0 && after == 0)
+    return g_strdup ("the trace has no reference graphs");
+  if (before && after)
+    return g_strdup_printf ("nearest GCs with a graph: %u and %u", before, after);
+  return g_strdup_printf ("nearest GC with a graph: %u", before ? before : after);
+}
+
+TmHeapGraph *
+tm_heap_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GError **error)
+{
+  const TmGc *gc;
+  g_autoptr(TmTraceReader) r = NULL;
+  GraphRead gr = { 0 };
+  g_autofree guint32 *live = NULL;
+  guint32 n_live;
+  TmHeapGraph *g = NULL;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  if (gc_id == 0 || gc_id > trace->gcs->len)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "GC %u does not exist (the trace has %u GCs)",
+                   gc_id, trace->gcs->len);
+      return NULL;
+    }
+  gc = tm_trace_gc (trace, gc_id);
+  if (!gc->has_graph)
+    {
+      g_autofree char *near = nearest_graphs (trace, gc_id);
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
+                   "GC %u has no reference graph, so only shallow sizes are known there (%s)", gc_id, near);
+      return NULL;
+    }
+
+  if (trace->source_bytes != NULL)
+    r = tm_trace_reader_new_bytes (trace->source_bytes, trace->path, error);
+  else
+    r = tm_trace_reader_new (trace->path, error);
+  if (r == NULL)
+    return NULL;
+  tm_trace_reader_seek (r, gc->graph_frame_offset, gc->graph_raw_skip);
+
+  live = tm_trace_live_objects (trace, gc_id, &n_live);
+  gr.trace = trace;
+  gr.node_of = g_new0 (guint32, MAX (trace->n_objects, 1));
+  for (guint32 v = 0; v < n_live; v++)
+    gr.node_of[live[v]] = v + 1;
+  gr.src = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gr.dst = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gr.roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gr.root_kinds = g_array_new (FALSE, FALSE, sizeof (guint8));
+  gr.root_threads = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+  if (read_graph_records (&gr, r, gc_id, cancellable, error))
+    {
+      g = g_new0 (TmHeapGraph, 1);
+      g->gc_id = gc_id;
+      g->n_nodes = n_live;
+      g->node_object = g_steal_pointer (&live);
+      build_csr (g, (const guint32 *) (gpointer) gr.src->data, (const guint32 *) (gpointer) gr.dst->data, gr.src->len);
+      g->n_roots = gr.roots->len;
+      g->root_node = (guint32 *) (gpointer) g_array_free (gr.roots, FALSE);
+      g->root_kind = (guint8 *) g_array_free (gr.root_kinds, FALSE);
+      g->root_thread = (guint32 *) (gpointer) g_array_free (gr.root_threads, FALSE);
+      gr.roots = gr.root_kinds = gr.root_threads = NULL;
+      g->dropped_edges = gr.dropped;
+    }
+
+  g_free (gr.node_of);
+  g_array_unref (gr.src);
+  g_array_unref (gr.dst);
+  if (gr.roots)
+    {
+      g_array_unref (gr.roots);
+      g_array_unref (gr.root_kinds);
+      g_array_unref (gr.root_threads);
+    }
+  return g;
+}

@@ -1,0 +1,880 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Builds the TmTrace model in one pass over the events.  The rules of
+ * trace format v1 are enforced here, so every source (file loader,
+ * importers, tests) gets the same checks.
+ */
+#include "tm-trace-builder.h"
+#include "tm-trace-private.h"
+#include "tm-id-map.h"
+#include "tm-heap-graph.h"
+#include "tm-error.h"
+
+#include <string.h>
+
+#define MAX_WARNINGS 200
+
+struct _TmTraceBuilder {
+  TmTrace  *trace;
+  TmIdMap   spaces, types, frames, sites, threads;
+
+  guint64   capacity;         /* of the object arrays */
+  guint64   last_id;
+  gboolean  ids_ascending;
+  guint64   death_hint;
+
+  guint32   gcs_started;      /* id of the last GC_START */
+  gboolean  gc_open;          /* between GC_START and GC_END */
+  guint64   now_ns;
+
+  /* deaths per GC id (index = GC id; slot 0 unused) */
+  GArray   *deaths_at;        /* guint64 */
+  GArray   *death_bytes_at;   /* guint64 */
+  guint64   death_count;
+
+  /* graph being read */
+  gboolean  in_graph;
+  guint32   graph_gc;
+  GArray   *g_src;            /* guint32 object index per REFS record */
+  GArray   *g_start;          /* guint64 offset into g_dst, per REFS record */
+  GArray   *g_dst;            /* guint32 object index */
+  GArray   *g_roots;          /* guint32 object index */
+  guint64   g_dropped;
+
+  guint64   n_warnings;
+  gboolean  damaged;
+  gboolean  stopped;
+  guint64   end_allocs, end_deaths, end_gcs, end_time;
+};
+
+static gboolean
+fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+fail (GError **error, const char *format, ...)
+{
+  va_list args;
+  va_start (args, format);
+  if (error != NULL)
+    *error = g_error_new_valist (TM_ERROR, TM_ERROR_FORMAT, format, args);
+  va_end (args);
+  return FALSE;
+}
+
+TmTraceBuilder *
+tm_trace_builder_new (const char *path, const char *format)
+{
+  TmTraceBuilder *b = g_new0 (TmTraceBuilder, 1);
+  guint64 zero = 0;
+
+  b->trace = tm_trace_new (path, format);
+  b->trace->format_version = 1;
+  b->trace->pointer_size = 8;
+  tm_id_map_init (&b->spaces);
+  tm_id_map_init (&b->types);
+  tm_id_map_init (&b->frames);
+  tm_id_map_init (&b->sites);
+  tm_id_map_init (&b->threads);
+  /* id 0 is "unknown" in every table */
+  tm_id_map_insert (&b->spaces, 0, 0);
+  tm_id_map_insert (&b->types, 0, 0);
+  tm_id_map_insert (&b->frames, 0, 0);
+  tm_id_map_insert (&b->sites, 0, 0);
+  tm_id_map_insert (&b->threads, 0, 0);
+  b->ids_ascending = TRUE;
+  b->deaths_at = g_array_new (FALSE, TRUE, sizeof (guint64));
+  b->death_bytes_at = g_array_new (FALSE, TRUE, sizeof (guint64));
+  g_array_append_val (b->deaths_at, zero);
+  g_array_append_val (b->death_bytes_at, zero);
+  b->g_src = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->g_start = g_array_new (FALSE, FALSE, sizeof (guint64));
+  b->g_dst = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->g_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  return b;
+}
+
+void
+tm_trace_builder_free (TmTraceBuilder *b)
+{
+  if (b == NULL)
+    return;
+  g_clear_pointer (&b->trace, tm_trace_unref);
+  tm_id_map_clear (&b->spaces);
+  tm_id_map_clear (&b->types);
+  tm_id_map_clear (&b->frames);
+  tm_id_map_clear (&b->sites);
+  tm_id_map_clear (&b->threads);
+  g_array_unref (b->deaths_at);
+  g_array_unref (b->death_bytes_at);
+  g_array_unref (b->g_src);
+  g_array_unref (b->g_start);
+  g_array_unref (b->g_dst);
+  g_array_unref (b->g_roots);
+  g_free (b);
+}
+
+void
+tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format, ...)
+{
+  TmWarning w;
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  b->damaged = TRUE;
+  b->n_warnings++;
+  if (b->trace->warnings->len >= MAX_WARNINGS)
+    return;
+
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  w.offset = offset;
+  w.message = g_strdup_printf ("%s: %s", b->trace->path ? b->trace->path : "(memory)", msg);
+  g_array_append_val (b->trace->warnings, w);
+}
+
+void
+tm_trace_builder_stopped (TmTraceBuilder *b, guint64 offset)
+{
+  if (!b->stopped)
+    {
+      b->stopped = TRUE;
+      b->trace->stop_offset = offset;
+    }
+}
+
+void
+tm_trace_builder_header (TmTraceBuilder *b, const TmTraceHeader *h)
+{
+  TmTrace *t = b->trace;
+
+  t->format_version = h->version;
+  t->start_unix_ns = h->start_unix_ns;
+  g_free (t->vm_name);
+  t->vm_name = g_strdup (h->vm_name ? h->vm_name : "");
+  g_free (t->vm_version);
+  t->vm_version = g_strdup (h->vm_version ? h->vm_version : "");
+  g_free (t->command_line);
+  t->command_line = g_strdup (h->command_line ? h->command_line : "");
+  t->pointer_size = h->pointer_size;
+  t->alloc_sample_bytes = h->alloc_sample_bytes;
+  t->flags = h->flags;
+}
+
+/* Defines or redefines an entry of a table; returns its index. */
+static guint32
+define (TmIdMap *map, GArray *table, guint64 id, gconstpointer entry, gboolean *replaced)
+{
+  guint32 index;
+
+  if (tm_id_map_lookup (map, id, &index) && id != 0)
+    {
+      /* Redefinition: replace in place so that earlier references follow. */
+      g_array_remove_index (table, index);
+      g_array_insert_vals (table, index, entry, 1);
+      *replaced = TRUE;
+      return index;
+    }
+  index = table->len;
+  g_array_append_vals (table, entry, 1);
+  tm_id_map_insert (map, id, index);
+  *replaced = FALSE;
+  return index;
+}
+
+static gboolean
+check_def_id (guint64 id, const char *what, GError **error)
+{
+  if (id == 0)
+    return fail (error, "%s id 0 is reserved for \"unknown\"", what);
+  if (id > G_MAXUINT32 * G_GUINT64_CONSTANT (1024))
+    return fail (error, "%s id %" G_GUINT64_FORMAT " is implausibly large", what, id);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_space (TmTraceBuilder *b, guint64 id, guint kind, const char *name, GError **error)
+{
+  TmSpace s;
+  gboolean replaced;
+
+  if (!check_def_id (id, "space", error))
+    return FALSE;
+  if (b->trace->spaces->len >= 255)
+    return fail (error, "too many spaces (at most 254)");
+  s.id = id;
+  s.kind = kind <= TM_SPACE_KIND_NON_HEAP ? (TmSpaceKind) kind : TM_SPACE_KIND_OTHER;
+  s.name = g_strdup (name);
+  define (&b->spaces, b->trace->spaces, id, &s, &replaced);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_type (TmTraceBuilder *b, guint64 id, const char *name, guint32 flags, GError **error)
+{
+  TmType ty;
+  gboolean replaced;
+
+  if (!check_def_id (id, "type", error))
+    return FALSE;
+  ty.id = id;
+  ty.name = g_strdup (name);
+  ty.flags = flags;
+  define (&b->types, b->trace->types, id, &ty, &replaced);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_frame (TmTraceBuilder *b, guint64 id, const char *method, const char *file, gint64 line,
+                        GError **error)
+{
+  TmFrame f;
+  gboolean replaced;
+
+  if (!check_def_id (id, "frame", error))
+    return FALSE;
+  f.id = id;
+  f.method = g_strdup (method);
+  f.file = g_strdup (file ? file : "");
+  f.line = (line < -1 || line > G_MAXINT32) ? -1 : (gint32) line;
+  define (&b->frames, b->trace->frames, id, &f, &replaced);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_site (TmTraceBuilder *b, guint64 id, guint32 depth, const guint64 *frame_ids, GError **error)
+{
+  TmSite s;
+  gboolean replaced;
+
+  if (!check_def_id (id, "site", error))
+    return FALSE;
+  s.id = id;
+  s.depth = depth;
+  s.frames = g_new (guint32, MAX (depth, 1));
+  for (guint32 i = 0; i < depth; i++)
+    {
+      if (!tm_id_map_lookup (&b->frames, frame_ids[i], &s.frames[i]))
+        {
+          g_free (s.frames);
+          return fail (error, "site %" G_GUINT64_FORMAT " uses undefined frame %" G_GUINT64_FORMAT,
+                       id, frame_ids[i]);
+        }
+    }
+  define (&b->sites, b->trace->sites, id, &s, &replaced);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_thread (TmTraceBuilder *b, guint64 id, const char *name, GError **error)
+{
+  TmThread th;
+  gboolean replaced;
+
+  if (!check_def_id (id, "thread", error))
+    return FALSE;
+  th.id = id;
+  th.name = g_strdup (name);
+  define (&b->threads, b->trace->threads, id, &th, &replaced);
+  return TRUE;
+}
+
+void
+tm_trace_builder_meta (TmTraceBuilder *b, const char *key, const char *value)
+{
+  g_hash_table_replace (b->trace->meta, g_strdup (key), g_strdup (value));
+  if (g_strcmp0 (key, "dropped_events") == 0)
+    b->trace->dropped_events = g_ascii_strtoull (value, NULL, 10);
+}
+
+static void
+grow_objects (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+  guint64 cap = b->capacity ? b->capacity + b->capacity / 2 : 4096;
+
+  t->obj_type = g_renew (guint32, t->obj_type, cap);
+  t->obj_site = g_renew (guint32, t->obj_site, cap);
+  t->obj_thread = g_renew (guint32, t->obj_thread, cap);
+  t->obj_size = g_renew (guint32, t->obj_size, cap);
+  t->obj_death = g_renew (guint32, t->obj_death, cap);
+  if (t->flags & TM_TRACE_FLAG_OBJECT_SPACE)
+    t->obj_space = g_renew (guint8, t->obj_space, cap);
+  if (t->obj_ids)
+    t->obj_ids = g_renew (guint64, t->obj_ids, cap);
+  b->capacity = cap;
+}
+
+/* Ids stop being dense: keep them explicitly from now on. */
+static void
+materialize_ids (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+
+  t->obj_ids = g_new (guint64, MAX (b->capacity, 1));
+  for (guint64 i = 0; i < t->n_objects; i++)
+    t->obj_ids[i] = t->first_id + i;
+}
+
+/* Ids stop being ascending: index them by hash (slow path, rare). */
+static void
+build_id_index (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+
+  t->id_index = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, NULL);
+  for (guint64 i = 0; i < t->n_objects; i++)
+    g_hash_table_insert (t->id_index, &t->obj_ids[i], GSIZE_TO_POINTER (i + 1));
+}
+
+static void
+rebuild_id_index (TmTraceBuilder *b)
+{
+  /* obj_ids may have moved on realloc: the keys point into it. */
+  g_hash_table_unref (b->trace->id_index);
+  build_id_index (b);
+}
+
+gboolean
+tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, guint64 site_id,
+                        guint64 thread_id, guint64 size, guint64 space_id, guint64 array_length,
+                        GError **error)
+{
+  TmTrace *t = b->trace;
+  guint32 type, site, thread, space = 0;
+  guint64 i = t->n_objects;
+
+  if (G_UNLIKELY (!tm_id_map_lookup (&b->types, type_id, &type)))
+    return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined type %" G_GUINT64_FORMAT,
+                 object_id, type_id);
+  if (G_UNLIKELY (!tm_id_map_lookup (&b->sites, site_id, &site)))
+    return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined site %" G_GUINT64_FORMAT,
+                 object_id, site_id);
+  if (G_UNLIKELY (!tm_id_map_lookup (&b->threads, thread_id, &thread)))
+    return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined thread %" G_GUINT64_FORMAT,
+                 object_id, thread_id);
+  if (space_id != 0 && G_UNLIKELY (!tm_id_map_lookup (&b->spaces, space_id, &space)))
+    return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined space %" G_GUINT64_FORMAT,
+                 object_id, space_id);
+  if (G_UNLIKELY (i >= G_MAXUINT32 - 1))
+    return fail (error, "more than 2^32 objects: the rest of the trace is not modelled");
+
+  /* Object ids: dense (id = first + index), ascending, or arbitrary. */
+  if (G_UNLIKELY (i == 0))
+    {
+      t->first_id = object_id;
+    }
+  else if (t->obj_ids == NULL)
+    {
+      if (G_UNLIKELY (object_id != t->first_id + i))
+        {
+          if (object_id >= t->first_id && object_id < t->first_id + i)
+            return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
+          materialize_ids (b);
+        }
+    }
+  if (t->obj_ids != NULL && b->ids_ascending && object_id <= b->last_id)
+    {
+      guint64 dup;
+      if (tm_trace_object_index_for_id (t, object_id, &dup))
+        return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
+      b->ids_ascending = FALSE;
+      build_id_index (b);
+    }
+  else if (t->id_index != NULL && g_hash_table_contains (t->id_index, &object_id))
+    {
+      return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
+    }
+
+  if (G_UNLIKELY (i >= b->capacity))
+    {
+      guint64 *old_ids = t->obj_ids;
+      grow_objects (b);
+      if (t->id_index != NULL && t->obj_ids != old_ids)
+        rebuild_id_index (b);
+    }
+
+  t->obj_type[i] = type;
+  t->obj_site[i] = site;
+  t->obj_thread[i] = thread;
+  t->obj_death[i] = TM_ALIVE;
+  if (G_LIKELY (size < TM_SIZE_OVERFLOW))
+    t->obj_size[i] = (guint32) size;
+  else
+    {
+      guint64 *key = g_new (guint64, 2);
+      t->obj_size[i] = TM_SIZE_OVERFLOW;
+      if (t->size_overflow == NULL)
+        t->size_overflow = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      key[0] = i;
+      key[1] = size;
+      g_hash_table_insert (t->size_overflow, key, &key[1]);
+    }
+  if (t->obj_space != NULL)
+    t->obj_space[i] = (guint8) space;
+  if (t->obj_ids != NULL)
+    {
+      t->obj_ids[i] = object_id;
+      if (t->id_index != NULL)
+        g_hash_table_insert (t->id_index, &t->obj_ids[i], GSIZE_TO_POINTER (i + 1));
+    }
+  b->last_id = MAX (b->last_id, object_id);
+  t->n_objects = i + 1;
+  t->total_allocs++;
+  t->total_alloc_bytes += size;
+  (void) array_length;
+  return TRUE;
+}
+
+static void
+add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
+{
+  TmTrace *t = b->trace;
+  guint64 size = tm_trace_object_size (t, index);
+
+  t->obj_death[index] = gc;
+  while (b->deaths_at->len <= gc)
+    {
+      guint64 zero = 0;
+      g_array_append_val (b->deaths_at, zero);
+      g_array_append_val (b->death_bytes_at, zero);
+    }
+  g_array_index (b->deaths_at, guint64, gc)++;
+  g_array_index (b->death_bytes_at, guint64, gc) += size;
+  b->death_count++;
+}
+
+gboolean
+tm_trace_builder_death (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error)
+{
+  TmTrace *t = b->trace;
+  guint64 index;
+  guint32 gc, birth;
+
+  if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
+    return fail (error, "death of unknown object %" G_GUINT64_FORMAT, object_id);
+  if (t->obj_death[index] != TM_ALIVE)
+    return fail (error, "object %" G_GUINT64_FORMAT " died twice", object_id);
+
+  if (gc_id == 0)
+    gc = b->gc_open ? b->gcs_started : b->gcs_started + 1;  /* dead for every later heap state */
+  else if (gc_id > b->gcs_started)
+    return fail (error, "death in GC %" G_GUINT64_FORMAT ", which has not started", gc_id);
+  else
+    gc = (guint32) gc_id;
+
+  birth = tm_trace_object_birth_gc (t, index);
+  if (gc <= birth)
+    gc = birth + 1;  /* allocated during that GC: gone before the next heap state */
+  add_death (b, index, gc);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_move (TmTraceBuilder *b, guint64 space_id, guint64 object_id, GError **error)
+{
+  TmTrace *t = b->trace;
+  guint32 space;
+  guint64 index;
+
+  if (!tm_id_map_lookup (&b->spaces, space_id, &space))
+    return fail (error, "MOVES into undefined space %" G_GUINT64_FORMAT, space_id);
+  if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
+    return fail (error, "MOVES of unknown object %" G_GUINT64_FORMAT, object_id);
+  if (t->obj_space != NULL)
+    t->obj_space[index] = (guint8) space;
+  return TRUE;
+}
+
+void
+tm_trace_builder_tick (TmTraceBuilder *b, guint64 time_ns)
+{
+  b->now_ns = time_ns;
+  b->trace->duration_ns = MAX (b->trace->duration_ns, time_ns);
+}
+
+gboolean
+tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint kind,
+                           const char *collector, const char *cause, GError **error)
+{
+  TmTrace *t = b->trace;
+  TmGc gc = { 0 };
+
+  if (b->in_graph)
+    return fail (error, "GC_START %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
+  if (gc_id != (guint64) b->gcs_started + 1)
+    return fail (error, "GC_START %" G_GUINT64_FORMAT " out of order (expected %u)", gc_id, b->gcs_started + 1);
+  if (b->gc_open)
+    return fail (error, "GC_START %" G_GUINT64_FORMAT " before GC_END %u", gc_id, b->gcs_started);
+  if (gc_id >= G_MAXUINT32 - 1)
+    return fail (error, "too many GCs");
+
+  gc.id = (guint32) gc_id;
+  gc.kind = kind <= TM_GC_KIND_CONCURRENT ? (TmGcKind) kind : TM_GC_KIND_UNKNOWN;
+  gc.start_ns = time_ns;
+  gc.end_ns = time_ns;
+  gc.collector = g_intern_string (collector ? collector : "");
+  gc.cause = g_intern_string (cause ? cause : "");
+  gc.allocs_before = t->n_objects;
+  gc.usage_first = t->space_usage->len;
+  g_array_append_val (t->gcs, gc);
+
+  b->gcs_started = (guint32) gc_id;
+  b->gc_open = TRUE;
+  b->now_ns = time_ns;
+  t->duration_ns = MAX (t->duration_ns, time_ns);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_gc_end (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint64 pause_ns,
+                         guint n_usage, const TmSpaceUsageRecord *usage, GError **error)
+{
+  TmTrace *t = b->trace;
+  TmGc *gc;
+
+  if (!b->gc_open || gc_id != b->gcs_started)
+    return fail (error, "GC_END %" G_GUINT64_FORMAT " without its GC_START", gc_id);
+
+  gc = &g_array_index (t->gcs, TmGc, gc_id - 1);
+  if (time_ns < gc->start_ns)
+    return fail (error, "GC_END %" G_GUINT64_FORMAT " ends before it starts", gc_id);
+
+  gc->end_ns = time_ns;
+  gc->pause_ns = pause_ns;
+  gc->usage_first = t->space_usage->len;
+  for (guint i = 0; i < n_usage; i++)
+    {
+      TmSpaceUsage u;
+      guint32 space;
+
+      if (!tm_id_map_lookup (&b->spaces, usage[i].space_id, &space))
+        {
+          tm_trace_builder_warning (b, 0, "GC %" G_GUINT64_FORMAT " reports undefined space %" G_GUINT64_FORMAT,
+                                    gc_id, usage[i].space_id);
+          continue;
+        }
+      u.space = space;
+      u.used_before = usage[i].used_before;
+      u.used_after = usage[i].used_after;
+      u.committed_after = usage[i].committed_after;
+      g_array_append_val (t->space_usage, u);
+      if (tm_trace_space (t, space)->kind != TM_SPACE_KIND_NON_HEAP)
+        {
+          gc->used_before += u.used_before;
+          gc->used_after += u.used_after;
+          gc->committed_after += u.committed_after;
+        }
+    }
+  gc->usage_count = t->space_usage->len - gc->usage_first;
+  gc->complete = TRUE;
+  b->gc_open = FALSE;
+  b->now_ns = time_ns;
+  t->duration_ns = MAX (t->duration_ns, time_ns);
+  t->peak_used_bytes = MAX (t->peak_used_bytes, MAX (gc->used_before, gc->used_after));
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_offset, guint64 raw_skip,
+                              GError **error)
+{
+  TmGc *gc;
+
+  if (b->in_graph)
+    return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
+  if (gc_id == 0 || gc_id > b->gcs_started)
+    return fail (error, "GRAPH_BEGIN for GC %" G_GUINT64_FORMAT ", which has not happened", gc_id);
+  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
+  if (!gc->complete)
+    return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " before its GC_END", gc_id);
+  if (gc->has_graph)
+    return fail (error, "second graph for GC %" G_GUINT64_FORMAT, gc_id);
+
+  b->in_graph = TRUE;
+  b->graph_gc = (guint32) gc_id;
+  gc->graph_frame_offset = frame_offset;
+  gc->graph_raw_skip = raw_skip;
+  gc->graph_file_offset = frame_offset;
+  g_array_set_size (b->g_src, 0);
+  g_array_set_size (b->g_start, 0);
+  g_array_set_size (b->g_dst, 0);
+  g_array_set_size (b->g_roots, 0);
+  b->g_dropped = 0;
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_roots (TmTraceBuilder *b, guint n, const TmRootRecord *roots, GError **error)
+{
+  guint64 hint = 0;
+
+  if (!b->in_graph)
+    return fail (error, "ROOTS outside a graph");
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 index;
+      guint32 idx32;
+      if (!tm_trace_object_index_for_id_hint (b->trace, roots[i].object_id, &hint, &index))
+        {
+          b->g_dropped++;
+          continue;
+        }
+      idx32 = (guint32) index;
+      g_array_append_val (b->g_roots, idx32);
+    }
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guint64 *targets, GError **error)
+{
+  guint64 index, hint;
+  guint32 src;
+  guint64 start;
+
+  if (!b->in_graph)
+    return fail (error, "REFS outside a graph");
+  hint = b->death_hint;
+  if (!tm_trace_object_index_for_id_hint (b->trace, object_id, &hint, &index))
+    {
+      b->g_dropped += n;
+      return fail (error, "REFS of unknown object %" G_GUINT64_FORMAT, object_id);
+    }
+  src = (guint32) index;
+  start = b->g_dst->len;
+  g_array_append_val (b->g_src, src);
+  g_array_append_val (b->g_start, start);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 t;
+      guint32 t32;
+      if (!tm_trace_object_index_for_id_hint (b->trace, targets[i], &hint, &t))
+        {
+          b->g_dropped++;
+          continue;
+        }
+      t32 = (guint32) t;
+      g_array_append_val (b->g_dst, t32);
+    }
+  return TRUE;
+}
+
+typedef struct {
+  guint32 src;
+  guint32 rec;
+} SrcRec;
+
+static int
+cmp_src_rec (gconstpointer a, gconstpointer b)
+{
+  const SrcRec *x = a, *y = b;
+  return x->src < y->src ? -1 : x->src > y->src;
+}
+
+/* Marks the graph being read from its roots: reachable memory, and deaths
+ * when the trace does not record them. */
+static void
+finish_graph (TmTraceBuilder *b, TmGc *gc)
+{
+  TmTrace *t = b->trace;
+  guint32 n_rec = b->g_src->len;
+  const guint32 *src = (const guint32 *) (gpointer) b->g_src->data;
+  const guint64 *start = (const guint64 *) (gpointer) b->g_start->data;
+  const guint32 *dst = (const guint32 *) (gpointer) b->g_dst->data;
+  g_autofree SrcRec *order = g_new (SrcRec, MAX (n_rec, 1));
+  g_autofree guint64 *bits = g_new0 (guint64, t->n_objects / 64 + 1);
+  GArray *stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+  gboolean sorted = TRUE;
+  guint64 reach_objects = 0, reach_bytes = 0;
+
+  for (guint32 r = 0; r < n_rec; r++)
+    {
+      order[r].src = src[r];
+      order[r].rec = r;
+      if (r > 0 && src[r] <= src[r - 1])
+        sorted = FALSE;
+    }
+  if (!sorted)
+    qsort (order, n_rec, sizeof (SrcRec), cmp_src_rec);
+
+  for (guint i = 0; i < b->g_roots->len; i++)
+    {
+      guint32 o = g_array_index (b->g_roots, guint32, i);
+      if (!tm_bitmap_get (bits, o))
+        {
+          tm_bitmap_set (bits, o);
+          g_array_append_val (stack, o);
+        }
+    }
+
+  while (stack->len > 0)
+    {
+      guint32 o = g_array_index (stack, guint32, stack->len - 1);
+      guint32 lo = 0, hi = n_rec;
+
+      g_array_set_size (stack, stack->len - 1);
+      reach_objects++;
+      reach_bytes += tm_trace_object_size (t, o);
+
+      while (lo < hi)
+        {
+          guint32 mid = lo + (hi - lo) / 2;
+          if (order[mid].src < o)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      /* A source listed twice: follow every listing. */
+      for (; lo < n_rec && order[lo].src == o; lo++)
+        {
+          guint32 r = order[lo].rec;
+          guint64 e_end = r + 1 < n_rec ? start[r + 1] : b->g_dst->len;
+          for (guint64 e = start[r]; e < e_end; e++)
+            {
+              guint32 d = dst[e];
+              if (!tm_bitmap_get (bits, d))
+                {
+                  tm_bitmap_set (bits, d);
+                  g_array_append_val (stack, d);
+                }
+            }
+        }
+    }
+  g_array_unref (stack);
+
+  gc->has_graph = TRUE;
+  gc->reachable_bytes = reach_bytes;
+  gc->reachable_objects = reach_objects;
+  t->n_graphs++;
+
+  /* Without recorded deaths, what the graph does not reach died in it. */
+  if (!(t->flags & TM_TRACE_FLAG_DEATHS))
+    {
+      for (guint64 i = 0; i < gc->allocs_before; i++)
+        if (t->obj_death[i] == TM_ALIVE && !tm_bitmap_get (bits, i))
+          add_death (b, i, gc->id);
+    }
+}
+
+gboolean
+tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_listed, GError **error)
+{
+  TmGc *gc;
+
+  if (!b->in_graph || gc_id != b->graph_gc)
+    return fail (error, "GRAPH_END %" G_GUINT64_FORMAT " without its GRAPH_BEGIN", gc_id);
+  b->in_graph = FALSE;
+  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
+  if (objects_listed != b->g_src->len)
+    tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " lists %u objects, GRAPH_END says %" G_GUINT64_FORMAT,
+                              gc_id, b->g_src->len, objects_listed);
+  if (b->g_dropped > 0)
+    tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " names %" G_GUINT64_FORMAT " unknown objects",
+                              gc_id, b->g_dropped);
+  finish_graph (b, gc);
+  return TRUE;
+}
+
+void
+tm_trace_builder_end (TmTraceBuilder *b, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns)
+{
+  b->trace->has_end = TRUE;
+  b->end_allocs = allocs;
+  b->end_deaths = deaths;
+  b->end_gcs = gcs;
+  b->end_time = time_ns;
+  b->trace->duration_ns = MAX (b->trace->duration_ns, time_ns);
+}
+
+static void
+shrink_objects (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+  guint64 n = MAX (t->n_objects, 1);
+  guint64 *old_ids = t->obj_ids;
+
+  t->obj_type = g_renew (guint32, t->obj_type, n);
+  t->obj_site = g_renew (guint32, t->obj_site, n);
+  t->obj_thread = g_renew (guint32, t->obj_thread, n);
+  t->obj_size = g_renew (guint32, t->obj_size, n);
+  t->obj_death = g_renew (guint32, t->obj_death, n);
+  if (t->obj_space)
+    t->obj_space = g_renew (guint8, t->obj_space, n);
+  if (t->obj_ids)
+    t->obj_ids = g_renew (guint64, t->obj_ids, n);
+  b->capacity = n;
+  if (t->id_index != NULL && t->obj_ids != old_ids)
+    rebuild_id_index (b);
+}
+
+TmTrace *
+tm_trace_builder_finish (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+  guint64 dead = 0, dead_bytes = 0, born_bytes = 0, born = 0;
+  TmTrace *result;
+
+  if (b->in_graph)
+    {
+      /* An unfinished graph is dropped: reachable memory unknown there. */
+      TmGc *gc = &g_array_index (t->gcs, TmGc, b->graph_gc - 1);
+      gc->graph_frame_offset = gc->graph_raw_skip = 0;
+      b->in_graph = FALSE;
+    }
+
+  /* Keep everything up to the last complete GC. */
+  while (t->gcs->len > 0 && !g_array_index (t->gcs, TmGc, t->gcs->len - 1).complete)
+    g_array_set_size (t->gcs, t->gcs->len - 1);
+
+  if (t->n_objects == 0)
+    {
+      /* Keep the arrays non-NULL so that readers need no special case. */
+      grow_objects (b);
+    }
+  shrink_objects (b);
+  if (b->capacity > 0 && t->obj_ids == NULL && b->trace->n_objects == 0)
+    t->first_id = 1;
+
+  /* Live objects after each GC: born before its start minus deaths so far. */
+  for (guint i = 0; i < t->gcs->len; i++)
+    {
+      TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      guint32 id = gc->id;
+
+      for (; born < gc->allocs_before; born++)
+        born_bytes += tm_trace_object_size (t, born);
+      if (id < b->deaths_at->len)
+        {
+          dead += g_array_index (b->deaths_at, guint64, id);
+          dead_bytes += g_array_index (b->death_bytes_at, guint64, id);
+        }
+      gc->live_objects = gc->allocs_before >= dead ? gc->allocs_before - dead : 0;
+      gc->live_bytes = born_bytes >= dead_bytes ? born_bytes - dead_bytes : 0;
+    }
+  t->total_deaths = b->death_count;
+
+  if (t->has_end)
+    {
+      if (b->end_allocs != t->total_allocs)
+        tm_trace_builder_warning (b, t->stop_offset,
+                                  "END counts %" G_GUINT64_FORMAT " allocations, the trace has %" G_GUINT64_FORMAT,
+                                  b->end_allocs, t->total_allocs);
+      if (b->end_gcs != t->gcs->len)
+        tm_trace_builder_warning (b, t->stop_offset,
+                                  "END counts %" G_GUINT64_FORMAT " GCs, the trace has %u",
+                                  b->end_gcs, t->gcs->len);
+      if (b->end_deaths != t->total_deaths && (t->flags & TM_TRACE_FLAG_DEATHS))
+        tm_trace_builder_warning (b, t->stop_offset,
+                                  "END counts %" G_GUINT64_FORMAT " deaths, the trace has %" G_GUINT64_FORMAT,
+                                  b->end_deaths, t->total_deaths);
+    }
+
+  t->complete = t->has_end && !b->stopped && !b->damaged;
+
+  result = b->trace;
+  b->trace = NULL;
+  tm_trace_builder_free (b);
+  return result;
+}

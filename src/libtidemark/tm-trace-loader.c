@@ -1,0 +1,572 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Opens any supported input and builds the model.  For .tmtrace files the
+ * records are decoded here and fed to TmTraceBuilder; other formats are
+ * handed to their importer.
+ *
+ * Damage policy: a malformed payload (a field cut short, a count larger
+ * than its record) stops reading there, because nothing after it can be
+ * trusted; a well-formed record that breaks a rule of the format (an
+ * undefined id, a GC out of order) is skipped with a warning.  Either way
+ * the trace is marked incomplete and keeps everything read before.
+ */
+#include "tm-trace-loader.h"
+#include "tm-trace-builder.h"
+#include "tm-trace-reader.h"
+#include "tm-trace-format.h"
+#include "tm-payload.h"
+#include "tm-error.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+/* Importers of other formats register here. */
+typedef struct {
+  const char   *name;
+  TmSniffFunc   sniff;
+  TmImportFunc  import;
+} TmImporter;
+
+static const TmImporter importers[] = {
+  /* { "gc-log", tm_gclog_sniff, tm_gclog_import }, */
+  { NULL, NULL, NULL }
+};
+
+#define MAX_SKIPPED_RECORDS 1000
+#define PROGRESS_EVERY      (1u << 16)
+#define SNIFF_BYTES         4096
+
+typedef enum { DECODE_OK, DECODE_SKIP, DECODE_STOP } DecodeResult;
+
+typedef struct {
+  TmTraceBuilder *b;
+  GArray         *ids;      /* guint64 */
+  GArray         *usage;    /* TmSpaceUsageRecord */
+  GArray         *roots;    /* TmRootRecord */
+  guint64         prev_alloc_id;
+  gboolean        have_header;
+  gboolean        have_end;
+  gboolean        stopped;
+} Decoder;
+
+static DecodeResult
+payload_error (TmPayload *c, guint8 tag, GError **error)
+{
+  g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "record 0x%02x: %s is malformed or cut short", tag,
+               c->what ? c->what : "a field");
+  return DECODE_STOP;
+}
+
+static DecodeResult
+builder_result (gboolean ok)
+{
+  return ok ? DECODE_OK : DECODE_SKIP;
+}
+
+/* idlist: count, first id, then differences >= 1 */
+static gboolean
+read_idlist (TmPayload *c, GArray *ids)
+{
+  guint64 n = tm_payload_count (c, 1, "id list count");
+  guint64 prev = 0;
+
+  g_array_set_size (ids, 0);
+  for (guint64 i = 0; i < n && c->ok; i++)
+    {
+      guint64 v = tm_payload_u (c, "id list entry");
+      if (i > 0)
+        {
+          if (v == 0 || v > G_MAXUINT64 - prev)
+            {
+              c->ok = FALSE;
+              c->what = "id list difference";
+              return FALSE;
+            }
+          v += prev;
+        }
+      g_array_append_val (ids, v);
+      prev = v;
+    }
+  return c->ok;
+}
+
+static DecodeResult
+decode (Decoder *d, const TmRecord *rec, GError **error)
+{
+  TmTraceBuilder *b = d->b;
+  TmPayload c;
+
+  tm_payload_init (&c, rec->payload, rec->len);
+
+  if (G_LIKELY (rec->tag == TM_TAG_ALLOC))
+    {
+      gint64 delta = tm_payload_s (&c, "ALLOC id");
+      guint64 type = tm_payload_u (&c, "ALLOC type");
+      guint64 site = tm_payload_u (&c, "ALLOC site");
+      guint64 thread = tm_payload_u (&c, "ALLOC thread");
+      guint64 size = tm_payload_u (&c, "ALLOC size");
+      guint64 space = tm_payload_u (&c, "ALLOC space");
+      guint64 alen = tm_payload_u (&c, "ALLOC array length");
+      guint64 id;
+
+      if (!c.ok)
+        return payload_error (&c, rec->tag, error);
+      id = d->prev_alloc_id + (guint64) delta;
+      d->prev_alloc_id = id;
+      return builder_result (tm_trace_builder_alloc (b, id, type, site, thread, size, space, alen, error));
+    }
+
+  switch (rec->tag)
+    {
+    case TM_TAG_HEADER:
+      {
+        TmTraceHeader h = { 0 };
+        g_autofree char *vm = NULL, *ver = NULL, *cmd = NULL;
+
+        h.version = (guint32) tm_payload_u_max (&c, "HEADER version", G_MAXUINT32);
+        h.start_unix_ns = tm_payload_u (&c, "HEADER start time");
+        vm = tm_payload_str (&c, "HEADER vm name");
+        ver = tm_payload_str (&c, "HEADER vm version");
+        cmd = tm_payload_str (&c, "HEADER command line");
+        h.pointer_size = (guint32) tm_payload_u_max (&c, "HEADER pointer size", 64);
+        h.alloc_sample_bytes = tm_payload_u (&c, "HEADER sample bytes");
+        h.flags = (guint32) tm_payload_u (&c, "HEADER flags");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        if (d->have_header)
+          {
+            g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "a second HEADER record");
+            return DECODE_SKIP;
+          }
+        if (h.version != 1)
+          {
+            g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
+                         "trace format version %u is not supported (this reader knows version 1)", h.version);
+            return DECODE_STOP;
+          }
+        h.vm_name = vm;
+        h.vm_version = ver;
+        h.command_line = cmd;
+        tm_trace_builder_header (b, &h);
+        d->have_header = TRUE;
+        return DECODE_OK;
+      }
+
+    case TM_TAG_SPACE:
+      {
+        guint64 id = tm_payload_u (&c, "SPACE id");
+        guint64 kind = tm_payload_u (&c, "SPACE kind");
+        g_autofree char *name = tm_payload_str (&c, "SPACE name");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_space (b, id, (guint) MIN (kind, 255), name, error));
+      }
+
+    case TM_TAG_TYPE:
+      {
+        guint64 id = tm_payload_u (&c, "TYPE id");
+        g_autofree char *name = tm_payload_str (&c, "TYPE name");
+        guint64 flags = tm_payload_u (&c, "TYPE flags");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_type (b, id, name, (guint32) flags, error));
+      }
+
+    case TM_TAG_FRAME:
+      {
+        guint64 id = tm_payload_u (&c, "FRAME id");
+        g_autofree char *method = tm_payload_str (&c, "FRAME method");
+        g_autofree char *file = tm_payload_str (&c, "FRAME file");
+        gint64 line = tm_payload_s (&c, "FRAME line");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_frame (b, id, method, file, line, error));
+      }
+
+    case TM_TAG_SITE:
+      {
+        guint64 id = tm_payload_u (&c, "SITE id");
+        guint64 depth = tm_payload_count (&c, 1, "SITE depth");
+        g_array_set_size (d->ids, 0);
+        for (guint64 i = 0; i < depth && c.ok; i++)
+          {
+            guint64 f = tm_payload_u (&c, "SITE frame");
+            g_array_append_val (d->ids, f);
+          }
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_site (b, id, (guint32) depth, (const guint64 *) (gpointer) d->ids->data, error));
+      }
+
+    case TM_TAG_THREAD:
+      {
+        guint64 id = tm_payload_u (&c, "THREAD id");
+        g_autofree char *name = tm_payload_str (&c, "THREAD name");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_thread (b, id, name, error));
+      }
+
+    case TM_TAG_META:
+      {
+        g_autofree char *key = tm_payload_str (&c, "META key");
+        g_autofree char *value = tm_payload_str (&c, "META value");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        tm_trace_builder_meta (b, key, value);
+        return DECODE_OK;
+      }
+
+    case TM_TAG_DEATHS:
+    case TM_TAG_MOVES:
+      {
+        guint64 first = tm_payload_u (&c, rec->tag == TM_TAG_DEATHS ? "DEATHS gc id" : "MOVES space");
+        gboolean all_ok = TRUE;
+
+        if (!read_idlist (&c, d->ids))
+          return payload_error (&c, rec->tag, error);
+        for (guint i = 0; i < d->ids->len; i++)
+          {
+            guint64 id = g_array_index (d->ids, guint64, i);
+            g_autoptr(GError) one = NULL;
+            gboolean ok = rec->tag == TM_TAG_DEATHS
+                          ? tm_trace_builder_death (b, first, id, &one)
+                          : tm_trace_builder_move (b, first, id, &one);
+            if (!ok && all_ok)
+              {
+                all_ok = FALSE;
+                g_propagate_error (error, g_steal_pointer (&one));
+              }
+          }
+        return builder_result (all_ok);
+      }
+
+    case TM_TAG_TICK:
+      {
+        guint64 t = tm_payload_u (&c, "TICK time");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        tm_trace_builder_tick (b, t);
+        return DECODE_OK;
+      }
+
+    case TM_TAG_GC_START:
+      {
+        guint64 id = tm_payload_u (&c, "GC_START gc id");
+        guint64 t = tm_payload_u (&c, "GC_START time");
+        guint64 kind = tm_payload_u (&c, "GC_START kind");
+        g_autofree char *collector = tm_payload_str (&c, "GC_START collector");
+        g_autofree char *cause = tm_payload_str (&c, "GC_START cause");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_gc_start (b, id, t, (guint) MIN (kind, 255), collector, cause, error));
+      }
+
+    case TM_TAG_GC_END:
+      {
+        guint64 id = tm_payload_u (&c, "GC_END gc id");
+        guint64 t = tm_payload_u (&c, "GC_END time");
+        guint64 pause = tm_payload_u (&c, "GC_END pause");
+        guint64 n = tm_payload_count (&c, 4, "GC_END space count");
+        g_array_set_size (d->usage, 0);
+        for (guint64 i = 0; i < n && c.ok; i++)
+          {
+            TmSpaceUsageRecord u;
+            u.space_id = tm_payload_u (&c, "GC_END space");
+            u.used_before = tm_payload_u (&c, "GC_END used before");
+            u.used_after = tm_payload_u (&c, "GC_END used after");
+            u.committed_after = tm_payload_u (&c, "GC_END committed");
+            g_array_append_val (d->usage, u);
+          }
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_gc_end (b, id, t, pause, d->usage->len,
+                                                        (const TmSpaceUsageRecord *) (gpointer) d->usage->data, error));
+      }
+
+    case TM_TAG_GRAPH_BEGIN:
+      {
+        guint64 id = tm_payload_u (&c, "GRAPH_BEGIN gc id");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_graph_begin (b, id, rec->frame_offset, rec->frame_skip, error));
+      }
+
+    case TM_TAG_ROOTS:
+      {
+        guint64 n = tm_payload_count (&c, 3, "ROOTS count");
+        g_array_set_size (d->roots, 0);
+        for (guint64 i = 0; i < n && c.ok; i++)
+          {
+            TmRootRecord root;
+            root.object_id = tm_payload_u (&c, "ROOTS object");
+            root.kind = (guint32) tm_payload_u_max (&c, "ROOTS kind", 255);
+            root.thread_id = tm_payload_u (&c, "ROOTS thread");
+            g_array_append_val (d->roots, root);
+          }
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_roots (b, d->roots->len, (const TmRootRecord *) (gpointer) d->roots->data, error));
+      }
+
+    case TM_TAG_REFS:
+      {
+        guint64 src = tm_payload_u (&c, "REFS object");
+        guint64 n = tm_payload_count (&c, 1, "REFS count");
+        guint64 prev = src;
+        g_array_set_size (d->ids, 0);
+        for (guint64 i = 0; i < n && c.ok; i++)
+          {
+            gint64 delta = tm_payload_s (&c, "REFS target");
+            prev += (guint64) delta;
+            g_array_append_val (d->ids, prev);
+          }
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_refs (b, src, d->ids->len, (const guint64 *) (gpointer) d->ids->data, error));
+      }
+
+    case TM_TAG_GRAPH_END:
+      {
+        guint64 id = tm_payload_u (&c, "GRAPH_END gc id");
+        guint64 listed = tm_payload_u (&c, "GRAPH_END objects listed");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_graph_end (b, id, listed, error));
+      }
+
+    case TM_TAG_END:
+      {
+        guint64 allocs = tm_payload_u (&c, "END allocs");
+        guint64 deaths = tm_payload_u (&c, "END deaths");
+        guint64 gcs = tm_payload_u (&c, "END gcs");
+        guint64 t = tm_payload_u (&c, "END time");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        tm_trace_builder_end (b, allocs, deaths, gcs, t);
+        d->have_end = TRUE;
+        return DECODE_OK;
+      }
+
+    default:
+      /* Unknown tags are extensions: skip them silently. */
+      return DECODE_OK;
+    }
+}
+
+static TmTrace *
+load_from_reader (TmTraceReader  *r,
+                  const char     *path,
+                  TmProgressFunc  progress,
+                  gpointer        progress_data,
+                  GCancellable   *cancellable,
+                  GError        **error)
+{
+  TmTraceBuilder *b = tm_trace_builder_new (path, "tmtrace");
+  Decoder d = { 0 };
+  guint64 n_records = 0, skipped = 0;
+  guint64 size = MAX (tm_trace_reader_file_size (r), 1);
+  TmTrace *trace;
+
+  d.b = b;
+  d.ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  d.usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
+  d.roots = g_array_new (FALSE, FALSE, sizeof (TmRootRecord));
+
+  for (;;)
+    {
+      g_autoptr(GError) local = NULL;
+      TmRecord rec;
+      TmReadStatus st = tm_trace_reader_next (r, &rec, &local);
+      DecodeResult res;
+
+      if (st == TM_READ_EOF)
+        break;
+      if (st == TM_READ_ERROR)
+        {
+          if (!d.have_header)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              trace = NULL;
+              goto out_free;
+            }
+          tm_trace_builder_warning (b, tm_trace_reader_consumed (r), "%s", local->message);
+          tm_trace_builder_stopped (b, tm_trace_reader_consumed (r));
+          d.stopped = TRUE;
+          break;
+        }
+
+      if (!d.have_header && rec.tag != TM_TAG_HEADER)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                       "%s: damaged header: the first record (tag 0x%02x at raw offset %" G_GUINT64_FORMAT ") is not HEADER",
+                       path, rec.tag, rec.raw_offset);
+          trace = NULL;
+          goto out_free;
+        }
+
+      res = decode (&d, &rec, &local);
+      if (G_UNLIKELY (res != DECODE_OK))
+        {
+          if (!d.have_header)
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header at byte offset 0: %s",
+                           path, local ? local->message : "malformed");
+              trace = NULL;
+              goto out_free;
+            }
+          if (res == DECODE_STOP)
+            {
+              tm_trace_builder_warning (b, rec.frame_offset,
+                                        "reading stopped at raw stream offset %" G_GUINT64_FORMAT
+                                        " (zstd frame at byte offset %" G_GUINT64_FORMAT "): %s",
+                                        rec.raw_offset, rec.frame_offset, local ? local->message : "malformed record");
+              tm_trace_builder_stopped (b, rec.frame_offset);
+              d.stopped = TRUE;
+              break;
+            }
+          tm_trace_builder_warning (b, rec.frame_offset,
+                                    "record at raw stream offset %" G_GUINT64_FORMAT " skipped: %s",
+                                    rec.raw_offset, local ? local->message : "invalid");
+          if (++skipped >= MAX_SKIPPED_RECORDS)
+            {
+              tm_trace_builder_warning (b, rec.frame_offset, "too many invalid records; reading stopped");
+              tm_trace_builder_stopped (b, rec.frame_offset);
+              d.stopped = TRUE;
+              break;
+            }
+        }
+
+      if (G_UNLIKELY (++n_records % PROGRESS_EVERY == 0))
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              trace = NULL;
+              goto out_free;
+            }
+          if (progress != NULL)
+            progress ((double) tm_trace_reader_consumed (r) / (double) size, progress_data);
+        }
+    }
+
+  if (!d.have_end && !d.stopped)
+    {
+      guint64 end = tm_trace_reader_consumed (r);
+      tm_trace_builder_warning (b, end, "no END record: the trace was cut short at byte offset %" G_GUINT64_FORMAT
+                                " (everything before it is kept)", end);
+      tm_trace_builder_stopped (b, end);
+    }
+  if (progress != NULL)
+    progress (1.0, progress_data);
+  trace = tm_trace_builder_finish (b);
+  b = NULL;
+
+out_free:
+  if (b != NULL)
+    tm_trace_builder_free (b);
+  g_array_unref (d.ids);
+  g_array_unref (d.usage);
+  g_array_unref (d.roots);
+  return trace;
+}
+
+static gssize
+read_head (const char *path, guint8 *head, gsize len, GError **error)
+{
+  int fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  gssize n;
+
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return -1;
+    }
+  n = read (fd, head, len);
+  if (n < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+    }
+  close (fd);
+  return n;
+}
+
+const char *
+tm_trace_detect_format (const char *path, GError **error)
+{
+  guint8 head[SNIFF_BYTES];
+  gssize n;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  if (g_file_test (path, G_FILE_TEST_IS_DIR))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, "%s: is a directory", path);
+      return NULL;
+    }
+  n = read_head (path, head, sizeof head, error);
+  if (n < 0)
+    return NULL;
+  if (n == 0)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty file", path);
+      return NULL;
+    }
+  if (tm_trace_sniff (head, (gsize) n))
+    return "tmtrace";
+  for (guint i = 0; importers[i].name != NULL; i++)
+    if (importers[i].sniff (head, (gsize) n))
+      return importers[i].name;
+  g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
+               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log or heaptrack file)", path);
+  return NULL;
+}
+
+TmTrace *
+tm_trace_load (const char     *path,
+               TmProgressFunc  progress,
+               gpointer        progress_data,
+               GCancellable   *cancellable,
+               GError        **error)
+{
+  const char *format;
+  g_autoptr(TmTraceReader) r = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+
+  format = tm_trace_detect_format (path, error);
+  if (format == NULL)
+    return NULL;
+
+  if (strcmp (format, "tmtrace") != 0)
+    {
+      for (guint i = 0; importers[i].name != NULL; i++)
+        if (strcmp (importers[i].name, format) == 0)
+          return importers[i].import (path, progress, progress_data, cancellable, error);
+      g_assert_not_reached ();
+    }
+
+  r = tm_trace_reader_new (path, error);
+  if (r == NULL)
+    return NULL;
+  return load_from_reader (r, path, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_trace_load_bytes (GBytes *bytes, const char *name, GCancellable *cancellable, GError **error)
+{
+  g_autoptr(TmTraceReader) r = NULL;
+  TmTrace *trace;
+
+  g_return_val_if_fail (bytes != NULL, NULL);
+  r = tm_trace_reader_new_bytes (bytes, name, error);
+  if (r == NULL)
+    return NULL;
+  trace = load_from_reader (r, name ? name : "(memory)", NULL, NULL, cancellable, error);
+  if (trace != NULL)
+    trace->source_bytes = g_bytes_ref (bytes);
+  return trace;
+}

@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Two-stage streaming reader.  The producer thread reads the file and
+ * decompresses it frame by frame into a small ring of chunks; the caller's
+ * thread splits chunks into records.  A record that straddles chunks is
+ * assembled in a carry buffer that grows only with bytes that really
+ * arrived, so a bogus length cannot make us allocate more than the data.
+ */
+#include "tm-trace-reader.h"
+#include "tm-trace-format.h"
+#include "tm-varint.h"
+#include "tm-error.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+#include <glib/gstdio.h>
+
+#define CHUNK_SIZE  (1u << 20)
+#define N_CHUNKS    4
+#define INPUT_SIZE  (1u << 17)
+
+typedef enum { CHUNK_DATA, CHUNK_EOF, CHUNK_ERROR } ChunkStatus;
+
+typedef struct {
+  guint8     *data;
+  gsize       len;
+  gsize       pos;
+  guint64     frame_offset;   /* file offset of the frame (raw files: of the chunk) */
+  guint64     raw_start;      /* raw bytes into that frame of data[0] */
+  ChunkStatus status;
+  char       *message;        /* for CHUNK_ERROR */
+} Chunk;
+
+struct _TmTraceReader {
+  char         *name;
+  int           fd;            /* -1 for memory */
+  GBytes       *bytes;
+  guint64       file_size;
+  gboolean      compressed;
+
+  guint64       start_offset;  /* where reading starts (seek) */
+  guint64       start_skip;
+  gboolean      started;
+
+  /* producer */
+  GThread      *thread;
+  GAsyncQueue  *full;
+  GAsyncQueue  *free_chunks;
+  gint          stop;
+  guint64       consumed;      /* atomic */
+
+  /* consumer */
+  Chunk        *cur;
+  GByteArray   *carry;
+  guint64       carry_frame_offset;
+  guint64       carry_raw_start;
+  guint64       raw_offset;    /* logical raw position (from the read's start) */
+  gsize         pending;       /* bytes of the last record, consumed on the next call */
+  gboolean      finished;
+  GError       *final_error;
+};
+
+gboolean
+tm_trace_sniff (const guint8 *head, gsize len)
+{
+  if (len >= 4)
+    {
+      guint32 m = (guint32) head[0] | (guint32) head[1] << 8 | (guint32) head[2] << 16 | (guint32) head[3] << 24;
+      if (m == ZSTD_MAGICNUMBER)
+        return TRUE;
+      /* A skippable frame may lead a zstd file. */
+      if ((m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START)
+        return TRUE;
+    }
+  return len >= TM_TRACE_MAGIC_LEN && memcmp (head, TM_TRACE_MAGIC, TM_TRACE_MAGIC_LEN) == 0;
+}
+
+static gssize
+source_read (TmTraceReader *r, guint64 offset, guint8 *buf, gsize len, GError **error)
+{
+  if (r->bytes != NULL)
+    {
+      gsize size;
+      const guint8 *data = g_bytes_get_data (r->bytes, &size);
+      if (offset >= size)
+        return 0;
+      len = MIN (len, size - offset);
+      memcpy (buf, data + offset, len);
+      return (gssize) len;
+    }
+  for (;;)
+    {
+      gssize n = pread (r->fd, buf, len, (off_t) offset);
+      if (n >= 0)
+        return n;
+      if (errno == EINTR)
+        continue;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno), "%s: read failed at byte offset %" G_GUINT64_FORMAT ": %s",
+                   r->name, offset, g_strerror (errno));
+      return -1;
+    }
+}
+
+static TmTraceReader *
+reader_new (const char *name, int fd, GBytes *bytes, guint64 size, GError **error)
+{
+  TmTraceReader *r = g_new0 (TmTraceReader, 1);
+  guint8 head[16];
+  gssize n;
+
+  r->name = g_strdup (name);
+  r->fd = fd;
+  r->bytes = bytes ? g_bytes_ref (bytes) : NULL;
+  r->file_size = size;
+  n = source_read (r, 0, head, sizeof head, error);
+  if (n < 0)
+    {
+      tm_trace_reader_free (r);
+      return NULL;
+    }
+  if (!tm_trace_sniff (head, (gsize) n))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a Tidemark trace (no zstd frame or TMTRACE1 magic at byte offset 0)", name);
+      tm_trace_reader_free (r);
+      return NULL;
+    }
+  r->compressed = memcmp (head, TM_TRACE_MAGIC, MIN ((gsize) n, TM_TRACE_MAGIC_LEN)) != 0;
+  r->full = g_async_queue_new ();
+  r->free_chunks = g_async_queue_new ();
+  r->carry = g_byte_array_new ();
+  return r;
+}
+
+TmTraceReader *
+tm_trace_reader_new (const char *path, GError **error)
+{
+  int fd;
+  GStatBuf st;
+
+  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      return NULL;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s: not a regular file", path);
+      close (fd);
+      return NULL;
+    }
+  return reader_new (path, fd, NULL, (guint64) st.st_size, error);
+}
+
+TmTraceReader *
+tm_trace_reader_new_bytes (GBytes *bytes, const char *name, GError **error)
+{
+  return reader_new (name ? name : "(memory)", -1, bytes, g_bytes_get_size (bytes), error);
+}
+
+void
+tm_trace_reader_seek (TmTraceReader *r, guint64 frame_offset, guint64 frame_skip)
+{
+  g_return_if_fail (!r->started);
+  r->start_offset = frame_offset;
+  r->start_skip = frame_skip;
+}
+
+gboolean
+tm_trace_reader_is_compressed (TmTraceReader *r)
+{
+  return r->compressed;
+}
+
+guint64
+tm_trace_reader_file_size (TmTraceReader *r)
+{
+  return r->file_size;
+}
+
+guint64
+tm_trace_reader_consumed (TmTraceReader *r)
+{
+  return (guint64) g_atomic_pointer_get ((gpointer *) &r->consumed);
+}
+
+const char *
+tm_trace_reader_name (TmTraceReader *r)
+{
+  return r->name;
+}
+
+/* ---- producer ---------------------------------------------------------- */
+
+static Chunk *
+take_free_chunk (TmTraceReader *r)
+{
+  while (!g_atomic_int_get (&r->stop))
+    {
+      Chunk *c = g_async_queue_timeout_pop (r->free_chunks, 100 * 1000);
+      if (c != NULL)
+        {
+          c->len = c->pos = 0;
+          c->status = CHUNK_DATA;
+          g_clear_pointer (&c->message, g_free);
+          return c;
+        }
+    }
+  return NULL;
+}
+
+static void
+push_end (TmTraceReader *r, ChunkStatus status, char *message)
+{
+  Chunk *c = g_new0 (Chunk, 1);
+  c->status = status;
+  c->message = message;
+  g_async_queue_push (r->full, c);
+}
+
+static void
+set_consumed (TmTraceReader *r, guint64 v)
+{
+  g_atomic_pointer_set ((gpointer *) &r->consumed, GSIZE_TO_POINTER ((gsize) v));
+}
+
+static void
+produce_raw (TmTraceReader *r)
+{
+  guint64 offset = r->start_offset;
+
+  for (;;)
+    {
+      g_autoptr(GError) error = NULL;
+      Chunk *c = take_free_chunk (r);
+      gssize n;
+
+      if (c == NULL)
+        return;
+      n = source_read (r, offset, c->data, CHUNK_SIZE, &error);
+      if (n < 0)
+        {
+          g_async_queue_push (r->free_chunks, c);
+          push_end (r, CHUNK_ERROR, g_strdup (error->message));
+          return;
+        }
+      if (n == 0)
+        {
+          g_async_queue_push (r->free_chunks, c);
+          push_end (r, CHUNK_EOF, NULL);
+          return;
+        }
+      c->len = (gsize) n;
+      c->frame_offset = offset;
+      c->raw_start = 0;
+      offset += (guint64) n;
+      set_consumed (r, offset);
+      g_async_queue_push (r->full, c);
+    }
+}
+
+static void
+produce_zstd (TmTraceReader *r)
+{
+  ZSTD_DCtx *dctx = ZSTD_createDCtx ();
+  g_autofree guint8 *inbuf = g_malloc (INPUT_SIZE);
+  ZSTD_inBuffer in = { inbuf, 0, 0 };
+  guint64 in_offset = r->start_offset;   /* file offset of inbuf[0] */
+  guint64 frame_start = r->start_offset;
+  guint64 raw_in_frame = 0;
+  gboolean mid_frame = FALSE;
+  gboolean eof = FALSE;
+
+  /* Our frames are at most 8 MiB; refuse absurd window sizes from damaged
+   * or hostile headers instead of allocating them. */
+  ZSTD_DCtx_setParameter (dctx, ZSTD_d_windowLogMax, 27);
+
+  while (!eof)
+    {
+      Chunk *c = take_free_chunk (r);
+
+      if (c == NULL)
+        break;
+      c->frame_offset = frame_start;
+      c->raw_start = raw_in_frame;
+
+      while (c->len < CHUNK_SIZE)
+        {
+          ZSTD_outBuffer out = { c->data, CHUNK_SIZE, c->len };
+          size_t ret;
+
+          if (in.pos == in.size)
+            {
+              g_autoptr(GError) error = NULL;
+              gssize n;
+
+              in_offset += in.size;
+              n = source_read (r, in_offset, inbuf, INPUT_SIZE, &error);
+              if (n < 0)
+                {
+                  g_async_queue_push (r->full, c);
+                  push_end (r, CHUNK_ERROR, g_strdup (error->message));
+                  ZSTD_freeDCtx (dctx);
+                  return;
+                }
+              in.size = (gsize) n;
+              in.pos = 0;
+              if (n == 0)
+                {
+                  eof = TRUE;
+                  break;
+                }
+            }
+
+          ret = ZSTD_decompressStream (dctx, &out, &in);
+          set_consumed (r, in_offset + in.pos);
+          raw_in_frame += out.pos - c->len;
+          c->len = out.pos;
+          if (ZSTD_isError (ret))
+            {
+              char *msg = g_strdup_printf ("%s: damaged zstd frame at byte offset %" G_GUINT64_FORMAT ": %s",
+                                           r->name, frame_start, ZSTD_getErrorName (ret));
+              g_async_queue_push (r->full, c);
+              push_end (r, CHUNK_ERROR, msg);
+              ZSTD_freeDCtx (dctx);
+              return;
+            }
+          mid_frame = TRUE;
+          if (ret == 0)
+            {
+              /* Frame complete: end the chunk so it belongs to one frame. */
+              mid_frame = FALSE;
+              frame_start = in_offset + in.pos;
+              raw_in_frame = 0;
+              break;
+            }
+        }
+
+      if (c->len > 0)
+        g_async_queue_push (r->full, c);
+      else
+        g_async_queue_push (r->free_chunks, c);
+    }
+
+  if (eof)
+    {
+      if (mid_frame)
+        push_end (r, CHUNK_ERROR,
+                  g_strdup_printf ("%s: cut short inside the zstd frame at byte offset %" G_GUINT64_FORMAT
+                                   " (file ends at %" G_GUINT64_FORMAT ")",
+                                   r->name, frame_start, in_offset + in.size));
+      else
+        push_end (r, CHUNK_EOF, NULL);
+    }
+  ZSTD_freeDCtx (dctx);
+}
+
+static gpointer
+producer_main (gpointer data)
+{
+  TmTraceReader *r = data;
+
+  if (r->compressed)
+    produce_zstd (r);
+  else
+    produce_raw (r);
+  return NULL;
+}
+
+/* ---- consumer ---------------------------------------------------------- */
+
+static void
+start (TmTraceReader *r)
+{
+  r->started = TRUE;
+  for (guint i = 0; i < N_CHUNKS; i++)
+    {
+      Chunk *c = g_new0 (Chunk, 1);
+      c->data = g_malloc (CHUNK_SIZE);
+      g_async_queue_push (r->free_chunks, c);
+    }
+  r->thread = g_thread_new ("tm-trace-reader", producer_main, r);
+}
+
+static void
+release_chunk (TmTraceReader *r, Chunk *c)
+{
+  if (c->data != NULL)
+    g_async_queue_push (r->free_chunks, c);
+  else
+    {
+      g_free (c->message);
+      g_free (c);
+    }
+}
+
+/* Makes r->cur a chunk with unread bytes.  FALSE at the end of input
+ * (r->final_error set if it ended badly). */
+static gboolean
+next_chunk (TmTraceReader *r)
+{
+  if (r->cur != NULL && r->cur->pos < r->cur->len)
+    return TRUE;
+  if (r->finished)
+    return FALSE;
+  for (;;)
+    {
+      Chunk *c;
+
+      if (r->cur != NULL)
+        {
+          release_chunk (r, r->cur);
+          r->cur = NULL;
+        }
+      c = g_async_queue_pop (r->full);
+      if (c->status == CHUNK_EOF || c->status == CHUNK_ERROR)
+        {
+          r->finished = TRUE;
+          if (c->status == CHUNK_ERROR)
+            r->final_error = g_error_new_literal (TM_ERROR, TM_ERROR_FORMAT, c->message);
+          release_chunk (r, c);
+          return FALSE;
+        }
+      r->cur = c;
+      if (c->pos < c->len)
+        return TRUE;
+    }
+}
+
+/* Makes the next `need` logical bytes contiguous.  Returns a pointer to
+ * them and the number available (less than `need` only at the end). */
+static const guint8 *
+ensure (TmTraceReader *r, gsize need, gsize *avail)
+{
+  if (r->carry->len == 0)
+    {
+      if (!next_chunk (r))
+        {
+          *avail = 0;
+          return NULL;
+        }
+      if (r->cur->len - r->cur->pos >= need)
+        {
+          *avail = r->cur->len - r->cur->pos;
+          return r->cur->data + r->cur->pos;
+        }
+      r->carry_frame_offset = r->cur->frame_offset;
+      r->carry_raw_start = r->cur->raw_start + r->cur->pos;
+    }
+  while (r->carry->len < need && next_chunk (r))
+    {
+      gsize take = MIN (need - r->carry->len, r->cur->len - r->cur->pos);
+      g_byte_array_append (r->carry, r->cur->data + r->cur->pos, take);
+      r->cur->pos += take;
+    }
+  *avail = r->carry->len;
+  return r->carry->data;
+}
+
+static void
+consume (TmTraceReader *r, gsize n)
+{
+  r->raw_offset += n;
+  if (r->carry->len > 0)
+    {
+      g_assert (n <= r->carry->len);
+      g_byte_array_remove_range (r->carry, 0, n);
+      return;
+    }
+  r->cur->pos += n;
+}
+
+static void
+position (TmTraceReader *r, TmRecord *rec)
+{
+  rec->raw_offset = r->raw_offset;
+  if (r->carry->len > 0)
+    {
+      rec->frame_offset = r->carry_frame_offset;
+      rec->frame_skip = r->carry_raw_start;
+    }
+  else
+    {
+      rec->frame_offset = r->cur->frame_offset;
+      rec->frame_skip = r->cur->raw_start + r->cur->pos;
+    }
+}
+
+static TmReadStatus
+fail_at (TmTraceReader *r, GError **error, const char *what)
+{
+  if (r->final_error != NULL)
+    {
+      /* the producer's message says more (damaged frame, cut short...) */
+      g_propagate_error (error, g_error_copy (r->final_error));
+      g_prefix_error (error, "%s (raw offset %" G_GUINT64_FORMAT "); ", what, r->raw_offset);
+      return TM_READ_ERROR;
+    }
+  g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
+               "%s: %s at raw stream offset %" G_GUINT64_FORMAT " (file byte offset %" G_GUINT64_FORMAT ")",
+               r->name, what, r->raw_offset, tm_trace_reader_consumed (r));
+  return TM_READ_ERROR;
+}
+
+TmReadStatus
+tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
+{
+  const guint8 *p, *q;
+  gsize avail;
+  guint64 len;
+
+  if (r->pending > 0)
+    {
+      consume (r, r->pending);
+      r->pending = 0;
+    }
+
+  if (!r->started)
+    {
+      start (r);
+      if (r->start_offset == 0 && r->start_skip == 0)
+        {
+          p = ensure (r, TM_TRACE_MAGIC_LEN, &avail);
+          if (avail < TM_TRACE_MAGIC_LEN || memcmp (p, TM_TRACE_MAGIC, TM_TRACE_MAGIC_LEN) != 0)
+            {
+              if (r->final_error != NULL)
+                return fail_at (r, error, "no trace stream");
+              g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
+                           "%s: the decompressed stream does not start with TMTRACE1 (byte offset 0)", r->name);
+              return TM_READ_ERROR;
+            }
+          consume (r, TM_TRACE_MAGIC_LEN);
+        }
+      else
+        {
+          guint64 skip = r->start_skip;
+          while (skip > 0 && next_chunk (r))
+            {
+              gsize d = (gsize) MIN (skip, (guint64) (r->cur->len - r->cur->pos));
+              r->cur->pos += d;
+              skip -= d;
+            }
+          r->raw_offset = 0;
+        }
+    }
+
+  /* header: tag + uvarint length (at most 11 bytes) */
+  p = ensure (r, 11, &avail);
+  if (avail == 0)
+    {
+      if (r->final_error != NULL)
+        return fail_at (r, error, "input ends");
+      return TM_READ_EOF;
+    }
+  position (r, rec);
+  rec->tag = p[0];
+  q = p + 1;
+  if (!tm_uvarint_read (&q, p + avail, &len))
+    {
+      if (avail < 11)
+        return fail_at (r, error, "record header cut short");
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                   "%s: bad record length at raw stream offset %" G_GUINT64_FORMAT, r->name, r->raw_offset);
+      return TM_READ_ERROR;
+    }
+  if (len > TM_TRACE_MAX_RECORD)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                   "%s: record of %" G_GUINT64_FORMAT " bytes at raw stream offset %" G_GUINT64_FORMAT " is longer than any trace record",
+                   r->name, len, r->raw_offset);
+      return TM_READ_ERROR;
+    }
+
+  {
+    gsize head = (gsize) (q - p);
+    gsize total = head + (gsize) len;
+
+    if (avail < total)
+      {
+        p = ensure (r, total, &avail);
+        if (avail < total)
+          return fail_at (r, error, "record cut short");
+      }
+    /* The payload stays valid until the next call, which consumes it. */
+    rec->payload = p + head;
+    rec->len = (gsize) len;
+    r->pending = total;
+  }
+  return TM_READ_RECORD;
+}
+
+void
+tm_trace_reader_free (TmTraceReader *r)
+{
+  if (r == NULL)
+    return;
+  if (r->thread != NULL)
+    {
+      Chunk *c;
+      g_atomic_int_set (&r->stop, 1);
+      g_thread_join (r->thread);
+      while ((c = g_async_queue_try_pop (r->full)) != NULL)
+        release_chunk (r, c);
+    }
+  if (r->cur != NULL)
+    release_chunk (r, r->cur);
+  if (r->free_chunks != NULL)
+    {
+      Chunk *c;
+      while ((c = g_async_queue_try_pop (r->free_chunks)) != NULL)
+        {
+          g_free (c->data);
+          g_free (c->message);
+          g_free (c);
+        }
+      g_async_queue_unref (r->free_chunks);
+    }
+  if (r->full != NULL)
+    g_async_queue_unref (r->full);
+  if (r->carry != NULL)
+    g_byte_array_unref (r->carry);
+  if (r->fd >= 0)
+    close (r->fd);
+  g_clear_pointer (&r->bytes, g_bytes_unref);
+  g_clear_error (&r->final_error);
+  g_free (r->name);
+  g_free (r);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmTraceReader: streams the records of a trace file without ever holding
+ * the decompressed file in memory.  Decompression runs on its own thread
+ * (one core) and hands 1 MiB chunks to the caller, who decodes records
+ * (the other core).  Every record knows where it can be found again: the
+ * file offset of its zstd frame and the raw bytes into that frame.
+ */
+#pragma once
+
+#include <glib.h>
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+typedef struct _TmTraceReader TmTraceReader;
+
+typedef struct {
+  guint8        tag;
+  const guint8 *payload;      /* valid until the next call */
+  gsize         len;
+  guint64       raw_offset;   /* offset of the tag byte in the raw stream (from the read's start) */
+  guint64       frame_offset; /* file offset of the frame holding the tag byte (raw files: a chunk start) */
+  guint64       frame_skip;   /* raw bytes from that position to the tag byte */
+} TmRecord;
+
+typedef enum {
+  TM_READ_RECORD,    /* *record is filled */
+  TM_READ_EOF,       /* clean end of input */
+  TM_READ_ERROR,     /* damaged or cut short: error says where */
+} TmReadStatus;
+
+/* Returns NULL with TM_ERROR_NOT_A_TRACE if the file is neither zstd nor a
+ * raw trace stream. */
+TmTraceReader *tm_trace_reader_new       (const char *path, GError **error);
+TmTraceReader *tm_trace_reader_new_bytes (GBytes *bytes, const char *name, GError **error);
+
+/* Before the first tm_trace_reader_next(): start at a stored position
+ * instead of the beginning (no magic expected there). */
+void           tm_trace_reader_seek      (TmTraceReader *r, guint64 frame_offset, guint64 frame_skip);
+
+TmReadStatus   tm_trace_reader_next      (TmTraceReader *r, TmRecord *record, GError **error);
+
+gboolean       tm_trace_reader_is_compressed (TmTraceReader *r);
+guint64        tm_trace_reader_file_size (TmTraceReader *r);
+/* Compressed bytes consumed so far (safe from any thread). */
+guint64        tm_trace_reader_consumed  (TmTraceReader *r);
+const char    *tm_trace_reader_name      (TmTraceReader *r);
+void           tm_trace_reader_free      (TmTraceReader *r);
+
+/* TRUE if the first bytes look like a .tmtrace (zstd or raw). */
+gboolean       tm_trace_sniff            (const guint8 *head, gsize len);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTraceReader, tm_trace_reader_free)
+
+G_END_DECLS

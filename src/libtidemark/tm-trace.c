@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-trace-private.h"
+
+static void
+clear_space (gpointer p)
+{
+  g_free (((TmSpace *) p)->name);
+}
+
+static void
+clear_type (gpointer p)
+{
+  g_free (((TmType *) p)->name);
+}
+
+static void
+clear_frame (gpointer p)
+{
+  TmFrame *f = p;
+  g_free (f->method);
+  g_free (f->file);
+}
+
+static void
+clear_site (gpointer p)
+{
+  g_free (((TmSite *) p)->frames);
+}
+
+static void
+clear_thread (gpointer p)
+{
+  g_free (((TmThread *) p)->name);
+}
+
+static void
+clear_warning (gpointer p)
+{
+  g_free (((TmWarning *) p)->message);
+}
+
+static GArray *
+table_new (gsize elt, GDestroyNotify clear, gpointer unknown_entry)
+{
+  GArray *a = g_array_new (FALSE, TRUE, elt);
+  g_array_set_clear_func (a, clear);
+  g_array_append_vals (a, unknown_entry, 1);
+  return a;
+}
+
+TmTrace *
+tm_trace_new (const char *path, const char *format)
+{
+  TmTrace *t = g_new0 (TmTrace, 1);
+  TmSpace space = { 0, TM_SPACE_KIND_OTHER, g_strdup ("(unknown space)") };
+  TmType type = { 0, g_strdup ("(unknown type)"), 0 };
+  TmFrame frame = { 0, g_strdup ("(unknown method)"), g_strdup (""), -1 };
+  TmSite site = { 0, 0, NULL };
+  TmThread thread = { 0, g_strdup ("(unknown thread)") };
+
+  t->ref_count = 1;
+  t->path = g_strdup (path);
+  t->format = g_strdup (format);
+  t->vm_name = g_strdup ("");
+  t->vm_version = g_strdup ("");
+  t->command_line = g_strdup ("");
+  t->meta = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  t->spaces = table_new (sizeof (TmSpace), clear_space, &space);
+  t->types = table_new (sizeof (TmType), clear_type, &type);
+  t->frames = table_new (sizeof (TmFrame), clear_frame, &frame);
+  t->sites = table_new (sizeof (TmSite), clear_site, &site);
+  t->threads = table_new (sizeof (TmThread), clear_thread, &thread);
+  t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
+  t->space_usage = g_array_new (FALSE, TRUE, sizeof (TmSpaceUsage));
+  t->warnings = g_array_new (FALSE, TRUE, sizeof (TmWarning));
+  g_array_set_clear_func (t->warnings, clear_warning);
+  t->first_id = 0;
+  return t;
+}
+
+TmTrace *
+tm_trace_ref (TmTrace *trace)
+{
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_atomic_int_inc (&trace->ref_count);
+  return trace;
+}
+
+void
+tm_trace_unref (TmTrace *t)
+{
+  g_return_if_fail (t != NULL);
+  if (!g_atomic_int_dec_and_test (&t->ref_count))
+    return;
+
+  g_free (t->path);
+  g_free (t->format);
+  g_free (t->vm_name);
+  g_free (t->vm_version);
+  g_free (t->command_line);
+  g_hash_table_unref (t->meta);
+  g_array_unref (t->spaces);
+  g_array_unref (t->types);
+  g_array_unref (t->frames);
+  g_array_unref (t->sites);
+  g_array_unref (t->threads);
+  g_array_unref (t->gcs);
+  g_array_unref (t->space_usage);
+  g_array_unref (t->warnings);
+  g_free (t->obj_type);
+  g_free (t->obj_site);
+  g_free (t->obj_thread);
+  g_free (t->obj_size);
+  g_free (t->obj_death);
+  g_free (t->obj_space);
+  g_free (t->obj_ids);
+  g_clear_pointer (&t->size_overflow, g_hash_table_unref);
+  g_clear_pointer (&t->id_index, g_hash_table_unref);
+  g_clear_pointer (&t->source_bytes, g_bytes_unref);
+  g_free (t);
+}
+
+guint64
+tm_trace_object_size (const TmTrace *trace, guint64 index)
+{
+  guint32 s = trace->obj_size[index];
+
+  if (G_UNLIKELY (s == TM_SIZE_OVERFLOW) && trace->size_overflow != NULL)
+    {
+      guint64 *big = g_hash_table_lookup (trace->size_overflow, &index);
+      if (big != NULL)
+        return *big;
+    }
+  return s;
+}
+
+guint64
+tm_trace_object_id (const TmTrace *trace, guint64 index)
+{
+  return trace->obj_ids ? trace->obj_ids[index] : trace->first_id + index;
+}
+
+gboolean
+tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
+{
+  const guint64 *ids = trace->obj_ids;
+  guint64 n = trace->n_objects;
+  guint64 lo, hi, step;
+
+  if (ids == NULL)
+    {
+      if (id < trace->first_id || id - trace->first_id >= n)
+        return FALSE;
+      *index = id - trace->first_id;
+      return TRUE;
+    }
+
+  if (trace->id_index != NULL)
+    {
+      gpointer v = g_hash_table_lookup (trace->id_index, &id);
+      if (v == NULL)
+        return FALSE;
+      *index = GPOINTER_TO_SIZE (v) - 1;
+      return TRUE;
+    }
+
+  if (n == 0)
+    return FALSE;
+
+  /* Galloping search from the hint, then binary search. */
+  lo = MIN (*hint, n - 1);
+  if (ids[lo] == id)
+    {
+      *index = lo;
+      return TRUE;
+    }
+  if (ids[lo] < id)
+    {
+      step = 1;
+      hi = lo + 1;
+      while (hi < n && ids[hi] < id)
+        {
+          lo = hi;
+          step *= 2;
+          hi = lo + step;
+        }
+      if (hi > n)
+        hi = n;
+    }
+  else
+    {
+      hi = lo;
+      step = 1;
+      while (lo > 0 && ids[lo] > id)
+        {
+          hi = lo;
+          lo = lo > step ? lo - step : 0;
+          step *= 2;
+        }
+      hi = hi + 1;
+    }
+  /* invariant: answer, if any, in [lo, hi) */
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      if (ids[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo < n && ids[lo] == id)
+    {
+      *index = lo;
+      *hint = lo;
+      return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+tm_trace_object_index_for_id (const TmTrace *trace, guint64 id, guint64 *index)
+{
+  guint64 hint = trace->n_objects / 2;
+  g_return_val_if_fail (trace != NULL, FALSE);
+  return tm_trace_object_index_for_id_hint (trace, id, &hint, index);
+}
+
+guint64
+tm_trace_allocs_before_gc (const TmTrace *trace, guint32 gc_id)
+{
+  if (gc_id == 0)
+    return 0;
+  if (gc_id > trace->gcs->len)
+    return trace->n_objects;
+  return g_array_index (trace->gcs, TmGc, gc_id - 1).allocs_before;
+}
+
+guint32
+tm_trace_object_birth_gc (const TmTrace *trace, guint64 index)
+{
+  /* Number of GCs with allocs_before <= index. */
+  guint lo = 0, hi = trace->gcs->len;
+  const TmGc *gcs = (const TmGc *) (gpointer) trace->gcs->data;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (gcs[mid].allocs_before <= index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+gboolean
+tm_trace_object_alive_after (const TmTrace *trace, guint64 index, guint32 gc_id)
+{
+  guint32 death = trace->obj_death[index];
+
+  if (index >= tm_trace_allocs_before_gc (trace, gc_id))
+    return FALSE;
+  return death == TM_ALIVE || death > gc_id;
+}
+
+const char *
+tm_gc_kind_to_string (TmGcKind kind)
+{
+  switch (kind)
+    {
+    case TM_GC_KIND_MINOR: return "minor";
+    case TM_GC_KIND_MAJOR: return "major";
+    case TM_GC_KIND_MIXED: return "mixed";
+    case TM_GC_KIND_CONCURRENT: return "concurrent";
+    case TM_GC_KIND_UNKNOWN:
+    default: return "unknown";
+    }
+}
+
+const char *
+tm_space_kind_to_string (TmSpaceKind kind)
+{
+  switch (kind)
+    {
+    case TM_SPACE_KIND_YOUNG: return "young";
+    case TM_SPACE_KIND_SURVIVOR: return "survivor";
+    case TM_SPACE_KIND_OLD: return "old";
+    case TM_SPACE_KIND_HUMONGOUS: return "humongous";
+    case TM_SPACE_KIND_NON_HEAP: return "non-heap";
+    case TM_SPACE_KIND_OTHER:
+    default: return "other";
+    }
+}
+
+const char *
+tm_root_kind_to_string (guint kind)
+{
+  switch (kind)
+    {
+    case TM_ROOT_KIND_STATIC: return "static field";
+    case TM_ROOT_KIND_THREAD_STACK: return "thread stack";
+    case TM_ROOT_KIND_JNI_GLOBAL: return "JNI global";
+    case TM_ROOT_KIND_JNI_LOCAL: return "JNI local";
+    case TM_ROOT_KIND_MONITOR: return "monitor";
+    case TM_ROOT_KIND_SYSTEM_CLASS: return "system class";
+    default: return "other";
+    }
+}
+
+char *
+tm_trace_site_label (const TmTrace *trace, guint32 site_index)
+{
+  const TmSite *site;
+  const TmFrame *frame;
+
+  if (site_index == 0 || site_index >= trace->sites->len)
+    return g_strdup ("(unknown site)");
+  site = tm_trace_site (trace, site_index);
+  if (site->depth == 0)
+    return g_strdup ("(unknown site)");
+  frame = tm_trace_frame (trace, site->frames[0]);
+  if (frame->line >= 0)
+    return g_strdup_printf ("%s:%d", frame->method, frame->line);
+  return g_strdup (frame->method);
+}
+
+gsize
+tm_trace_object_memory (const TmTrace *trace)
+{
+  gsize per = sizeof (guint32) * 5;
+
+  if (trace->obj_space)
+    per += 1;
+  if (trace->obj_ids)
+    per += sizeof (guint64);
+  return per * trace->n_objects
+         + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
+         + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tidemark.h"
+
+static void
+test_build_and_mark (void)
+{
+  /* objects 0..5; 0 -> 1 -> 2 -> 0 (cycle), 3 -> 4; root 0; 5 isolated;
+   * an edge to object 9 (not in the heap) is dropped */
+  guint32 objects[] = { 0, 1, 2, 3, 4, 5 };
+  guint32 src[] = { 0, 1, 2, 3, 1 };
+  guint32 dst[] = { 1, 2, 0, 4, 9 };
+  guint32 roots[] = { 0 };
+  guint8 kinds[] = { TM_ROOT_KIND_STATIC };
+  g_autoptr(TmHeapGraph) g = tm_heap_graph_new (3, objects, 6, src, dst, 5, roots, kinds, 1);
+  g_autofree guint64 *bits = NULL;
+  guint64 marked;
+  guint32 node;
+
+  g_assert_cmpuint (g->n_nodes, ==, 6);
+  g_assert_cmpuint (g->n_edges, ==, 4);
+  g_assert_cmpuint (g->dropped_edges, ==, 1);
+  bits = tm_heap_graph_mark (g, &marked);
+  g_assert_cmpuint (marked, ==, 3);
+  g_assert_true (tm_bitmap_get (bits, 2));
+  g_assert_false (tm_bitmap_get (bits, 3));
+  g_assert_false (tm_bitmap_get (bits, 5));
+  g_assert_true (tm_heap_graph_node_for_object (g, 4, &node));
+  g_assert_cmpuint (node, ==, 4);
+  g_assert_false (tm_heap_graph_node_for_object (g, 9, &node));
+}
+
+static void
+test_sparse_objects (void)
+{
+  /* node numbers are compact even when object indices are not */
+  guint32 objects[] = { 10, 20, 30 };
+  guint32 src[] = { 10, 20 };
+  guint32 dst[] = { 30, 10 };
+  guint32 roots[] = { 20 };
+  g_autoptr(TmHeapGraph) g = tm_heap_graph_new (1, objects, 3, src, dst, 2, roots, NULL, 1);
+  guint64 marked;
+  g_autofree guint64 *bits = tm_heap_graph_mark (g, &marked);
+
+  g_assert_cmpuint (marked, ==, 3);
+  g_assert_cmpuint (g->edges[g->edge_start[1]], ==, 0);
+  g_assert_cmpuint (g->root_node[0], ==, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/heap-graph/build-and-mark", test_build_and_mark);
+  g_test_add_func ("/heap-graph/sparse-objects", test_sparse_objects);
+  return g_test_run ();
+}
