@@ -1,0 +1,958 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-app-window.h"
+#include "tm-chart-view.h"
+#include "tm-document-loader.h"
+#include "tm-export-dialog.h"
+#include "tm-format-util.h"
+#include "tm-settings.h"
+#ifdef TM_HAVE_HEAP_VIEW
+# include "tm-heap-view.h"
+#endif
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+struct _TmAppWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  /* template children */
+  GtkLabel             *title_label;
+  GtkLabel             *subtitle_label;
+  GtkWidget            *analyze_button;
+  GtkWidget            *zoom_box;
+  GtkInfoBar           *info_bar;
+  GtkLabel             *info_label;
+  GtkStack             *main_stack;
+  GtkWidget            *sample_button;
+  GtkLabel             *loading_label;
+  GtkProgressBar       *progress_bar;
+  GtkLabel             *windows_status;
+  GtkListBox           *windows_list;
+  GtkLabel             *range_label;
+  TmChartView          *memory_chart;
+  TmChartView          *objects_chart;
+  TmChartView          *overhead_chart;
+  GtkNotebook          *analysis_notebook;
+  GtkLabel             *selection_title;
+  GtkLabel             *selection_explanation;
+  GtkGrid              *selection_grid;
+  GtkWidget            *heap_button;
+  GMenu                *file_section;
+
+  /* state */
+  TmSession            *session;
+  GFile                *file;
+  TmTrace              *trace;
+  TmDocumentLoader     *loader;
+  GCancellable         *cancellable;        /* load and detection */
+  gboolean              detecting;
+  guint                 update_idle;
+  char                 *last_error;
+
+  /* main loop responsiveness while loading (frame clock ticks) */
+  guint                 tick_id;
+  gint64                last_tick_us;
+  gint64                max_gap_us;
+  guint                 n_ticks;
+};
+
+G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static void detect_windows (TmAppWindow *self);
+
+/* ------------------------------------------------------------------ */
+/* Loading                                                             */
+
+static void
+set_title (TmAppWindow *self, const char *title, const char *subtitle)
+{
+  gtk_label_set_label (self->title_label, title);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_label_set_label (self->subtitle_label, subtitle ? subtitle : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
+}
+
+static gboolean
+tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->last_tick_us != 0)
+    self->max_gap_us = MAX (self->max_gap_us, now - self->last_tick_us);
+  self->last_tick_us = now;
+  self->n_ticks++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+stop_measuring (TmAppWindow *self)
+{
+  if (self->tick_id == 0)
+    return;
+  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+  self->tick_id = 0;
+  if (g_getenv ("TIDEMARK_MEASURE_STALLS"))
+    g_printerr ("tidemark: largest gap between frames while loading: %.1f ms over %u frames\n",
+                self->max_gap_us / 1000.0, self->n_ticks);
+}
+
+static void
+show_error_dialog (TmAppWindow *self, GFile *file, const GError *error)
+{
+  g_autofree char *name = g_file_get_basename (file);
+  g_autofree char *path = g_file_get_path (file);
+  g_autofree char *reason = NULL;
+  GtkWidget *dialog;
+
+  /* Messages from the loader often start with the path already. */
+  if (path && g_str_has_prefix (error->message, path) && error->message[strlen (path)] == ':')
+    reason = g_strdup (g_strstrip (error->message + strlen (path) + 1));
+  else
+    reason = g_strdup (error->message);
+
+  g_free (self->last_error);
+  self->last_error = g_strdup_printf ("%s: %s", path ? path : name, reason);
+
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                   _("Could not open “%s”"), name);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s\n\n%s",
+                                            reason, path ? path : "");
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_banner (TmAppWindow *self)
+{
+  const TmTrace *t = self->trace;
+  g_autofree char *name = g_file_get_basename (self->file);
+  g_autofree char *offset = tm_format_count (t->stop_offset);
+  g_autofree char *text = NULL;
+  guint n = tm_trace_n_gcs (t);
+
+  if (t->complete)
+    {
+      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      return;
+    }
+  if (n > 0)
+    {
+      g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);
+      text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s, after GC %u at %s. "
+                                "Everything up to that point is shown."), name, offset, n, when);
+    }
+  else
+    text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s, before the first GC. "
+                              "Everything up to that point is shown."), name, offset);
+  gtk_label_set_label (self->info_label, text);
+  gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_WARNING);
+  gtk_info_bar_set_revealed (self->info_bar, TRUE);
+}
+
+static void
+info_bar_response_cb (GtkInfoBar *bar, int response, TmAppWindow *self)
+{
+  if (response == GTK_RESPONSE_CLOSE)
+    gtk_info_bar_set_revealed (bar, FALSE);
+}
+
+static void
+update_actions (TmAppWindow *self)
+{
+  gboolean loaded = self->trace != NULL;
+  gboolean has_sel = loaded && tm_session_get_has_selection (self->session) &&
+                     tm_session_get_selected_last_gc (self->session) > 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-in", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-out", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-reset", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-selection", has_sel);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-selection", has_sel);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-window", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loader != NULL);
+#ifdef TM_HAVE_HEAP_VIEW
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+#else
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
+#endif
+  gtk_widget_set_visible (self->analyze_button, loaded);
+  gtk_widget_set_visible (self->zoom_box, loaded);
+}
+
+static void
+load_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(TmAppWindow) self = data;
+  TmDocumentLoader *loader = TM_DOCUMENT_LOADER (source);
+  g_autoptr(TmTimelineModel) model = NULL;
+  g_autoptr(GError) error = NULL;
+  TmTrace *trace;
+  GFile *file = tm_document_loader_get_file (loader);
+
+  trace = tm_document_loader_load_finish (loader, result, &model, &error);
+  stop_measuring (self);
+  g_clear_object (&self->loader);
+
+  if (trace == NULL)
+    {
+      g_autoptr(GFile) failed = g_object_ref (file);
+
+      g_clear_object (&self->file);
+      set_title (self, _("Tidemark"), NULL);
+      gtk_stack_set_visible_child_name (self->main_stack, "empty");
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error_dialog (self, failed, error);
+      update_actions (self);
+      return;
+    }
+
+  self->trace = trace;
+  tm_application_add_recent (TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), self->file);
+
+  {
+    g_autofree char *name = g_file_get_basename (self->file);
+    g_autofree char *duration = tm_format_duration (trace->duration_ns);
+    g_autofree char *subtitle = NULL;
+    const char *vm = trace->vm_name && *trace->vm_name ? trace->vm_name : trace->format;
+
+    /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s" */
+    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u GC · %s", "%s · %u GCs · %s",
+                                             tm_trace_n_gcs (trace)),
+                                vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    set_title (self, name, subtitle);
+  }
+
+  /* Charts appear as soon as the timeline is there; windows follow. */
+  tm_session_set_model (self->session, trace, model);
+  gtk_stack_set_visible_child_name (self->main_stack, "trace");
+  show_banner (self);
+  update_actions (self);
+  detect_windows (self);
+}
+
+void
+tm_app_window_open (TmAppWindow *self, GFile *file)
+{
+  g_autofree char *name = NULL;
+  g_autofree char *label = NULL;
+
+  g_return_if_fail (TM_IS_APP_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loader);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  tm_session_set_windows (self->session, NULL);
+  tm_session_set_model (self->session, NULL, NULL);
+  gtk_info_bar_set_revealed (self->info_bar, FALSE);
+
+  g_set_object (&self->file, file);
+  self->cancellable = g_cancellable_new ();
+  self->loader = tm_document_loader_new (file);
+
+  name = g_file_get_basename (file);
+  label = g_strdup_printf (_("Reading “%s”…"), name);
+  gtk_label_set_label (self->loading_label, label);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_DEFAULT);
+  set_title (self, name, _("Loading…"));
+  gtk_stack_set_visible_child_name (self->main_stack, "loading");
+
+  self->max_gap_us = 0;
+  self->last_tick_us = 0;
+  self->n_ticks = 0;
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+
+  update_actions (self);
+  tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+}
+
+/* ------------------------------------------------------------------ */
+/* Suspicious windows                                                  */
+
+static void
+draw_dot (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
+{
+  TmColor c = tm_chart_window_color (GPOINTER_TO_INT (data));
+
+  cairo_set_source_rgba (cr, c.red, c.green, c.blue, 1);
+  cairo_arc (cr, w / 2.0, h / 2.0, MIN (w, h) / 2.0 - 0.5, 0, 2 * G_PI);
+  cairo_fill (cr);
+}
+
+static GtkWidget *
+color_dot_new (TmWindowKind kind)
+{
+  GtkWidget *dot = gtk_drawing_area_new ();
+
+  gtk_widget_set_size_request (dot, 12, 12);
+  gtk_widget_set_valign (dot, GTK_ALIGN_CENTER);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (dot), draw_dot, GINT_TO_POINTER (kind), NULL);
+  return dot;
+}
+
+static char *
+format_score (const TmWindow *w)
+{
+  if (g_strcmp0 (w->unit, "fraction") == 0)
+    return g_strdup_printf (_("%.1f %% of the time in GC pauses"), w->score * 100);
+  {
+    g_autofree char *rate = tm_format_bytes (w->score);
+    if (w->kind == TM_WINDOW_CHURN)
+      return g_strdup_printf (_("%s/s freed"), rate);
+    return g_strdup_printf (_("%s/s growth"), rate);
+  }
+}
+
+static GtkWidget *
+window_row_new (const TmWindow *w, int index)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+  GtkWidget *dot, *title, *range, *score, *explanation;
+  g_autofree char *t0 = tm_format_duration (w->start_ns);
+  g_autofree char *t1 = tm_format_duration (w->end_ns);
+  g_autofree char *range_text = NULL;
+  g_autofree char *score_text = format_score (w);
+
+  dot = color_dot_new (w->kind);
+  title = gtk_label_new (tm_chart_window_label (w->kind));
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_widget_set_hexpand (title, TRUE);
+  gtk_widget_add_css_class (title, "heading");
+  gtk_box_append (GTK_BOX (top), dot);
+  gtk_box_append (GTK_BOX (top), title);
+
+  /* Translators: "GC 40–200 · 4.00 s – 20.00 s" */
+  range_text = g_strdup_printf (_("GC %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1);
+  range = gtk_label_new (range_text);
+  gtk_label_set_xalign (GTK_LABEL (range), 0);
+  gtk_widget_add_css_class (range, "caption");
+  gtk_widget_add_css_class (range, "numeric");
+  score = gtk_label_new (score_text);
+  gtk_label_set_xalign (GTK_LABEL (score), 0);
+  gtk_widget_add_css_class (score, "caption-heading");
+  explanation = gtk_label_new (w->explanation ? w->explanation : "");
+  gtk_label_set_xalign (GTK_LABEL (explanation), 0);
+  gtk_label_set_wrap (GTK_LABEL (explanation), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (explanation), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (explanation), 4);
+  gtk_label_set_ellipsize (GTK_LABEL (explanation), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (explanation), 40);
+  gtk_widget_add_css_class (explanation, "dim-label");
+  gtk_widget_add_css_class (explanation, "caption");
+  gtk_widget_set_tooltip_text (explanation, w->explanation);
+
+  gtk_box_append (GTK_BOX (box), top);
+  gtk_box_append (GTK_BOX (box), range);
+  gtk_box_append (GTK_BOX (box), score);
+  gtk_box_append (GTK_BOX (box), explanation);
+  gtk_widget_set_margin_top (box, 8);
+  gtk_widget_set_margin_bottom (box, 8);
+  gtk_widget_set_margin_start (box, 6);
+  gtk_widget_set_margin_end (box, 6);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  g_object_set_data (G_OBJECT (row), "window-index", GINT_TO_POINTER (index));
+  gtk_widget_add_css_class (row, "window-row");
+  return row;
+}
+
+static void
+fill_windows_list (TmAppWindow *self, GPtrArray *windows)
+{
+  GtkWidget *child;
+  guint n = windows ? windows->len : 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->windows_list))))
+    gtk_list_box_remove (self->windows_list, child);
+
+  for (guint i = 0; i < n; i++)
+    gtk_list_box_append (self->windows_list, window_row_new (g_ptr_array_index (windows, i), (int) i));
+
+  if (n == 0)
+    gtk_label_set_label (self->windows_status,
+                         _("None found: memory did not keep growing, and GC overhead and churn stayed below the thresholds (see Preferences)."));
+  else
+    {
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                            "%u window worth a look. Click one to select it.",
+                                                            "%u windows worth a look. Click one to select it.", n), n);
+      gtk_label_set_label (self->windows_status, text);
+    }
+}
+
+static void
+detect_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(TmAppWindow) self = data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) windows = tm_detect_windows_finish (result, &error);
+
+  if (windows == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_label (self->windows_status, error->message);
+      self->detecting = FALSE;
+      return;
+    }
+  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;   /* a newer detection or file replaced this one */
+
+  self->detecting = FALSE;
+  tm_session_set_windows (self->session, windows);
+  fill_windows_list (self, windows);
+  update_actions (self);
+}
+
+static void
+detect_windows (TmAppWindow *self)
+{
+  TmWindowParams params;
+
+  if (self->trace == NULL)
+    return;
+  tm_settings_window_params (tm_settings_get (), &params);
+  tm_session_set_overhead_threshold (self->session, params.overhead_threshold);
+  gtk_label_set_label (self->windows_status, _("Looking for suspicious windows…"));
+  self->detecting = TRUE;
+  /* Restarting cancels nothing of the load (it is done); a fresh
+   * cancellable marks this run as the current one. */
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  tm_detect_windows_async (self->trace, &params, self->cancellable, detect_cb, g_object_ref (self));
+}
+
+static void
+settings_changed_cb (GSettings *settings, const char *key, TmAppWindow *self)
+{
+  if (g_str_has_prefix (key, "leak-") || g_str_has_prefix (key, "overhead-") || g_str_has_prefix (key, "churn-"))
+    detect_windows (self);
+}
+
+static void
+windows_row_activated_cb (GtkListBox *box, GtkListBoxRow *row, TmAppWindow *self)
+{
+  int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "window-index"));
+  tm_session_select_window (self->session, index);
+}
+
+/* ------------------------------------------------------------------ */
+/* Selection summary and range label                                   */
+
+static void
+grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  GtkWidget *n = gtk_label_new (name);
+  GtkWidget *v = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (n), 1);
+  gtk_widget_add_css_class (n, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_widget_add_css_class (v, "numeric");
+  gtk_grid_attach (grid, n, (row % 4) * 2, row / 4, 1, 1);
+  gtk_grid_attach (grid, v, (row % 4) * 2 + 1, row / 4, 1, 1);
+}
+
+static char *
+signed_bytes (double delta)
+{
+  g_autofree char *b = tm_format_bytes (fabs (delta));
+  return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
+}
+
+static void
+update_selection_page (TmAppWindow *self)
+{
+  TmTimelineModel *m = tm_session_get_model (self->session);
+  const TmWindow *w = tm_session_get_window (self->session, tm_session_get_selected_window (self->session));
+  TmRangeStats st;
+  GtkWidget *child;
+  int row = 0;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->selection_grid))))
+    gtk_grid_remove (self->selection_grid, child);
+
+  if (m == NULL || !tm_session_get_has_selection (self->session) ||
+      !tm_timeline_model_range_stats (m, tm_session_get_selected_first_gc (self->session),
+                                      tm_session_get_selected_last_gc (self->session), &st))
+    {
+      gtk_label_set_label (self->selection_title, _("No Range Selected"));
+      gtk_label_set_label (self->selection_explanation,
+                           _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
+      return;
+    }
+
+  {
+    g_autofree char *t0 = tm_format_duration (st.start_ns);
+    g_autofree char *t1 = tm_format_duration (st.end_ns);
+    g_autofree char *title = NULL;
+
+    if (w)
+      title = g_strdup_printf (_("%s: GC %u–%u, %s – %s"), tm_chart_window_label (w->kind),
+                               st.first_gc, st.last_gc, t0, t1);
+    else
+      title = g_strdup_printf (_("Selection: GC %u–%u, %s – %s"), st.first_gc, st.last_gc, t0, t1);
+    gtk_label_set_label (self->selection_title, title);
+    if (w)
+      {
+        g_autofree char *score = format_score (w);
+        g_autofree char *text = g_strdup_printf ("%s\n%s", score, w->explanation ? w->explanation : "");
+        gtk_label_set_label (self->selection_explanation, text);
+      }
+    else
+      gtk_label_set_label (self->selection_explanation,
+                           _("A range chosen by hand. Heap and other analyses act on it."));
+  }
+
+  {
+    g_autofree char *duration = tm_format_duration (st.end_ns - st.start_ns);
+    g_autofree char *gcs = g_strdup_printf (_("%u (%u major)"), st.n_gcs, st.n_major);
+    g_autofree char *a0 = tm_format_bytes (st.used_after_first);
+    g_autofree char *a1 = tm_format_bytes (st.used_after_last);
+    g_autofree char *growth = signed_bytes (st.used_after_last - st.used_after_first);
+    g_autofree char *heap = g_strdup_printf ("%s → %s (%s)", a0, a1, growth);
+    g_autofree char *pause = tm_format_duration (st.pause_ns);
+    g_autofree char *overhead = g_strdup_printf (_("%.1f %% (%s paused)"), st.overhead * 100, pause);
+    g_autofree char *freed = tm_format_bytes (st.freed_bytes);
+    g_autofree char *o0 = tm_format_count ((guint64) st.live_objects_first);
+    g_autofree char *o1 = tm_format_count ((guint64) st.live_objects_last);
+    g_autofree char *objects = g_strdup_printf ("%s → %s", o0, o1);
+    double secs = (st.end_ns - st.start_ns) / 1e9;
+
+    grid_row (self->selection_grid, row++, _("Duration"), duration);
+    grid_row (self->selection_grid, row++, _("GCs"), gcs);
+    grid_row (self->selection_grid, row++, _("Heap after GC"), heap);
+    grid_row (self->selection_grid, row++, _("Live objects"), objects);
+    grid_row (self->selection_grid, row++, _("GC overhead"), overhead);
+    {
+      g_autofree char *rate = tm_format_bytes (secs > 0 ? st.freed_bytes / secs : 0);
+      g_autofree char *churn = g_strdup_printf (_("%s (%s/s)"), freed, rate);
+      grid_row (self->selection_grid, row++, _("Freed"), churn);
+    }
+    if (!isnan (st.reachable_first))
+      {
+        g_autofree char *r0 = tm_format_bytes (st.reachable_first);
+        g_autofree char *r1 = tm_format_bytes (st.reachable_last);
+        g_autofree char *rg = signed_bytes (st.reachable_last - st.reachable_first);
+        g_autofree char *reach = g_strdup_printf (_("%s → %s (%s, GC %u → %u)"), r0, r1, rg,
+                                                  st.reachable_first_gc, st.reachable_last_gc);
+        grid_row (self->selection_grid, row++, _("Reachable"), reach);
+      }
+  }
+}
+
+static void
+sync_list_selection (TmAppWindow *self)
+{
+  int index = tm_session_get_selected_window (self->session);
+  GtkListBoxRow *row = index >= 0 ? gtk_list_box_get_row_at_index (self->windows_list, index) : NULL;
+
+  if (row)
+    gtk_list_box_select_row (self->windows_list, row);
+  else
+    gtk_list_box_unselect_all (self->windows_list);
+}
+
+static void
+update_range_label (TmAppWindow *self)
+{
+  g_autofree char *a = tm_format_duration (tm_session_get_visible_start (self->session));
+  g_autofree char *b = tm_format_duration (tm_session_get_visible_end (self->session));
+  g_autofree char *whole = tm_format_duration (tm_session_get_whole_end (self->session));
+  g_autofree char *text = g_strdup_printf (_("Showing %s – %s of %s. Ctrl+scroll to zoom, drag to select, click a band to pick its window."),
+                                           a, b, whole);
+  gtk_label_set_label (self->range_label, text);
+}
+
+static gboolean
+update_idle_cb (gpointer data)
+{
+  TmAppWindow *self = data;
+
+  self->update_idle = 0;
+  update_selection_page (self);
+  sync_list_selection (self);
+  update_range_label (self);
+  update_actions (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+session_notify_cb (TmSession *session, GParamSpec *pspec, TmAppWindow *self)
+{
+  /* Hover changes do not touch the summary; everything else is coalesced. */
+  if (g_strcmp0 (pspec->name, "hover-gc") == 0)
+    return;
+  if (self->update_idle == 0)
+    self->update_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
+}
+
+/* ------------------------------------------------------------------ */
+/* Actions                                                             */
+
+static void
+open_response_cb (GtkNativeDialog *dialog, int response, TmAppWindow *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      TmApplication *app = TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+
+      if (self->file == NULL)
+        tm_app_window_open (self, file);
+      else
+        tm_application_open_file (app, file);
+    }
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+open_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Trace"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (traces, _("Memory traces"));
+  gtk_file_filter_add_pattern (traces, "*.tmtrace");
+  gtk_file_filter_add_pattern (traces, "*.log");
+  gtk_file_filter_add_pattern (traces, "*.gz");
+  gtk_file_filter_add_pattern (traces, "*.zst");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+
+  if (self->loader && self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+}
+
+static void
+zoom_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *s = self->session;
+  double center = (tm_session_get_visible_start (s) + tm_session_get_visible_end (s)) / 2;
+
+  if (g_str_equal (name, "win.zoom-in"))
+    tm_session_zoom (s, center, 0.5);
+  else if (g_str_equal (name, "win.zoom-out"))
+    tm_session_zoom (s, center, 2.0);
+  else if (g_str_equal (name, "win.zoom-reset"))
+    tm_session_reset_zoom (s);
+  else if (g_str_equal (name, "win.zoom-selection"))
+    tm_session_zoom_to_selection (s);
+  else if (g_str_equal (name, "win.clear-selection"))
+    tm_session_clear_selection (s);
+}
+
+static void
+select_window_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  tm_session_select_window (self->session, g_variant_get_int32 (param));
+}
+
+static void
+export_chart_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmChartKind kind = TM_CHART_MEMORY;
+
+  tm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind);
+  gtk_window_present (GTK_WINDOW (tm_export_dialog_new (self, kind)));
+}
+
+static void
+heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  guint gc;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  /* The heap after the last GC of the selection, or of the whole trace. */
+  gc = tm_session_get_selected_last_gc (self->session);
+  if (gc == 0)
+    gc = tm_trace_n_gcs (self->trace);
+#ifdef TM_HAVE_HEAP_VIEW
+  {
+    g_autofree char *title = g_strdup_printf (_("Heap after GC %u"), gc);
+    tm_app_window_add_analysis_page (self, title, tm_heap_view_new (self->trace, gc));
+  }
+#endif
+}
+
+static void
+close_page_cb (GtkButton *button, GtkWidget *page)
+{
+  GtkWidget *notebook = gtk_widget_get_ancestor (page, GTK_TYPE_NOTEBOOK);
+
+  if (notebook)
+    gtk_notebook_remove_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
+}
+
+void
+tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget *page)
+{
+  GtkWidget *tab, *close;
+  int n;
+
+  g_return_if_fail (TM_IS_APP_WINDOW (self));
+  g_return_if_fail (GTK_IS_WIDGET (page));
+
+  tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  gtk_box_append (GTK_BOX (tab), gtk_label_new (title));
+  close = gtk_button_new_from_icon_name ("window-close-symbolic");
+  gtk_widget_add_css_class (close, "flat");
+  gtk_widget_add_css_class (close, "circular");
+  gtk_widget_set_tooltip_text (close, _("Close"));
+  g_signal_connect (close, "clicked", G_CALLBACK (close_page_cb), page);
+  gtk_box_append (GTK_BOX (tab), close);
+
+  n = gtk_notebook_append_page (self->analysis_notebook, page, tab);
+  gtk_notebook_set_tab_reorderable (self->analysis_notebook, page, TRUE);
+  gtk_notebook_set_current_page (self->analysis_notebook, n);
+}
+
+gboolean
+tm_app_window_export_chart (TmAppWindow *self, TmChartKind kind, const char *path,
+                            int width, int height, GError **error)
+{
+  TmChartView *view;
+  TmChartOptions options;
+
+  g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->trace == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No trace is open"));
+      return FALSE;
+    }
+  view = TM_CHART_VIEW (tm_app_window_get_chart (self, kind));
+  tm_chart_view_export_options (view, &options, width, height);
+  return tm_chart_write_png (tm_session_get_model (self->session), &options, path, error);
+}
+
+/* ------------------------------------------------------------------ */
+/* Drag and drop                                                       */
+
+static gboolean
+drop_cb (GtkDropTarget *target, const GValue *value, double x, double y, TmAppWindow *self)
+{
+  GSList *files;
+  TmApplication *app = TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  gboolean first = TRUE;
+
+  if (!G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    return FALSE;
+  files = g_value_get_boxed (value);
+  for (GSList *l = files; l; l = l->next)
+    {
+      /* The first dropped file replaces an empty window's content. */
+      if (first && self->file == NULL)
+        tm_app_window_open (self, l->data);
+      else
+        tm_application_open_file (app, l->data);
+      first = FALSE;
+    }
+  return files != NULL;
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+tm_app_window_close_request_save (TmAppWindow *self)
+{
+  GSettings *settings = tm_settings_get ();
+  int w, h;
+
+  gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
+  g_settings_set_int (settings, "window-width", w);
+  g_settings_set_int (settings, "window-height", h);
+  g_settings_set_boolean (settings, "window-maximized", gtk_window_is_maximized (GTK_WINDOW (self)));
+}
+
+static gboolean
+tm_app_window_close_request (GtkWindow *window)
+{
+  tm_app_window_close_request_save (TM_APP_WINDOW (window));
+  return GTK_WINDOW_CLASS (tm_app_window_parent_class)->close_request (window);
+}
+
+static void
+tm_app_window_dispose (GObject *object)
+{
+  TmAppWindow *self = TM_APP_WINDOW (object);
+
+  if (self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->update_idle, g_source_remove);
+  g_signal_handlers_disconnect_by_data (tm_settings_get (), self);
+  if (self->session)
+    g_signal_handlers_disconnect_by_data (self->session, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_APP_WINDOW);
+  G_OBJECT_CLASS (tm_app_window_parent_class)->dispose (object);
+}
+
+static void
+tm_app_window_finalize (GObject *object)
+{
+  TmAppWindow *self = TM_APP_WINDOW (object);
+
+  g_clear_object (&self->session);
+  g_clear_object (&self->file);
+  g_clear_object (&self->loader);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_free (self->last_error);
+  G_OBJECT_CLASS (tm_app_window_parent_class)->finalize (object);
+}
+
+static void
+tm_app_window_class_init (TmAppWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = tm_app_window_dispose;
+  object_class->finalize = tm_app_window_finalize;
+  window_class->close_request = tm_app_window_close_request;
+
+  g_type_ensure (TM_TYPE_CHART_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-app-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, subtitle_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analyze_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, info_bar);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, info_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, main_stack);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, sample_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, loading_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, windows_status);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, windows_list);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, range_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, memory_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, heap_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, file_section);
+  gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
+  gtk_widget_class_bind_template_callback (widget_class, windows_row_activated_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.zoom-selection", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-selection", NULL, zoom_action);
+  gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
+  gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
+  gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
+}
+
+static void
+tm_app_window_init (TmAppWindow *self)
+{
+  GSettings *settings = tm_settings_get ();
+  GtkDropTarget *drop;
+  g_autoptr(GFile) sample = tm_application_find_sample ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->session = tm_session_new ();
+  tm_chart_view_set_session (self->memory_chart, self->session);
+  tm_chart_view_set_session (self->objects_chart, self->session);
+  tm_chart_view_set_session (self->overhead_chart, self->session);
+  g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
+  g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  gtk_widget_set_visible (self->sample_button, sample != NULL);
+#ifndef TM_HAVE_HEAP_VIEW
+  /* The heap view (issue 6) is not part of this build yet. */
+  gtk_widget_set_visible (self->heap_button, FALSE);
+#endif
+
+  drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drop));
+
+  update_actions (self);
+  update_range_label (self);
+}
+
+TmAppWindow *
+tm_app_window_new (TmApplication *app)
+{
+  TmAppWindow *self = g_object_new (TM_TYPE_APP_WINDOW, "application", app, NULL);
+
+  /* Open Recent lives in the application; every window shows the same. */
+  g_menu_append_submenu (self->file_section, _("Open _Recent"), tm_application_get_recent_menu (app));
+  return self;
+}
+
+GFile *tm_app_window_get_file (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->file; }
+TmSession *tm_app_window_get_session (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->session; }
+TmTrace *tm_app_window_get_trace (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->trace; }
+gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->loader != NULL || self->detecting; }
+GtkListBox *tm_app_window_get_windows_list (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->windows_list; }
+const char *tm_app_window_get_page (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_stack_get_visible_child_name (self->main_stack); }
+gboolean tm_app_window_get_banner_shown (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return gtk_info_bar_get_revealed (self->info_bar); }
+const char *tm_app_window_get_banner_text (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_label_get_label (self->info_label); }
+const char *tm_app_window_get_last_error (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->last_error; }
+double tm_app_window_get_max_load_gap_ms (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), 0); return self->max_gap_us / 1000.0; }
+
+GtkWidget *
+tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)
+{
+  g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL);
+
+  switch (kind)
+    {
+    case TM_CHART_OBJECTS:  return GTK_WIDGET (self->objects_chart);
+    case TM_CHART_OVERHEAD: return GTK_WIDGET (self->overhead_chart);
+    case TM_CHART_MEMORY:
+    case TM_CHART_N_KINDS:
+    default:                return GTK_WIDGET (self->memory_chart);
+    }
+}

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-export-dialog.h"
+#include "tm-settings.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+struct _TmExportDialog
+{
+  GtkWindow       parent_instance;
+  TmAppWindow    *app_window;      /* weak: the dialog is transient for it */
+  GtkDropDown    *chart_dropdown;
+  GtkSpinButton  *width_spin;
+  GtkSpinButton  *height_spin;
+};
+
+G_DEFINE_FINAL_TYPE (TmExportDialog, tm_export_dialog, GTK_TYPE_WINDOW)
+
+static void
+save_response_cb (GtkNativeDialog *chooser, int response, TmExportDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT && self->app_window)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+      int w = gtk_spin_button_get_value_as_int (self->width_spin);
+      int h = gtk_spin_button_get_value_as_int (self->height_spin);
+      TmChartKind kind = gtk_drop_down_get_selected (self->chart_dropdown);
+
+      g_settings_set_uint (tm_settings_get (), "export-width", w);
+      g_settings_set_uint (tm_settings_get (), "export-height", h);
+      if (path == NULL ||
+          !tm_app_window_export_chart (self->app_window, kind, path, w, h, &error))
+        {
+          GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self->app_window),
+                                                      GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                      _("Could not export the chart"));
+          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                                    error ? error->message : _("Only local files can be written."));
+          g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+          gtk_window_present (GTK_WINDOW (dialog));
+        }
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+export_clicked_cb (GtkButton *button, TmExportDialog *self)
+{
+  GtkFileChooserNative *chooser;
+  TmChartKind kind = gtk_drop_down_get_selected (self->chart_dropdown);
+  GFile *trace_file = self->app_window ? tm_app_window_get_file (self->app_window) : NULL;
+  g_autofree char *base = trace_file ? g_file_get_basename (trace_file) : g_strdup ("trace");
+  g_autofree char *name = NULL;
+  char *dot;
+  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
+
+  if ((dot = strrchr (base, '.')) != NULL && dot != base)
+    *dot = '\0';
+  name = g_strdup_printf ("%s-%s.png", base, tm_chart_kind_to_string (kind));
+
+  chooser = gtk_file_chooser_native_new (_("Export Chart"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_filter_set_name (png, _("PNG images"));
+  gtk_file_filter_add_mime_type (png, "image/png");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), png);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), self);
+  gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+cancel_clicked_cb (GtkButton *button, TmExportDialog *self)
+{
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+tm_export_dialog_dispose (GObject *object)
+{
+  TmExportDialog *self = TM_EXPORT_DIALOG (object);
+
+  g_clear_weak_pointer (&self->app_window);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_EXPORT_DIALOG);
+  G_OBJECT_CLASS (tm_export_dialog_parent_class)->dispose (object);
+}
+
+static void
+tm_export_dialog_class_init (TmExportDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_export_dialog_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-export-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmExportDialog, chart_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmExportDialog, width_spin);
+  gtk_widget_class_bind_template_child (widget_class, TmExportDialog, height_spin);
+  gtk_widget_class_bind_template_callback (widget_class, export_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+tm_export_dialog_init (TmExportDialog *self)
+{
+  GSettings *settings = tm_settings_get ();
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_spin_button_set_value (self->width_spin, g_settings_get_uint (settings, "export-width"));
+  gtk_spin_button_set_value (self->height_spin, g_settings_get_uint (settings, "export-height"));
+}
+
+TmExportDialog *
+tm_export_dialog_new (TmAppWindow *parent, TmChartKind kind)
+{
+  TmExportDialog *self;
+
+  g_return_val_if_fail (TM_IS_APP_WINDOW (parent), NULL);
+
+  self = g_object_new (TM_TYPE_EXPORT_DIALOG, "transient-for", parent, "modal", TRUE, NULL);
+  g_set_weak_pointer (&self->app_window, parent);
+  gtk_drop_down_set_selected (self->chart_dropdown, kind);
+  return self;
+}

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-preferences-dialog.h"
+#include "tm-settings.h"
+
+#include <glib/gi18n.h>
+
+struct _TmPreferencesDialog
+{
+  GtkWindow  parent_instance;
+  GtkGrid   *leak_grid;
+  GtkGrid   *overhead_grid;
+  GtkGrid   *churn_grid;
+};
+
+G_DEFINE_FINAL_TYPE (TmPreferencesDialog, tm_preferences_dialog, GTK_TYPE_WINDOW)
+
+typedef enum { PERCENT, NUMBER, COUNT } Kind;
+
+typedef struct {
+  const char *key;
+  const char *label;      /* translated at use */
+  const char *unit;
+  Kind        kind;
+  double      lower, upper, step;
+  int         digits;
+} Row;
+
+/* Fractions are edited as percentages. */
+static gboolean
+get_percent (GValue *value, GVariant *variant, gpointer data)
+{
+  g_value_set_double (value, g_variant_get_double (variant) * 100.0);
+  return TRUE;
+}
+
+static GVariant *
+set_percent (const GValue *value, const GVariantType *type, gpointer data)
+{
+  return g_variant_new_double (g_value_get_double (value) / 100.0);
+}
+
+static gboolean
+get_uint (GValue *value, GVariant *variant, gpointer data)
+{
+  g_value_set_double (value, g_variant_get_uint32 (variant));
+  return TRUE;
+}
+
+static GVariant *
+set_uint (const GValue *value, const GVariantType *type, gpointer data)
+{
+  return g_variant_new_uint32 ((guint32) g_value_get_double (value));
+}
+
+static void
+add_rows (GtkGrid *grid, const Row *rows, guint n)
+{
+  GSettings *settings = tm_settings_get ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      const Row *r = &rows[i];
+      GtkWidget *label = gtk_label_new_with_mnemonic (_(r->label));
+      GtkWidget *spin = gtk_spin_button_new_with_range (r->lower, r->upper, r->step);
+      GtkWidget *unit = gtk_label_new (r->unit ? _(r->unit) : "");
+      g_autoptr(GSettingsSchemaKey) key = NULL;
+      g_autoptr(GSettingsSchema) schema = NULL;
+
+      g_object_get (settings, "settings-schema", &schema, NULL);
+      key = g_settings_schema_get_key (schema, r->key);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_label_set_mnemonic_widget (GTK_LABEL (label), spin);
+      gtk_widget_set_tooltip_text (label, g_settings_schema_key_get_description (key));
+      gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), r->digits);
+      gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (unit), 0);
+      gtk_widget_add_css_class (unit, "dim-label");
+
+      switch (r->kind)
+        {
+        case PERCENT:
+          g_settings_bind_with_mapping (settings, r->key, spin, "value", G_SETTINGS_BIND_DEFAULT,
+                                        get_percent, set_percent, NULL, NULL);
+          break;
+        case COUNT:
+          g_settings_bind_with_mapping (settings, r->key, spin, "value", G_SETTINGS_BIND_DEFAULT,
+                                        get_uint, set_uint, NULL, NULL);
+          break;
+        case NUMBER:
+        default:
+          g_settings_bind (settings, r->key, spin, "value", G_SETTINGS_BIND_DEFAULT);
+          break;
+        }
+
+      gtk_grid_attach (grid, label, 0, i, 1, 1);
+      gtk_grid_attach (grid, spin, 1, i, 1, 1);
+      gtk_grid_attach (grid, unit, 2, i, 1, 1);
+    }
+}
+
+static void
+reset_clicked_cb (GtkButton *button, TmPreferencesDialog *self)
+{
+  GSettings *settings = tm_settings_get ();
+  g_autoptr(GSettingsSchema) schema = NULL;
+  g_auto(GStrv) keys = NULL;
+
+  g_object_get (settings, "settings-schema", &schema, NULL);
+  keys = g_settings_schema_list_keys (schema);
+  for (guint i = 0; keys[i]; i++)
+    if (g_str_has_prefix (keys[i], "leak-") || g_str_has_prefix (keys[i], "overhead-") ||
+        g_str_has_prefix (keys[i], "churn-"))
+      g_settings_reset (settings, keys[i]);
+}
+
+static void
+tm_preferences_dialog_class_init (TmPreferencesDialogClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-preferences-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, leak_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, overhead_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, churn_grid);
+  gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+tm_preferences_dialog_init (TmPreferencesDialog *self)
+{
+  static const Row leak[] = {
+    { "leak-min-coverage", N_("Shortest _window"), N_("% of all GCs"), PERCENT, 1, 100, 1, 0 },
+    { "leak-tolerance", N_("Growth _tolerance"), N_("% of the highest value so far"), PERCENT, 0, 100, 5, 0 },
+    { "leak-min-growth", N_("Smallest _growth"), N_("% of the start value"), PERCENT, 0, 1000, 5, 0 },
+  };
+  static const Row overhead[] = {
+    { "overhead-threshold", N_("_Threshold"), N_("% of the time in GC pauses"), PERCENT, 1, 100, 1, 0 },
+    { "overhead-min-gcs", N_("_Fewest GCs"), N_("GCs"), COUNT, 1, 10000, 1, 0 },
+    { "overhead-max-gcs", N_("_Most GCs"), N_("GCs"), COUNT, 1, 100000, 5, 0 },
+  };
+  static const Row churn[] = {
+    { "churn-median-factor", N_("_Factor over the median"), N_("× the median rate"), NUMBER, 1, 1000, 0.5, 1 },
+    { "churn-min-mib-per-second", N_("Smallest _rate"), N_("MiB/s freed"), NUMBER, 0, 1000000, 1, 1 },
+    { "churn-min-gcs", N_("Fe_west GCs"), N_("GCs"), COUNT, 1, 10000, 1, 0 },
+    { "churn-max-gcs", N_("M_ost GCs"), N_("GCs"), COUNT, 1, 100000, 5, 0 },
+  };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  add_rows (self->leak_grid, leak, G_N_ELEMENTS (leak));
+  add_rows (self->overhead_grid, overhead, G_N_ELEMENTS (overhead));
+  add_rows (self->churn_grid, churn, G_N_ELEMENTS (churn));
+}
+
+TmPreferencesDialog *
+tm_preferences_dialog_new (GtkWindow *parent)
+{
+  return g_object_new (TM_TYPE_PREFERENCES_DIALOG, "transient-for", parent, NULL);
+}

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * The application's GSettings, found in the installed schemas or, when
+ * running from the build tree, in the schema compiled there. */
+#pragma once
+
+#include <gio/gio.h>
+#include "tm-windows.h"
+
+G_BEGIN_DECLS
+
+#define TM_SETTINGS_SCHEMA "io.github.tidemark.Tidemark"
+
+GSettings *tm_settings_get            (void);   /* shared, do not unref */
+/* Window detection thresholds from the preferences. */
+void       tm_settings_window_params  (GSettings *settings, TmWindowParams *params);
+
+G_END_DECLS
