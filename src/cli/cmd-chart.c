@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+int tm_cmd_chart (int argc, char **argv);
+
 typedef struct {
   const char *png;
   int         width;

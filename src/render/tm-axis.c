@@ -144,7 +144,12 @@ tm_axis_format_tick (const TmAxisTicks *t, double value)
       decimals++;
     }
   if (fabs (v) < 1e-12)
-    v = 0;
+    {
+      /* Zero needs no unit on value axes ("0", not "0K"). */
+      if (t->suffix[0] == '\0' || (t->suffix[1] == '\0' && g_ascii_isupper (t->suffix[0]) && t->suffix[0] != 'B'))
+        return g_strdup ("0");
+      v = 0;
+    }
 
   if (t->suffix[0] == '\0')
     return g_strdup_printf ("%.*f", decimals, v);

@@ -161,6 +161,7 @@ tm_chart_options_init (TmChartOptions        *o,
   o->foreground = rgb (0x241f31, 1);
   o->background = rgb (0xffffff, 1);
   o->show_legend = TRUE;
+  o->band_labels = kind == TM_CHART_MEMORY;
 }
 
 TmChartBand *
@@ -460,7 +461,7 @@ draw_bands (Ctx *c)
       if (x1 - x0 < 2)
         x1 = x0 + 2;
 
-      set_color (cr, color, selected ? 0.26 : b->suspicious ? 0.13 : 0.05);
+      set_color (cr, color, selected ? 0.24 : b->suspicious ? 0.10 : 0.04);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, c->l.height);
       cairo_fill (cr);
 
@@ -468,6 +469,18 @@ draw_bands (Ctx *c)
       set_color (cr, color, selected ? 1.0 : 0.7);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, 3);
       cairo_fill (cr);
+      if (o->band_labels)
+        {
+          const char *label = tm_chart_window_label (b->kind);
+          double tw = text_width (c, label, TRUE);
+
+          if (tw + 10 < x1 - x0)
+            {
+              cairo_save (cr);
+              draw_text (c, label, x0 + 5, c->l.y + 6, 0.0, 0.0, TRUE, color, 0.9);
+              cairo_restore (cr);
+            }
+        }
       if (selected)
         {
           cairo_set_line_width (cr, 1);
@@ -660,7 +673,10 @@ tm_chart_render (cairo_t               *cr,
     {
       double vmax = 0;
 
-      c.l.x = PAD + (pass == 0 ? 64 : y_label_w + 8);
+      if (o->y_axis_width > 0)
+        c.l.x = PAD + o->y_axis_width;
+      else
+        c.l.x = PAD + (pass == 0 ? 64 : y_label_w + 8);
       c.l.width = MAX (o->width - c.l.x - PAD - 4, 10);
 
       switch (o->kind)

@@ -51,6 +51,8 @@ typedef struct {
   gboolean           dark;           /* pick the palette for a dark background */
   const char        *font;           /* Pango font description, NULL: "Sans 9" */
   gboolean           show_legend;
+  double             y_axis_width;   /* > 0: fixed room for y labels, so stacked charts align */
+  gboolean           band_labels;    /* name the bands inside the plot */
 } TmChartOptions;
 
 /* Where the plot area ended up (for hit testing in the widgets). */

@@ -75,6 +75,15 @@ set_title (TmAppWindow *self, const char *title, const char *subtitle)
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
 }
 
+static char *
+format_time (double ns)
+{
+  /* The start of a trace reads better as "0 s" than "0 ns". */
+  if (ns < 1.0)
+    return g_strdup (_("0 s"));
+  return tm_format_duration (ns);
+}
+
 static gboolean
 tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
 {
@@ -321,8 +330,8 @@ window_row_new (const TmWindow *w, int index)
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
   GtkWidget *dot, *title, *range, *score, *explanation;
-  g_autofree char *t0 = tm_format_duration (w->start_ns);
-  g_autofree char *t1 = tm_format_duration (w->end_ns);
+  g_autofree char *t0 = format_time (w->start_ns);
+  g_autofree char *t1 = format_time (w->end_ns);
   g_autofree char *range_text = NULL;
   g_autofree char *score_text = format_score (w);
 
@@ -495,8 +504,8 @@ update_selection_page (TmAppWindow *self)
     }
 
   {
-    g_autofree char *t0 = tm_format_duration (st.start_ns);
-    g_autofree char *t1 = tm_format_duration (st.end_ns);
+    g_autofree char *t0 = format_time (st.start_ns);
+    g_autofree char *t1 = format_time (st.end_ns);
     g_autofree char *title = NULL;
 
     if (w)
@@ -568,7 +577,7 @@ sync_list_selection (TmAppWindow *self)
 static void
 update_range_label (TmAppWindow *self)
 {
-  g_autofree char *a = tm_format_duration (tm_session_get_visible_start (self->session));
+  g_autofree char *a = format_time (tm_session_get_visible_start (self->session));
   g_autofree char *b = tm_format_duration (tm_session_get_visible_end (self->session));
   g_autofree char *whole = tm_format_duration (tm_session_get_whole_end (self->session));
   g_autofree char *text = g_strdup_printf (_("Showing %s – %s of %s. Ctrl+scroll to zoom, drag to select, click a band to pick its window."),

@@ -78,6 +78,8 @@ fill_options (TmChartView *self, TmChartOptions *o, double width, double height,
       o->foreground = (TmColor) { fg.red, fg.green, fg.blue, 1 };
       o->background.alpha = 0;
       o->hover_gc = tm_session_get_hover_gc (self->session);
+      /* The same gutter in every chart keeps their time axes aligned. */
+      o->y_axis_width = 66;
     }
 }
 

@@ -133,12 +133,12 @@ static void
 tm_preferences_dialog_init (TmPreferencesDialog *self)
 {
   static const Row leak[] = {
-    { "leak-min-coverage", N_("Shortest _window"), N_("% of all GCs"), PERCENT, 1, 100, 1, 0 },
-    { "leak-tolerance", N_("Growth _tolerance"), N_("% of the highest value so far"), PERCENT, 0, 100, 5, 0 },
-    { "leak-min-growth", N_("Smallest _growth"), N_("% of the start value"), PERCENT, 0, 1000, 5, 0 },
+    { "leak-min-coverage", N_("Shortest _window"), N_("percent of all GCs"), PERCENT, 1, 100, 1, 0 },
+    { "leak-tolerance", N_("Growth _tolerance"), N_("percent of the highest value so far"), PERCENT, 0, 100, 5, 0 },
+    { "leak-min-growth", N_("Smallest _growth"), N_("percent of the start value"), PERCENT, 0, 1000, 5, 0 },
   };
   static const Row overhead[] = {
-    { "overhead-threshold", N_("_Threshold"), N_("% of the time in GC pauses"), PERCENT, 1, 100, 1, 0 },
+    { "overhead-threshold", N_("_Threshold"), N_("percent of the time in GC pauses"), PERCENT, 1, 100, 1, 0 },
     { "overhead-min-gcs", N_("_Fewest GCs"), N_("GCs"), COUNT, 1, 10000, 1, 0 },
     { "overhead-max-gcs", N_("_Most GCs"), N_("GCs"), COUNT, 1, 100000, 5, 0 },
   };

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The application driven as a person would: open a synthesized leak trace
+ * in a real window (under Xvfb), wait for the worker, find the leak window
+ * in the sidebar, select it by activating its row, export the chart; open
+ * a file that is not a trace; open a trace cut short.  Exits 77 (skip)
+ * when no display can be opened.
+ */
+#include "tm-config.h"
+#include "tm-application.h"
+#include "tm-app-window.h"
+#include "tm-chart-view.h"
+#include "tm-export-dialog.h"
+#include "tm-synth.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static TmApplication *app;
+static char *tmpdir;
+static char *leak_path;
+
+typedef struct {
+  gint64 last_us;
+  gint64 max_gap_us;
+} Gap;
+
+static gboolean
+gap_cb (gpointer data)
+{
+  Gap *gap = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (gap->last_us)
+    gap->max_gap_us = MAX (gap->max_gap_us, now - gap->last_us);
+  gap->last_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the main loop until the window has finished loading and detecting
+ * (or 60 s passed); returns the largest gap between 5 ms timeouts. */
+static double
+wait_until_idle (TmAppWindow *win)
+{
+  Gap gap = { 0 };
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint id = g_timeout_add (5, gap_cb, &gap);
+
+  while (tm_app_window_is_busy (win) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  /* Let idles (summary, list selection) and a frame run. */
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_source_remove (id);
+  g_assert_false (tm_app_window_is_busy (win));
+  return gap.max_gap_us / 1000.0;
+}
+
+static void
+spin (guint ms)
+{
+  gint64 end = g_get_monotonic_time () + ms * 1000;
+  while (g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static TmAppWindow *
+new_window (void)
+{
+  TmAppWindow *win = tm_app_window_new (app);
+  gtk_window_present (GTK_WINDOW (win));
+  spin (50);
+  return win;
+}
+
+static void
+test_leak_window (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmSession *session;
+  TmTrace *trace;
+  GtkListBox *list;
+  GtkListBoxRow *row;
+  const TmWindow *leak = NULL;
+  int leak_index = -1;
+  guint n_gcs;
+  double gap_ms;
+  g_autofree char *png = g_build_filename (tmpdir, "memory.png", NULL);
+  g_autofree char *tooltip = NULL;
+  g_autoptr(GError) error = NULL;
+  cairo_surface_t *surface;
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "empty");
+  tm_app_window_open (win, file);
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "loading");
+  gap_ms = wait_until_idle (win);
+  g_test_message ("largest main loop gap while loading: %.1f ms", gap_ms);
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  g_assert_false (tm_app_window_get_banner_shown (win));
+  trace = tm_app_window_get_trace (win);
+  g_assert_nonnull (trace);
+  n_gcs = tm_trace_n_gcs (trace);
+  g_assert_cmpuint (n_gcs, ==, 200);
+
+  /* The sidebar lists the leak window: planted from 20% of the GCs to the end. */
+  session = tm_app_window_get_session (win);
+  list = tm_app_window_get_windows_list (win);
+  for (int i = 0; (row = gtk_list_box_get_row_at_index (list, i)) != NULL; i++)
+    {
+      const TmWindow *w = tm_session_get_window (session, i);
+      g_assert_nonnull (w);
+      if (w->kind == TM_WINDOW_LEAK)
+        {
+          leak = w;
+          leak_index = i;
+        }
+    }
+  g_assert_nonnull (leak);
+  g_assert_cmpuint (leak->first_gc, >=, n_gcs * 15 / 100);
+  g_assert_cmpuint (leak->first_gc, <=, n_gcs * 25 / 100);
+  g_assert_cmpuint (leak->last_gc, ==, n_gcs);
+
+  /* Select it by activating its row, as a click does. */
+  row = gtk_list_box_get_row_at_index (list, leak_index);
+  g_assert_false (tm_session_get_has_selection (session));
+  gtk_widget_activate (GTK_WIDGET (row));
+  spin (50);
+  g_assert_true (tm_session_get_has_selection (session));
+  g_assert_cmpint (tm_session_get_selected_window (session), ==, leak_index);
+  g_assert_cmpuint (tm_session_get_selected_first_gc (session), ==, leak->first_gc);
+  g_assert_cmpuint (tm_session_get_selected_last_gc (session), ==, leak->last_gc);
+  g_assert_true (gtk_list_box_get_selected_row (list) == row);
+
+  /* Every chart draws from the same session. */
+  for (TmChartKind k = 0; k < TM_CHART_N_KINDS; k++)
+    g_assert_true (tm_chart_view_get_session (TM_CHART_VIEW (tm_app_window_get_chart (win, k))) == session);
+
+  /* Hover text names the GC and its exact numbers. */
+  tooltip = tm_chart_view_describe_gc (TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_MEMORY)), 100);
+  g_assert_nonnull (strstr (tooltip, "GC 100"));
+  g_assert_nonnull (strstr (tooltip, "Heap after"));
+
+  /* Zoom to the window, then reset. */
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-selection", NULL);
+  g_assert_cmpfloat (tm_session_get_visible_start (session), <, leak->start_ns);
+  g_assert_cmpfloat (tm_session_get_visible_start (session), >, 0);
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-reset", NULL);
+  g_assert_cmpfloat (tm_session_get_visible_start (session), ==, 0);
+  g_assert_cmpfloat (tm_session_get_visible_end (session), ==, tm_session_get_whole_end (session));
+
+  /* Export: the action opens the size dialog; the PNG has the chosen size. */
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.export-chart", "s", "memory");
+  spin (50);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    gboolean found = FALSE;
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+        if (TM_IS_EXPORT_DIALOG (w))
+          {
+            found = TRUE;
+            gtk_window_destroy (GTK_WINDOW (w));
+            break;
+          }
+      }
+    g_assert_true (found);
+  }
+  g_assert_true (tm_app_window_export_chart (win, TM_CHART_MEMORY, png, 900, 320, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
+  surface = cairo_image_surface_create_from_png (png);
+  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
+  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 900);
+  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 320);
+  cairo_surface_destroy (surface);
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (20);
+}
+
+static void
+close_dialogs (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i - 1);
+      if (GTK_IS_MESSAGE_DIALOG (w))
+        gtk_window_destroy (GTK_WINDOW (w));
+    }
+}
+
+static void
+test_not_a_trace (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autofree char *path = g_build_filename (tmpdir, "notes.txt", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  const char *message;
+  gboolean dialog = FALSE;
+
+  g_assert_true (g_file_set_contents (path, "Shopping list: milk, eggs, a memory profiler.\n", -1, NULL));
+  tm_app_window_open (win, file);
+  wait_until_idle (win);
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "empty");
+  g_assert_null (tm_app_window_get_file (win));
+  message = tm_app_window_get_last_error (win);
+  g_assert_nonnull (message);
+  g_test_message ("error shown: %s", message);
+  g_assert_true (g_str_has_prefix (message, path));
+  g_assert_cmpuint (strlen (message), >, strlen (path) + 3);
+
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+        if (GTK_IS_MESSAGE_DIALOG (w))
+          dialog = TRUE;
+      }
+  }
+  g_assert_true (dialog);
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (20);
+}
+
+static void
+test_cut_short (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autofree char *path = g_build_filename (tmpdir, "cut.tmtrace", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *data = NULL;
+  gsize len;
+  TmTrace *trace;
+  const char *text;
+
+  g_assert_true (g_file_get_contents (leak_path, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (path, data, len * 6 / 10, NULL));
+  tm_app_window_open (win, file);
+  wait_until_idle (win);
+
+  /* The part that was read is shown, with a banner saying where it stops. */
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  trace = tm_app_window_get_trace (win);
+  g_assert_false (trace->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), >, 0);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), <, 200);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  text = tm_app_window_get_banner_text (win);
+  g_test_message ("banner: %s", text);
+  g_assert_nonnull (strstr (text, "cut.tmtrace"));
+  {
+    g_autofree char *gc = g_strdup_printf ("GC %u", tm_trace_n_gcs (trace));
+    g_assert_nonnull (strstr (text, gc));
+  }
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (20);
+}
+
+static void
+test_cancel (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+
+  /* Cancel right away: back to the empty state, no error dialog. */
+  tm_app_window_open (win, file);
+  gtk_widget_activate_action (GTK_WIDGET (win), "win.cancel-load", NULL);
+  wait_until_idle (win);
+  if (tm_app_window_get_trace (win) == NULL)
+    {
+      g_assert_cmpstr (tm_app_window_get_page (win), ==, "empty");
+      g_assert_null (tm_app_window_get_last_error (win));
+    }
+  else
+    g_test_message ("the load finished before the cancel was seen");
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (20);
+}
+
+int
+main (int argc, char **argv)
+{
+  TmSynthOptions options;
+  g_autoptr(GError) error = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+
+  tmpdir = g_dir_make_tmp ("tidemark-gui-XXXXXX", &error);
+  g_assert_no_error (error);
+  leak_path = g_build_filename (tmpdir, "leak.tmtrace", NULL);
+  tm_synth_options_init (&options);
+  options.scenario = "leak";
+  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
+  g_assert_no_error (error);
+
+  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/gui/leak-window", test_leak_window);
+  g_test_add_func ("/gui/not-a-trace", test_not_a_trace);
+  g_test_add_func ("/gui/cut-short", test_cut_short);
+  g_test_add_func ("/gui/cancel", test_cancel);
+  ret = g_test_run ();
+
+  g_object_unref (app);
+  {
+    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+    while (dir && (name = g_dir_read_name (dir)))
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+  }
+  return ret;
+}
