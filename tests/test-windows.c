@@ -250,7 +250,7 @@ test_regression_known (void)
   for (guint i = 0; i < 100; i++)
     v[i] = i <= 30 ? 1000 : 1000 + 40 * (i - 30);
   p = series_from_values (v, 100);
-  g_assert_true (tm_leak_regression_search (p, 100, 10, &f, &per_s, &fit0, &fit1));
+  g_assert_true (tm_leak_regression_search (p, 100, 10, 0, &f, &per_s, &fit0, &fit1));
   g_assert_cmpuint (f, ==, 30);
   g_assert_cmpfloat_with_epsilon (per_s, 40.0, 1e-6);
   g_assert_cmpfloat_with_epsilon (fit0, 1000.0, 1e-6);
@@ -259,10 +259,10 @@ test_regression_known (void)
   /* falling memory: no positive slope at all */
   for (guint i = 0; i < 100; i++)
     p[i].value = 100000 - 10 * i;
-  g_assert_false (tm_leak_regression_search (p, 100, 10, &f, &per_s, &fit0, &fit1));
+  g_assert_false (tm_leak_regression_search (p, 100, 10, 0, &f, &per_s, &fit0, &fit1));
   /* bounds */
-  g_assert_false (tm_leak_regression_search (p, 100, 1, &f, &per_s, &fit0, &fit1));
-  g_assert_false (tm_leak_regression_search (p, 100, 101, &f, &per_s, &fit0, &fit1));
+  g_assert_false (tm_leak_regression_search (p, 100, 1, 0, &f, &per_s, &fit0, &fit1));
+  g_assert_false (tm_leak_regression_search (p, 100, 101, 0, &f, &per_s, &fit0, &fit1));
 }
 
 static void
@@ -277,8 +277,55 @@ test_regression_shortest_is_steepest (void)
   for (guint i = 0; i < 50; i++)
     v[i] = 1000 + (guint64) i * i * i;
   p = series_from_values (v, 50);
-  g_assert_true (tm_leak_regression_search (p, 50, 5, &f, &per_s, &fit0, &fit1));
+  g_assert_true (tm_leak_regression_search (p, 50, 5, 0, &f, &per_s, &fit0, &fit1));
   g_assert_cmpuint (f, ==, 45);
+}
+
+/* Least-squares slope of p[i..n-1] straight from the definition. */
+static long double
+slope_direct (const TmSeriesPoint *p, gsize i, gsize n)
+{
+  long double mt = 0, mv = 0, stv = 0, stt = 0;
+  gsize c = n - i;
+
+  for (gsize k = i; k < n; k++)
+    {
+      mt += p[k].time_ns / 1e9L;
+      mv += p[k].value;
+    }
+  mt /= c;
+  mv /= c;
+  for (gsize k = i; k < n; k++)
+    {
+      stv += (p[k].time_ns / 1e9L - mt) * (p[k].value - mv);
+      stt += (p[k].time_ns / 1e9L - mt) * (p[k].time_ns / 1e9L - mt);
+    }
+  return stv / stt;
+}
+
+static void
+test_regression_slack (void)
+{
+  /* growth that speeds up: with a 10% slack the window reaches back to
+   * the earliest start whose slope is still >= 90% of the steepest */
+  guint64 v[50];
+  g_autofree TmSeriesPoint *p = NULL;
+  long double best = 0;
+  gsize f, want = 0;
+  double per_s, fit0, fit1;
+
+  for (guint i = 0; i < 50; i++)
+    v[i] = 1000 + (guint64) i * i * i;
+  p = series_from_values (v, 50);
+  for (gsize i = 0; i + 5 <= 50; i++)
+    best = MAX (best, slope_direct (p, i, 50));
+  for (gsize i = 50 - 5 + 1; i-- > 0;)
+    if (slope_direct (p, i, 50) >= 0.9L * best)
+      want = i;
+  g_assert_cmpuint (want, <, 45);
+  g_assert_true (tm_leak_regression_search (p, 50, 5, 0.10, &f, &per_s, &fit0, &fit1));
+  g_assert_cmpuint (f, ==, want);
+  g_assert_cmpfloat (per_s, >=, 0.9 * (double) best * (1 - 1e-12));
 }
 
 /* ---- rate windows ---- */
@@ -345,6 +392,71 @@ test_rate_length_bounds (void)
   /* too few GCs */
   g_assert_false (tm_rate_window_max (bounds, amount, 4, 5, 50, &f, &l, &rate));
   g_assert_false (tm_rate_window_max (bounds, amount, n, 6, 5, &f, &l, &rate));
+}
+
+/* Every window, exact comparisons, the documented tie rule. */
+static gboolean
+rate_brute (const guint64 *bounds, const guint64 *amount, gsize n, gsize kmin, gsize kmax,
+            gsize *first, gsize *last)
+{
+  gboolean found = FALSE;
+  guint64 bn = 0, bd = 1;
+
+  for (gsize b = 1; b <= n; b++)
+    for (gsize k = kmin; k <= kmax && k <= b; k++)
+      {
+        gsize a = b - k;
+        guint64 num = 0, den = bounds[b] - bounds[a];
+
+        if (den == 0)
+          continue;
+        for (gsize x = a; x < b; x++)
+          num += amount[x];
+        if (!found || (__int128) num * bd > (__int128) bn * den)
+          {
+            found = TRUE;
+            bn = num;
+            bd = den;
+            *first = a;
+            *last = b - 1;
+          }
+      }
+  return found;
+}
+
+static void
+test_rate_matches_brute_force (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 300; round++)
+    {
+      gsize n = g_rand_int_range (rand, 1, 150);
+      gsize kmin = g_rand_int_range (rand, 1, 12);
+      gsize kmax = g_rand_int_range (rand, kmin, 60);
+      g_autofree guint64 *bounds = g_new (guint64, n + 1);
+      g_autofree guint64 *amount = g_new (guint64, n);
+      gboolean coarse = round % 2 == 0;   /* equal times and equal rates */
+      gsize f1 = 0, l1 = 0, f2 = 0, l2 = 0;
+      gboolean ok1, ok2;
+      double rate;
+
+      bounds[0] = 0;
+      for (gsize k = 0; k < n; k++)
+        {
+          bounds[k + 1] = bounds[k] + (coarse ? (guint64) g_rand_int_range (rand, 0, 3) * 1000
+                                              : (guint64) g_rand_int_range (rand, 1, 1000000));
+          amount[k] = coarse ? (guint64) g_rand_int_range (rand, 0, 3) * 500
+                             : (guint64) g_rand_int_range (rand, 0, 1000000);
+        }
+      ok1 = rate_brute (bounds, amount, n, kmin, kmax, &f1, &l1);
+      ok2 = tm_rate_window_max (bounds, amount, n, kmin, kmax, &f2, &l2, &rate);
+      g_assert_cmpint (ok1, ==, ok2);
+      if (ok1 && (f1 != f2 || l1 != l2))
+        g_error ("round %u n=%" G_GSIZE_FORMAT " [%" G_GSIZE_FORMAT ",%" G_GSIZE_FORMAT "]: got %"
+                 G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT ", want %" G_GSIZE_FORMAT "..%" G_GSIZE_FORMAT,
+                 round, n, kmin, kmax, f2, l2, f1, l1);
+    }
 }
 
 static void
@@ -741,11 +853,57 @@ test_trace_reachable_preferred (void)
   g_assert_true (p->suspicious);
   g_assert_cmpuint (p->first_gc, ==, 40);
   g_assert_cmpuint (p->last_gc, ==, 40 + 15 * 5);
+  /* the regression windows starting at GC 40 or later all rise at
+   * exactly 1 MiB per 0.5 s; the 10% slack reaches back into the flat
+   * part while the slope stays >= 90% of that */
   r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
   g_assert_nonnull (r);
-  g_assert_cmpuint (r->first_gc, ==, 40);
+  g_assert_true (r->suspicious);
+  g_assert_cmpuint (r->first_gc, <, 40);
   g_assert_cmpuint (r->last_gc, ==, 200);
-  g_assert_cmpfloat_with_epsilon (r->score, MIB / 0.5, 1.0);
+  g_assert_cmpfloat (r->score, >=, 0.9 * MIB / 0.5);
+  g_assert_cmpfloat (r->score, <, MIB / 0.5);
+  /* without slack (the paper's steepest window): exactly the growth */
+  {
+    TmWindowParams params;
+    g_autoptr(GPtrArray) strict = NULL;
+
+    tm_window_params_init (&params);
+    params.leak_regression_slack = 0;
+    strict = tm_windows_detect (trace, &params, FALSE);
+    r = find_kind (strict, TM_WINDOW_LEAK_REGRESSION);
+    g_assert_nonnull (r);
+    g_assert_cmpuint (r->first_gc, ==, 40);
+    g_assert_cmpuint (r->last_gc, ==, 200);
+    g_assert_cmpfloat_with_epsilon (r->score, MIB / 0.5, 1.0);
+  }
+}
+
+static void
+test_trace_hump_is_not_a_leak (void)
+{
+  /* occupancy flat at 100 MiB except a temporary rise to 300 MiB over
+   * GCs 121..160: a line fitted across the whole run tilts upwards, but
+   * nothing grows for good */
+  g_autofree GcSpec *s = steady_specs (200, 11);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) ws = NULL, all = NULL;
+  const TmWindow *r;
+
+  for (guint i = 120; i < 160; i++)
+    {
+      s[i].used_after += 200 * MIB * (i - 119) / 40;
+      s[i].used_before += 200 * MIB * (i - 119) / 40;
+    }
+  trace = trace_from_specs (s, 200, "tmtrace");
+  ws = tm_windows_detect (trace, NULL, FALSE);
+  g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+  g_assert_null (find_kind (ws, TM_WINDOW_LEAK_PEAK));
+  g_assert_null (find_kind (ws, TM_WINDOW_LEAK_REGRESSION));
+  all = tm_windows_detect (trace, NULL, TRUE);
+  r = find_kind (all, TM_WINDOW_LEAK_REGRESSION);
+  if (r != NULL)
+    g_assert_false (r->suspicious);
 }
 
 static void
@@ -891,8 +1049,10 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/peak/brute-force", test_peak_matches_brute_force);
   g_test_add_func ("/windows/regression/known", test_regression_known);
   g_test_add_func ("/windows/regression/shortest", test_regression_shortest_is_steepest);
+  g_test_add_func ("/windows/regression/slack", test_regression_slack);
   g_test_add_func ("/windows/rate/known", test_rate_known);
   g_test_add_func ("/windows/rate/length-bounds", test_rate_length_bounds);
+  g_test_add_func ("/windows/rate/brute-force", test_rate_matches_brute_force);
   g_test_add_func ("/windows/rate/zero-duration", test_rate_zero_duration);
   g_test_add_func ("/windows/rate/median", test_rate_median);
   g_test_add_func ("/windows/trace/steady-quiet", test_trace_steady_quiet);
@@ -904,6 +1064,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/leak-growth-edge", test_trace_leak_growth_edge);
   g_test_add_func ("/windows/trace/series-choice", test_trace_series_choice);
   g_test_add_func ("/windows/trace/reachable-preferred", test_trace_reachable_preferred);
+  g_test_add_func ("/windows/trace/hump", test_trace_hump_is_not_a_leak);
   g_test_add_func ("/windows/trace/tiny", test_trace_tiny);
   g_test_add_func ("/windows/synth/steady", test_synth_steady);
   g_test_add_func ("/windows/synth/leak", test_synth_leak);

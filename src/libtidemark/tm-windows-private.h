@@ -47,14 +47,17 @@ gboolean tm_leak_peak_search       (const TmSeriesPoint *p,
                                     double              *per_s);
 
 /* Linear-regression leak window: the windows p[i..n-1] for i from
- * n - min_points down to 0, the one with the steepest positive
- * least-squares slope; a longer window wins when its slope is within a
- * relative 1e-9 of the best.  Returns FALSE if no window has a positive
- * slope (or min_points < 2 or > n).  O(n).  *start_fit and *end_fit
+ * n - min_points down to 0 and their least-squares slopes.  The paper
+ * keeps the steepest; with noise that is often a tiny window at the end,
+ * so this returns the longest window whose slope is at least
+ * (1 - slack) times the steepest (slack 0: the steepest, exact ties to
+ * the longer).  Returns FALSE if no window has a positive slope (or
+ * min_points < 2 or > n).  O(n), two passes.  *start_fit and *end_fit
  * receive the fitted values at the window's first and last time. */
 gboolean tm_leak_regression_search (const TmSeriesPoint *p,
                                     gsize                n,
                                     gsize                min_points,
+                                    double               slack,
                                     gsize               *first,
                                     double              *per_s,
                                     double              *start_fit,
@@ -67,9 +70,9 @@ gboolean tm_leak_regression_search (const TmSeriesPoint *p,
  * min_gcs <= b - a <= max_gcs and covers GCs a+1..b (0-based a..b-1:
  * *first = a, *last = b - 1).  Rate = sum of the amounts / (bounds[b] -
  * bounds[a]), per ns (a fraction for pauses).  Windows of zero duration
- * are skipped.  Ties:
- * the earliest ending, then the shortest.  O(n * (max_gcs - min_gcs + 1))
- * with prefix sums. */
+ * are skipped.  Ties: the earliest ending, then the shortest.  With
+ * prefix sums, O(n * min(max_gcs - min_gcs + 1, min_gcs)): only windows
+ * shorter than 2 * min_gcs can win (see docs/windows.md). */
 gboolean tm_rate_window_max        (const guint64       *bounds,
                                     const guint64       *amount,
                                     gsize                n,

@@ -208,21 +208,36 @@ tm_leak_peak_search (const TmSeriesPoint *p,
 
 /* ---- leak regression ---- */
 
+/* Welford's running means and co-moments, points added right to left,
+ * coordinates relative to the last point (seconds, bytes) so that the
+ * sums stay well conditioned. */
+typedef struct {
+  double mt, mv, ctv, ctt;
+} Fit;
+
+static inline void
+fit_add (Fit *f, gsize c, double t, double v)
+{
+  double d = t - f->mt;
+
+  f->mt += d / c;
+  f->mv += (v - f->mv) / c;
+  f->ctv += d * (v - f->mv);
+  f->ctt += d * (t - f->mt);
+}
+
 gboolean
 tm_leak_regression_search (const TmSeriesPoint *p,
                            gsize                n,
                            gsize                min_points,
+                           double               slack,
                            gsize               *first,
                            double              *per_s,
                            double              *start_fit,
                            double              *end_fit)
 {
-  /* Welford's running means and co-moments, points added right to left,
-   * coordinates relative to the last point (seconds, bytes) so that the
-   * sums stay well conditioned. */
-  double mt = 0, mv = 0, ctv = 0, ctt = 0;
-  double best = 0, best_mt = 0, best_mv = 0;
-  gsize best_first = 0;
+  Fit fit = { 0 };
+  double best = 0, accept;
   gboolean found = FALSE;
   const TmSeriesPoint *o;
 
@@ -230,43 +245,42 @@ tm_leak_regression_search (const TmSeriesPoint *p,
   if (min_points < 2 || min_points > n)
     return FALSE;
 
+  /* pass 1: the steepest slope */
   o = &p[n - 1];
   for (gsize c = 1; c <= n; c++)
     {
       gsize i = n - c;
-      double t = -(double) (o->time_ns - p[i].time_ns) / 1e9;
-      double v = (double) p[i].value - (double) o->value;
-      double d = t - mt;
 
-      mt += d / c;
-      mv += (v - mv) / c;
-      ctv += d * (v - mv);
-      ctt += d * (t - mt);
-
-      if (c >= min_points && ctt > 0)
+      fit_add (&fit, c, -(double) (o->time_ns - p[i].time_ns) / 1e9, (double) p[i].value - (double) o->value);
+      if (c >= min_points && fit.ctt > 0 && fit.ctv / fit.ctt > best)
         {
-          double slope = ctv / ctt;
-
-          if (slope > 0 && (!found || slope >= best * (1 - 1e-9)))
-            {
-              found = TRUE;
-              best = slope;
-              best_first = i;
-              best_mt = mt;
-              best_mv = mv;
-            }
+          best = fit.ctv / fit.ctt;
+          found = TRUE;
         }
     }
-
   if (!found)
     return FALSE;
-  *first = best_first;
-  *per_s = best;
-  {
-    double t0 = -(double) (o->time_ns - p[best_first].time_ns) / 1e9;
-    *start_fit = (double) o->value + best_mv + best * (t0 - best_mt);
-    *end_fit = (double) o->value + best_mv + best * (0 - best_mt);
-  }
+
+  /* pass 2 (same arithmetic, same slopes): the longest window within
+   * `slack` of it; 1e-9 keeps exact ties when slack is 0 */
+  accept = best * (1 - MAX (slack, 1e-9));
+  memset (&fit, 0, sizeof fit);
+  for (gsize c = 1; c <= n; c++)
+    {
+      gsize i = n - c;
+      double t = -(double) (o->time_ns - p[i].time_ns) / 1e9;
+
+      fit_add (&fit, c, t, (double) p[i].value - (double) o->value);
+      if (c >= min_points && fit.ctt > 0 && fit.ctv / fit.ctt >= accept)
+        {
+          double slope = fit.ctv / fit.ctt;
+
+          *first = i;
+          *per_s = slope;
+          *start_fit = (double) o->value + fit.mv + slope * (t - fit.mt);
+          *end_fit = (double) o->value + fit.mv + slope * (0 - fit.mt);
+        }
+    }
   return TRUE;
 }
 
@@ -296,41 +310,55 @@ tm_rate_window_max (const guint64 *bounds,
                     double        *per_ns)
 {
   g_autofree guint64 *s = NULL;
-  double best = -1;
-  gsize best_a = 0, best_b = 0;
+  /* best rate as a fraction, compared by exact cross products: no
+   * division in the inner loop, and ties are exact */
+  gint64 best_num = -1, best_den = 1;
+  gsize best_a = 0, best_b = 0, kcap;
 
   g_return_val_if_fail (bounds != NULL && amount != NULL, FALSE);
   if (min_gcs < 1 || min_gcs > max_gcs || n < min_gcs)
     return FALSE;
 
+  /* A window of >= 2 * min_gcs GCs splits into two windows of >= min_gcs
+   * GCs whose rates straddle its own (a mediant), so one of them is at
+   * least as high, and the first ends earlier: under the tie rule the
+   * answer is always shorter than 2 * min_gcs.  That needs every window
+   * of min_gcs GCs to have a duration; if one has none, scan all sizes. */
+  kcap = MIN (max_gcs, 2 * min_gcs - 1);
+  for (gsize a = 0; a + min_gcs <= n && kcap < max_gcs; a++)
+    if (bounds[a + min_gcs] <= bounds[a])
+      kcap = max_gcs;
+
   s = prefix_sums (amount, n);
   for (gsize b = min_gcs; b <= n; b++)
     {
-      gsize kmax = MIN (max_gcs, b);
+      gsize kmax = MIN (kcap, b);
+      guint64 sb = s[b], tb = bounds[b];
 
       for (gsize k = min_gcs; k <= kmax; k++)
         {
           gsize a = b - k;
-          guint64 dur = bounds[b] - bounds[a];
-          double rate;
+          gint64 num, den;
 
-          if (bounds[b] <= bounds[a])
+          if (tb <= bounds[a])
             continue;
-          rate = (double) (s[b] - s[a]) / (double) dur;
-          if (rate > best)
+          num = (gint64) (sb - s[a]);
+          den = (gint64) (tb - bounds[a]);
+          if ((TmWide) num * best_den > (TmWide) best_num * den)
             {
-              best = rate;
+              best_num = num;
+              best_den = den;
               best_a = a;
               best_b = b;
             }
         }
     }
 
-  if (best < 0)
+  if (best_num < 0)
     return FALSE;
   *first = best_a;
   *last = best_b - 1;
-  *per_ns = best;
+  *per_ns = (double) best_num / (double) best_den;
   return TRUE;
 }
 

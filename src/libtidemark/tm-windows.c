@@ -40,6 +40,7 @@ tm_window_params_init (TmWindowParams *params)
   params->churn_min_bytes_per_s = CHURN_MIN_BYTES_PER_S;
   params->leak_min_growth = 0.10;
   params->leak_min_points = 5;
+  params->leak_regression_slack = 0.10;
 }
 
 const char *
@@ -371,7 +372,8 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out
     double per_s, fit0, fit1;
 
     if (min_points <= n &&
-        tm_leak_regression_search (p, n, min_points, &f, &per_s, &fit0, &fit1))
+        tm_leak_regression_search (p, n, min_points, params->leak_regression_slack,
+                                   &f, &per_s, &fit0, &fit1))
       {
         g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
         double rgrowth = fit1 - fit0;
@@ -379,7 +381,11 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out
         TmWindow *w = window_new (TM_WINDOW_LEAK_REGRESSION, ids[f], ids[n - 1],
                                   p[f].time_ns, p[n - 1].time_ns, per_s, "bytes/s");
 
-        w->suspicious = rrel >= params->leak_min_growth;
+        /* a hump in the middle tilts a fitted line too: the memory at the
+         * end must also really be above the window's first value */
+        double real = ((double) p[n - 1].value - (double) p[f].value) / MAX ((double) p[f].value, 1.0);
+
+        w->suspicious = rrel >= params->leak_min_growth && real >= params->leak_min_growth;
         w->series = series_ids[s.kind];
         w->value_start = fit0;
         w->value_end = fit1;
@@ -390,10 +396,22 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out
         if (w->suspicious)
           w->explanation = g_strdup_printf (
             "A straight line fitted to %s over GCs %u-%u (to the end of the run) rises at %s/s, from"
-            " %s to %s in %s: a steady upward trend, the steepest of any window ending at the end."
+            " %s to %s in %s: a steady upward trend to the end of the run."
             " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s",
             series_labels[s.kind], w->first_gc, w->last_gc, cr, c0, c1, cd,
             w->first_gc, w->last_gc, caveat);
+        else if (rrel >= params->leak_min_growth)
+          {
+            g_autofree char *a0 = fmt_bytes ((double) p[f].value);
+            g_autofree char *a1 = fmt_bytes ((double) p[n - 1].value);
+
+            w->explanation = g_strdup_printf (
+              "A straight line fitted to %s over GCs %u-%u rises from %s to %s, but the memory itself"
+              " went from %s to %s (%+.1f%%), less than the %.0f%% a leak needs: the trend comes from a"
+              " temporary rise in between, not from growth that lasts. Nothing to do.",
+              series_labels[s.kind], w->first_gc, w->last_gc, c0, c1, a0, a1, real * 100,
+              params->leak_min_growth * 100);
+          }
         else
           w->explanation = g_strdup_printf (
             "The steepest trend of %s ending at the end of the run (GCs %u-%u) rises only from %s to %s"
@@ -436,13 +454,15 @@ rate_series_build (const TmTrace *trace, RateSeries *r)
       guint64 prev = r->bounds[r->n];
       guint64 span;
 
+      guint64 end = clamp_coord (gc->end_ns);
+
       /* a GC ending before the previous one is damage: skip it */
-      if (!gc->complete || gc->end_ns < prev)
+      if (!gc->complete || end < prev)
         continue;
-      span = gc->end_ns - prev;
-      r->bounds[r->n + 1] = gc->end_ns;
+      span = end - prev;
+      r->bounds[r->n + 1] = end;
       r->pause[r->n] = MIN (gc->pause_ns, span);
-      r->freed[r->n] = gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0;
+      r->freed[r->n] = clamp_coord (gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0);
       r->ids[r->n] = gc->id;
       r->n++;
     }
@@ -544,9 +564,9 @@ detect_churn (const TmWindowParams *params, const RateSeries *r, GPtrArray *out)
   if (w->suspicious)
     w->explanation = g_strdup_printf (
       "GCs freed %s in %s between %s and %s (%s/s, GCs %u-%u), %s the run's median of %s/s for"
-      " windows of %" G_GSIZE_FORMAT " GCs: the program creates many short-lived objects here."
-      " Find what is allocated in this window (classify by allocation site) and avoid or reuse"
-      " those objects.",
+      " windows of %" G_GSIZE_FORMAT " GCs: the program creates many short-lived objects here"
+      " (or drops a large amount of data at once). Find what is allocated in this window"
+      " (classify by allocation site) and avoid or reuse those objects.",
       fb, dd, s0, s1, rate, w->first_gc, w->last_gc,
       times, med, k);
   else

@@ -38,6 +38,7 @@ typedef struct {
   /* added to the first contract (docs/windows.md) */
   double   leak_min_growth;          /* 0.10: a leak window must grow by >= 10% of its start value */
   guint    leak_min_points;          /* 5: fewest graphs (or full/mixed GCs) to base leak detection on them */
+  double   leak_regression_slack;    /* 0.10: longest window with a slope >= 90% of the steepest (0: the paper's steepest) */
 } TmWindowParams;
 
 typedef struct {

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli windows: suspicious time windows (MPLR 2019; rules in
+ * docs/windows.md), as a table or JSON. */
+#include "cli-common.h"
+#include "tm-windows.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+append_double (GString *s, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (s, "null");
+  else
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
+}
+
+static void
+print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windows)
+{
+  GString *s = g_string_new ("{\"windows\": [");
+
+  for (guint i = 0; i < windows->len; i++)
+    {
+      const TmWindow *w = windows->pdata[i];
+
+      g_string_append (s, i ? ",\n  {" : "\n  {");
+      g_string_append (s, "\"kind\": ");
+      tm_json_append_string (s, tm_window_kind_to_string (w->kind));
+      g_string_append_printf (s, ", \"first_gc\": %u, \"last_gc\": %u, \"start_ns\": %" G_GUINT64_FORMAT
+                              ", \"end_ns\": %" G_GUINT64_FORMAT ", \"score\": ",
+                              w->first_gc, w->last_gc, w->start_ns, w->end_ns);
+      append_double (s, w->score);
+      g_string_append (s, ", \"unit\": ");
+      tm_json_append_string (s, w->unit);
+      g_string_append_printf (s, ", \"suspicious\": %s, \"explanation\": ", w->suspicious ? "true" : "false");
+      tm_json_append_string (s, w->explanation);
+      g_string_append (s, ", \"series\": ");
+      if (w->series)
+        tm_json_append_string (s, w->series);
+      else
+        g_string_append (s, "null");
+      g_string_append (s, ", \"threshold\": ");
+      append_double (s, w->threshold);
+      if (w->series)
+        {
+          g_string_append (s, ", \"value_start\": ");
+          append_double (s, w->value_start);
+          g_string_append (s, ", \"value_end\": ");
+          append_double (s, w->value_end);
+        }
+      else
+        {
+          g_string_append (s, ", \"amount\": ");
+          append_double (s, w->amount);
+        }
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, windows->len ? "\n], \"leak_series\": " : "], \"leak_series\": ");
+  tm_json_append_string (s, tm_windows_leak_series_label (trace, params));
+  g_string_append_printf (s, ", \"gcs\": %u, \"complete\": %s, \"warnings\": ",
+                          tm_trace_n_gcs (trace), trace->complete ? "true" : "false");
+  tm_cli_json_warnings (s, trace);
+  g_string_append (s, "}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static char *
+format_score (const TmWindow *w)
+{
+  if (g_strcmp0 (w->unit, "fraction") == 0)
+    return g_strdup_printf ("%.1f%%", w->score * 100);
+  {
+    g_autofree char *b = tm_format_bytes (w->score);
+    return g_strdup_printf ("%s/s", b);
+  }
+}
+
+/* Word-wraps text at `width` columns with an indent. */
+static void
+print_wrapped (const char *text, guint indent, guint width)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  guint col = 0;
+
+  for (guint i = 0; words[i]; i++)
+    {
+      guint len = g_utf8_strlen (words[i], -1);
+
+      if (*words[i] == '\0')
+        continue;
+      if (col > 0 && col + 1 + len > width)
+        {
+          putchar ('\n');
+          col = 0;
+        }
+      if (col == 0)
+        {
+          printf ("%*s%s", indent, "", words[i]);
+          col = indent + len;
+        }
+      else
+        {
+          printf (" %s", words[i]);
+          col += 1 + len;
+        }
+    }
+  if (col > 0)
+    putchar ('\n');
+}
+
+static void
+print_text (const char *path, const TmTrace *trace, const TmWindowParams *params,
+            GPtrArray *windows, gboolean all)
+{
+  printf ("Suspicious time windows of %s\n", path);
+  printf ("(%u GCs; leaks judged on %s)\n\n", tm_trace_n_gcs (trace),
+          tm_windows_leak_series_label (trace, params));
+  if (windows->len == 0)
+    {
+      if (all)
+        printf ("Too few GCs to look for windows.\n");
+      else
+        printf ("No suspicious time windows. Run with --all to see the closest candidates.\n");
+      return;
+    }
+
+  printf ("%-16s %-13s %-11s %-11s %-13s %s\n", "KIND", "GCS", "FROM", "TO", "SCORE", "SUSPICIOUS");
+  for (guint i = 0; i < windows->len; i++)
+    {
+      const TmWindow *w = windows->pdata[i];
+      g_autofree char *gcs = g_strdup_printf ("%u-%u", w->first_gc, w->last_gc);
+      g_autofree char *from = tm_format_duration ((double) w->start_ns);
+      g_autofree char *to = tm_format_duration ((double) w->end_ns);
+      g_autofree char *score = format_score (w);
+
+      if (i > 0)
+        putchar ('\n');
+      printf ("%-16s %-13s %-11s %-11s %-13s %s\n", tm_window_kind_to_string (w->kind), gcs, from, to,
+              score, w->suspicious ? "yes" : "no");
+      print_wrapped (w->explanation, 4, 78);
+    }
+}
+
+int
+tm_cmd_windows (int argc, char **argv)
+{
+  TmWindowParams params;
+  gboolean json = FALSE, all = FALSE;
+  gint min_gcs = -1, max_gcs = -1;
+  g_autoptr(GOptionContext) ctx = NULL;
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) windows = NULL;
+  const char *path;
+  int code = 0;
+
+  tm_window_params_init (&params);
+  {
+    GOptionEntry entries[] = {
+      { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+      { "all", 0, 0, G_OPTION_ARG_NONE, &all, "Also show the candidates below the thresholds", NULL },
+      { "overhead-threshold", 0, 0, G_OPTION_ARG_DOUBLE, &params.overhead_threshold,
+        "GC overhead (pause time / window length) at which a window is suspicious (default 0.10)", "FRACTION" },
+      { "churn-factor", 0, 0, G_OPTION_ARG_DOUBLE, &params.churn_median_factor,
+        "Churn hotspot: times the median churn of same-size windows (default 3)", "X" },
+      { "churn-floor", 0, 0, G_OPTION_ARG_DOUBLE, &params.churn_min_bytes_per_s,
+        "Churn hotspot: at least this many freed bytes per second (default 1048576)", "BYTES" },
+      { "min-gcs", 0, 0, G_OPTION_ARG_INT, &min_gcs,
+        "Fewest GCs in a GC overhead or churn window (default 5)", "N" },
+      { "max-gcs", 0, 0, G_OPTION_ARG_INT, &max_gcs,
+        "Most GCs in a GC overhead or churn window (default 50)", "N" },
+      { "leak-tolerance", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_tolerance,
+        "A leak window tolerates points at least this fraction of its maximum (default 0.75)", "FRACTION" },
+      { "leak-min-coverage", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_min_coverage,
+        "A leak window covers at least this fraction of the samples (default 0.10)", "FRACTION" },
+      { "leak-min-growth", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_min_growth,
+        "A leak window grows by at least this fraction of its start value (default 0.10)", "FRACTION" },
+      { NULL }
+    };
+
+    ctx = g_option_context_new ("TRACE - suspicious time windows: leaks, GC overhead, churn");
+    g_option_context_add_main_entries (ctx, entries, NULL);
+    g_option_context_set_description (ctx,
+      "Kinds: leak (longest growth window), leak-peak (its fastest-growing part),\n"
+      "leak-regression (steepest fitted trend to the end), gc-overhead, churn.\n"
+      "Leaks are judged on reachable memory when the trace has reference graphs,\n"
+      "otherwise on heap occupancy after GC. Rules: docs/windows.md.");
+    if (!tm_cli_parse (ctx, "windows", &argc, &argv, &code))
+      return code;
+  }
+  if ((path = tm_cli_single_input ("windows", argc, argv, &code)) == NULL)
+    return code;
+
+  if (min_gcs != -1)
+    {
+      if (min_gcs < 1)
+        return tm_cli_usage_error ("windows", "--min-gcs must be at least 1");
+      params.overhead_min_gcs = params.churn_min_gcs = (guint) min_gcs;
+    }
+  if (max_gcs != -1)
+    {
+      if (max_gcs < 1)
+        return tm_cli_usage_error ("windows", "--max-gcs must be at least 1");
+      params.overhead_max_gcs = params.churn_max_gcs = (guint) max_gcs;
+    }
+  if (params.overhead_min_gcs > params.overhead_max_gcs)
+    return tm_cli_usage_error ("windows", "--min-gcs (%u) is larger than --max-gcs (%u)",
+                               params.overhead_min_gcs, params.overhead_max_gcs);
+  if (!(params.overhead_threshold > 0 && params.overhead_threshold <= 1))
+    return tm_cli_usage_error ("windows", "--overhead-threshold must be in (0, 1]");
+  if (!(params.churn_median_factor > 0 && isfinite (params.churn_median_factor)))
+    return tm_cli_usage_error ("windows", "--churn-factor must be positive");
+  if (!(params.churn_min_bytes_per_s >= 0 && isfinite (params.churn_min_bytes_per_s)))
+    return tm_cli_usage_error ("windows", "--churn-floor must not be negative");
+  if (!(params.leak_tolerance > 0 && params.leak_tolerance <= 1))
+    return tm_cli_usage_error ("windows", "--leak-tolerance must be in (0, 1]");
+  if (!(params.leak_min_coverage >= 0 && params.leak_min_coverage <= 1))
+    return tm_cli_usage_error ("windows", "--leak-min-coverage must be in [0, 1]");
+  if (!(params.leak_min_growth >= 0 && isfinite (params.leak_min_growth)))
+    return tm_cli_usage_error ("windows", "--leak-min-growth must not be negative");
+
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    return code;
+
+  windows = tm_windows_detect (trace, &params, all);
+  if (json)
+    print_json (trace, &params, windows);
+  else
+    print_text (path, trace, &params, windows, all);
+  return TM_EXIT_OK;
+}

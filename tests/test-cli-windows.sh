@@ -1,0 +1,112 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tidemark-cli windows end to end: the planted phases of the synthetic
+# scenarios (tm-synth.h), the JSON shape of cli.md, options, exit codes.
+set -euo pipefail
+cli=${TIDEMARK_CLI:?}
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+
+for s in steady leak churn gc-overhead; do
+  "$cli" synth "$s" -o "$dir/$s.tmtrace" 2>/dev/null || fail "synth $s"
+  "$cli" windows "$dir/$s.tmtrace" --json > "$dir/$s.json" || fail "windows $s"
+  "$cli" windows "$dir/$s.tmtrace" --json --all > "$dir/$s.all.json" || fail "windows --all $s"
+done
+
+# every window has the fields of cli.md, with sane values
+shape="
+kinds = {'leak','leak-peak','leak-regression','gc-overhead','churn'}
+for w in d['windows']:
+  for k in ['kind','first_gc','last_gc','start_ns','end_ns','score','unit','suspicious','explanation']: assert k in w, k
+  assert w['kind'] in kinds, w['kind']
+  assert 1 <= w['first_gc'] <= w['last_gc'] <= d['gcs'], w
+  assert w['start_ns'] <= w['end_ns'], w
+  assert w['unit'] == ('fraction' if w['kind'] == 'gc-overhead' else 'bytes/s'), w
+  assert isinstance(w['suspicious'], bool)
+  assert len(w['explanation']) > 40
+"
+for s in steady leak churn gc-overhead; do
+  json "$dir/$s.json" "$shape
+assert all(w['suspicious'] for w in d['windows'])" || fail "shape $s"
+  json "$dir/$s.all.json" "$shape" || fail "shape --all $s"
+done
+
+# steady: nothing suspicious, but --all shows the candidates
+json "$dir/steady.json" "assert d['windows'] == [], d['windows']" || fail "steady not quiet"
+json "$dir/steady.all.json" "
+k = [w['kind'] for w in d['windows']]
+assert 'gc-overhead' in k and 'churn' in k, k
+assert not any(w['suspicious'] for w in d['windows'])
+" || fail "steady --all"
+
+# leak: reachable memory grows from 20% of the GCs to the end (graphs
+# every 10 GCs: the window starts within one graph interval of 20%)
+json "$dir/leak.json" "
+n = d['gcs']
+w = [w for w in d['windows'] if w['kind'] == 'leak']
+assert len(w) == 1, d['windows']
+w = w[0]
+assert w['series'] == 'reachable', w
+assert 0.2 * n - 10 <= w['first_gc'] <= 0.2 * n + 10, (w['first_gc'], n)
+assert w['last_gc'] == n, w
+assert w['score'] > 0
+p = [x for x in d['windows'] if x['kind'] == 'leak-peak']
+assert p and w['first_gc'] <= p[0]['first_gc'] <= p[0]['last_gc'] <= w['last_gc']
+" || fail "leak phase"
+
+# churn 40%..60%, GC overhead 50%..70% (one GC of rounding at each edge)
+json "$dir/churn.json" "
+n = d['gcs']
+w = [w for w in d['windows'] if w['kind'] == 'churn']
+assert len(w) == 1, d['windows']
+assert 0.4 * n - 1 <= w[0]['first_gc'] and w[0]['last_gc'] <= 0.6 * n + 1, (w[0], n)
+assert not [x for x in d['windows'] if x['kind'] == 'leak']
+" || fail "churn phase"
+json "$dir/gc-overhead.json" "
+n = d['gcs']
+w = [w for w in d['windows'] if w['kind'] == 'gc-overhead']
+assert len(w) == 1, d['windows']
+assert 0.5 * n - 1 <= w[0]['first_gc'] and w[0]['last_gc'] <= 0.7 * n + 1, (w[0], n)
+assert w[0]['score'] >= 0.10
+" || fail "gc-overhead phase"
+
+# thresholds are options: above the planted overhead, it is no longer suspicious
+"$cli" windows "$dir/gc-overhead.tmtrace" --json --overhead-threshold 0.9 > "$dir/o9.json" || fail "threshold option"
+json "$dir/o9.json" "assert not [w for w in d['windows'] if w['kind'] == 'gc-overhead']" || fail "--overhead-threshold"
+"$cli" windows "$dir/churn.tmtrace" --json --churn-factor 1000 > "$dir/c.json" || fail "churn option"
+json "$dir/c.json" "assert not [w for w in d['windows'] if w['kind'] == 'churn']" || fail "--churn-factor"
+
+# human output: a table with the kinds and the explanations
+"$cli" windows "$dir/leak.tmtrace" > "$dir/leak.txt" || fail "text output"
+grep -q "^leak " "$dir/leak.txt" || fail "text has no leak row"
+grep -q "grew from" "$dir/leak.txt" || fail "text has no explanation"
+"$cli" windows "$dir/steady.tmtrace" | grep -q "No suspicious time windows" || fail "steady text"
+
+# usage errors exit 1, unusable input exit 2 with nothing on stdout
+code=0; "$cli" windows "$dir/leak.tmtrace" --overhead-threshold 2 >/dev/null 2>&1 || code=$?
+[ $code -eq 1 ] || fail "bad threshold exit $code"
+code=0; "$cli" windows "$dir/leak.tmtrace" --min-gcs 9 --max-gcs 3 >/dev/null 2>&1 || code=$?
+[ $code -eq 1 ] || fail "min > max exit $code"
+code=0; "$cli" windows "$dir/leak.tmtrace" --no-such-option >/dev/null 2>&1 || code=$?
+[ $code -eq 1 ] || fail "unknown option exit $code"
+code=0; "$cli" windows >/dev/null 2>&1 || code=$?
+[ $code -eq 1 ] || fail "missing input exit $code"
+echo "not a trace" > "$dir/text.txt"
+code=0; "$cli" windows "$dir/text.txt" > "$dir/out" 2> "$dir/err" || code=$?
+[ $code -eq 2 ] || fail "text file exit $code"
+[ ! -s "$dir/out" ] || fail "stdout not empty"
+grep -q "text.txt: " "$dir/err" || fail "error line: $(cat "$dir/err")"
+code=0; "$cli" windows "$dir/missing.tmtrace" >/dev/null 2>&1 || code=$?
+[ $code -eq 2 ] || fail "missing file exit $code"
+
+# a trace cut short: results for what was read, exit 0, a warning
+size=$(stat -c %s "$dir/leak.tmtrace")
+head -c $((size / 2)) "$dir/leak.tmtrace" > "$dir/cut.tmtrace"
+"$cli" windows "$dir/cut.tmtrace" --json --all > "$dir/cut.json" 2> "$dir/cut.err" || fail "cut trace exit"
+json "$dir/cut.json" "$shape
+assert d['complete'] is False" || fail "cut trace json"
+grep -q "offset" "$dir/cut.err" || fail "cut trace warning"
+
+echo "ok"
