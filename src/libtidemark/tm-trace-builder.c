@@ -40,6 +40,8 @@ struct _TmTraceBuilder {
   GArray   *g_dst;            /* guint32 object index */
   GArray   *g_roots;          /* guint32 object index */
   guint64   g_dropped;
+  guint32  *src_map;          /* object index -> REFS record + 1, while marking */
+  guint64   src_map_len;
 
   guint64   n_warnings;
   gboolean  damaged;
@@ -110,6 +112,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   g_array_unref (b->g_start);
   g_array_unref (b->g_dst);
   g_array_unref (b->g_roots);
+  g_free (b->src_map);
   g_free (b);
 }
 
@@ -427,18 +430,18 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   return TRUE;
 }
 
-static void
+static inline void
 add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
 {
   TmTrace *t = b->trace;
-  guint64 size = tm_trace_object_size (t, index);
+  guint32 s32 = t->obj_size[index];
+  guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, index);
 
   t->obj_death[index] = gc;
-  while (b->deaths_at->len <= gc)
+  if (G_UNLIKELY (b->deaths_at->len <= gc))
     {
-      guint64 zero = 0;
-      g_array_append_val (b->deaths_at, zero);
-      g_array_append_val (b->death_bytes_at, zero);
+      g_array_set_size (b->deaths_at, gc + 64);
+      g_array_set_size (b->death_bytes_at, gc + 64);
     }
   g_array_index (b->deaths_at, guint64, gc)++;
   g_array_index (b->death_bytes_at, guint64, gc) += size;
@@ -464,9 +467,13 @@ tm_trace_builder_death (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GEr
   else
     gc = (guint32) gc_id;
 
-  birth = tm_trace_object_birth_gc (t, index);
-  if (gc <= birth)
-    gc = birth + 1;  /* allocated during that GC: gone before the next heap state */
+  /* Allocated after that GC started (e.g. during it): it can only be gone
+   * from the next heap state on. */
+  if (index >= tm_trace_allocs_before_gc (t, gc))
+    {
+      birth = tm_trace_object_birth_gc (t, index);
+      gc = birth + 1;
+    }
   add_death (b, index, gc);
   return TRUE;
 }
@@ -646,35 +653,30 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
   start = b->g_dst->len;
   g_array_append_val (b->g_src, src);
   g_array_append_val (b->g_start, start);
-  for (guint i = 0; i < n; i++)
-    {
-      guint64 t;
-      guint32 t32;
-      if (!tm_trace_object_index_for_id_hint (b->trace, targets[i], &hint, &t))
-        {
-          b->g_dropped++;
-          continue;
-        }
-      t32 = (guint32) t;
-      g_array_append_val (b->g_dst, t32);
-    }
+  {
+    guint len = b->g_dst->len, m = 0;
+    guint32 *out;
+    g_array_set_size (b->g_dst, len + n);
+    out = (guint32 *) (gpointer) b->g_dst->data + len;
+    for (guint i = 0; i < n; i++)
+      {
+        guint64 t;
+        if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (b->trace, targets[i], &hint, &t)))
+          {
+            b->g_dropped++;
+            continue;
+          }
+        out[m++] = (guint32) t;
+      }
+    g_array_set_size (b->g_dst, len + m);
+  }
   return TRUE;
 }
 
-typedef struct {
-  guint32 src;
-  guint32 rec;
-} SrcRec;
-
-static int
-cmp_src_rec (gconstpointer a, gconstpointer b)
-{
-  const SrcRec *x = a, *y = b;
-  return x->src < y->src ? -1 : x->src > y->src;
-}
-
 /* Marks the graph being read from its roots: reachable memory, and deaths
- * when the trace does not record them. */
+ * when the trace does not record them.  Sources are found through a dense
+ * object-index -> REFS-record map (4 bytes per object, reused between
+ * graphs and cleared by touching only the entries set). */
 static void
 finish_graph (TmTraceBuilder *b, TmGc *gc)
 {
@@ -683,53 +685,50 @@ finish_graph (TmTraceBuilder *b, TmGc *gc)
   const guint32 *src = (const guint32 *) (gpointer) b->g_src->data;
   const guint64 *start = (const guint64 *) (gpointer) b->g_start->data;
   const guint32 *dst = (const guint32 *) (gpointer) b->g_dst->data;
-  g_autofree SrcRec *order = g_new (SrcRec, MAX (n_rec, 1));
   g_autofree guint64 *bits = g_new0 (guint64, t->n_objects / 64 + 1);
-  GArray *stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gboolean sorted = TRUE;
+  g_autofree guint32 *stack = NULL;
+  gsize sp = 0, stack_cap;
   guint64 reach_objects = 0, reach_bytes = 0;
+  guint32 *first;
+  guint32 *next;
 
-  for (guint32 r = 0; r < n_rec; r++)
+  if (b->src_map_len < t->n_objects)
     {
-      order[r].src = src[r];
-      order[r].rec = r;
-      if (r > 0 && src[r] <= src[r - 1])
-        sorted = FALSE;
+      g_free (b->src_map);
+      b->src_map = g_new0 (guint32, t->n_objects);
+      b->src_map_len = t->n_objects;
     }
-  if (!sorted)
-    qsort (order, n_rec, sizeof (SrcRec), cmp_src_rec);
+  first = b->src_map;
+  /* a source listed twice: chain its records */
+  next = g_new (guint32, MAX (n_rec, 1));
+  for (guint32 r = n_rec; r-- > 0;)
+    {
+      next[r] = first[src[r]];
+      first[src[r]] = r + 1;
+    }
 
+  stack_cap = MAX (b->g_roots->len, 1024);
+  stack = g_new (guint32, stack_cap);
   for (guint i = 0; i < b->g_roots->len; i++)
     {
       guint32 o = g_array_index (b->g_roots, guint32, i);
       if (!tm_bitmap_get (bits, o))
         {
           tm_bitmap_set (bits, o);
-          g_array_append_val (stack, o);
+          stack[sp++] = o;
         }
     }
 
-  while (stack->len > 0)
+  while (sp > 0)
     {
-      guint32 o = g_array_index (stack, guint32, stack->len - 1);
-      guint32 lo = 0, hi = n_rec;
+      guint32 o = stack[--sp];
+      guint32 s32 = t->obj_size[o];
 
-      g_array_set_size (stack, stack->len - 1);
       reach_objects++;
-      reach_bytes += tm_trace_object_size (t, o);
-
-      while (lo < hi)
+      reach_bytes += G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o);
+      for (guint32 r1 = first[o]; r1 != 0; r1 = next[r1 - 1])
         {
-          guint32 mid = lo + (hi - lo) / 2;
-          if (order[mid].src < o)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      /* A source listed twice: follow every listing. */
-      for (; lo < n_rec && order[lo].src == o; lo++)
-        {
-          guint32 r = order[lo].rec;
+          guint32 r = r1 - 1;
           guint64 e_end = r + 1 < n_rec ? start[r + 1] : b->g_dst->len;
           for (guint64 e = start[r]; e < e_end; e++)
             {
@@ -737,12 +736,19 @@ finish_graph (TmTraceBuilder *b, TmGc *gc)
               if (!tm_bitmap_get (bits, d))
                 {
                   tm_bitmap_set (bits, d);
-                  g_array_append_val (stack, d);
+                  if (G_UNLIKELY (sp == stack_cap))
+                    {
+                      stack_cap *= 2;
+                      stack = g_renew (guint32, stack, stack_cap);
+                    }
+                  stack[sp++] = d;
                 }
             }
         }
     }
-  g_array_unref (stack);
+  for (guint32 r = 0; r < n_rec; r++)
+    first[src[r]] = 0;
+  g_free (next);
 
   gc->has_graph = TRUE;
   gc->reachable_bytes = reach_bytes;

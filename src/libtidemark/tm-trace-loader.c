@@ -71,8 +71,10 @@ read_idlist (TmPayload *c, GArray *ids)
 {
   guint64 n = tm_payload_count (c, 1, "id list count");
   guint64 prev = 0;
+  guint64 *out;
 
-  g_array_set_size (ids, 0);
+  g_array_set_size (ids, (guint) n);
+  out = (guint64 *) (gpointer) ids->data;
   for (guint64 i = 0; i < n && c->ok; i++)
     {
       guint64 v = tm_payload_u (c, "id list entry");
@@ -86,7 +88,7 @@ read_idlist (TmPayload *c, GArray *ids)
             }
           v += prev;
         }
-      g_array_append_val (ids, v);
+      out[i] = v;
       prev = v;
     }
   return c->ok;
@@ -316,12 +318,14 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         guint64 src = tm_payload_u (&c, "REFS object");
         guint64 n = tm_payload_count (&c, 1, "REFS count");
         guint64 prev = src;
-        g_array_set_size (d->ids, 0);
+        guint64 *out;
+        g_array_set_size (d->ids, (guint) n);
+        out = (guint64 *) (gpointer) d->ids->data;
         for (guint64 i = 0; i < n && c.ok; i++)
           {
             gint64 delta = tm_payload_s (&c, "REFS target");
             prev += (guint64) delta;
-            g_array_append_val (d->ids, prev);
+            out[i] = prev;
           }
         if (!c.ok)
           return payload_error (&c, rec->tag, error);

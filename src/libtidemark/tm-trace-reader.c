@@ -519,6 +519,33 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
       r->pending = 0;
     }
 
+  /* Fast path: the whole record lies in the current chunk.  Consuming it
+   * now is safe: the chunk is only released by a later call. */
+  if (G_LIKELY (r->cur != NULL && r->carry->len == 0 && r->cur->len - r->cur->pos >= 11))
+    {
+      Chunk *c = r->cur;
+      const guint8 *h = c->data + c->pos;
+      const guint8 *hq = h + 1;
+      guint64 flen;
+
+      if (G_LIKELY (tm_uvarint_read (&hq, h + 11, &flen)) && flen <= TM_TRACE_MAX_RECORD)
+        {
+          gsize head = (gsize) (hq - h);
+          if (G_LIKELY (flen <= c->len - c->pos - head))
+            {
+              rec->tag = h[0];
+              rec->payload = hq;
+              rec->len = (gsize) flen;
+              rec->raw_offset = r->raw_offset;
+              rec->frame_offset = c->frame_offset;
+              rec->frame_skip = c->raw_start + c->pos;
+              c->pos += head + (gsize) flen;
+              r->raw_offset += head + flen;
+              return TM_READ_RECORD;
+            }
+        }
+    }
+
   if (!r->started)
     {
       start (r);
