@@ -1,0 +1,204 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli ds-growth: data structure growth over a window (ICPE 2019),
+ * sorted by retained heap growth portion. */
+#include "cli-common.h"
+#include "tm-ds-growth.h"
+
+#include <stdio.h>
+
+int tm_cmd_ds_growth (int argc, char **argv);
+
+/* Loads the shipped descriptions and then the user's files; a file with a
+ * syntax error is a warning (the others still load), one that cannot be
+ * read ends the command. */
+static TmDsl *
+load_descriptions (char **files, int *code)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmDsl) dsl = tm_dsl_new_default (&error);
+  const char * const *warnings;
+
+  if (dsl == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      *code = TM_EXIT_INPUT;
+      return NULL;
+    }
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    if (!tm_dsl_add_file (dsl, files[i], &error))
+      {
+        if (g_error_matches (error, TM_ERROR, TM_ERROR_FORMAT))
+          fprintf (stderr, "warning: %s\n", error->message);
+        else
+          {
+            fprintf (stderr, "%s\n", error->message);
+            *code = TM_EXIT_INPUT;
+            return NULL;
+          }
+        g_clear_error (&error);
+      }
+  warnings = tm_dsl_warnings (dsl);
+  for (guint i = 0; warnings[i] != NULL; i++)
+    fprintf (stderr, "warning: %s\n", warnings[i]);
+  return g_steal_pointer (&dsl);
+}
+
+static void
+json_pair (GString *s, const char *name, const TmDsGrowthEntry *e, TmDsMetric m, gboolean bytes)
+{
+  g_string_append_printf (s, ", \"%s\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]", name,
+                          bytes ? e->size[m][0].bytes : e->size[m][0].objects,
+                          bytes ? e->size[m][1].bytes : e->size[m][1].objects);
+}
+
+static void
+print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
+{
+  static const char *const metric_field[] = { "retained", "deep", "ds", "deep_ds" };
+  GString *s = g_string_new ("{");
+  guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+
+  g_string_append_printf (s, "\"from_gc\": %u, \"to_gc\": %u, \"heap_growth_bytes\": %" G_GINT64_FORMAT
+                          ", \"heap_bytes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
+                          ", \"heap_objects\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
+                          ", \"structures_detected\": [%u, %u], \"structures_compared\": %u"
+                          ", \"complete\": %s, \"structures\": [",
+                          g->from_gc, g->to_gc, g->heap_growth_bytes, g->heap[0].bytes, g->heap[1].bytes,
+                          g->heap[0].objects, g->heap[1].objects, g->n_structures[0], g->n_structures[1],
+                          g->entries->len, trace->complete ? "true" : "false");
+  for (guint i = 0; i < n; i++)
+    {
+      const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
+      g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[e->object_index]);
+
+      g_string_append_printf (s, "%s\n  {\"object_id\": %" G_GUINT64_FORMAT ", \"type\": ", i ? "," : "",
+                              tm_trace_object_id (trace, e->object_index));
+      tm_json_append_string (s, tm_trace_type (trace, e->type)->name);
+      g_string_append (s, ", \"site\": ");
+      tm_json_append_string (s, site);
+      for (guint m = 0; m < TM_DS_N_METRICS; m++)
+        {
+          g_autofree char *bytes = g_strdup_printf ("%s_bytes", metric_field[m]);
+          g_autofree char *objects = g_strdup_printf ("%s_objects", metric_field[m]);
+          json_pair (s, bytes, e, m, TRUE);
+          json_pair (s, objects, e, m, FALSE);
+        }
+      g_string_append (s, ", \"hgp\": {");
+      for (guint m = 0; m < TM_DS_N_METRICS; m++)
+        g_string_append_printf (s, "%s\"%s\": %.6f", m ? ", " : "", tm_ds_metric_to_string (m), e->hgp[m]);
+      g_string_append (s, "}, \"pattern\": ");
+      tm_json_append_string (s, tm_ds_pattern_to_string (e->pattern));
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, "]}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static char *
+signed_bytes (gint64 v)
+{
+  g_autofree char *abs = tm_format_bytes ((double) (v < 0 ? -v : v));
+  return g_strdup_printf ("%s%s", v < 0 ? "-" : "+", abs);
+}
+
+static void
+print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint top)
+{
+  g_autofree char *growth = signed_bytes (g->heap_growth_bytes);
+  guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+
+  printf ("Data structure growth in %s, GC %u to GC %u\n", path, g->from_gc, g->to_gc);
+  printf ("Heap growth %s; %u structures alive at both ends and not contained in another "
+          "(detected: %u at GC %u, %u at GC %u)\n\n",
+          growth, g->entries->len, g->n_structures[0], g->from_gc, g->n_structures[1], g->to_gc);
+  if (n == 0)
+    {
+      printf ("No data structure is alive at both ends of the window.\n");
+      return;
+    }
+  printf ("%4s %-44s %11s %11s %8s %11s %11s  %s\n", "#", "STRUCTURE", "RETAINED", "GROWTH", "HGP",
+          "DEEP GROWTH", "DS GROWTH", "PATTERN");
+  for (guint i = 0; i < n; i++)
+    {
+      const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
+      g_autofree char *name = g_strdup_printf ("%s @%" G_GUINT64_FORMAT, tm_trace_type (trace, e->type)->name,
+                                               tm_trace_object_id (trace, e->object_index));
+      g_autofree char *retained = tm_format_bytes ((double) e->size[TM_DS_METRIC_RETAINED][1].bytes);
+      g_autofree char *dr = signed_bytes (tm_ds_growth_entry_delta (e, TM_DS_METRIC_RETAINED));
+      g_autofree char *dd = signed_bytes (tm_ds_growth_entry_delta (e, TM_DS_METRIC_DEEP));
+      g_autofree char *dds = signed_bytes (tm_ds_growth_entry_delta (e, TM_DS_METRIC_DS));
+      g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[e->object_index]);
+
+      printf ("%4u %-44s %11s %11s %7.1f%% %11s %11s  %s\n", i + 1, name, retained, dr,
+              100.0 * e->hgp[TM_DS_METRIC_RETAINED], dd, dds, tm_ds_pattern_to_string (e->pattern));
+      printf ("     allocated at %s\n", site);
+    }
+  if (n < g->entries->len)
+    printf ("(%u more; --top 0 shows all)\n", g->entries->len - n);
+}
+
+int
+tm_cmd_ds_growth (int argc, char **argv)
+{
+  gint from = 0, to = 0, top = -1;
+  gboolean json = FALSE;
+  g_auto(GStrv) ds_files = NULL;
+  GOptionEntry entries[] = {
+    { "from-gc", 0, 0, G_OPTION_ARG_INT, &from, "Start of the window (a GC with a reference graph; required)", "A" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT, &to, "End of the window (a GC with a reference graph; required)", "B" },
+    { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ds_files,
+      "Also load these data structure descriptions (repeatable; later ones replace earlier ones)", "FILE" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K structures with the largest retained HGP "
+      "(0: all; default 20, all with --json)", "K" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --from-gc A --to-gc B - data structure growth over a window");
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmDsGrowth) growth = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *path;
+  int code = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_set_description (ctx,
+    "Structures come from the descriptions in dsl-library/ plus --ds files\n"
+    "(language: docs/data-structures.md). Growth is measured for the\n"
+    "structures alive at both GCs and not contained in another one; HGP is a\n"
+    "structure's growth as a fraction of the heap's growth. Patterns:\n"
+    "single-/shared-ownership container growth, single-/shared-ownership data\n"
+    "growth, non-growth.");
+  if (!tm_cli_parse (ctx, "ds-growth", &argc, &argv, &code))
+    return code;
+  if ((path = tm_cli_single_input ("ds-growth", argc, argv, &code)) == NULL)
+    return code;
+  if (from <= 0 || to <= 0)
+    return tm_cli_usage_error ("ds-growth", "--from-gc A and --to-gc B are required (GC numbers, 1 or more)");
+  if (from >= to)
+    return tm_cli_usage_error ("ds-growth", "--from-gc (%d) must be before --to-gc (%d)", from, to);
+  if (top < -1)
+    return tm_cli_usage_error ("ds-growth", "--top must be 0 or more");
+  if (top == -1)
+    top = json ? 0 : 20;
+
+  if ((dsl = load_descriptions (ds_files, &code)) == NULL)
+    return code;
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    return code;
+  if ((guint) to > tm_trace_n_gcs (trace))
+    return tm_cli_usage_error ("ds-growth", "GC %d does not exist (%s has %u GCs)", to, path, tm_trace_n_gcs (trace));
+
+  growth = tm_ds_growth_new (trace, dsl, from, to, NULL, NULL, NULL, &error);
+  if (growth == NULL)
+    {
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (json)
+    print_json (trace, growth, top);
+  else
+    print_text (path, trace, growth, top);
+  return TM_EXIT_OK;
+}
