@@ -97,8 +97,7 @@ tm_gclog_legacy_sniff_line (const char *line, const char *end)
 
   if (!hw && !hu)
     return FALSE;   /* every record has a time stamp */
-  return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
-         tm_gclog_has_prefix (q, end, "[CMS-concurrent");
+  return record_start (q, end);
 }
 
 /* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or

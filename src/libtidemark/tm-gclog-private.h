@@ -65,6 +65,7 @@ typedef struct {
   guint64     line_offset;    /* byte offset of the current line */
   guint64     now_ns;         /* time of the current line */
   gboolean    have_uptime;
+  gboolean    ujl_decorated;  /* lines carry [decorations] */
   gboolean    have_wall_base;
   gint64      wall_base_ms;   /* first wall-clock stamp (ms since epoch) */
   guint64     wall_base_uptime_ns;

@@ -19,6 +19,7 @@ typedef struct {
   gboolean    has_wall;
   gint64      wall_ms;
   gboolean    gc_tag;
+  gboolean    bad_time;     /* looked like a time stamp but was not one */
   guint       n_known;      /* decorations recognised as time, level or tags */
   const char *msg;
 } TmUjlDecor;
@@ -90,6 +91,8 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
           d->uptime_ns = v;
           d->n_known++;
         }
+      else
+        d->bad_time = TRUE;
       return;
     }
   if (all_digits (c, ce))
@@ -511,12 +514,12 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       e = cycle_event (p, id, 0);
       e->name = g_intern_string (t.name);
       e->cause = title_cause (&t);
-      if (s[1] == 'i')   /* Minor */
+      if (tm_gclog_has_prefix (s, end, "Minor "))   /* generational ZGC */
         {
           e->kind = TM_GC_KIND_MINOR;
           p->generational = TRUE;
         }
-      else if (s[1] == 'a')
+      else if (tm_gclog_has_prefix (s, end, "Major "))
         p->generational = TRUE;
       if (tm_gclog_find_transition (t.after, end) != NULL)
         {
@@ -700,18 +703,24 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   const char *s, *q;
   gint64 id = -1;
 
+  while (end > line && (end[-1] == ' ' || end[-1] == '\t'))
+    end--;
   if (line == end)
     return;
   if (!parse_decorations (line, end, &d))
     {
       /* -Xlog with decorations "none", or a damaged line */
-      if (*line == '[')
+      if (*line == '[' || p->ujl_decorated)
         {
-          tm_gclog_warn (p, "unreadable decorations");
+          tm_gclog_warn (p, "not a unified logging line");
           return;
         }
       d.msg = line;
     }
+  else
+    p->ujl_decorated = TRUE;
+  if (d.bad_time)
+    tm_gclog_warn (p, "unreadable time stamp");
 
   if (d.has_uptime)
     {

@@ -17,7 +17,7 @@
 
 #define READ_CHUNK      (1024 * 1024)
 #define MAX_LINE        (256 * 1024)   /* longer lines are cut (and reported) */
-#define CHECK_EVERY     4096           /* lines between progress/cancel checks */
+#define CHECK_EVERY     1024           /* lines between progress/cancel checks */
 
 /* ---- small parsing helpers ------------------------------------------- */
 
@@ -465,6 +465,42 @@ old_space (TmGclogParser *p)
   return tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD);
 }
 
+/* A young collection that failed and went on to a full one (CMS
+ * "concurrent mode failure", promotion failure) prints the young
+ * generation as it was before the full collection; the heap total is
+ * right, so the young generation takes the difference.  Differences
+ * below the summary's rounding (1M in unified logging) are left alone. */
+static void
+reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, guint n)
+{
+  const guint64 slack = 1024 * 1024;
+  guint64 sum_b = 0, sum_a = 0;
+  gint young = -1;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, out[i].space_id);
+      if (kind == TM_SPACE_KIND_NON_HEAP)
+        continue;
+      if (kind == TM_SPACE_KIND_YOUNG && young < 0)
+        young = (gint) i;
+      sum_b += out[i].used_before;
+      sum_a += out[i].used_after;
+    }
+  if (young < 0)
+    return;
+  if (sum_a > e->heap_after + slack || sum_a + slack < e->heap_after)
+    {
+      guint64 others = sum_a - out[young].used_after;
+      out[young].used_after = e->heap_after > others ? e->heap_after - others : 0;
+    }
+  if (sum_b > e->heap_before + slack || sum_b + slack < e->heap_before)
+    {
+      guint64 others = sum_b - out[young].used_before;
+      out[young].used_before = e->heap_before > others ? e->heap_before - others : 0;
+    }
+}
+
 /* Region counts to bytes; the old space takes what the logged heap total
  * leaves, so that the sum matches the log (G1 logs regions per type but
  * the heap total in bytes, and old regions are partly filled). */
@@ -524,6 +560,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       out[n].committed_after = e->heap_committed > other_c ? e->heap_committed - other_c : 0;
       n++;
     }
+  if (n_heap > 0 && e->has_heap && !regions)
+    reconcile (p, e, out, n);
   if (n_heap == 0 && e->has_heap && n < TM_GCLOG_MAX_USAGE)
     {
       out[n].space_id = tm_gclog_space (p, "Heap", TM_SPACE_KIND_OTHER);

@@ -16,6 +16,8 @@
 #include "tm-trace-format.h"
 #include "tm-payload.h"
 #include "tm-error.h"
+#include "tm-gclog.h"
+#include "tm-heaptrack.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -30,7 +32,8 @@ typedef struct {
 } TmImporter;
 
 static const TmImporter importers[] = {
-  /* { "gc-log", tm_gclog_sniff, tm_gclog_import }, */
+  { "heaptrack", tm_heaptrack_sniff, tm_heaptrack_import },
+  { "gc-log", tm_gclog_sniff, tm_gclog_import },
   { NULL, NULL, NULL }
 };
 

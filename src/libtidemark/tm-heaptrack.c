@@ -1,0 +1,830 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * heaptrack data files (written by heaptrack_interpret, file format
+ * versions 1-3).  One record per line, numbers in hex:
+ *
+ *   v VERSION FILEVERSION   X COMMAND LINE     I PAGESIZE PAGES
+ *   s [LEN] STRING          strings, 1-based
+ *   i IP MODULE [FUNC FILE LINE]...            instruction pointers, 1-based
+ *                           (the first frame, then the frames inlined into it)
+ *   t IP PARENT             trace (call stack) nodes, 1-based
+ *   a SIZE TRACE            allocation infos, 0-based
+ *   + INFO                  an allocation of that size at that trace
+ *   - INFO                  a free of an allocation with that info
+ *   c MILLISECONDS          time stamp    R PAGES    RSS
+ *   A                       attached to a running process    # comment
+ *
+ * A free names the allocation info, not the block; blocks of the same
+ * info are interchangeable, so the newest live one dies (which keeps
+ * temporary allocations' lifetimes exact).  Totals follow heaptrack's own
+ * definitions (AccumulatedTraceData::read), so they match heaptrack_print.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-heaptrack.h"
+#include "tm-heaptrack-private.h"
+#include "tm-trace-builder.h"
+#include "tm-error.h"
+
+#define BUF_SIZE        (1024 * 1024)
+#define MAX_LINE        (1024 * 1024)
+#define CHECK_EVERY     (1u << 12)
+#define MAX_DEPTH       128
+#define POINT_MS        10      /* first spacing of timeline points */
+#define POINT_BUDGET    2048    /* points before the spacing doubles */
+#define MAX_COMPLAINTS  50
+#define NO_OBJECT       G_MAXUINT32
+
+typedef struct {
+  guint32 func, file, line;   /* string indices; line as logged */
+  gboolean has_file;
+} HtFrame;
+
+typedef struct {
+  guint64 addr;
+  guint32 module;
+  guint32 first_frame;        /* index into frames */
+  guint32 n_frames;
+  guint32 frame_id;           /* first TmFrame id, 0 = not defined yet */
+} HtIp;
+
+typedef struct {
+  guint32 ip;
+  guint32 parent;
+} HtTrace;
+
+typedef struct {
+  guint64 size;
+  guint32 trace;
+  guint32 site_id;            /* 0 = not defined yet */
+  guint32 type_id;
+  guint32 live_head;          /* newest live object, NO_OBJECT if none */
+} HtInfo;
+
+typedef struct {
+  const char     *path;
+  TmTraceBuilder *b;
+
+  guint32    file_version;
+  guint32    heaptrack_version;
+  GPtrArray *strings;         /* char*, index = string id - 1 */
+  GArray    *ips;             /* HtIp */
+  GArray    *frames;          /* HtFrame */
+  GArray    *traces;          /* HtTrace */
+  GArray    *infos;           /* HtInfo */
+  GArray    *trace_site;      /* guint32 site id per trace index */
+  guint32   *obj_next;        /* per object: next older live object of its info */
+  guint64    obj_cap;
+  guint32    op_new[4];       /* string ids of "operator new..." */
+  guint      n_op_new;
+  guint32    main_str;
+
+  guint64    n_objects;
+  guint64    n_deaths;
+  guint64    n_frames_defined;
+  guint64    n_sites;
+  guint64    n_types;
+  guint32    size_class_type[65];
+
+  /* heaptrack's totals */
+  guint64    allocations;
+  guint64    temporary;
+  gint64     leaked;          /* current consumption */
+  gint64     peak;
+  guint64    peak_time_ms;
+  guint64    last_alloc_info; /* heaptrack's lastAllocationPtr */
+  guint64    page_size;
+  guint64    peak_rss_pages;
+  guint64    rss_pages;
+
+  /* timeline points */
+  guint64    now_ms;
+  guint64    last_point_ms;
+  guint64    point_ms;
+  guint64    n_points;
+  gint64     interval_peak;
+  gboolean   dirty;           /* events since the last point */
+
+  guint64    line_no;
+  guint64    line_offset;     /* uncompressed */
+  guint64    complaints;
+  char      *command_line;
+  gboolean   have_version;
+} HtParser;
+
+static void G_GNUC_PRINTF (2, 3)
+complain (HtParser *p, const char *format, ...)
+{
+  va_list args;
+  g_autofree char *msg = NULL;
+
+  if (++p->complaints > MAX_COMPLAINTS)
+    {
+      if (p->complaints == MAX_COMPLAINTS + 1)
+        tm_trace_builder_warning (p->b, p->line_offset, "line %" G_GUINT64_FORMAT ": more problems, not listed",
+                                  p->line_no);
+      return;
+    }
+  va_start (args, format);
+  msg = g_strdup_vprintf (format, args);
+  va_end (args);
+  tm_trace_builder_warning (p->b, p->line_offset, "line %" G_GUINT64_FORMAT ": %s", p->line_no, msg);
+}
+
+static inline gboolean
+read_hex (const char **s, const char *end, guint64 *v)
+{
+  const char *q = *s;
+  guint64 r = 0;
+  int n = 0;
+
+  while (q < end && *q == ' ')
+    q++;
+  while (q < end)
+    {
+      unsigned c = (unsigned char) *q, d;
+      if (c - '0' < 10)
+        d = c - '0';
+      else if ((c | 32) - 'a' < 6)
+        d = (c | 32) - 'a' + 10;
+      else
+        break;
+      if (n == 16)
+        return FALSE;
+      r = r << 4 | d;
+      q++;
+      n++;
+    }
+  if (n == 0)
+    return FALSE;
+  *v = r;
+  *s = q;
+  return TRUE;
+}
+
+static const char *
+str (HtParser *p, guint32 id)
+{
+  if (id == 0 || id > p->strings->len)
+    return "";
+  return p->strings->pdata[id - 1];
+}
+
+/* ---- timeline points ----------------------------------------------- */
+
+static void
+emit_point (HtParser *p, guint64 t_ms)
+{
+  TmSpaceUsageRecord u;
+  g_autoptr(GError) error = NULL;
+  guint64 id = p->n_points + 1;
+
+  u.space_id = 1;
+  u.used_before = (guint64) MAX (p->interval_peak, 0);
+  u.used_after = (guint64) MAX (p->leaked, 0);
+  u.committed_after = p->rss_pages * p->page_size;
+  if (!tm_trace_builder_gc_start (p->b, id, t_ms * 1000000, TM_GC_KIND_UNKNOWN, "heaptrack", "time sample", &error) ||
+      !tm_trace_builder_gc_end (p->b, id, t_ms * 1000000, 0, 1, &u, &error))
+    {
+      complain (p, "%s", error->message);
+      return;
+    }
+  p->n_points++;
+  p->last_point_ms = t_ms;
+  p->interval_peak = p->leaked;
+  p->dirty = FALSE;
+  if (p->n_points % POINT_BUDGET == 0)
+    p->point_ms *= 2;   /* long recordings: fewer, wider points */
+}
+
+static void
+time_stamp (HtParser *p, guint64 t_ms)
+{
+  if (t_ms < p->now_ms)
+    {
+      complain (p, "time goes back from %" G_GUINT64_FORMAT " ms to %" G_GUINT64_FORMAT " ms", p->now_ms, t_ms);
+      return;
+    }
+  p->now_ms = t_ms;
+  tm_trace_builder_tick (p->b, t_ms * 1000000);
+  if (p->dirty && t_ms - p->last_point_ms >= p->point_ms)
+    emit_point (p, t_ms);
+}
+
+/* ---- sites --------------------------------------------------------- */
+
+static guint32
+ip_frames (HtParser *p, guint32 ip_index)
+{
+  HtIp *ip = &g_array_index (p->ips, HtIp, ip_index - 1);
+
+  if (ip->frame_id != 0)
+    return ip->frame_id;
+  ip->frame_id = (guint32) p->n_frames_defined + 1;
+  if (ip->n_frames == 0)
+    {
+      /* no symbol: the address and its module, as heaptrack_print shows it */
+      char name[32];
+      g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", ip->addr);
+      tm_trace_builder_frame (p->b, ++p->n_frames_defined, name, str (p, ip->module), -1, NULL);
+      return ip->frame_id;
+    }
+  for (guint32 i = 0; i < ip->n_frames; i++)
+    {
+      const HtFrame *f = &g_array_index (p->frames, HtFrame, ip->first_frame + i);
+      const char *func = str (p, f->func);
+      char name[32];
+
+      if (func[0] == '\0')
+        {
+          g_snprintf (name, sizeof name, "0x%" G_GINT64_MODIFIER "x", ip->addr);
+          func = name;
+        }
+      tm_trace_builder_frame (p->b, ++p->n_frames_defined, func, f->has_file ? str (p, f->file) : str (p, ip->module),
+                              f->has_file ? (gint64) f->line : -1, NULL);
+    }
+  return ip->frame_id;
+}
+
+static gboolean
+is_op_new (HtParser *p, guint32 ip_index)
+{
+  const HtIp *ip = &g_array_index (p->ips, HtIp, ip_index - 1);
+  guint32 func;
+
+  if (ip->n_frames == 0)
+    return FALSE;
+  func = g_array_index (p->frames, HtFrame, ip->first_frame).func;
+  for (guint i = 0; i < p->n_op_new; i++)
+    if (p->op_new[i] == func)
+      return TRUE;
+  return FALSE;
+}
+
+/* The call stack of a trace, innermost first, without the operator new
+ * frames at its top and without what lies beyond main. */
+static guint32
+site_for_trace (HtParser *p, guint32 trace)
+{
+  guint64 frame_ids[MAX_DEPTH];
+  guint32 depth = 0;
+  gboolean skipping = TRUE;
+  guint32 *slot;
+
+  if (trace == 0 || trace > p->traces->len)
+    return 0;
+  slot = &g_array_index (p->trace_site, guint32, trace - 1);
+  if (*slot != 0)
+    return *slot;
+
+  for (guint32 t = trace, steps = 0; t != 0 && depth < MAX_DEPTH && steps < 4 * MAX_DEPTH; steps++)
+    {
+      const HtTrace *node = &g_array_index (p->traces, HtTrace, t - 1);
+      gboolean stop = FALSE;
+
+      if (node->ip >= 1 && node->ip <= p->ips->len)
+        {
+          const HtIp *ip;
+          guint32 first;
+
+          if (skipping && is_op_new (p, node->ip))
+            {
+              t = node->parent;
+              continue;
+            }
+          skipping = FALSE;
+          first = ip_frames (p, node->ip);
+          ip = &g_array_index (p->ips, HtIp, node->ip - 1);
+          for (guint32 i = 0; i < MAX (ip->n_frames, 1) && depth < MAX_DEPTH; i++)
+            {
+              frame_ids[depth++] = first + i;
+              if (ip->n_frames > 0 && p->main_str != 0 &&
+                  g_array_index (p->frames, HtFrame, ip->first_frame + i).func == p->main_str)
+                stop = TRUE;
+            }
+        }
+      if (stop)
+        break;
+      t = node->parent;
+    }
+  *slot = (guint32) ++p->n_sites;
+  tm_trace_builder_site (p->b, p->n_sites, depth, frame_ids, NULL);
+  return *slot;
+}
+
+/* Objects are typed by size class: "native <= 64 B" holds 33..64 bytes. */
+static guint32
+type_for_size (HtParser *p, guint64 size)
+{
+  guint cls = size <= 16 ? 4 : (guint) g_bit_storage (size - 1);
+  char name[48];
+  guint64 upper;
+
+  cls = MIN (cls, 64);
+  if (p->size_class_type[cls] != 0)
+    return p->size_class_type[cls];
+  upper = cls >= 64 ? G_MAXUINT64 : G_GUINT64_CONSTANT (1) << cls;
+  if (upper >= (G_GUINT64_CONSTANT (1) << 30))
+    g_snprintf (name, sizeof name, "native <= %" G_GUINT64_FORMAT " GiB", upper >> 30);
+  else if (upper >= (1u << 20))
+    g_snprintf (name, sizeof name, "native <= %" G_GUINT64_FORMAT " MiB", upper >> 20);
+  else if (upper >= 1024)
+    g_snprintf (name, sizeof name, "native <= %" G_GUINT64_FORMAT " KiB", upper >> 10);
+  else
+    g_snprintf (name, sizeof name, "native <= %" G_GUINT64_FORMAT " B", upper);
+  p->size_class_type[cls] = (guint32) ++p->n_types;
+  tm_trace_builder_type (p->b, p->n_types, name, 0, NULL);
+  return p->size_class_type[cls];
+}
+
+/* ---- records --------------------------------------------------------- */
+
+static void
+on_alloc (HtParser *p, guint64 index)
+{
+  HtInfo *info;
+  g_autoptr(GError) error = NULL;
+  guint64 obj;
+
+  if (index >= p->infos->len)
+    {
+      complain (p, "allocation of undefined allocation info %" G_GUINT64_FORMAT, index);
+      return;
+    }
+  info = &g_array_index (p->infos, HtInfo, index);
+  if (p->n_objects >= NO_OBJECT - 1)
+    {
+      complain (p, "more than %u allocations; the rest are not modelled", NO_OBJECT - 1);
+      return;
+    }
+  if (info->site_id == 0)
+    {
+      info->site_id = site_for_trace (p, info->trace);
+      info->type_id = type_for_size (p, info->size);
+    }
+  obj = p->n_objects;
+  if (!tm_trace_builder_alloc (p->b, obj + 1, info->type_id, info->site_id, 0, info->size, 0, 0, &error))
+    {
+      complain (p, "%s", error->message);
+      return;
+    }
+  if (obj >= p->obj_cap)
+    {
+      p->obj_cap = MAX (p->obj_cap * 2, 1u << 16);
+      p->obj_next = g_renew (guint32, p->obj_next, p->obj_cap);
+    }
+  p->obj_next[obj] = info->live_head;
+  info->live_head = (guint32) obj;
+  p->n_objects++;
+
+  p->allocations++;
+  p->leaked += (gint64) info->size;
+  if (p->leaked > p->peak)
+    {
+      p->peak = p->leaked;
+      p->peak_time_ms = p->now_ms;
+    }
+  p->interval_peak = MAX (p->interval_peak, p->leaked);
+  p->last_alloc_info = index;
+  p->dirty = TRUE;
+}
+
+static void
+on_free (HtParser *p, guint64 index)
+{
+  HtInfo *info;
+  guint32 obj;
+
+  if (index >= p->infos->len)
+    {
+      complain (p, "free of undefined allocation info %" G_GUINT64_FORMAT, index);
+      return;
+    }
+  info = &g_array_index (p->infos, HtInfo, index);
+  /* heaptrack's rule: a free right after an allocation of the same info */
+  if (p->last_alloc_info == index)
+    p->temporary++;
+  p->last_alloc_info = 0;
+  p->leaked -= (gint64) info->size;
+  p->dirty = TRUE;
+
+  obj = info->live_head;
+  if (obj == NO_OBJECT)
+    {
+      complain (p, "free without a live allocation of allocation info %" G_GUINT64_FORMAT, index);
+      return;
+    }
+  info->live_head = p->obj_next[obj];
+  if (tm_trace_builder_death (p->b, 0, (guint64) obj + 1, NULL))
+    p->n_deaths++;
+}
+
+static void
+on_ip (HtParser *p, const char *s, const char *end)
+{
+  HtIp ip = { 0 };
+  guint64 addr, module, v[3];
+
+  if (!read_hex (&s, end, &addr) || !read_hex (&s, end, &module))
+    {
+      complain (p, "malformed instruction pointer");
+      addr = module = 0;   /* keep the numbering of later ones */
+    }
+  ip.addr = addr;
+  ip.module = (guint32) MIN (module, G_MAXUINT32);
+  ip.first_frame = p->frames->len;
+  /* frames: function [file line]; heaptrack keeps a function without file */
+  for (;;)
+    {
+      HtFrame f = { 0 };
+      int n = 0;
+      while (n < 3 && read_hex (&s, end, &v[n]))
+        n++;
+      if (n == 0)
+        break;
+      f.func = (guint32) MIN (v[0], G_MAXUINT32);
+      if (n == 3)
+        {
+          f.file = (guint32) MIN (v[1], G_MAXUINT32);
+          f.line = (guint32) MIN (v[2], G_MAXINT32);
+          f.has_file = TRUE;
+        }
+      g_array_append_val (p->frames, f);
+      ip.n_frames++;
+      if (n < 3)
+        break;
+    }
+  g_array_append_val (p->ips, ip);
+}
+
+static void
+on_string (HtParser *p, const char *s, const char *end)
+{
+  char *value;
+  guint32 id;
+
+  if (p->file_version >= 3)
+    {
+      guint64 len;
+      if (!read_hex (&s, end, &len))
+        {
+          complain (p, "malformed string");
+          len = 0;
+        }
+      if (s < end && *s == ' ')
+        s++;
+      if (len > (guint64) (end - s))
+        {
+          complain (p, "string longer than its line");
+          len = (guint64) (end - s);
+        }
+      value = g_strndup (s, len);
+    }
+  else
+    value = g_strndup (s, end - s);
+  g_ptr_array_add (p->strings, value);
+  id = p->strings->len;
+  if (p->n_op_new < G_N_ELEMENTS (p->op_new) && g_str_has_prefix (value, "operator new"))
+    p->op_new[p->n_op_new++] = id;
+  else if (p->main_str == 0 && strcmp (value, "main") == 0)
+    p->main_str = id;
+}
+
+static void
+handle_line (HtParser *p, const char *line, const char *end)
+{
+  const char *s = line + 1;
+  guint64 a, b;
+
+  if (line == end)
+    return;
+  if (end - line >= 2 && line[1] != ' ')
+    {
+      complain (p, "unknown record");
+      return;
+    }
+  switch (line[0])
+    {
+    case '+':
+      if (read_hex (&s, end, &a))
+        on_alloc (p, a);
+      else
+        complain (p, "malformed allocation");
+      break;
+    case '-':
+      if (read_hex (&s, end, &a))
+        on_free (p, a);
+      else
+        complain (p, "malformed free");
+      break;
+    case 'c':
+      if (read_hex (&s, end, &a))
+        time_stamp (p, a);
+      else
+        complain (p, "malformed time stamp");
+      break;
+    case 'a':
+      {
+        HtInfo info = { 0 };
+        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
+          {
+            complain (p, "malformed allocation info");
+            a = b = 0;
+          }
+        if (b > p->traces->len)
+          {
+            complain (p, "allocation info names undefined trace %" G_GUINT64_FORMAT, b);
+            b = 0;
+          }
+        info.size = a;
+        info.trace = (guint32) b;
+        info.live_head = NO_OBJECT;
+        g_array_append_val (p->infos, info);
+      }
+      break;
+    case 't':
+      {
+        HtTrace t;
+        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
+          {
+            complain (p, "malformed trace");
+            a = b = 0;
+          }
+        /* parents come first; anything else would make a cycle */
+        if (b > p->traces->len || a > p->ips->len)
+          {
+            complain (p, "trace names an undefined parent or instruction pointer");
+            a = b = 0;
+          }
+        t.ip = (guint32) a;
+        t.parent = (guint32) b;
+        g_array_append_val (p->traces, t);
+        g_array_append_val (p->trace_site, (guint32) { 0 });
+      }
+      break;
+    case 'i':
+      on_ip (p, s, end);
+      break;
+    case 's':
+      on_string (p, s, end);
+      break;
+    case 'R':
+      if (read_hex (&s, end, &a))
+        {
+          p->rss_pages = a;
+          p->peak_rss_pages = MAX (p->peak_rss_pages, a);
+        }
+      break;
+    case 'X':
+      if (p->command_line == NULL)
+        p->command_line = g_strndup (s + 1 <= end ? s + 1 : end, end - MIN (s + 1, end));
+      else
+        complain (p, "second debuggee line");
+      break;
+    case 'A':
+      /* attached to a running process: heaptrack starts counting here */
+      p->allocations = p->temporary = 0;
+      p->leaked = p->peak = 0;
+      break;
+    case 'v':
+      if (read_hex (&s, end, &a))
+        {
+          p->heaptrack_version = (guint32) MIN (a, G_MAXUINT32);
+          if (read_hex (&s, end, &b))
+            p->file_version = (guint32) MIN (b, G_MAXUINT32);
+          else if (a == 0x010200)
+            p->file_version = 1;
+          p->have_version = TRUE;
+        }
+      break;
+    case 'I':
+      if (read_hex (&s, end, &a))
+        p->page_size = a;
+      break;
+    case '#':
+    case 'S':   /* embedded suppressions: for heaptrack's leak report only */
+      break;
+    default:
+      complain (p, "unknown record '%c'", line[0]);
+      break;
+    }
+}
+
+/* ---- entry points ---------------------------------------------------- */
+
+static gboolean
+looks_like_heaptrack (const char *s, gsize n)
+{
+  const char *end = s + n;
+  guint64 a, b;
+
+  if (n < 4 || s[0] != 'v' || s[1] != ' ')
+    return FALSE;
+  s += 1;
+  if (!read_hex (&s, end, &a))
+    return FALSE;
+  read_hex (&s, end, &b);   /* heaptrack 1.0 wrote no file version */
+  return s < end && (*s == '\n' || *s == '\r');
+}
+
+gboolean
+tm_heaptrack_sniff (const guint8 *head, gsize len)
+{
+  guint8 out[256];
+  gsize n;
+
+  g_return_val_if_fail (head != NULL || len == 0, FALSE);
+  n = tm_heaptrack_inflate_head (head, len, out, sizeof out);
+  return looks_like_heaptrack ((const char *) out, n);
+}
+
+static void
+parser_clear (HtParser *p)
+{
+  g_clear_pointer (&p->strings, g_ptr_array_unref);
+  g_clear_pointer (&p->ips, g_array_unref);
+  g_clear_pointer (&p->frames, g_array_unref);
+  g_clear_pointer (&p->traces, g_array_unref);
+  g_clear_pointer (&p->infos, g_array_unref);
+  g_clear_pointer (&p->trace_site, g_array_unref);
+  g_clear_pointer (&p->obj_next, g_free);
+  g_clear_pointer (&p->command_line, g_free);
+}
+
+static void
+set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
+{
+  char num[32];
+  g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, v);
+  tm_trace_builder_meta (b, key, num);
+}
+
+TmTrace *
+tm_heaptrack_import (const char     *path,
+                     TmProgressFunc  progress,
+                     gpointer        progress_data,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
+  HtParser p = { 0 };
+  TmHeaptrackSource *src;
+  TmTraceHeader h = { 0 };
+  char *buf;
+  gsize have = 0;
+  guint64 consumed = 0;
+  gboolean eof = FALSE, stopped = FALSE, first = TRUE;
+  g_autofree char *version = NULL;
+
+  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  src = tm_heaptrack_source_open (path, error);
+  if (src == NULL)
+    return NULL;
+
+  p.path = path;
+  p.b = tm_trace_builder_new (path, "heaptrack");
+  p.strings = g_ptr_array_new_with_free_func (g_free);
+  p.ips = g_array_new (FALSE, FALSE, sizeof (HtIp));
+  p.frames = g_array_new (FALSE, FALSE, sizeof (HtFrame));
+  p.traces = g_array_new (FALSE, FALSE, sizeof (HtTrace));
+  p.infos = g_array_new (FALSE, FALSE, sizeof (HtInfo));
+  p.trace_site = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p.point_ms = POINT_MS;
+  p.page_size = 4096;
+  tm_trace_builder_space (p.b, 1, TM_SPACE_KIND_OTHER, "heap", NULL);
+
+  buf = g_malloc (BUF_SIZE + MAX_LINE);
+  while (!eof)
+    {
+      g_autoptr(GError) read_error = NULL;
+      gssize n = tm_heaptrack_source_read (src, (guint8 *) buf + have, BUF_SIZE, &read_error);
+      const char *s = buf, *end;
+
+      if (n < 0 && first)
+        {
+          /* damaged before the first line: nothing to show */
+          g_propagate_error (error, g_steal_pointer (&read_error));
+          goto fail;
+        }
+      if (n < 0)
+        {
+          tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (src), "%s", read_error->message);
+          tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
+          stopped = TRUE;
+          n = 0;
+        }
+      if (n == 0)
+        eof = TRUE;
+      have += (gsize) n;
+      end = buf + have;
+
+      if (first && have > 0)
+        {
+          first = FALSE;
+          if (!looks_like_heaptrack (buf, have))
+            {
+              g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)", path);
+              goto fail;
+            }
+        }
+
+      for (;;)
+        {
+          const char *nl = memchr (s, '\n', end - s);
+          if (nl == NULL)
+            {
+              if (eof && s < end)
+                {
+                  if (!stopped)
+                    {
+                      p.line_no++;
+                      p.line_offset = consumed + (guint64) (s - buf);
+                      complain (&p, "last line has no end: the file was cut short");
+                      p.line_no--;
+                    }
+                  s = end;   /* a half-written record is not trusted */
+                }
+              break;
+            }
+          p.line_no++;
+          p.line_offset = consumed + (guint64) (s - buf);
+          handle_line (&p, s, nl);
+          s = nl + 1;
+          if ((p.line_no & (CHECK_EVERY - 1)) == 0)
+            {
+              if (g_cancellable_is_cancelled (cancellable))
+                {
+                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+                  goto fail;
+                }
+              if (progress != NULL && tm_heaptrack_source_size (src) > 0)
+                progress (MIN (1.0, (double) tm_heaptrack_source_offset (src) / (double) tm_heaptrack_source_size (src)),
+                          progress_data);
+            }
+        }
+      consumed += (guint64) (s - buf);
+      have = (gsize) (end - s);
+      if (have >= MAX_LINE)
+        {
+          tm_trace_builder_warning (p.b, consumed, "line longer than %d bytes: not a heaptrack file past here", MAX_LINE);
+          tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
+          stopped = TRUE;
+          break;
+        }
+      if (have > 0)
+        memmove (buf, s, have);
+    }
+
+  if (first)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty heaptrack file", path);
+      goto fail;
+    }
+  if (!stopped && tm_heaptrack_source_cut_short (src))
+    {
+      tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (src), "compressed data ends in the middle of a frame: the file was cut short");
+      tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
+      stopped = TRUE;
+    }
+
+  /* the last point: what is still allocated at the end (heaptrack's "leaked") */
+  if (p.dirty || p.n_points == 0)
+    emit_point (&p, p.now_ms);
+
+  version = g_strdup_printf ("%u.%u.%u", (p.heaptrack_version >> 16) & 0xff, (p.heaptrack_version >> 8) & 0xff,
+                             p.heaptrack_version & 0xff);
+  h.version = 1;
+  h.vm_name = "heaptrack";
+  h.vm_version = version;
+  h.command_line = p.command_line ? p.command_line : "";
+  h.pointer_size = 8;
+  h.flags = TM_TRACE_FLAG_DEATHS;
+  tm_trace_builder_header (p.b, &h);
+  set_meta_u64 (p.b, "heaptrack.file_version", p.file_version);
+  set_meta_u64 (p.b, "heaptrack.allocations", p.allocations);
+  set_meta_u64 (p.b, "heaptrack.temporary", p.temporary);
+  set_meta_u64 (p.b, "heaptrack.peak_bytes", (guint64) MAX (p.peak, 0));
+  set_meta_u64 (p.b, "heaptrack.peak_time_ms", p.peak_time_ms);
+  set_meta_u64 (p.b, "heaptrack.leaked_bytes", (guint64) MAX (p.leaked, 0));
+  set_meta_u64 (p.b, "heaptrack.peak_rss_bytes", p.peak_rss_pages * p.page_size);
+  set_meta_u64 (p.b, "heaptrack.total_time_ms", p.now_ms + 1);
+  if (!stopped)
+    tm_trace_builder_end (p.b, p.n_objects, p.n_deaths, p.n_points, p.now_ms * 1000000);
+  if (progress != NULL)
+    progress (1.0, progress_data);
+
+  tm_heaptrack_source_close (src);
+  g_free (buf);
+  parser_clear (&p);
+  return tm_trace_builder_finish (p.b);
+
+fail:
+  tm_heaptrack_source_close (src);
+  g_free (buf);
+  parser_clear (&p);
+  tm_trace_builder_free (p.b);
+  return NULL;
+}

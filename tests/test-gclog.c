@@ -1,0 +1,420 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GC log importer against the corpus in tests/data/gc-logs (README.md
+ * there holds the facts and says how they were counted): number of GCs
+ * per kind, the sum of pause times, heap occupancy of chosen GCs, the
+ * mapping of nested and concurrent collections, and robustness against
+ * malformed lines, cut files and cancellation.
+ */
+#include <string.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <gio/gio.h>
+
+#include "tm-gclog.h"
+#include "tm-error.h"
+
+#define MB(x) ((guint64) (x) * 1024 * 1024)
+#define KB(x) ((guint64) (x) * 1024)
+
+typedef struct {
+  const char *file;
+  guint       gcs;
+  guint       minor, major, mixed, concurrent;
+  guint64     pause_ns;     /* sum over all GCs */
+  const char *collector;
+} Expect;
+
+/* Counts: README.md ("raw counts" column) with the mapping of
+ * docs/importers.md applied: a young pause that encloses a full GC is one
+ * major GC; a ZGC/Shenandoah cycle is one concurrent GC whose pause is the
+ * sum of its pause phases. */
+static const Expect corpus[] = {
+  { "jdk17-g1.log", 196, 114, 0, 2, 80, G_GUINT64_CONSTANT (276602000), "G1" },
+  { "jdk17-parallel.log", 128, 125, 3, 0, 0, G_GUINT64_CONSTANT (326514000), "Parallel" },
+  { "jdk17-serial.log", 122, 119, 3, 0, 0, G_GUINT64_CONSTANT (405497000), "Serial" },
+  { "legacy-serial-SampleSun1_4_2PrintGCDetails.txt", 4, 1, 3, 0, 0, G_GUINT64_CONSTANT (1912142500), "Serial" },
+  { "legacy-parallel-SampleSun1_8_0ParallelPrintGCID.txt", 5, 3, 2, 0, 0, G_GUINT64_CONSTANT (1863859100), "Parallel" },
+  { "legacy-cms-SampleSun1_8_0CmsPrintGcId.txt", 10, 8, 0, 0, 2, G_GUINT64_CONSTANT (55729700), "CMS" },
+  { "legacy-cms-SampleSun1_6_0CMS.txt", 19, 13, 2, 0, 4, G_GUINT64_CONSTANT (248910000), "CMS" },
+  { "legacy-g1-SampleSun1_8_0G1PrintGCID.txt", 7, 5, 0, 0, 2, G_GUINT64_CONSTANT (35464500), "G1" },
+  { "legacy-g1-SampleSun1_6_0G1_gc_verbose.txt", 2978, 2236, 5, 242, 495, G_GUINT64_CONSTANT (62616796000), "G1" },
+  { "legacy-shenandoah-SampleOpenJdk1_8_0-332.txt", 2, 0, 0, 0, 2, G_GUINT64_CONSTANT (197536000), "Shenandoah" },
+  { "ujl-serial-gc-all_safepoint_os-cpu.txt", 3, 2, 1, 0, 0, G_GUINT64_CONSTANT (27858000), "Serial" },
+  { "ujl-parallel-gc-all_safepoint_os-cpu.txt", 8, 4, 4, 0, 0, G_GUINT64_CONSTANT (63721000), "Parallel" },
+  { "ujl-cms-gc-all_safepoint_os-cpu.txt", 10, 5, 2, 0, 3, G_GUINT64_CONSTANT (62454000), "CMS" },
+  { "ujl-g1-gc-all_safepoint_os-cpu.txt", 13, 11, 0, 0, 2, G_GUINT64_CONSTANT (44411000), "G1" },
+  { "ujl-g1-jdk17-full-concurrent-cycle.txt", 9, 7, 0, 0, 2, G_GUINT64_CONSTANT (58304000), "G1" },
+  { "ujl-zgc-gc-other.txt", 1, 0, 0, 0, 1, G_GUINT64_CONSTANT (25000), "ZGC" },
+  { "ujl-shenandoah-jdk17.txt", 1, 0, 0, 0, 1, G_GUINT64_CONSTANT (1719000), "Shenandoah" },
+  { "local-jdk17-zgc.log", 14, 0, 0, 0, 14, G_GUINT64_CONSTANT (432000), "ZGC" },
+  { "local-jdk17-zgc-gc.log", 14, 0, 0, 0, 14, 0, "ZGC" },
+  { "local-jdk17-zgc-gc-time.log", 10, 0, 0, 0, 10, 0, "ZGC" },
+  { "local-jdk17-shenandoah.log", 10, 0, 0, 0, 10, G_GUINT64_CONSTANT (937000), "Shenandoah" },
+  { "local-jdk17-shenandoah-gc.log", 10, 0, 0, 0, 10, G_GUINT64_CONSTANT (755000), "Shenandoah" },
+  { "local-jdk17-g1-gc-decorated.log", 10, 10, 0, 0, 0, G_GUINT64_CONSTANT (18560000), "G1" },
+  { "local-jdk17-serial-gc-nanos.log", 12, 12, 0, 0, 0, G_GUINT64_CONSTANT (13021000), "Serial" },
+  { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
+  { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
+};
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "gc-logs", name, NULL);
+}
+
+static TmTrace *
+load (const char *name)
+{
+  g_autofree char *path = data_path (name);
+  g_autoptr(GError) error = NULL;
+  TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
+static void
+test_corpus (gconstpointer data)
+{
+  const Expect *e = data;
+  g_autoptr(TmTrace) t = load (e->file);
+  guint kinds[5] = { 0 };
+  guint64 pause = 0, last_start = 0;
+  g_autofree char *path = data_path (e->file);
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+
+  for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+    {
+      const TmGc *gc = tm_trace_gc (t, i);
+      g_assert_cmpuint (gc->kind, <=, TM_GC_KIND_CONCURRENT);
+      kinds[gc->kind]++;
+      pause += gc->pause_ns;
+      g_assert_cmpuint (gc->start_ns, >=, last_start);   /* sorted by start */
+      g_assert_cmpuint (gc->end_ns, >=, gc->start_ns);
+      g_assert_cmpuint (gc->end_ns - gc->start_ns + 1000, >=, gc->pause_ns > 0 && gc->kind != TM_GC_KIND_CONCURRENT ? gc->pause_ns : 0);
+      last_start = gc->start_ns;
+    }
+  g_assert_cmpstr (t->format, ==, "gc-log");
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, e->gcs);
+  g_assert_cmpuint (kinds[TM_GC_KIND_UNKNOWN], ==, 0);
+  g_assert_cmpuint (kinds[TM_GC_KIND_MINOR], ==, e->minor);
+  g_assert_cmpuint (kinds[TM_GC_KIND_MAJOR], ==, e->major);
+  g_assert_cmpuint (kinds[TM_GC_KIND_MIXED], ==, e->mixed);
+  g_assert_cmpuint (kinds[TM_GC_KIND_CONCURRENT], ==, e->concurrent);
+  g_assert_cmpuint (pause, ==, e->pause_ns);
+  g_assert_cmpstr (tm_trace_gc (t, 1)->collector, ==, e->collector);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_true (t->complete);
+
+  /* every file is also recognised from its first 4 KiB */
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  g_assert_true (tm_gclog_sniff ((const guint8 *) contents, MIN (len, 4096)));
+}
+
+static const TmSpaceUsage *
+usage_of (const TmTrace *t, const TmGc *gc, const char *space)
+{
+  for (guint i = 0; i < gc->usage_count; i++)
+    {
+      const TmSpaceUsage *u = &g_array_index (t->space_usage, TmSpaceUsage, gc->usage_first + i);
+      if (g_str_equal (tm_trace_space (t, u->space)->name, space))
+        return u;
+    }
+  return NULL;
+}
+
+/* Heap numbers the README quotes from GCViewer's tests. */
+static void
+test_heap_values (void)
+{
+  {
+    /* G1 JDK 9: event 1 Young 0.007033 s 14M->12M(128M); region counts
+     * times the 1M region size, old takes the rest of the logged total. */
+    g_autoptr(TmTrace) t = load ("ujl-g1-gc-all_safepoint_os-cpu.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->pause_ns, ==, 7033000);
+    g_assert_cmpuint (gc->used_before, ==, MB (14));
+    g_assert_cmpuint (gc->used_after, ==, MB (12));
+    g_assert_cmpuint (gc->committed_after, ==, MB (128));
+    g_assert_nonnull (usage_of (t, gc, "Eden"));
+    g_assert_cmpuint (usage_of (t, gc, "Eden")->used_after, ==, 0);
+    /* GC(6) Remark and Cleanup: concurrent-cycle pauses */
+    for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+      {
+        const TmGc *g = tm_trace_gc (t, i);
+        if (g_str_equal (g->cause, "Cleanup"))
+          {
+            g_assert_cmpuint (g->kind, ==, TM_GC_KIND_CONCURRENT);
+            g_assert_cmpuint (g->pause_ns, ==, 367000);
+            g_assert_cmpuint (g->used_before, ==, MB (114));
+            g_assert_cmpuint (g->used_after, ==, MB (70));
+          }
+      }
+  }
+  {
+    /* Parallel JDK 9: GC(6) Full 0.008792 s 95M->31M(123M); the
+     * generation lines are in K, the summary rounds to M. */
+    g_autoptr(TmTrace) t = load ("ujl-parallel-gc-all_safepoint_os-cpu.txt");
+    gboolean seen = FALSE;
+    for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+      {
+        const TmGc *g = tm_trace_gc (t, i);
+        if (g->pause_ns == 8792000)
+          {
+            seen = TRUE;
+            g_assert_cmpuint (g->kind, ==, TM_GC_KIND_MAJOR);
+            g_assert_cmpuint (g->used_before / MB (1), ==, 95);
+            g_assert_cmpuint (g->used_after / MB (1), ==, 31);
+            g_assert_nonnull (usage_of (t, g, "ParOldGen"));
+            g_assert_nonnull (usage_of (t, g, "Metaspace"));
+          }
+      }
+    g_assert_true (seen);
+  }
+  {
+    /* Serial JDK 9: GC(2) Young encloses GC(3) Full -> one major GC with
+     * the young pause (7.118 ms), starting before the full GC. */
+    g_autoptr(TmTrace) t = load ("ujl-serial-gc-all_safepoint_os-cpu.txt");
+    const TmGc *gc = tm_trace_gc (t, 3);
+    g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (gc->pause_ns, ==, 7118000);
+    g_assert_cmpuint (gc->end_ns, ==, 290000000);
+    g_assert_cmpuint (gc->used_after / MB (1), ==, 10);
+    g_assert_cmpstr (gc->cause, ==, "Allocation Failure");
+    g_assert_cmpuint (usage_of (t, gc, "Tenured")->used_after, ==, KB (10970));
+    /* event 1 Young 0.009814 s 25M->23M(92M) */
+    gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->pause_ns, ==, 9814000);
+    g_assert_cmpuint (gc->used_before / MB (1), ==, 25);
+    g_assert_cmpuint (gc->used_after / MB (1), ==, 23);
+  }
+  {
+    /* CMS JDK 8 event 0: ParNew, 0.0106548 s, heap before 8678 KB */
+    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->pause_ns, ==, 10654800);
+    g_assert_cmpuint (gc->used_before, ==, KB (8678));
+    g_assert_cmpuint (gc->used_after, ==, KB (8064));
+    g_assert_cmpstr (gc->cause, ==, "Allocation Failure");
+    g_assert_cmpuint (usage_of (t, gc, "ParNew")->used_after, ==, KB (1081));
+    /* the old generation is the rest of the heap total */
+    g_assert_cmpuint (usage_of (t, gc, "CMS")->used_after, ==, KB (8064 - 1081));
+    g_assert_cmpuint (gc->start_ns, ==, 169000000);
+    g_assert_cmpuint (t->start_unix_ns / 1000000, ==, G_GUINT64_CONSTANT (1659374193170) - 169);
+  }
+  {
+    /* CMS JDK 6: heap used max 209896 KB (the concurrent mode failure) */
+    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMS.txt");
+    g_assert_cmpuint (t->peak_used_bytes, ==, KB (209896));
+    g_assert_cmpuint (tm_trace_gc (t, 7)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (tm_trace_gc (t, 7)->used_after, ==, KB (20323));
+  }
+  {
+    /* G1 JDK 8 event 0: 0.0087570 s, heap before 7168 KB */
+    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_8_0G1PrintGCID.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->pause_ns, ==, 8757000);
+    g_assert_cmpuint (gc->used_before, ==, KB (7168));
+    g_assert_cmpuint (gc->used_after, ==, 6824448);   /* 6664.5K */
+    g_assert_cmpstr (gc->cause, ==, "G1 Evacuation Pause");
+  }
+  {
+    /* ZGC: "3334M(84%)->2230M(56%)", 3 pauses; committed from the heap
+     * table's Relocate End column (3954M). */
+    g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->used_before, ==, MB (3334));
+    g_assert_cmpuint (gc->used_after, ==, MB (2230));
+    g_assert_cmpuint (gc->committed_after, ==, MB (3954));
+    g_assert_cmpstr (gc->cause, ==, "Allocation Rate");
+    g_assert_cmpuint (gc->start_ns, ==, G_GUINT64_CONSTANT (200343000000));
+    g_assert_cmpuint (gc->end_ns, ==, G_GUINT64_CONSTANT (201658000000));
+  }
+  {
+    /* Shenandoah JDK 17: before = first cleanup's, after = last one's */
+    g_autoptr(TmTrace) t = load ("ujl-shenandoah-jdk17.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (g_ascii_strtoull (g_hash_table_lookup (t->meta, "gclog.concurrent_phases"), NULL, 10), ==, 13);
+  }
+  {
+    /* JDK 8 Shenandoah: the second cycle degenerated */
+    g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+    const TmGc *gc = tm_trace_gc (t, 2);
+    g_assert_cmpuint (gc->used_after, ==, MB (1733));
+    g_assert_cmpstr (gc->cause, ==, "Degenerated GC (Update Refs)");
+  }
+  {
+    /* wall-clock decorations only: times relative to the first line */
+    g_autoptr(TmTrace) t = load ("local-jdk17-zgc-gc-time.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 161000000);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (14));
+  }
+  {
+    /* uptimenanos */
+    g_autoptr(TmTrace) t = load ("local-jdk17-serial-gc-nanos.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 120758766);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->start_ns, ==, 120758766 - 1601000);
+  }
+  {
+    /* generational ZGC: the minor collection inside the major one */
+    g_autoptr(TmTrace) t = load ("handmade-zgc-generational.log");
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 120000);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->end_ns - tm_trace_gc (t, 2)->start_ns, ==, 521000000);
+    g_assert_cmpuint (tm_trace_gc (t, 3)->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (tm_trace_gc (t, 3)->start_ns, >, tm_trace_gc (t, 2)->start_ns);
+  }
+}
+
+static char *
+write_temp (const char *contents, gssize len)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("tm-gclog-XXXXXX.log", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  g_file_set_contents (path, contents, len, &error);
+  g_assert_no_error (error);
+  return path;
+}
+
+static void
+test_malformed (void)
+{
+  static const char ujl[] =
+    "[0.010s][info][gc] Using Serial\n"
+    "[0.100s][info][gc] GC(0) Pause Young (Allocation Failure) 17M->1M(61M) 1.601ms\n"
+    "[0.1xs][info][gc] GC(1) Pause Young (Allocation Failure) 18M->2M(61M) 1.000ms\n"
+    "[0.200s][info][gc] GC(x) Pause Young\n"
+    "[0.300s][info][gc] GC(2) Pause Young (Allocation Failure) 18M->2M(61M)\n"
+    "\x01\x02 binary garbage \xff\xfe\n"
+    "[0.400s][info][gc] GC(3) Pause Full (Ergonomics) 60M->20M(61M) 10.000ms\n";
+  static const char legacy[] =
+    "0.100: [GC (Allocation Failure) [PSYoungGen: 1536K->496K(2048K)] 1536K->512K(7680K), 0.0012345 secs]\n"
+    "0.200: [GC (Allocation Failure) [PSYoungGen: 1536K->496K(2048K)] 1536K->512K(7680K)]\n"
+    "0.250: garbage after a time stamp\n"
+    "0.300: [Full GC (Ergonomics) [PSYoungGen: 496K->0K(2048K)] [ParOldGen: 4264K->4527K(5632K)] 4760K->4527K(7680K), 0.0234000 secs]\n";
+  g_autofree char *p1 = write_temp (ujl, sizeof ujl - 1);
+  g_autofree char *p2 = write_temp (legacy, sizeof legacy - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t1 = tm_gclog_import (p1, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrace) t2 = NULL;
+  gboolean line3 = FALSE, line4 = FALSE, line5 = FALSE, line6 = FALSE;
+
+  g_assert_no_error (error);
+  /* GC(1) has a broken time stamp: it keeps the previous line's time */
+  g_assert_cmpuint (tm_trace_n_gcs (t1), ==, 3);
+  g_assert_false (t1->complete);
+  for (guint i = 0; i < t1->warnings->len; i++)
+    {
+      const char *m = g_array_index (t1->warnings, TmWarning, i).message;
+      g_assert_true (g_str_has_prefix (m, p1));
+      line3 |= strstr (m, "line 3:") != NULL;
+      line4 |= strstr (m, "line 4:") != NULL;
+      line5 |= strstr (m, "line 5:") != NULL;
+      line6 |= strstr (m, "line 6:") != NULL;
+    }
+  g_assert_true (line3 && line4 && line5 && line6);
+  g_assert_cmpuint (tm_trace_gc (t1, 3)->kind, ==, TM_GC_KIND_MAJOR);
+
+  t2 = tm_gclog_import (p2, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t2), ==, 2);
+  g_assert_cmpuint (t2->warnings->len, ==, 2);
+  g_assert_nonnull (strstr (g_array_index (t2->warnings, TmWarning, 0).message, "line 2:"));
+  g_assert_nonnull (strstr (g_array_index (t2->warnings, TmWarning, 1).message, "line 3:"));
+  g_assert_cmpuint (tm_trace_gc (t2, 2)->pause_ns, ==, 23400000);
+  g_unlink (p1);
+  g_unlink (p2);
+}
+
+/* Every prefix of a log imports without crashing, with no more GCs than
+ * the whole file. */
+static void
+test_cut (void)
+{
+  static const char *const files[] = { "legacy-cms-SampleSun1_6_0CMS.txt", "ujl-g1-gc-all_safepoint_os-cpu.txt",
+                                       "legacy-g1-SampleSun1_8_0G1PrintGCID.txt", "ujl-zgc-gc-other.txt" };
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = data_path (files[f]);
+      g_autofree char *contents = NULL;
+      gsize len;
+      g_autoptr(TmTrace) whole = load (files[f]);
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      for (gsize cut = 1; cut < len; cut += 97)
+        {
+          g_autofree char *tmp = write_temp (contents, (gssize) cut);
+          g_autoptr(GError) error = NULL;
+          g_autoptr(TmTrace) t = tm_gclog_import (tmp, NULL, NULL, NULL, &error);
+          if (t == NULL)
+            g_assert_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE);
+          else
+            g_assert_cmpuint (tm_trace_n_gcs (t), <=, tm_trace_n_gcs (whole));
+          g_unlink (tmp);
+        }
+    }
+}
+
+static void
+test_sniff (void)
+{
+  static const char heaptrack[] = "v 10400 3\nX ./leak\n";
+  static const char text[] = "hello\n[not a log]\n";
+  static const char json[] = "{\"gcs\": []}\n";
+
+  g_assert_false (tm_gclog_sniff ((const guint8 *) heaptrack, sizeof heaptrack - 1));
+  g_assert_false (tm_gclog_sniff ((const guint8 *) text, sizeof text - 1));
+  g_assert_false (tm_gclog_sniff ((const guint8 *) json, sizeof json - 1));
+  g_assert_false (tm_gclog_sniff ((const guint8 *) "TMTRACE1\x01\x02", 10));
+  g_assert_false (tm_gclog_sniff ((const guint8 *) "", 0));
+}
+
+static void
+on_progress (double fraction, gpointer data)
+{
+  GCancellable *c = data;
+  g_assert_cmpfloat (fraction, >=, 0.0);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  g_cancellable_cancel (c);
+}
+
+static void
+test_cancel (void)
+{
+  g_autofree char *path = data_path ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt");
+  g_autoptr(GCancellable) c = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  TmTrace *t;
+
+  /* the first progress report cancels; the next check must stop */
+  t = tm_gclog_import (path, on_progress, c, c, &error);
+  g_assert_null (t);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (corpus); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("/gclog/corpus/%s", corpus[i].file);
+      g_test_add_data_func (name, &corpus[i], test_corpus);
+    }
+  g_test_add_func ("/gclog/heap-values", test_heap_values);
+  g_test_add_func ("/gclog/malformed", test_malformed);
+  g_test_add_func ("/gclog/cut", test_cut);
+  g_test_add_func ("/gclog/sniff", test_sniff);
+  g_test_add_func ("/gclog/cancel", test_cancel);
+  return g_test_run ();
+}
