@@ -1,0 +1,471 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * End-to-end tests of the JVMTI agent: real JVMs record Java programs with
+ * known allocation counts and a known leak (tests/agent/*.java), and the
+ * traces are checked exactly through the same loader the app uses.
+ *
+ * Environment (set by tests/agent/meson.build): TM_JAVA_HOME (the JDK the
+ * agent was built against), TM_AGENT, TM_AGENT_CLASSES (compiled test
+ * programs), TIDEMARK_CLI, TM_SOURCE_DIR.
+ */
+#include "tidemark.h"
+
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/wait.h>
+
+/* AllocCount.java */
+#define MAIN_MARKERS    100000
+#define WORKER_MARKERS  30000
+#define ARRAYS          2000
+#define BIG_ARRAYS      20000
+/* LeakCheck.java */
+#define LEAK_PHASES     6
+#define LEAK_PER_PHASE  5000
+#define LEAK_PAYLOAD    64
+
+static char *
+java_path (const char *tool)
+{
+  return g_build_filename (g_getenv ("TM_JAVA_HOME"), "bin", tool, NULL);
+}
+
+static char *
+make_tmpdir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("tm-agent-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_tree (const char *dir)
+{
+  g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+  g_assert_cmpint (system (cmd), ==, 0);
+}
+
+/* Runs argv; returns the exit status (-1 if killed), stderr in *err. */
+static int
+run (char **argv, char **out, char **err)
+{
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, out, err, &status, &error);
+  g_assert_no_error (error);
+  if (WIFEXITED (status))
+    return WEXITSTATUS (status);
+  return -1;
+}
+
+static TmTrace *
+record (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
+        const char *main_class)
+{
+  g_autofree char *java = java_path ("java");
+  g_autofree char *trace = g_build_filename (dir, name, NULL);
+  g_autofree char *agentpath = g_strdup_printf ("-agentpath:%s=output=%s%s%s", g_getenv ("TM_AGENT"), trace,
+                                                agent_opts ? "," : "", agent_opts ? agent_opts : "");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  TmTrace *t;
+  int status;
+
+  g_ptr_array_add (argv, java);
+  for (guint i = 0; jvm_args && jvm_args[i]; i++)
+    g_ptr_array_add (argv, (char *) jvm_args[i]);
+  g_ptr_array_add (argv, agentpath);
+  g_ptr_array_add (argv, (char *) "-cp");
+  g_ptr_array_add (argv, (char *) g_getenv ("TM_AGENT_CLASSES"));
+  g_ptr_array_add (argv, (char *) main_class);
+  g_ptr_array_add (argv, NULL);
+  status = run ((char **) argv->pdata, &out, &err);
+  if (status != 0)
+    g_printerr ("%s", err);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_true (g_str_has_prefix (out, main_class));
+
+  t = tm_trace_load (trace, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
+/* Line of the source line of tests/agent/FILE holding `marker`. */
+static gint
+source_line (const char *file, const char *marker)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "agent", file, NULL);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], marker) != NULL)
+      return (gint) i + 1;
+  g_assert_not_reached ();
+  return -1;
+}
+
+static guint32
+type_index (const TmTrace *t, const char *name)
+{
+  for (guint32 i = 1; i < t->types->len; i++)
+    if (strcmp (tm_trace_type (t, i)->name, name) == 0)
+      return i;
+  return 0;
+}
+
+static const TmFrame *
+site_frame (const TmTrace *t, guint32 site, guint k)
+{
+  const TmSite *s = tm_trace_site (t, site);
+  if (site == 0 || k >= s->depth)
+    return NULL;
+  return tm_trace_frame (t, s->frames[k]);
+}
+
+typedef struct {
+  guint64 count;
+  guint64 alive;          /* never died */
+  guint64 at_site;        /* allocated at the expected method and line */
+  guint64 in_thread;      /* by the expected thread */
+  guint64 size;
+  gboolean sizes_equal;
+} TypeStats;
+
+static TypeStats
+type_stats (const TmTrace *t, const char *type, const char *method, gint line, const char *thread)
+{
+  TypeStats s = { 0, 0, 0, 0, 0, TRUE };
+  guint32 ti = type_index (t, type);
+
+  g_assert_cmpuint (ti, !=, 0);
+  for (guint64 i = 0; i < t->n_objects; i++)
+    {
+      const TmFrame *f;
+      if (t->obj_type[i] != ti)
+        continue;
+      s.count++;
+      if (t->obj_death[i] == TM_ALIVE)
+        s.alive++;
+      f = site_frame (t, t->obj_site[i], 0);
+      if (f != NULL && g_str_has_prefix (f->method, method) && f->line == line)
+        s.at_site++;
+      if (thread != NULL && strcmp (tm_trace_thread (t, t->obj_thread[i])->name, thread) == 0)
+        s.in_thread++;
+      if (s.count == 1)
+        s.size = tm_trace_object_size (t, i);
+      else if (s.size != tm_trace_object_size (t, i))
+        s.sizes_equal = FALSE;
+    }
+  return s;
+}
+
+static void
+assert_clean (const TmTrace *t)
+{
+  for (guint i = 0; i < t->warnings->len; i++)
+    g_printerr ("warning: %s\n", g_array_index (t->warnings, TmWarning, i).message);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->dropped_events, ==, 0);
+}
+
+/* Every allocation of the test types, counted exactly, at the right
+ * method, line and thread; every one dead at the end but the last of each
+ * kind, which a static field keeps. */
+static void
+test_exact_counts (gconstpointer data)
+{
+  const char *collector = data;
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-Xmx256m", collector, NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "alloc.tmtrace", "stack-depth=3", args, "AllocCount");
+  TypeStats m, w, a, big;
+  const TmFrame *caller;
+  guint32 ti;
+
+  assert_clean (t);
+  g_assert_cmpuint (t->alloc_sample_bytes, ==, 0);
+  g_assert_true (t->flags & TM_TRACE_FLAG_GRAPHS);
+  g_assert_cmpuint (t->n_graphs, >=, 1);
+
+  m = type_stats (t, "AllocCountMarker", "AllocCount.makeMarker(int)",
+                  source_line ("AllocCount.java", "SITE-MARKER"), "main");
+  g_assert_cmpuint (m.count, ==, MAIN_MARKERS);
+  g_assert_cmpuint (m.at_site, ==, MAIN_MARKERS);
+  g_assert_cmpuint (m.in_thread, ==, MAIN_MARKERS);
+  g_assert_cmpuint (m.alive, ==, 1);
+  g_assert_true (m.sizes_equal);
+  g_assert_cmpuint (m.size, >=, 16);
+
+  w = type_stats (t, "AllocCountWorkerMarker", "AllocCount.lambda$main$",
+                  source_line ("AllocCount.java", "SITE-WORKER"), "alloc-worker");
+  g_assert_cmpuint (w.count, ==, WORKER_MARKERS);
+  g_assert_cmpuint (w.at_site, ==, WORKER_MARKERS);
+  g_assert_cmpuint (w.in_thread, ==, WORKER_MARKERS);
+  g_assert_cmpuint (w.alive, ==, 1);
+
+  a = type_stats (t, "AllocCountMarker[]", "AllocCount.main(String[])",
+                  source_line ("AllocCount.java", "SITE-ARRAY"), "main");
+  g_assert_cmpuint (a.count, ==, ARRAYS);
+  g_assert_cmpuint (a.at_site, ==, ARRAYS);
+  g_assert_cmpuint (a.alive, ==, 1);
+  ti = type_index (t, "AllocCountMarker[]");
+  g_assert_true (tm_trace_type (t, ti)->flags & TM_TYPE_FLAG_REF_ARRAY);
+
+  big = type_stats (t, "long[]", "AllocCount.bigArrays()", source_line ("AllocCount.java", "SITE-BIG"), NULL);
+  g_assert_cmpuint (big.at_site, ==, BIG_ARRAYS);
+  g_assert_true (tm_trace_type (t, type_index (t, "long[]"))->flags & TM_TYPE_FLAG_PRIM_ARRAY);
+
+  /* the caller frame of the marker site */
+  for (guint64 i = 0; i < t->n_objects; i++)
+    if (t->obj_type[i] == type_index (t, "AllocCountMarker"))
+      {
+        caller = site_frame (t, t->obj_site[i], 1);
+        g_assert_nonnull (caller);
+        g_assert_cmpstr (caller->method, ==, "AllocCount.main(String[])");
+        g_assert_cmpstr (caller->file, ==, "AllocCount.java");
+        break;
+      }
+
+  /* objects that were in the heap before recording: site 0, type known */
+  g_assert_cmpuint (t->obj_site[0], ==, 0);
+  g_assert_cmpuint (t->obj_type[0], !=, 0);
+  remove_tree (dir);
+}
+
+/* Sampling: about one ALLOC per N bytes, said in the header. */
+static void
+test_sampled (void)
+{
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-Xmx256m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "sampled.tmtrace", "sample-bytes=32768", args, "AllocCount");
+  TypeStats big = type_stats (t, "long[]", "AllocCount.bigArrays()", source_line ("AllocCount.java", "SITE-BIG"), NULL);
+  double expected = (double) BIG_ARRAYS * (double) big.size / 32768.0;
+
+  assert_clean (t);
+  g_assert_cmpuint (t->alloc_sample_bytes, ==, 32768);
+  g_assert_false (t->flags & TM_TRACE_FLAG_GRAPHS);
+  /* Poisson with mean ~166: half to twice is > 6 standard deviations */
+  g_assert_cmpfloat ((double) big.at_site, >=, expected / 2);
+  g_assert_cmpfloat ((double) big.at_site, <=, expected * 2);
+  g_assert_cmpuint (t->n_objects, <, MAIN_MARKERS);
+  remove_tree (dir);
+}
+
+/* The map of LeakCheck is reachable and grows from each phase's graph to
+ * the next by at least the entries added. */
+static void
+test_leak_graphs (void)
+{
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-Xmx256m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "leak.tmtrace", "graph-every=1", args, "LeakCheck");
+  g_autofree char *trace = g_build_filename (dir, "leak.tmtrace", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  guint32 entry_type = type_index (t, "LeakCheckEntry");
+  guint64 entry_size = 0, previous = 0;
+  guint phase = 0;
+  const char *p;
+  guint numbers = 0;
+
+  assert_clean (t);
+  g_assert_cmpuint (entry_type, !=, 0);
+  for (guint64 i = 0; i < t->n_objects && entry_size == 0; i++)
+    if (t->obj_type[i] == entry_type)
+      entry_size = tm_trace_object_size (t, i);
+
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    {
+      const TmGc *gc = tm_trace_gc (t, n);
+      guint64 alive = 0;
+
+      if (strcmp (gc->cause, "System.gc()") != 0)
+        continue;
+      g_assert_true (gc->has_graph);
+      for (guint64 i = 0; i < t->n_objects; i++)
+        if (t->obj_type[i] == entry_type && tm_trace_object_alive_after (t, i, n))
+          alive++;
+      phase++;
+      g_assert_cmpuint (alive, ==, (guint64) phase * LEAK_PER_PHASE);
+      if (phase > 1)
+        g_assert_cmpuint (gc->reachable_bytes, >=, previous + LEAK_PER_PHASE * (entry_size + LEAK_PAYLOAD));
+      previous = gc->reachable_bytes;
+    }
+  g_assert_cmpuint (phase, ==, LEAK_PHASES);
+
+  /* the same through the CLI: reachable_bytes is a number at graph GCs */
+  {
+    char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "timeline", trace, (char *) "--json", NULL };
+    g_assert_cmpint (run (argv, &out, &err), ==, 0);
+  }
+  for (p = out; (p = strstr (p, "\"reachable_bytes\": ")) != NULL; p++)
+    if (g_ascii_isdigit (p[strlen ("\"reachable_bytes\": ")]))
+      numbers++;
+  g_assert_cmpuint (numbers, >=, LEAK_PHASES);
+  remove_tree (dir);
+}
+
+/* SIGKILL mid-run: the completed zstd frames are a readable trace that
+ * says it was cut short. */
+static void
+test_sigkill (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *java = java_path ("java");
+  g_autofree char *trace = g_build_filename (dir, "killed.tmtrace", NULL);
+  g_autofree char *status = g_build_filename (dir, "status", NULL);
+  g_autofree char *agentpath = g_strdup_printf ("-agentpath:%s=output=%s,status=%s", g_getenv ("TM_AGENT"), trace, status);
+  char *argv[] = { java, (char *) "-Xmx64m", agentpath, (char *) "-cp", (char *) g_getenv ("TM_AGENT_CLASSES"),
+                   (char *) "LongRun", NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+  g_autofree char *out = NULL, *err = NULL;
+  GPid pid;
+  int wstatus;
+  gboolean ready = FALSE;
+
+  g_spawn_async (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, &error);
+  g_assert_no_error (error);
+  /* until the agent has run 2 s and seen 2 GCs (at most 60 s) */
+  for (int i = 0; i < 600 && !ready; i++)
+    {
+      g_autofree char *text = NULL;
+      gint64 ms = 0;
+      guint64 allocs = 0;
+      guint gcs = 0;
+      g_usleep (100000);
+      if (g_file_get_contents (status, &text, NULL, NULL)
+          && sscanf (text, "%" G_GINT64_FORMAT " %" G_GUINT64_FORMAT " %u", &ms, &allocs, &gcs) == 3)
+        ready = ms >= 2000 && gcs >= 2 && allocs > 0;
+    }
+  kill (pid, SIGKILL);
+  waitpid (pid, &wstatus, 0);
+  g_assert_true (ready);
+  g_assert_true (WIFSIGNALED (wstatus));
+
+  t = tm_trace_load (trace, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (t->complete);
+  g_assert_false (t->has_end);
+  g_assert_cmpuint (t->n_objects, >, 0);
+  g_assert_cmpuint (tm_trace_n_gcs (t), >=, 1);
+
+  {
+    char *cli[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "info", trace, (char *) "--json", NULL };
+    g_assert_cmpint (run (cli, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "\"complete\": false"));
+  }
+  remove_tree (dir);
+}
+
+/* tidemark-cli record of javac compiling a real source tree (the test
+ * programs, the demo and the agent's helper class). */
+static void
+test_javac (void)
+{
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *javac = java_path ("javac");
+  g_autofree char *trace = g_build_filename (dir, "javac.tmtrace", NULL);
+  g_autofree char *classes = g_build_filename (dir, "classes", NULL);
+  const char *src = g_getenv ("TM_SOURCE_DIR");
+  g_autofree char *s1 = g_build_filename (src, "tests", "agent", "AllocCount.java", NULL);
+  g_autofree char *s2 = g_build_filename (src, "tests", "agent", "LeakCheck.java", NULL);
+  g_autofree char *s3 = g_build_filename (src, "tests", "agent", "LongRun.java", NULL);
+  g_autofree char *s4 = g_build_filename (src, "tests", "agent", "AllocBench.java", NULL);
+  g_autofree char *s5 = g_build_filename (src, "data", "demo", "LeakDemo.java", NULL);
+  g_autofree char *s6 = g_build_filename (src, "src", "agent", "TidemarkAgentHelper.java", NULL);
+  char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "record", (char *) "-o", trace, (char *) "--",
+                   javac, (char *) "-d", classes, s1, s2, s3, s4, s5, s6, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autofree char *out2 = NULL, *err2 = NULL;
+  g_autofree char *compiled = g_build_filename (classes, "LeakDemo.class", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  if (run (argv, &out, &err) != 0)
+    g_printerr ("%s", err);
+  g_assert_nonnull (strstr (err, "trace written to"));
+  g_assert_true (g_file_test (compiled, G_FILE_TEST_IS_REGULAR));
+
+  {
+    char *cli[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "info", trace, (char *) "--json", NULL };
+    g_assert_cmpint (run (cli, &out2, &err2), ==, 0);
+    g_assert_nonnull (strstr (out2, "\"complete\": true"));
+    g_assert_nonnull (strstr (out2, "\"warnings\": []"));
+    g_assert_cmpstr (err2, ==, "");
+  }
+  t = tm_trace_load (trace, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  assert_clean (t);
+  g_assert_cmpuint (t->n_objects, >, 100000);
+  g_assert_cmpuint (t->n_graphs, >=, 1);
+  g_assert_nonnull (strstr (t->command_line, "javac"));
+  remove_tree (dir);
+}
+
+/* Bad options stop the JVM with a clear message. */
+static void
+test_options (void)
+{
+  static const struct { const char *opts; const char *message; } cases[] = {
+    { "bogus=1", "unknown option 'bogus'" },
+    { "stack-depth=abc", "stack-depth: 'abc' is not a non-negative number" },
+    { "stack-depth=65", "stack-depth: 65 is too large" },
+    { "sample-bytes=1024,graph-every=5", "cannot be combined with sample-bytes" },
+    { "output", "needs a value" },
+  };
+  g_autofree char *java = java_path ("java");
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *agentpath = g_strdup_printf ("-agentpath:%s=%s", g_getenv ("TM_AGENT"), cases[i].opts);
+      char *argv[] = { java, agentpath, (char *) "-version", NULL };
+      g_autofree char *out = NULL, *err = NULL;
+      g_assert_cmpint (run (argv, &out, &err), !=, 0);
+      if (strstr (err, cases[i].message) == NULL)
+        g_printerr ("stderr: %s\n", err);
+      g_assert_nonnull (strstr (err, cases[i].message));
+    }
+
+  {
+    char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "record", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run (argv, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (err, "missing COMMAND"));
+  }
+  {
+    char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "record", (char *) "--sample-bytes", (char *) "100",
+                     (char *) "--graph-every", (char *) "2", (char *) "--", (char *) "java", NULL };
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run (argv, &out, &err), ==, 1);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  if (g_getenv ("TM_JAVA_HOME") == NULL || g_getenv ("TM_AGENT") == NULL || g_getenv ("TM_AGENT_CLASSES") == NULL)
+    {
+      g_test_skip ("TM_JAVA_HOME, TM_AGENT and TM_AGENT_CLASSES are not set (run through meson test)");
+      return 0;
+    }
+  g_test_add_data_func ("/agent/exact-counts/g1", "-XX:+UseG1GC", test_exact_counts);
+  g_test_add_data_func ("/agent/exact-counts/serial", "-XX:+UseSerialGC", test_exact_counts);
+  g_test_add_data_func ("/agent/exact-counts/parallel", "-XX:+UseParallelGC", test_exact_counts);
+  g_test_add_func ("/agent/sampled", test_sampled);
+  g_test_add_func ("/agent/leak-graphs", test_leak_graphs);
+  g_test_add_func ("/agent/sigkill", test_sigkill);
+  g_test_add_func ("/agent/javac", test_javac);
+  g_test_add_func ("/agent/options", test_options);
+  return g_test_run ();
+}
