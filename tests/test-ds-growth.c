@@ -342,6 +342,29 @@ test_synthetic_leak (void)
   if (growth->entries->len > 1)
     g_assert_cmpfloat (g_array_index (growth->entries, TmDsGrowthEntry, 1).hgp[TM_DS_METRIC_RETAINED], <, 0.1);
 
+  /* detection straight on the heap analysis, and containing-ds: every
+   * journey key lies in the cache */
+  {
+    g_autoptr(TmDsResult) r = tm_ds_detect_heap_analysis (growth->analysis[1], dsl, NULL, &error);
+    g_autoptr(GArray) containing = g_array_new (FALSE, FALSE, sizeof (guint32));
+    g_autofree char *label = NULL;
+    guint32 key_node = G_MAXUINT32;
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (r->n_structures, ==, growth->n_structures[1]);
+    label = tm_ds_result_structure_label (r, trace, top->structure[1]);
+    g_assert_true (g_str_has_prefix (label, "java.util.concurrent.ConcurrentHashMap @"));
+    for (guint i = 0; i < leaves->len && key_node == G_MAXUINT32; i++)
+      {
+        guint32 node = g_array_index (leaves, guint32, i);
+        if (strcmp (tm_trace_type (trace, r->node_type[node])->name, "com.example.travel.JourneyKey") == 0)
+          key_node = node;
+      }
+    tm_ds_result_containing (r, key_node, containing);
+    g_assert_cmpuint (containing->len, ==, 1);
+    g_assert_cmpuint (g_array_index (containing, guint32, 0), ==, top->structure[1]);
+  }
+
   /* a window without graphs is refused with the reason */
   {
     guint32 no_graph = 0;

@@ -427,3 +427,46 @@ tm_ds_result_containing (TmDsResult *result,
   for (guint64 i = result->containing_start[node]; i < result->containing_start[node + 1]; i++)
     g_array_append_val (structures, result->containing[i]);
 }
+
+TmDsResult *
+tm_ds_detect_heap_analysis (TmHeapAnalysis *heap,
+                            const TmDsl    *dsl,
+                            GCancellable   *cancellable,
+                            GError        **error)
+{
+  g_autoptr(TmDsTypes) types = NULL;
+  TmTrace *trace;
+  TmDsHeap dh;
+
+  g_return_val_if_fail (heap != NULL, NULL);
+  g_return_val_if_fail (dsl != NULL, NULL);
+
+  trace = tm_heap_analysis_get_trace (heap);
+  if (!tm_heap_analysis_has_graph (heap))
+    {
+      g_autofree char *message = tm_heap_analysis_no_graph_message (trace, tm_heap_analysis_get_gc (heap));
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "%s", message);
+      return NULL;
+    }
+  types = tm_ds_types_new_for_trace (dsl, trace);
+  dh.graph = tm_heap_analysis_get_graph (heap);
+  dh.obj_type = trace->obj_type;
+  dh.sizes.trace = trace;
+  dh.sizes.obj_size = trace->obj_size;
+  return tm_ds_detect (types, &dh, cancellable, error);
+}
+
+char *
+tm_ds_result_structure_label (const TmDsResult *result,
+                              const TmTrace    *trace,
+                              guint32           s)
+{
+  guint32 object;
+
+  g_return_val_if_fail (result != NULL && trace != NULL, NULL);
+  g_return_val_if_fail (s < result->n_structures, NULL);
+
+  object = result->graph->node_object[result->head[s]];
+  return g_strdup_printf ("%s @%" G_GUINT64_FORMAT, tm_trace_type (trace, trace->obj_type[object])->name,
+                          tm_trace_object_id (trace, object));
+}

@@ -25,6 +25,7 @@
 
 #include "tm-dsl.h"
 #include "tm-dominators.h"
+#include "tm-heap-analysis.h"
 
 G_BEGIN_DECLS
 
@@ -140,6 +141,20 @@ void        tm_ds_result_deep_leaves  (TmDsResult       *result,
 void        tm_ds_result_containing   (TmDsResult       *result,
                                        guint32           node,
                                        GArray           *structures);
+
+/* Detection on a heap state of the heap analysis (items = graph nodes);
+ * TM_ERROR_NO_GRAPH when that GC has no reference graph.  The result
+ * borrows the analysis' graph: keep a reference to `heap` meanwhile. */
+TmDsResult *tm_ds_detect_heap_analysis (TmHeapAnalysis *heap,
+                                        const TmDsl    *dsl,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
+
+/* "java.util.HashMap @1234" (type and object id of the head), owned by
+ * the caller: the key label of `containing-ds`. */
+char       *tm_ds_result_structure_label (const TmDsResult *result,
+                                          const TmTrace    *trace,
+                                          guint32           s);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmDsTypes, tm_ds_types_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmDsResult, tm_ds_result_free)
