@@ -129,12 +129,14 @@ double      tm_trend_series_rank_value (const TmTrend *trend, const TmTrendSerie
 /* The series to show: the top `top_n` groups by `sort` (descending, ties
  * by label), then, if `with_other` and any group is left, an "Other"
  * series whose value at every point is total - the shown ones.  Returns
- * TmTrendSeries* (borrowed from trend for groups, owned by the array for
- * Other); keep the trend alive while using it. */
+ * copies (TmTrendSeries*, freed with the array), n_points values each. */
 GPtrArray  *tm_trend_select        (TmTrend     *trend,
                                     TmTrendSort  sort,
                                     guint        top_n,
                                     gboolean     with_other);
+
+TmTrendSeries *tm_trend_series_copy (const TmTrendSeries *series, guint n_points);
+void        tm_trend_series_free   (TmTrendSeries *series);
 
 /* Group series by label, or NULL. */
 const TmTrendSeries *tm_trend_find_group (TmTrend *trend, const char *key);
