@@ -18,6 +18,7 @@ int tm_cmd_windows  (int argc, char **argv);   /* windows (issue 3) */
 int tm_cmd_heap     (int argc, char **argv);   /* heap (issue 6) */
 int tm_cmd_record   (int argc, char **argv);   /* record (issue 5) */
 int tm_cmd_ds_growth (int argc, char **argv);  /* ds-growth (issue 8) */
+int tm_cmd_trend   (int argc, char **argv);   /* trend (issue 7) */
 /* more commands: declare here */
 
 static const TmCliCommand commands[] = {
@@ -31,6 +32,7 @@ static const TmCliCommand commands[] = {
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
+  { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
   /* more commands: register here */
 };
 

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli trend: TrendViz series over a window — object groups over
+ * time, ranked by a sorting strategy, top K plus Other, drill-down
+ * (cli.md). */
+#include "cli-common.h"
+#include "tm-trend.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static void
+json_number (GString *s, double v)
+{
+  if (isinf (v))
+    g_string_append (s, "null");
+  else if (v == floor (v) && fabs (v) < 9e15)
+    g_string_append_printf (s, "%.0f", v);
+  else
+    g_string_append_printf (s, "%.6g", v);
+}
+
+static void
+json_points (GString *s, const TmTrend *trend, const double *values)
+{
+  g_string_append_c (s, '[');
+  for (guint p = 0; p < trend->n_points; p++)
+    {
+      g_string_append_printf (s, "%s[%" G_GUINT64_FORMAT ", ", p ? ", " : "", trend->times_ns[p]);
+      json_number (s, values[p]);
+      g_string_append_c (s, ']');
+    }
+  g_string_append_c (s, ']');
+}
+
+static void
+print_json (TmTrace *trace, TmTrend *trend, GPtrArray *shown, TmTrendSort sort, guint top,
+            gboolean other)
+{
+  const TmTrendRequest *r = &trend->request;
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, "{\"from_gc\": %u, \"to_gc\": %u, \"metric\": \"%s\", \"sort\": \"%s\", "
+                          "\"top\": %u, \"other\": %s, \"complete\": %s, \"classifiers\": [",
+                          r->from_gc, r->to_gc, tm_trend_metric_to_string (r->metric),
+                          tm_trend_sort_to_string (sort), top, other ? "true" : "false",
+                          trace->complete ? "true" : "false");
+  for (guint i = 0; i < r->depth; i++)
+    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tm_classifier_to_string (r->chain[i]));
+  g_string_append (s, "], \"drill\": [");
+  for (guint i = 0; i < r->n_drill; i++)
+    {
+      if (i)
+        g_string_append (s, ", ");
+      tm_json_append_string (s, r->drill[i]);
+    }
+  g_string_append_printf (s, "], \"level\": \"%s\", \"groups\": %u, \"gcs\": [",
+                          tm_classifier_to_string (trend->level_classifier), trend->groups->len);
+  for (guint p = 0; p < trend->n_points; p++)
+    g_string_append_printf (s, "%s%u", p ? ", " : "", trend->gcs[p]);
+  g_string_append (s, "], \"total\": ");
+  json_points (s, trend, trend->total);
+  g_string_append (s, ", \"series\": [");
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, i);
+
+      g_string_append (s, i ? ", {\"key\": " : "{\"key\": ");
+      tm_json_append_string (s, ser->key);
+      g_string_append_printf (s, ", \"other\": %s, \"rank_value\": ", ser->is_other ? "true" : "false");
+      json_number (s, tm_trend_series_rank_value (trend, ser, sort));
+      g_string_append (s, ", \"points\": ");
+      json_points (s, trend, ser->values);
+      g_string_append_c (s, '}');
+    }
+  g_string_append (s, "]}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static void
+csv_field (GString *s, const char *text)
+{
+  if (strpbrk (text, ",\"\n\r") == NULL)
+    {
+      g_string_append (s, text);
+      return;
+    }
+  g_string_append_c (s, '"');
+  for (const char *c = text; *c; c++)
+    {
+      if (*c == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, *c);
+    }
+  g_string_append_c (s, '"');
+}
+
+static void
+print_csv (TmTrend *trend, GPtrArray *shown)
+{
+  GString *s = g_string_new ("gc,time_ns");
+
+  for (guint i = 0; i < shown->len; i++)
+    {
+      g_string_append_c (s, ',');
+      csv_field (s, ((TmTrendSeries *) g_ptr_array_index (shown, i))->key);
+    }
+  g_string_append (s, ",total\n");
+  for (guint p = 0; p < trend->n_points; p++)
+    {
+      g_string_append_printf (s, "%u,%" G_GUINT64_FORMAT, trend->gcs[p], trend->times_ns[p]);
+      for (guint i = 0; i < shown->len; i++)
+        g_string_append_printf (s, ",%.0f", ((TmTrendSeries *) g_ptr_array_index (shown, i))->values[p]);
+      g_string_append_printf (s, ",%.0f\n", trend->total[p]);
+    }
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static char *
+format_value (TmTrendMetric metric, double v)
+{
+  if (tm_trend_metric_is_bytes (metric))
+    {
+      g_autofree char *b = tm_format_bytes (fabs (v));
+      return g_strdup_printf ("%s%s", v < 0 ? "-" : "", b);
+    }
+  return g_strdup_printf ("%.0f", v);
+}
+
+static void
+print_text (const char *path, TmTrend *trend, GPtrArray *shown, TmTrendSort sort)
+{
+  const TmTrendRequest *r = &trend->request;
+  guint last = trend->n_points - 1;
+
+  printf ("TrendViz of %s, GCs %u..%u: %u classified GCs (%u..%u), %u groups by %s",
+          path, r->from_gc, r->to_gc, trend->n_points, trend->gcs[0], trend->gcs[last],
+          trend->groups->len, tm_classifier_to_string (trend->level_classifier));
+  if (r->n_drill > 0)
+    {
+      printf (" inside ");
+      for (guint i = 0; i < r->n_drill; i++)
+        printf ("%s%s", i ? " / " : "", r->drill[i]);
+    }
+  printf ("\nMetric %s, sorted by %s\n\n", tm_trend_metric_to_string (r->metric),
+          tm_trend_sort_to_string (sort));
+  printf ("%4s %12s %12s %12s %12s %9s  %s\n", "rank", "start", "end", "average", "growth", "rel", "group");
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const TmTrendSeries *s = g_ptr_array_index (shown, i);
+      double first = s->values[0], end = s->values[last];
+      double avg = tm_trend_series_rank_value (trend, s, TM_TREND_SORT_AVERAGE);
+      double rel = tm_trend_series_rank_value (trend, s, TM_TREND_SORT_REL_GROWTH);
+      g_autofree char *a = format_value (r->metric, first);
+      g_autofree char *b = format_value (r->metric, end);
+      g_autofree char *c = format_value (r->metric, avg);
+      g_autofree char *d = format_value (r->metric, end - first);
+      g_autofree char *rank = s->is_other ? g_strdup ("") : g_strdup_printf ("%u", i + 1);
+      g_autofree char *relt = isinf (rel) ? g_strdup ("new") : g_strdup_printf ("%+.0f%%", 100 * rel);
+
+      printf ("%4s %12s %12s %12s %12s %9s  %s\n", rank, a, b, c, d, relt, s->key);
+    }
+}
+
+int
+tm_cmd_trend (int argc, char **argv)
+{
+  gint from_gc = 0, to_gc = 0, top = TM_TREND_DEFAULT_TOP, every = 0;
+  double interval = 0;
+  gboolean no_other = FALSE, json = FALSE, csv = FALSE;
+  g_autofree char *classify = NULL;
+  g_autofree char *metric_name = NULL;
+  g_autofree char *sort_name = NULL;
+  g_autofree char *drill = NULL;
+  GOptionEntry entries[] = {
+    { "from-gc", 0, 0, G_OPTION_ARG_INT, &from_gc, "First GC of the window (required)", "A" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT, &to_gc, "Last GC of the window (required)", "B" },
+    { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
+      "Classifier chain: type, site, call-site, thread, space, age (default: type)", "C1,C2,..." },
+    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
+      "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "
+      "deep and retained only at GCs with a reference graph)", "M" },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_name,
+      "start, end, average, abs-growth, rel-growth (default: abs-growth)", "S" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K first groups (0: all; default 5)", "K" },
+    { "no-other", 0, 0, G_OPTION_ARG_NONE, &no_other, "No 'Other' series summing the rest", NULL },
+    { "every", 0, 0, G_OPTION_ARG_INT, &every, "Classify every N-th GC of the window (default 1)", "N" },
+    { "interval", 0, 0, G_OPTION_ARG_DOUBLE, &interval,
+      "Classify the next GC at least SECONDS after the last classified one", "SECONDS" },
+    { "drill", 0, 0, G_OPTION_ARG_STRING, &drill,
+      "Series of the children of this group (one key per level, '/'-separated)", "KEY[/KEY...]" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, "Print CSV: one row per classified GC", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx =
+    g_option_context_new ("TRACE --from-gc A --to-gc B - TrendViz: object groups over a window");
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmTrend) trend = NULL;
+  g_autoptr(GPtrArray) shown = NULL;
+  g_autoptr(GError) error = NULL;
+  TmTrendRequest req;
+  TmTrendSort sort = TM_TREND_DEFAULT_SORT;
+  const char *path;
+  int code = 0;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!tm_cli_parse (ctx, "trend", &argc, &argv, &code))
+    return code;
+  if ((path = tm_cli_single_input ("trend", argc, argv, &code)) == NULL)
+    return code;
+  if (from_gc <= 0 || to_gc <= 0)
+    return tm_cli_usage_error ("trend", "--from-gc A and --to-gc B are required (GC numbers, 1 or more)");
+  if (from_gc > to_gc)
+    return tm_cli_usage_error ("trend", "--from-gc %d is after --to-gc %d", from_gc, to_gc);
+  if (top < 0)
+    return tm_cli_usage_error ("trend", "--top must be 0 or more");
+  if (every < 0 || (every > 0 && interval != 0))
+    return tm_cli_usage_error ("trend", "use either --every N (N >= 1) or --interval SECONDS");
+  if (interval < 0 || !isfinite (interval) || interval > 1e9)
+    return tm_cli_usage_error ("trend", "--interval must be a number of seconds, 0 or more");
+  if (json && csv)
+    return tm_cli_usage_error ("trend", "use either --json or --csv");
+
+  tm_trend_request_init (&req);
+  req.from_gc = from_gc;
+  req.to_gc = to_gc;
+  req.every = every > 0 ? every : 1;
+  req.interval_ns = (guint64) (interval * 1e9);
+  if (!tm_classifier_chain_parse (classify ? classify : "type", req.chain, &req.depth, &error))
+    return tm_cli_usage_error ("trend", "--classify: %s", error->message);
+  if (metric_name && !tm_trend_metric_from_string (metric_name, &req.metric))
+    return tm_cli_usage_error ("trend", "unknown metric '%s' (known: objects, bytes, deep-objects, "
+                               "deep-bytes, retained-objects, retained-bytes)", metric_name);
+  if (sort_name && !tm_trend_sort_from_string (sort_name, &sort))
+    return tm_cli_usage_error ("trend", "unknown sort '%s' (known: start, end, average, abs-growth, rel-growth)",
+                               sort_name);
+  if (drill && !tm_trend_request_set_drill (&req, drill, &error))
+    {
+      tm_trend_request_clear (&req);
+      return tm_cli_usage_error ("trend", "--drill: %s (add the next level to --classify)", error->message);
+    }
+
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    {
+      tm_trend_request_clear (&req);
+      return code;
+    }
+  if ((guint) from_gc > tm_trace_n_gcs (trace))
+    {
+      tm_trend_request_clear (&req);
+      return tm_cli_usage_error ("trend", "GC %d does not exist (%s has %u GCs)", from_gc, path,
+                                 tm_trace_n_gcs (trace));
+    }
+  /* a window reaching past the end of a trace cut short is clipped */
+  req.to_gc = MIN ((guint) to_gc, tm_trace_n_gcs (trace));
+
+  trend = tm_trend_compute (trace, &req, NULL, NULL, NULL, &error);
+  tm_trend_request_clear (&req);
+  if (trend == NULL)
+    {
+      if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+        return tm_cli_usage_error ("trend", "%s", error->message);
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (tm_trend_metric_needs_graph (trend->request.metric))
+    fprintf (stderr, "note: %s: %s is known only at GCs with a reference graph: %u of GCs %u..%u classified\n",
+             path, tm_trend_metric_to_string (trend->request.metric), trend->n_points,
+             trend->request.from_gc, trend->request.to_gc);
+
+  shown = tm_trend_select (trend, sort, top, !no_other);
+  if (json)
+    print_json (trace, trend, shown, sort, top, !no_other);
+  else if (csv)
+    print_csv (trend, shown);
+  else
+    print_text (path, trend, shown, sort);
+  return TM_EXIT_OK;
+}
