@@ -479,6 +479,43 @@ tm_trace_builder_death (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GEr
 }
 
 gboolean
+tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object_ids, gsize n, GError **error)
+{
+  TmTrace *t = b->trace;
+  gboolean ok = TRUE;
+  guint32 gc;
+  guint64 limit;
+
+  if (gc_id > b->gcs_started)
+    return fail (error, "death in GC %" G_GUINT64_FORMAT ", which has not started", gc_id);
+  gc = gc_id == 0 ? (b->gc_open ? b->gcs_started : b->gcs_started + 1) : (guint32) gc_id;
+  limit = tm_trace_allocs_before_gc (t, gc);
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 index;
+      guint32 at = gc;
+
+      if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, object_ids[i], &b->death_hint, &index)
+                      || t->obj_death[index] != TM_ALIVE))
+        {
+          /* the slow path says exactly what is wrong */
+          g_autoptr(GError) one = NULL;
+          if (!tm_trace_builder_death (b, gc_id, object_ids[i], &one) && ok)
+            {
+              ok = FALSE;
+              g_propagate_error (error, g_steal_pointer (&one));
+            }
+          continue;
+        }
+      if (G_UNLIKELY (index >= limit))
+        at = tm_trace_object_birth_gc (t, index) + 1;
+      add_death (b, index, at);
+    }
+  return ok;
+}
+
+gboolean
 tm_trace_builder_move (TmTraceBuilder *b, guint64 space_id, guint64 object_id, GError **error)
 {
   TmTrace *t = b->trace;
@@ -651,8 +688,8 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
     }
   src = (guint32) index;
   start = b->g_dst->len;
-  g_array_append_val (b->g_src, src);
-  g_array_append_val (b->g_start, start);
+  g_array_append_vals (b->g_src, &src, 1);
+  g_array_append_vals (b->g_start, &start, 1);
   {
     guint len = b->g_dst->len, m = 0;
     guint32 *out;

@@ -57,6 +57,10 @@ gboolean tm_trace_builder_alloc       (TmTraceBuilder *b, guint64 object_id, gui
                                        GError **error);
 /* gc_id 0: died now (native free); otherwise died in GC gc_id. */
 gboolean tm_trace_builder_death       (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error);
+/* The same for many objects at once (a DEATHS record); on a bad id the
+ * others are still applied and the first problem is returned. */
+gboolean tm_trace_builder_deaths      (TmTraceBuilder *b, guint64 gc_id, const guint64 *object_ids, gsize n,
+                                       GError **error);
 gboolean tm_trace_builder_move        (TmTraceBuilder *b, guint64 space_id, guint64 object_id, GError **error);
 void     tm_trace_builder_tick        (TmTraceBuilder *b, guint64 time_ns);
 

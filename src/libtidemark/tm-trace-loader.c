@@ -228,18 +228,18 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
     case TM_TAG_MOVES:
       {
         guint64 first = tm_payload_u (&c, rec->tag == TM_TAG_DEATHS ? "DEATHS gc id" : "MOVES space");
+        const guint64 *ids;
         gboolean all_ok = TRUE;
 
         if (!read_idlist (&c, d->ids))
           return payload_error (&c, rec->tag, error);
+        ids = (const guint64 *) (gpointer) d->ids->data;
+        if (rec->tag == TM_TAG_DEATHS)
+          return builder_result (tm_trace_builder_deaths (b, first, ids, d->ids->len, error));
         for (guint i = 0; i < d->ids->len; i++)
           {
-            guint64 id = g_array_index (d->ids, guint64, i);
             g_autoptr(GError) one = NULL;
-            gboolean ok = rec->tag == TM_TAG_DEATHS
-                          ? tm_trace_builder_death (b, first, id, &one)
-                          : tm_trace_builder_move (b, first, id, &one);
-            if (!ok && all_ok)
+            if (!tm_trace_builder_move (b, first, ids[i], &one) && all_ok)
               {
                 all_ok = FALSE;
                 g_propagate_error (error, g_steal_pointer (&one));

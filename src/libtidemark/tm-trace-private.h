@@ -10,7 +10,21 @@ TmTrace *tm_trace_new (const char *path, const char *format);
 
 /* Fast id -> index for ascending ids, starting the search at *hint
  * (deaths and REFS come in ascending id order). */
-gboolean tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id,
+gboolean tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id,
                                             guint64 *hint, guint64 *index);
+
+static inline gboolean
+tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
+{
+  /* dense ids (every recorder that numbers objects 1, 2, 3...) */
+  if (G_LIKELY (trace->obj_ids == NULL))
+    {
+      if (id < trace->first_id || id - trace->first_id >= trace->n_objects)
+        return FALSE;
+      *index = id - trace->first_id;
+      return TRUE;
+    }
+  return tm_trace_object_index_for_id_slow (trace, id, hint, index);
+}
 
 G_END_DECLS

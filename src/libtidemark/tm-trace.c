@@ -141,7 +141,7 @@ tm_trace_object_id (const TmTrace *trace, guint64 index)
 }
 
 gboolean
-tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
+tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
 {
   const guint64 *ids = trace->obj_ids;
   guint64 n = trace->n_objects;
