@@ -1,0 +1,638 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-ds-growth-view.h"
+#include "tm-render-ds-growth.h"
+#include "tm-format-util.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+/* ---- rows of the tree table ---- */
+
+typedef enum {
+  ROW_STRUCTURE,     /* one compared structure */
+  ROW_METRIC,        /* one of its four metrics */
+  ROW_LEAVES,        /* "Leaves by type" / "Leaves by allocation site" */
+  ROW_LEAF_GROUP,    /* one type or site among its leaves */
+} RowKind;
+
+enum { COL_NAME, COL_BEFORE, COL_AFTER, COL_GROWTH, COL_HGP, COL_PATTERN, N_COLUMNS };
+
+#define TM_TYPE_DS_GROWTH_ROW (tm_ds_growth_row_get_type ())
+G_DECLARE_FINAL_TYPE (TmDsGrowthRow, tm_ds_growth_row, TM, DS_GROWTH_ROW, GObject)
+
+struct _TmDsGrowthRow
+{
+  GObject  parent_instance;
+  RowKind  kind;
+  guint    entry;          /* index into TmDsGrowth.entries */
+  gboolean by_site;        /* ROW_LEAVES: classify by site, else by type */
+  char    *text[N_COLUMNS];
+};
+
+G_DEFINE_FINAL_TYPE (TmDsGrowthRow, tm_ds_growth_row, G_TYPE_OBJECT)
+
+static void
+tm_ds_growth_row_finalize (GObject *object)
+{
+  TmDsGrowthRow *row = TM_DS_GROWTH_ROW (object);
+
+  for (guint i = 0; i < N_COLUMNS; i++)
+    g_free (row->text[i]);
+  G_OBJECT_CLASS (tm_ds_growth_row_parent_class)->finalize (object);
+}
+
+static void
+tm_ds_growth_row_class_init (TmDsGrowthRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tm_ds_growth_row_finalize;
+}
+
+static void
+tm_ds_growth_row_init (TmDsGrowthRow *row)
+{
+}
+
+static TmDsGrowthRow *
+row_new (RowKind kind, guint entry, const char *name)
+{
+  TmDsGrowthRow *row = g_object_new (TM_TYPE_DS_GROWTH_ROW, NULL);
+
+  row->kind = kind;
+  row->entry = entry;
+  row->text[COL_NAME] = g_strdup (name);
+  return row;
+}
+
+/* ---- the view ---- */
+
+struct _TmDsGrowthView
+{
+  GtkWidget         parent_instance;
+
+  GtkWidget        *box;
+  GtkLabel         *title_label;
+  GtkSpinner       *spinner;
+  GtkDropDown      *metric_dropdown;
+  GtkLabel         *status_label;
+  GtkDrawingArea   *chart;
+  GtkColumnView    *table;
+
+  GListStore       *roots;        /* TmDsGrowthRow, the structures */
+  GtkTreeListModel *tree;
+  GtkSingleSelection *selection;
+  TmDsGrowthChartLayout layout;
+
+  TmTrace          *trace;
+  TmDsGrowth       *growth;
+  GCancellable     *cancellable;
+  char            **user_files;
+  int               selected_entry;
+};
+
+G_DEFINE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, GTK_TYPE_WIDGET)
+
+static TmDsMetric
+current_metric (TmDsGrowthView *self)
+{
+  guint m = gtk_drop_down_get_selected (self->metric_dropdown);
+
+  return m < TM_DS_N_METRICS ? (TmDsMetric) m : TM_DS_METRIC_RETAINED;
+}
+
+static char *
+signed_bytes (gint64 v)
+{
+  g_autofree char *abs = tm_format_bytes ((double) (v < 0 ? -v : v));
+
+  return g_strdup_printf ("%s%s", v < 0 ? "−" : "+", abs);
+}
+
+static char *
+size_text (TmDsSize size)
+{
+  g_autofree char *bytes = tm_format_bytes ((double) size.bytes);
+  g_autofree char *objects = tm_format_count (size.objects);
+
+  /* TRANSLATORS: a size: bytes, then the number of objects */
+  return g_strdup_printf (_("%s (%s obj.)"), bytes, objects);
+}
+
+static char *
+hgp_text (const TmDsGrowth *g, gint64 growth)
+{
+  if (g->heap_growth_bytes <= 0)
+    return g_strdup ("—");
+  return g_strdup_printf ("%.1f %%", 100.0 * (double) growth / (double) g->heap_growth_bytes);
+}
+
+static void
+fill_metric (TmDsGrowthRow *row, const TmDsGrowth *g, const TmDsGrowthEntry *e, TmDsMetric m)
+{
+  row->text[COL_BEFORE] = size_text (e->size[m][0]);
+  row->text[COL_AFTER] = size_text (e->size[m][1]);
+  row->text[COL_GROWTH] = signed_bytes (tm_ds_growth_entry_delta (e, m));
+  row->text[COL_HGP] = hgp_text (g, tm_ds_growth_entry_delta (e, m));
+}
+
+typedef struct {
+  guint32  key;
+  TmDsSize size[2];
+} LeafGroup;
+
+static gint
+compare_groups (gconstpointer a, gconstpointer b)
+{
+  const LeafGroup *x = a, *y = b;
+  gint64 dx = (gint64) x->size[1].bytes - (gint64) x->size[0].bytes;
+  gint64 dy = (gint64) y->size[1].bytes - (gint64) y->size[0].bytes;
+
+  return dx > dy ? -1 : dx < dy;
+}
+
+/* Classifies the structure's leaves at both ends by type or allocation
+ * site: the paper's "what did it gain" drill-down. */
+static GListModel *
+leaf_groups (TmDsGrowthView *self, const TmDsGrowthRow *parent)
+{
+  const TmDsGrowthEntry *e = &g_array_index (self->growth->entries, TmDsGrowthEntry, parent->entry);
+  g_autoptr(GHashTable) groups = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  g_autoptr(GArray) sorted = g_array_new (FALSE, FALSE, sizeof (LeafGroup));
+  GListStore *store = g_list_store_new (TM_TYPE_DS_GROWTH_ROW);
+  GHashTableIter iter;
+  gpointer value;
+
+  for (guint k = 0; k < 2; k++)
+    {
+      TmDsResult *r = self->growth->result[k];
+      g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+
+      tm_ds_result_leaves (r, e->structure[k], nodes);
+      for (guint i = 0; i < nodes->len; i++)
+        {
+          guint32 node = g_array_index (nodes, guint32, i);
+          guint32 key = parent->by_site ? self->trace->obj_site[r->graph->node_object[node]] : r->node_type[node];
+          LeafGroup *grp = g_hash_table_lookup (groups, GUINT_TO_POINTER (key + 1));
+
+          if (grp == NULL)
+            {
+              grp = g_new0 (LeafGroup, 1);
+              grp->key = key;
+              g_hash_table_insert (groups, GUINT_TO_POINTER (key + 1), grp);
+            }
+          grp->size[k].objects++;
+          grp->size[k].bytes += r->node_size[node];
+        }
+    }
+
+  g_hash_table_iter_init (&iter, groups);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    g_array_append_val (sorted, *(LeafGroup *) value);
+  g_array_sort (sorted, compare_groups);
+
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const LeafGroup *grp = &g_array_index (sorted, LeafGroup, i);
+      g_autofree char *name = parent->by_site
+        ? tm_trace_site_label (self->trace, grp->key)
+        : g_strdup (tm_trace_type (self->trace, grp->key)->name);
+      g_autoptr(TmDsGrowthRow) row = row_new (ROW_LEAF_GROUP, parent->entry, name);
+      gint64 growth = (gint64) grp->size[1].bytes - (gint64) grp->size[0].bytes;
+
+      row->text[COL_BEFORE] = size_text (grp->size[0]);
+      row->text[COL_AFTER] = size_text (grp->size[1]);
+      row->text[COL_GROWTH] = signed_bytes (growth);
+      row->text[COL_HGP] = hgp_text (self->growth, growth);
+      g_list_store_append (store, row);
+    }
+  return G_LIST_MODEL (store);
+}
+
+static GListModel *
+create_children (gpointer item, gpointer user_data)
+{
+  TmDsGrowthView *self = user_data;
+  TmDsGrowthRow *parent = item;
+  GListStore *store;
+  const TmDsGrowthEntry *e;
+
+  if (self->growth == NULL)
+    return NULL;
+  if (parent->kind == ROW_LEAVES)
+    return leaf_groups (self, parent);
+  if (parent->kind != ROW_STRUCTURE)
+    return NULL;
+
+  e = &g_array_index (self->growth->entries, TmDsGrowthEntry, parent->entry);
+  store = g_list_store_new (TM_TYPE_DS_GROWTH_ROW);
+  for (TmDsMetric m = 0; m < TM_DS_N_METRICS; m++)
+    {
+      g_autoptr(TmDsGrowthRow) row = row_new (ROW_METRIC, parent->entry, tm_ds_metric_label (m));
+      fill_metric (row, self->growth, e, m);
+      g_list_store_append (store, row);
+    }
+  for (guint by_site = 0; by_site < 2; by_site++)
+    {
+      g_autoptr(TmDsGrowthRow) row = row_new (ROW_LEAVES, parent->entry,
+                                              by_site ? _("Leaves by allocation site") : _("Leaves by type"));
+      row->by_site = by_site;
+      g_list_store_append (store, row);
+    }
+  return G_LIST_MODEL (store);
+}
+
+/* Top-level rows: the structures, by the chosen metric's HGP. */
+static void
+rebuild_rows (TmDsGrowthView *self)
+{
+  TmDsMetric metric = current_metric (self);
+  g_autofree guint *order = NULL;
+  guint n;
+
+  g_list_store_remove_all (self->roots);
+  if (self->growth == NULL)
+    return;
+
+  order = g_new (guint, MAX (self->growth->entries->len, 1));
+  n = tm_ds_growth_chart_pick (self->growth, metric, self->growth->entries->len, order,
+                               self->growth->entries->len);
+  for (guint i = 0; i < n; i++)
+    {
+      const TmDsGrowthEntry *e = &g_array_index (self->growth->entries, TmDsGrowthEntry, order[i]);
+      g_autofree char *name = g_strdup_printf ("%s @%" G_GUINT64_FORMAT, tm_trace_type (self->trace, e->type)->name,
+                                               tm_trace_object_id (self->trace, e->object_index));
+      g_autoptr(TmDsGrowthRow) row = row_new (ROW_STRUCTURE, order[i], name);
+
+      fill_metric (row, self->growth, e, metric);
+      row->text[COL_PATTERN] = g_strdup (tm_ds_pattern_label (e->pattern));
+      g_list_store_append (self->roots, row);
+    }
+}
+
+static void
+chart_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  TmDsGrowthView *self = user_data;
+  TmDsGrowthChartOptions o;
+  GdkRGBA fg;
+
+  if (self->growth == NULL)
+    return;
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  tm_ds_growth_chart_options_init (&o, width, height);
+  o.metric = current_metric (self);
+  o.selected = self->selected_entry;
+  o.foreground = (TmColor) { fg.red, fg.green, fg.blue, fg.alpha };
+  o.dark = 0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue > 0.5;
+  tm_ds_growth_chart_render (cr, self->trace, self->growth, &o, &self->layout);
+}
+
+static void
+chart_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, TmDsGrowthView *self)
+{
+  int entry = tm_ds_growth_chart_hit (&self->layout, x, y);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+
+  if (entry < 0)
+    return;
+  for (guint pos = 0; pos < n; pos++)
+    {
+      g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (G_LIST_MODEL (self->tree), pos);
+      g_autoptr(TmDsGrowthRow) row = gtk_tree_list_row_get_item (tree_row);
+
+      if (gtk_tree_list_row_get_depth (tree_row) == 0 && row->entry == (guint) entry)
+        {
+          gtk_single_selection_set_selected (self->selection, pos);
+          break;
+        }
+    }
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmDsGrowthView *self)
+{
+  GtkTreeListRow *tree_row = gtk_single_selection_get_selected_item (selection);
+  int entry = -1;
+
+  if (tree_row != NULL)
+    {
+      g_autoptr(TmDsGrowthRow) row = gtk_tree_list_row_get_item (tree_row);
+      entry = (int) row->entry;
+    }
+  if (entry != self->selected_entry)
+    {
+      self->selected_entry = entry;
+      gtk_widget_queue_draw (GTK_WIDGET (self->chart));
+    }
+}
+
+static void
+metric_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, TmDsGrowthView *self)
+{
+  rebuild_rows (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart));
+}
+
+/* ---- table columns ---- */
+
+static void
+cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer column)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (column) == COL_NAME ||
+                                           GPOINTER_TO_UINT (column) == COL_PATTERN ? 0.0 : 1.0);
+  /* names end in the part that tells them apart (the object id) */
+  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (column) == COL_NAME ? PANGO_ELLIPSIZE_MIDDLE
+                                                                               : PANGO_ELLIPSIZE_END);
+  if (GPOINTER_TO_UINT (column) == COL_NAME)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (item, expander);
+    }
+  else
+    gtk_list_item_set_child (item, label);
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer column)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+  g_autoptr(TmDsGrowthRow) row = gtk_tree_list_row_get_item (tree_row);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  guint c = GPOINTER_TO_UINT (column);
+
+  if (c == COL_NAME)
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      gtk_widget_set_tooltip_text (child, row->text[COL_NAME]);
+    }
+  gtk_label_set_text (GTK_LABEL (child), row->text[c] != NULL ? row->text[c] : "");
+}
+
+static void
+add_column (TmDsGrowthView *self, guint column, const char *title, gboolean expand)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *col;
+
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), GUINT_TO_POINTER (column));
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), GUINT_TO_POINTER (column));
+  col = gtk_column_view_column_new (title, factory);
+  gtk_column_view_column_set_expand (col, expand);
+  gtk_column_view_column_set_resizable (col, TRUE);
+  gtk_column_view_append_column (self->table, col);
+  g_object_unref (col);
+}
+
+/* ---- the worker ---- */
+
+typedef struct {
+  TmTrace  *trace;
+  guint     from_gc;
+  guint     to_gc;
+  char    **files;
+} Job;
+
+typedef struct {
+  TmDsGrowth *growth;
+  char       *warnings;   /* description files that did not load, one per line */
+} JobResult;
+
+static void
+job_free (Job *job)
+{
+  tm_trace_unref (job->trace);
+  g_strfreev (job->files);
+  g_free (job);
+}
+
+static void
+job_result_free (JobResult *r)
+{
+  tm_ds_growth_free (r->growth);
+  g_free (r->warnings);
+  g_free (r);
+}
+
+static void
+job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(GString) warnings = g_string_new (NULL);
+  GError *error = NULL;
+  JobResult *r;
+  const char * const *w;
+
+  dsl = tm_dsl_new_default (&error);
+  if (dsl == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  for (guint i = 0; job->files != NULL && job->files[i] != NULL; i++)
+    if (!tm_dsl_add_file (dsl, job->files[i], &error))
+      {
+        g_string_append_printf (warnings, "%s\n", error->message);
+        g_clear_error (&error);
+      }
+  for (w = tm_dsl_warnings (dsl); *w != NULL; w++)
+    g_string_append_printf (warnings, "%s\n", *w);
+
+  r = g_new0 (JobResult, 1);
+  r->growth = tm_ds_growth_new (job->trace, dsl, job->from_gc, job->to_gc, NULL, NULL, cancellable, &error);
+  if (r->growth == NULL)
+    {
+      job_result_free (r);
+      g_task_return_error (task, error);
+      return;
+    }
+  if (warnings->len > 0)
+    {
+      g_string_truncate (warnings, warnings->len - 1);
+      r->warnings = g_strdup (warnings->str);
+    }
+  g_task_return_pointer (task, r, (GDestroyNotify) job_result_free);
+}
+
+static void
+show_status (TmDsGrowthView *self, const char *text)
+{
+  gtk_label_set_text (self->status_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL && *text != '\0');
+}
+
+static void
+job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmDsGrowthView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  JobResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* a newer request took over */
+
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  if (r == NULL)
+    {
+      show_status (self, error->message);
+      return;
+    }
+  self->growth = g_steal_pointer (&r->growth);
+  if (self->growth->entries->len == 0)
+    show_status (self, _("No data structure is alive at both ends of the window."));
+  else
+    show_status (self, r->warnings);
+  job_result_free (r);
+  rebuild_rows (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart));
+}
+
+void
+tm_ds_growth_view_set_window (TmDsGrowthView *self,
+                              TmTrace        *trace,
+                              guint           from_gc,
+                              guint           to_gc)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *title = NULL;
+  Job *job;
+
+  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
+  g_return_if_fail (trace != NULL);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  g_list_store_remove_all (self->roots);
+  g_clear_pointer (&self->growth, tm_ds_growth_free);
+  if (self->trace != trace)
+    {
+      g_clear_pointer (&self->trace, tm_trace_unref);
+      self->trace = tm_trace_ref (trace);
+    }
+  self->selected_entry = -1;
+  memset (&self->layout, 0, sizeof self->layout);
+  gtk_widget_queue_draw (GTK_WIDGET (self->chart));
+
+  /* TRANSLATORS: view title with the window's first and last GC */
+  title = g_strdup_printf (_("Data structure growth, GC %u to %u"), from_gc, to_gc);
+  gtk_label_set_text (self->title_label, title);
+  show_status (self, NULL);
+  gtk_spinner_set_spinning (self->spinner, TRUE);
+
+  job = g_new0 (Job, 1);
+  job->trace = tm_trace_ref (trace);
+  job->from_gc = from_gc;
+  job->to_gc = to_gc;
+  job->files = g_strdupv (self->user_files);
+  task = g_task_new (NULL, self->cancellable, job_done, g_object_ref (self));
+  g_task_set_source_tag (task, tm_ds_growth_view_set_window);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, job_run);
+}
+
+void
+tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
+                                  const char * const *files)
+{
+  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
+
+  g_strfreev (self->user_files);
+  self->user_files = g_strdupv ((char **) files);
+}
+
+const TmDsGrowth *
+tm_ds_growth_view_get_result (TmDsGrowthView *self)
+{
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), NULL);
+  return self->growth;
+}
+
+GtkWidget *
+tm_ds_growth_view_new (void)
+{
+  return g_object_new (TM_TYPE_DS_GROWTH_VIEW, NULL);
+}
+
+static void
+tm_ds_growth_view_dispose (GObject *object)
+{
+  TmDsGrowthView *self = TM_DS_GROWTH_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_DS_GROWTH_VIEW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->roots);
+  G_OBJECT_CLASS (tm_ds_growth_view_parent_class)->dispose (object);
+}
+
+static void
+tm_ds_growth_view_finalize (GObject *object)
+{
+  TmDsGrowthView *self = TM_DS_GROWTH_VIEW (object);
+
+  g_clear_pointer (&self->growth, tm_ds_growth_free);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_strfreev (self->user_files);
+  G_OBJECT_CLASS (tm_ds_growth_view_parent_class)->finalize (object);
+}
+
+static void
+tm_ds_growth_view_class_init (TmDsGrowthViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_ds_growth_view_dispose;
+  object_class->finalize = tm_ds_growth_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-ds-growth-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, box);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, metric_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, chart);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, table);
+  gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
+  gtk_widget_class_set_css_name (widget_class, "tm-ds-growth-view");
+}
+
+static void
+tm_ds_growth_view_init (TmDsGrowthView *self)
+{
+  GtkGesture *click;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->selected_entry = -1;
+
+  self->roots = g_list_store_new (TM_TYPE_DS_GROWTH_ROW);
+  self->tree = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
+                                        create_children, self, NULL);
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->tree)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
+
+  add_column (self, COL_NAME, _("Structure"), TRUE);
+  add_column (self, COL_BEFORE, _("Before"), FALSE);
+  add_column (self, COL_AFTER, _("After"), FALSE);
+  add_column (self, COL_GROWTH, _("Growth"), FALSE);
+  add_column (self, COL_HGP, _("HGP"), FALSE);
+  add_column (self, COL_PATTERN, _("Pattern"), FALSE);
+
+  gtk_drawing_area_set_draw_func (self->chart, chart_draw, self, NULL);
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "pressed", G_CALLBACK (chart_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->chart), GTK_EVENT_CONTROLLER (click));
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmDsGrowthView: data structure growth over a selected window (ICPE
+ * 2019): a bar chart of the top 10 structures by heap growth portion (the
+ * metric chosen in the header, retained by default) and a tree table of
+ * every compared structure with, per metric, the size before, after, the
+ * growth and its HGP; expanding "Leaves by type" / "Leaves by allocation
+ * site" classifies the structure's leaves at both ends and shows the
+ * difference.  Clicking a bar selects its row.
+ *
+ * The analysis runs on a worker; a new window cancels the previous one.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tm-ds-growth.h"
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_DS_GROWTH_VIEW (tm_ds_growth_view_get_type ())
+G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, GtkWidget)
+
+GtkWidget        *tm_ds_growth_view_new            (void);
+
+/* Analyzes the window from_gc..to_gc of `trace` (both GCs need a graph). */
+void              tm_ds_growth_view_set_window     (TmDsGrowthView     *self,
+                                                    TmTrace            *trace,
+                                                    guint               from_gc,
+                                                    guint               to_gc);
+
+/* The user's description files (a preference), loaded after the shipped
+ * library for the next analysis. */
+void              tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
+                                                    const char * const *files);
+
+/* The current result, NULL while computing or after an error. */
+const TmDsGrowth *tm_ds_growth_view_get_result     (TmDsGrowthView     *self);
+
+G_END_DECLS
