@@ -922,6 +922,56 @@ test_trace_tiny (void)
     }
 }
 
+static void
+test_trace_garbage (void)
+{
+  /* untrusted numbers: huge sizes, times that jump back, pauses longer
+   * than the run, identical end times, graphs on random GCs */
+  g_autoptr(GRand) rand = g_rand_new_with_seed (99);
+
+  for (guint round = 0; round < 60; round++)
+    {
+      gsize n = g_rand_int_range (rand, 0, 300);
+      g_autofree GcSpec *s = g_new0 (GcSpec, MAX (n, 1));
+      g_autoptr(TmTrace) trace = NULL;
+      g_autoptr(GPtrArray) ws = NULL;
+      guint64 t = 1000;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          static const guint64 big[] = { 0, 1, G_MAXUINT32, G_GUINT64_CONSTANT (1) << 62,
+                                         G_MAXINT64, G_MAXUINT64 - 1 };
+          switch (g_rand_int_range (rand, 0, 4))
+            {
+            case 0: t += 0; break;
+            case 1: t += g_rand_int_range (rand, 1, 1000); break;
+            case 2: t = t > 500 ? t - 500 : t; break;
+            default: t += (guint64) g_rand_int (rand) << g_rand_int_range (rand, 0, 32); break;
+            }
+          s[i].end_ns = MAX (t, 1);
+          s[i].pause_ns = g_rand_boolean (rand) ? s[i].end_ns : (guint64) g_rand_int_range (rand, 0, 10);
+          s[i].used_before = big[g_rand_int_range (rand, 0, G_N_ELEMENTS (big))];
+          s[i].used_after = big[g_rand_int_range (rand, 0, G_N_ELEMENTS (big))];
+          s[i].kind = g_rand_int_range (rand, 0, 5);
+          s[i].reachable = g_rand_int_range (rand, 0, 4) == 0 ? g_rand_int_range (rand, 0, 1 << 30) : -1;
+        }
+      trace = trace_from_specs (s, n, "tmtrace");
+      ws = tm_windows_detect (trace, NULL, TRUE);
+      for (guint i = 0; i < ws->len; i++)
+        {
+          const TmWindow *w = ws->pdata[i];
+
+          g_assert_cmpuint (w->first_gc, >=, 1);
+          g_assert_cmpuint (w->first_gc, <=, w->last_gc);
+          g_assert_cmpuint (w->last_gc, <=, n);
+          g_assert_true (isfinite (w->score));
+          g_assert_nonnull (w->explanation);
+          if (w->kind == TM_WINDOW_GC_OVERHEAD)
+            g_assert_cmpfloat (w->score, <=, 1.0);
+        }
+    }
+}
+
 /* ---- synthetic scenarios with planted phases (tm-synth.h) ---- */
 
 static GPtrArray *
@@ -1066,6 +1116,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/reachable-preferred", test_trace_reachable_preferred);
   g_test_add_func ("/windows/trace/hump", test_trace_hump_is_not_a_leak);
   g_test_add_func ("/windows/trace/tiny", test_trace_tiny);
+  g_test_add_func ("/windows/trace/garbage", test_trace_garbage);
   g_test_add_func ("/windows/synth/steady", test_synth_steady);
   g_test_add_func ("/windows/synth/leak", test_synth_leak);
   g_test_add_func ("/windows/synth/churn", test_synth_churn);

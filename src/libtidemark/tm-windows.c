@@ -82,18 +82,22 @@ static const char *series_labels[] = {
   "heap occupancy after GC",
 };
 
+/* The complete GCs in order, copied once from the trace's large TmGc
+ * records into compact arrays that every detector then scans. */
 typedef struct {
-  SeriesKind     kind;
-  GArray        *points;   /* TmSeriesPoint */
-  GArray        *gc_ids;   /* guint32, parallel to points */
-} LeakSeries;
+  gsize     n;
+  guint64  *bounds;   /* n + 1: 0 (the run's start), then each GC's end */
+  guint64  *pause;    /* clamped to the time since the previous bound */
+  guint64  *freed;
+  guint64  *after;    /* used_after */
+  guint64  *reach;    /* reachable_bytes, valid with TL_GRAPH */
+  guint32  *ids;
+  guint8   *flags;
+  guint     n_graphs;
+  guint     n_full;
+} Timeline;
 
-static void
-leak_series_clear (LeakSeries *s)
-{
-  g_clear_pointer (&s->points, g_array_unref);
-  g_clear_pointer (&s->gc_ids, g_array_unref);
-}
+enum { TL_GRAPH = 1, TL_FULL = 2 };
 
 static inline guint64
 clamp_coord (guint64 x)
@@ -107,56 +111,108 @@ is_full (const TmGc *gc)
   return gc->kind == TM_GC_KIND_MAJOR || gc->kind == TM_GC_KIND_MIXED;
 }
 
-/* Graphs first, then occupancy after full/mixed GCs, then after all GCs:
- * the first that has leak_min_points complete GCs (the last always wins). */
-static SeriesKind
-choose_series (const TmTrace *trace, const TmWindowParams *params)
+static void
+timeline_build (const TmTrace *trace, Timeline *tl)
 {
-  guint graphs = 0, full = 0;
+  guint len = trace->gcs->len;
+  gsize cap = MAX (len, 1);
 
-  for (guint i = 0; i < trace->gcs->len; i++)
+  tl->n = 0;
+  tl->n_graphs = tl->n_full = 0;
+  tl->bounds = g_new (guint64, cap + 1);
+  tl->pause = g_new (guint64, cap);
+  tl->freed = g_new (guint64, cap);
+  tl->after = g_new (guint64, cap);
+  tl->reach = g_new (guint64, cap);
+  tl->ids = g_new (guint32, cap);
+  tl->flags = g_new (guint8, cap);
+  tl->bounds[0] = 0;
+
+  for (guint i = 0; i < len; i++)
     {
       const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+      guint64 prev = tl->bounds[tl->n];
+      guint64 end = clamp_coord (gc->end_ns);
+      gsize k = tl->n;
 
-      if (!gc->complete)
+      /* a GC ending before the previous one is damage: skip it */
+      if (!gc->complete || end < prev)
         continue;
-      graphs += gc->has_graph ? 1 : 0;
-      full += is_full (gc) ? 1 : 0;
+      tl->bounds[k + 1] = end;
+      tl->pause[k] = MIN (gc->pause_ns, end - prev);
+      tl->freed[k] = clamp_coord (gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0);
+      tl->after[k] = clamp_coord (gc->used_after);
+      tl->reach[k] = clamp_coord (gc->reachable_bytes);
+      tl->ids[k] = gc->id;
+      tl->flags[k] = (gc->has_graph ? TL_GRAPH : 0) | (is_full (gc) ? TL_FULL : 0);
+      tl->n_graphs += gc->has_graph ? 1 : 0;
+      tl->n_full += is_full (gc) ? 1 : 0;
+      tl->n++;
     }
-  if (graphs >= MAX (params->leak_min_points, 2))
+}
+
+static void
+timeline_clear (Timeline *tl)
+{
+  g_clear_pointer (&tl->bounds, g_free);
+  g_clear_pointer (&tl->pause, g_free);
+  g_clear_pointer (&tl->freed, g_free);
+  g_clear_pointer (&tl->after, g_free);
+  g_clear_pointer (&tl->reach, g_free);
+  g_clear_pointer (&tl->ids, g_free);
+  g_clear_pointer (&tl->flags, g_free);
+}
+
+/* Graphs first, then occupancy after full/mixed GCs, then after all GCs:
+ * the first with leak_min_points complete GCs (the last always wins). */
+static SeriesKind
+choose_series (guint n_graphs, guint n_full, const TmWindowParams *params)
+{
+  if (n_graphs >= MAX (params->leak_min_points, 2))
     return SERIES_REACHABLE;
-  if (full >= MAX (params->leak_min_points, 2))
+  if (n_full >= MAX (params->leak_min_points, 2))
     return SERIES_FULL_GC;
   return SERIES_OCCUPANCY;
 }
 
+typedef struct {
+  SeriesKind     kind;
+  gsize          n;
+  TmSeriesPoint *points;
+  guint32       *gc_ids;   /* parallel to points */
+} LeakSeries;
+
 static void
-leak_series_build (const TmTrace *trace, const TmWindowParams *params, LeakSeries *s)
+leak_series_clear (LeakSeries *s)
 {
-  s->kind = choose_series (trace, params);
-  s->points = g_array_new (FALSE, FALSE, sizeof (TmSeriesPoint));
-  s->gc_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_clear_pointer (&s->points, g_free);
+  g_clear_pointer (&s->gc_ids, g_free);
+}
 
-  for (guint i = 0; i < trace->gcs->len; i++)
+static void
+leak_series_build (const Timeline *tl, const TmWindowParams *params, LeakSeries *s)
+{
+  guint8 need;
+
+  s->kind = choose_series (tl->n_graphs, tl->n_full, params);
+  need = s->kind == SERIES_REACHABLE ? TL_GRAPH : s->kind == SERIES_FULL_GC ? TL_FULL : 0;
+  s->n = 0;
+  s->points = g_new (TmSeriesPoint, MAX (tl->n, 1));
+  s->gc_ids = g_new (guint32, MAX (tl->n, 1));
+
+  for (gsize k = 0; k < tl->n; k++)
     {
-      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
-      TmSeriesPoint pt;
+      guint64 t = tl->bounds[k + 1];
 
-      if (!gc->complete)
+      if ((tl->flags[k] & need) != need)
         continue;
-      if (s->kind == SERIES_REACHABLE && !gc->has_graph)
+      /* times must rise strictly: of GCs ending together keep the first */
+      if (s->n > 0 && t <= s->points[s->n - 1].time_ns)
         continue;
-      if (s->kind == SERIES_FULL_GC && !is_full (gc))
-        continue;
-
-      pt.time_ns = clamp_coord (gc->end_ns);
-      pt.value = clamp_coord (s->kind == SERIES_REACHABLE ? gc->reachable_bytes : gc->used_after);
-      /* times must rise strictly; a GC out of order is damage: skip it */
-      if (s->points->len > 0 &&
-          pt.time_ns <= g_array_index (s->points, TmSeriesPoint, s->points->len - 1).time_ns)
-        continue;
-      g_array_append_val (s->points, pt);
-      g_array_append_val (s->gc_ids, gc->id);
+      s->points[s->n].time_ns = t;
+      s->points[s->n].value = s->kind == SERIES_REACHABLE ? tl->reach[k] : tl->after[k];
+      s->gc_ids[s->n] = tl->ids[k];
+      s->n++;
     }
 }
 
@@ -172,7 +228,21 @@ tm_windows_leak_series_label (const TmTrace        *trace,
       tm_window_params_init (&defaults);
       params = &defaults;
     }
-  return series_labels[choose_series (trace, params)];
+  {
+    guint graphs = 0, full = 0;
+
+    for (guint i = 0; i < trace->gcs->len; i++)
+      {
+        const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+
+        if (gc->complete)
+          {
+            graphs += gc->has_graph ? 1 : 0;
+            full += is_full (gc) ? 1 : 0;
+          }
+      }
+    return series_labels[choose_series (graphs, full, params)];
+  }
 }
 
 /* ---- explanations ---- */
@@ -255,7 +325,7 @@ ceil_points (double fraction, gsize n)
 }
 
 static void
-detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out)
+detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline *tl, GPtrArray *out)
 {
   LeakSeries s = { 0 };
   const TmSeriesPoint *p;
@@ -266,10 +336,10 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, GPtrArray *out
   g_autofree char *label = NULL;
   const char *caveat;
 
-  leak_series_build (trace, params, &s);
-  p = (const TmSeriesPoint *) s.points->data;
-  ids = (const guint32 *) s.gc_ids->data;
-  n = s.points->len;
+  leak_series_build (tl, params, &s);
+  p = s.points;
+  ids = s.gc_ids;
+  n = s.n;
   if (n < 2)
     goto out;
   label = capitalized (series_labels[s.kind]);
@@ -428,55 +498,6 @@ out:
 
 /* ---- GC overhead and churn ---- */
 
-typedef struct {
-  gsize     n;
-  guint64  *bounds;   /* n + 1 */
-  guint64  *pause;    /* n, clamped to the time since the previous bound */
-  guint64  *freed;    /* n */
-  guint32  *ids;      /* n */
-} RateSeries;
-
-static void
-rate_series_build (const TmTrace *trace, RateSeries *r)
-{
-  guint len = trace->gcs->len;
-
-  r->n = 0;
-  r->bounds = g_new (guint64, len + 1);
-  r->pause = g_new (guint64, MAX (len, 1));
-  r->freed = g_new (guint64, MAX (len, 1));
-  r->ids = g_new (guint32, MAX (len, 1));
-  r->bounds[0] = 0;  /* the run starts at time 0 */
-
-  for (guint i = 0; i < len; i++)
-    {
-      const TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
-      guint64 prev = r->bounds[r->n];
-      guint64 span;
-
-      guint64 end = clamp_coord (gc->end_ns);
-
-      /* a GC ending before the previous one is damage: skip it */
-      if (!gc->complete || end < prev)
-        continue;
-      span = end - prev;
-      r->bounds[r->n + 1] = end;
-      r->pause[r->n] = MIN (gc->pause_ns, span);
-      r->freed[r->n] = clamp_coord (gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0);
-      r->ids[r->n] = gc->id;
-      r->n++;
-    }
-}
-
-static void
-rate_series_clear (RateSeries *r)
-{
-  g_clear_pointer (&r->bounds, g_free);
-  g_clear_pointer (&r->pause, g_free);
-  g_clear_pointer (&r->freed, g_free);
-  g_clear_pointer (&r->ids, g_free);
-}
-
 static guint64
 window_sum (const guint64 *v, gsize first, gsize last)
 {
@@ -488,7 +509,7 @@ window_sum (const guint64 *v, gsize first, gsize last)
 }
 
 static void
-detect_overhead (const TmWindowParams *params, const RateSeries *r, GPtrArray *out)
+detect_overhead (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
 {
   gsize f, l;
   double frac, pause;
@@ -528,7 +549,7 @@ detect_overhead (const TmWindowParams *params, const RateSeries *r, GPtrArray *o
 }
 
 static void
-detect_churn (const TmWindowParams *params, const RateSeries *r, GPtrArray *out)
+detect_churn (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
 {
   gsize f, l, k;
   double per_s, median, threshold, freed, ratio;
@@ -599,7 +620,7 @@ tm_windows_detect (const TmTrace        *trace,
 {
   TmWindowParams defaults;
   GPtrArray *out;
-  RateSeries r = { 0 };
+  Timeline tl = { 0 };
 
   g_return_val_if_fail (trace != NULL, NULL);
   if (params == NULL)
@@ -609,11 +630,11 @@ tm_windows_detect (const TmTrace        *trace,
     }
 
   out = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_window_free);
-  detect_leaks (trace, params, out);
-  rate_series_build (trace, &r);
-  detect_overhead (params, &r, out);
-  detect_churn (params, &r, out);
-  rate_series_clear (&r);
+  timeline_build (trace, &tl);
+  detect_leaks (trace, params, &tl, out);
+  detect_overhead (params, &tl, out);
+  detect_churn (params, &tl, out);
+  timeline_clear (&tl);
 
   if (!all)
     for (guint i = out->len; i > 0; i--)
