@@ -16,7 +16,6 @@ typedef struct {
   const guint8 *end;
   gboolean      ok;
   const char   *what;      /* field that failed */
-  char          strbuf[2][256];
 } TmPayload;
 
 static inline void

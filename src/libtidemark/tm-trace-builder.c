@@ -8,6 +8,7 @@
 #include "tm-trace-private.h"
 #include "tm-id-map.h"
 #include "tm-heap-graph.h"
+#include "tm-vec.h"
 #include "tm-error.h"
 
 #include <string.h>
@@ -35,9 +36,9 @@ struct _TmTraceBuilder {
   /* graph being read */
   gboolean  in_graph;
   guint32   graph_gc;
-  GArray   *g_src;            /* guint32 object index per REFS record */
-  GArray   *g_start;          /* guint64 offset into g_dst, per REFS record */
-  GArray   *g_dst;            /* guint32 object index */
+  TmVecU32  g_src;            /* object index per REFS record */
+  TmVecU64  g_start;          /* offset into g_dst, per REFS record */
+  TmVecU32  g_dst;            /* object indices */
   GArray   *g_roots;          /* guint32 object index */
   guint64   g_dropped;
   guint32  *src_map;          /* object index -> REFS record + 1, while marking */
@@ -88,9 +89,6 @@ tm_trace_builder_new (const char *path, const char *format)
   b->death_bytes_at = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_array_append_val (b->deaths_at, zero);
   g_array_append_val (b->death_bytes_at, zero);
-  b->g_src = g_array_new (FALSE, FALSE, sizeof (guint32));
-  b->g_start = g_array_new (FALSE, FALSE, sizeof (guint64));
-  b->g_dst = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->g_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   return b;
 }
@@ -108,9 +106,9 @@ tm_trace_builder_free (TmTraceBuilder *b)
   tm_id_map_clear (&b->threads);
   g_array_unref (b->deaths_at);
   g_array_unref (b->death_bytes_at);
-  g_array_unref (b->g_src);
-  g_array_unref (b->g_start);
-  g_array_unref (b->g_dst);
+  tm_vec_u32_clear (&b->g_src);
+  tm_vec_u64_clear (&b->g_start);
+  tm_vec_u32_clear (&b->g_dst);
   g_array_unref (b->g_roots);
   g_free (b->src_map);
   g_free (b);
@@ -641,9 +639,7 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
   gc->graph_frame_offset = frame_offset;
   gc->graph_raw_skip = raw_skip;
   gc->graph_file_offset = frame_offset;
-  g_array_set_size (b->g_src, 0);
-  g_array_set_size (b->g_start, 0);
-  g_array_set_size (b->g_dst, 0);
+  b->g_src.len = b->g_start.len = b->g_dst.len = 0;
   g_array_set_size (b->g_roots, 0);
   b->g_dropped = 0;
   return TRUE;
@@ -687,26 +683,20 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
       return fail (error, "REFS of unknown object %" G_GUINT64_FORMAT, object_id);
     }
   src = (guint32) index;
-  start = b->g_dst->len;
-  g_array_append_vals (b->g_src, &src, 1);
-  g_array_append_vals (b->g_start, &start, 1);
-  {
-    guint len = b->g_dst->len, m = 0;
-    guint32 *out;
-    g_array_set_size (b->g_dst, len + n);
-    out = (guint32 *) (gpointer) b->g_dst->data + len;
-    for (guint i = 0; i < n; i++)
-      {
-        guint64 t;
-        if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (b->trace, targets[i], &hint, &t)))
-          {
-            b->g_dropped++;
-            continue;
-          }
-        out[m++] = (guint32) t;
-      }
-    g_array_set_size (b->g_dst, len + m);
-  }
+  start = b->g_dst.len;
+  tm_vec_u32_push (&b->g_src, src);
+  tm_vec_u64_push (&b->g_start, start);
+  tm_vec_u32_reserve (&b->g_dst, n);
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 t;
+      if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (b->trace, targets[i], &hint, &t)))
+        {
+          b->g_dropped++;
+          continue;
+        }
+      b->g_dst.data[b->g_dst.len++] = (guint32) t;
+    }
   return TRUE;
 }
 
@@ -718,10 +708,10 @@ static void
 finish_graph (TmTraceBuilder *b, TmGc *gc)
 {
   TmTrace *t = b->trace;
-  guint32 n_rec = b->g_src->len;
-  const guint32 *src = (const guint32 *) (gpointer) b->g_src->data;
-  const guint64 *start = (const guint64 *) (gpointer) b->g_start->data;
-  const guint32 *dst = (const guint32 *) (gpointer) b->g_dst->data;
+  guint32 n_rec = (guint32) b->g_src.len;
+  const guint32 *src = b->g_src.data;
+  const guint64 *start = b->g_start.data;
+  const guint32 *dst = b->g_dst.data;
   g_autofree guint64 *bits = g_new0 (guint64, t->n_objects / 64 + 1);
   g_autofree guint32 *stack = NULL;
   gsize sp = 0, stack_cap;
@@ -766,7 +756,7 @@ finish_graph (TmTraceBuilder *b, TmGc *gc)
       for (guint32 r1 = first[o]; r1 != 0; r1 = next[r1 - 1])
         {
           guint32 r = r1 - 1;
-          guint64 e_end = r + 1 < n_rec ? start[r + 1] : b->g_dst->len;
+          guint64 e_end = r + 1 < n_rec ? start[r + 1] : b->g_dst.len;
           for (guint64 e = start[r]; e < e_end; e++)
             {
               guint32 d = dst[e];
@@ -810,9 +800,9 @@ tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_li
     return fail (error, "GRAPH_END %" G_GUINT64_FORMAT " without its GRAPH_BEGIN", gc_id);
   b->in_graph = FALSE;
   gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
-  if (objects_listed != b->g_src->len)
-    tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " lists %u objects, GRAPH_END says %" G_GUINT64_FORMAT,
-                              gc_id, b->g_src->len, objects_listed);
+  if (objects_listed != b->g_src.len)
+    tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " lists %" G_GSIZE_FORMAT " objects, GRAPH_END says %" G_GUINT64_FORMAT,
+                              gc_id, b->g_src.len, objects_listed);
   if (b->g_dropped > 0)
     tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " names %" G_GUINT64_FORMAT " unknown objects",
                               gc_id, b->g_dropped);

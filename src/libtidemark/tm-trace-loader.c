@@ -15,6 +15,7 @@
 #include "tm-trace-reader.h"
 #include "tm-trace-format.h"
 #include "tm-payload.h"
+#include "tm-vec.h"
 #include "tm-error.h"
 #include "tm-gclog.h"
 #include "tm-heaptrack.h"
@@ -45,7 +46,7 @@ typedef enum { DECODE_OK, DECODE_SKIP, DECODE_STOP } DecodeResult;
 
 typedef struct {
   TmTraceBuilder *b;
-  GArray         *ids;      /* guint64 */
+  TmVecU64        ids;
   GArray         *usage;    /* TmSpaceUsageRecord */
   GArray         *roots;    /* TmRootRecord */
   guint64         prev_alloc_id;
@@ -70,14 +71,16 @@ builder_result (gboolean ok)
 
 /* idlist: count, first id, then differences >= 1 */
 static gboolean
-read_idlist (TmPayload *c, GArray *ids)
+read_idlist (TmPayload *c, TmVecU64 *ids)
 {
   guint64 n = tm_payload_count (c, 1, "id list count");
   guint64 prev = 0;
   guint64 *out;
 
-  g_array_set_size (ids, (guint) n);
-  out = (guint64 *) (gpointer) ids->data;
+  ids->len = 0;
+  tm_vec_u64_reserve (ids, (gsize) n);
+  ids->len = (gsize) n;
+  out = ids->data;
   for (guint64 i = 0; i < n && c->ok; i++)
     {
       guint64 v = tm_payload_u (c, "id list entry");
@@ -95,6 +98,24 @@ read_idlist (TmPayload *c, GArray *ids)
       prev = v;
     }
   return c->ok;
+}
+
+/* The hot path: most records of a trace are ALLOCs. */
+static inline DecodeResult
+decode_alloc (Decoder *d, const TmRecord *rec, GError **error)
+{
+  const guint8 *p = rec->payload, *end = p + rec->len;
+  guint64 v[7];
+
+  for (guint i = 0; i < 7; i++)
+    if (G_UNLIKELY (!tm_uvarint_read (&p, end, &v[i])))
+      {
+        g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "record 0x10: ALLOC field %u is malformed or cut short", i + 1);
+        return DECODE_STOP;
+      }
+  d->prev_alloc_id += (guint64) ((gint64) (v[0] >> 1) ^ -(gint64) (v[0] & 1));
+  return G_LIKELY (tm_trace_builder_alloc (d->b, d->prev_alloc_id, v[1], v[2], v[3], v[4], v[5], v[6], error))
+         ? DECODE_OK : DECODE_SKIP;
 }
 
 static DecodeResult
@@ -194,15 +215,12 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
       {
         guint64 id = tm_payload_u (&c, "SITE id");
         guint64 depth = tm_payload_count (&c, 1, "SITE depth");
-        g_array_set_size (d->ids, 0);
+        d->ids.len = 0;
         for (guint64 i = 0; i < depth && c.ok; i++)
-          {
-            guint64 f = tm_payload_u (&c, "SITE frame");
-            g_array_append_val (d->ids, f);
-          }
+          tm_vec_u64_push (&d->ids, tm_payload_u (&c, "SITE frame"));
         if (!c.ok)
           return payload_error (&c, rec->tag, error);
-        return builder_result (tm_trace_builder_site (b, id, (guint32) depth, (const guint64 *) (gpointer) d->ids->data, error));
+        return builder_result (tm_trace_builder_site (b, id, (guint32) depth, d->ids.data, error));
       }
 
     case TM_TAG_THREAD:
@@ -231,12 +249,12 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         const guint64 *ids;
         gboolean all_ok = TRUE;
 
-        if (!read_idlist (&c, d->ids))
+        if (!read_idlist (&c, &d->ids))
           return payload_error (&c, rec->tag, error);
-        ids = (const guint64 *) (gpointer) d->ids->data;
+        ids = d->ids.data;
         if (rec->tag == TM_TAG_DEATHS)
-          return builder_result (tm_trace_builder_deaths (b, first, ids, d->ids->len, error));
-        for (guint i = 0; i < d->ids->len; i++)
+          return builder_result (tm_trace_builder_deaths (b, first, ids, d->ids.len, error));
+        for (gsize i = 0; i < d->ids.len; i++)
           {
             g_autoptr(GError) one = NULL;
             if (!tm_trace_builder_move (b, first, ids[i], &one) && all_ok)
@@ -322,8 +340,10 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         guint64 n = tm_payload_count (&c, 1, "REFS count");
         guint64 prev = src;
         guint64 *out;
-        g_array_set_size (d->ids, (guint) n);
-        out = (guint64 *) (gpointer) d->ids->data;
+        d->ids.len = 0;
+        tm_vec_u64_reserve (&d->ids, (gsize) n);
+        d->ids.len = (gsize) n;
+        out = d->ids.data;
         for (guint64 i = 0; i < n && c.ok; i++)
           {
             gint64 delta = tm_payload_s (&c, "REFS target");
@@ -332,7 +352,7 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
           }
         if (!c.ok)
           return payload_error (&c, rec->tag, error);
-        return builder_result (tm_trace_builder_refs (b, src, d->ids->len, (const guint64 *) (gpointer) d->ids->data, error));
+        return builder_result (tm_trace_builder_refs (b, src, (guint) d->ids.len, d->ids.data, error));
       }
 
     case TM_TAG_GRAPH_END:
@@ -378,7 +398,6 @@ load_from_reader (TmTraceReader  *r,
   TmTrace *trace;
 
   d.b = b;
-  d.ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   d.usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
   d.roots = g_array_new (FALSE, FALSE, sizeof (TmRootRecord));
 
@@ -414,7 +433,10 @@ load_from_reader (TmTraceReader  *r,
           goto out_free;
         }
 
-      res = decode (&d, &rec, &local);
+      if (G_LIKELY (rec.tag == TM_TAG_ALLOC))
+        res = decode_alloc (&d, &rec, &local);
+      else
+        res = decode (&d, &rec, &local);
       if (G_UNLIKELY (res != DECODE_OK))
         {
           if (!d.have_header)
@@ -473,7 +495,7 @@ load_from_reader (TmTraceReader  *r,
 out_free:
   if (b != NULL)
     tm_trace_builder_free (b);
-  g_array_unref (d.ids);
+  tm_vec_u64_clear (&d.ids);
   g_array_unref (d.usage);
   g_array_unref (d.roots);
   return trace;
