@@ -277,7 +277,8 @@ one_pass (Acc *acc, GCancellable *cancellable, GError **error)
           guint32 p0 = after[births[i]];
           guint32 p1 = death == TM_ALIVE ? acc->m : at_or_after[MIN (death, n_gcs + 1)];
           gint64 v = count_objects ? 1 : (gint64) tm_trace_object_size (trace, o);
-          gint64 *d = g_ptr_array_index (acc->slot_values, acc_slot (acc, keys[i]));
+          guint32 slot = acc_slot (acc, keys[i]);   /* may grow slot_values */
+          gint64 *d = g_ptr_array_index (acc->slot_values, slot);
 
           d[p0] += v;
           d[p1] -= v;
@@ -341,11 +342,13 @@ classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable
   node = tm_class_tree_node (tree, index);
   for (guint32 c = node->first_child; c < node->first_child + node->n_children; c++)
     {
+      guint32 slot;
       double *values;
 
       if (!tm_class_tree_compute_metrics (tree, c, cancellable, error))
         return FALSE;
-      values = g_ptr_array_index (acc->slot_values, acc_slot (acc, tm_class_tree_node (tree, c)->key));
+      slot = acc_slot (acc, tm_class_tree_node (tree, c)->key);
+      values = g_ptr_array_index (acc->slot_values, slot);
       values[p] = node_metric (tm_class_tree_node (tree, c), req->metric);
     }
   return TRUE;
@@ -378,7 +381,8 @@ classify_live_gc (Acc *acc, guint p, guint8 **match, gboolean *found, GError **e
   tm_classifier_keys (acc->level_c, trace, gc, live, n, keys);
   for (guint32 i = 0; i < n; i++)
     {
-      double *values = g_ptr_array_index (acc->slot_values, acc_slot (acc, keys[i]));
+      guint32 slot = acc_slot (acc, keys[i]);
+      double *values = g_ptr_array_index (acc->slot_values, slot);
       values[p] += req->metric == TM_TREND_METRIC_OBJECTS ? 1.0
                    : (double) tm_trace_object_size (trace, live[i]);
     }
