@@ -25,7 +25,7 @@ final class TidemarkAgentHelper implements NotificationListener {
     // Marks the current thread's allocations as the agent's own.
     static native void mark(boolean on);
 
-    static native void gcNote(String bean, long id, String action, String cause,
+    static native void gcNote(String bean, long id, long startMs, String action, String cause,
                               String[] pools, long[] before, long[] after, long[] committed);
 
     private TidemarkAgentHelper() {
@@ -98,7 +98,7 @@ final class TidemarkAgentHelper implements NotificationListener {
                 a[i] = ma == null ? 0 : ma.getUsed();
                 c[i] = ma == null ? 0 : ma.getCommitted();
             }
-            gcNote(info.getGcName(), gc.getId(), info.getGcAction(), info.getGcCause(), names, b, a, c);
+            gcNote(info.getGcName(), gc.getId(), gc.getStartTime(), info.getGcAction(), info.getGcCause(), names, b, a, c);
         } catch (Throwable t) {
             // never disturb the program; the agent falls back to pool usage
         } finally {

@@ -27,13 +27,36 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
   g_atomic_int_set (&a->gc_started, n);
 }
 
+/* With the default period, keep walks under ~10% of the run time. */
+static gboolean
+graph_due (guint n, gint64 now)
+{
+  TmAgent *a = &tm_agent;
+
+  if (a->opts.graph_every == 0 || n % a->opts.graph_every != 0)
+    return FALSE;
+  if (!a->opts.graph_every_set && a->w_last_graph_cost > 0
+      && now - a->w_last_graph_end < 10 * a->w_last_graph_cost)
+    {
+      a->w_graphs_skipped++;
+      return FALSE;
+    }
+  return TRUE;
+}
+
 void JNICALL
 tm_agent_on_gc_finish (jvmtiEnv *jvmti)
 {
   TmAgent *a = &tm_agent;
   gint n = g_atomic_int_get (&a->gc_started);
+  gint64 now = tm_agent_now_ns ();
 
-  a->gcs[n % TM_AGENT_GC_RING].end_ns = tm_agent_now_ns ();
+  a->gcs[n % TM_AGENT_GC_RING].end_ns = now;
+  if (graph_due ((guint) n, now))
+    {
+      a->gcs[n % TM_AGENT_GC_RING].want_graph = TRUE;
+      g_atomic_int_set (&a->graph_gate, n);
+    }
   g_atomic_int_set (&a->gc_finished, n);
 }
 
@@ -84,7 +107,7 @@ native_mark (JNIEnv *jni, jclass klass, jboolean on)
 }
 
 static void JNICALL
-native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jstring action, jstring cause,
+native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jlong start_ms, jstring action, jstring cause,
                 jobjectArray pools, jlongArray before, jlongArray after, jlongArray committed)
 {
   TmAgent *a = &tm_agent;
@@ -93,6 +116,7 @@ native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jstring actio
 
   n->collector = jstring_dup (jni, bean);
   n->bean_id = (guint64) id;
+  n->start_ms = (guint64) start_ms;
   n->action = jstring_dup (jni, action);
   n->cause = jstring_dup (jni, cause);
   n->n = count;
@@ -221,7 +245,7 @@ tm_agent_gc_install (jvmtiEnv *jvmti, JNIEnv *jni, char **error)
   TmAgent *a = &tm_agent;
   static const JNINativeMethod natives[] = {
     { (char *) "mark", (char *) "(Z)V", (void *) native_mark },
-    { (char *) "gcNote", (char *) "(Ljava/lang/String;JLjava/lang/String;Ljava/lang/String;[Ljava/lang/String;[J[J[J)V",
+    { (char *) "gcNote", (char *) "(Ljava/lang/String;JJLjava/lang/String;Ljava/lang/String;[Ljava/lang/String;[J[J[J)V",
       (void *) native_gc_note },
   };
   jclass cl_class;
@@ -292,27 +316,67 @@ tm_agent_gc_reset_counts (JNIEnv *jni)
   a->w_bean_counts = call_longs (jni, a->helper_counts, a->w_n_beans);
 }
 
+static int
+collection_cmp (const void *x, const void *y)
+{
+  const guint64 *a = x, *b = y;   /* start ms, bean index, id */
+  for (int i = 0; i < 3; i++)
+    if (a[i] != b[i])
+      return a[i] < b[i] ? -1 : 1;
+  return 0;
+}
+
+/* Collections of several collectors since the last match (a young GC and
+ * a full GC in a row): order them by their start times, which only the
+ * notifications carry.  FALSE: wait for the notifications (at most
+ * TM_AGENT_NOTE_WAIT_NS). */
 static gboolean
-graph_due (guint n)
+order_collections (GArray *colls)
 {
   TmAgent *a = &tm_agent;
-  gint64 now = tm_agent_now_ns ();
+  static gint64 waiting_since;
+  g_autofree guint64 *keys = NULL;
+  gboolean several = FALSE;
 
-  if (a->opts.graph_every == 0 || n % a->opts.graph_every != 0)
-    return FALSE;
-  /* With the default period, keep walks under ~10% of the run time. */
-  if (!a->opts.graph_every_set && a->w_last_graph_cost > 0
-      && now - a->w_last_graph_end < 10 * a->w_last_graph_cost)
+  for (guint k = 1; k < colls->len; k++)
+    several |= g_array_index (colls, guint64, 2 * k) != g_array_index (colls, guint64, 0);
+  if (!several)
+    return TRUE;
+
+  keys = g_new (guint64, 3 * colls->len);
+  pthread_mutex_lock (&a->note_lock);
+  for (guint k = 0; k < colls->len; k++)
     {
-      a->w_graphs_skipped++;
-      return FALSE;
+      guint64 bean = g_array_index (colls, guint64, 2 * k);
+      guint64 id = g_array_index (colls, guint64, 2 * k + 1);
+      g_autofree char *key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, a->w_beans[bean], id);
+      TmAgentGcNote *n = g_hash_table_lookup (a->notes, key);
+      keys[3 * k] = n ? n->start_ms : G_MAXUINT64;
+      keys[3 * k + 1] = bean;
+      keys[3 * k + 2] = id;
+      if (n == NULL)
+        {
+          pthread_mutex_unlock (&a->note_lock);
+          if (waiting_since == 0)
+            waiting_since = tm_agent_now_ns ();
+          if (tm_agent_now_ns () - waiting_since < TM_AGENT_NOTE_WAIT_NS)
+            return FALSE;
+          pthread_mutex_lock (&a->note_lock);
+        }
+    }
+  pthread_mutex_unlock (&a->note_lock);
+  waiting_since = 0;
+  qsort (keys, colls->len, 3 * sizeof (guint64), collection_cmp);
+  for (guint k = 0; k < colls->len; k++)
+    {
+      g_array_index (colls, guint64, 2 * k) = keys[3 * k + 1];
+      g_array_index (colls, guint64, 2 * k + 1) = keys[3 * k + 2];
     }
   return TRUE;
 }
 
 /* Decides, for every GC finished up to `upto`, which collector ran (from
- * the MXBeans' collection counts), and walks the heap when a graph is due
- * and no other GC has started since. */
+ * the MXBeans' collection counts). */
 void
 tm_agent_gc_match (JNIEnv *jni, guint upto)
 {
@@ -324,7 +388,7 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
   guint assign_from;
 
   if (upto < first)
-    goto graph;
+    return;
   pairs = upto - first + 1;
   counts = call_longs (jni, a->helper_counts, a->w_n_beans);
   colls = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
@@ -336,6 +400,8 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
       }
   g_free (counts);
 
+  if (!order_collections (colls))
+    return;   /* notifications to order them by are on their way */
   /* Usually one pair and one collection.  Pairs without a collection are
    * pauses of a concurrent cycle (G1 Remark/Cleanup, ZGC pauses). */
   assign_from = colls->len >= pairs ? 0 : pairs - colls->len;
@@ -354,37 +420,9 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
         }
       g->matched = TRUE;
       g->matched_at = tm_agent_now_ns ();
-      if (graph_due (n))
-        g->want_graph = TRUE;
     }
   a->w_gcs_matched = upto;
 
-graph:
-  /* Walk for the latest finished GC if any GC since the last walk wanted
-   * one, and no GC is running now. */
-  {
-      guint last = a->w_gcs_matched;
-      gboolean want = FALSE;
-
-      for (guint n = a->w_gcs_written + 1; n <= last; n++)
-        if (a->gcs[n % TM_AGENT_GC_RING].want_graph && a->gcs[n % TM_AGENT_GC_RING].graph == NULL)
-          {
-            want = TRUE;
-            a->gcs[n % TM_AGENT_GC_RING].want_graph = FALSE;
-          }
-      if (want && last >= 1)
-        {
-          TmAgentGc *g = &a->gcs[last % TM_AGENT_GC_RING];
-          if ((guint) g_atomic_int_get (&a->gc_started) != last)
-            {
-              /* another GC is running: try again at its end */
-              g->want_graph = TRUE;
-              return;
-            }
-          tm_agent_graph_free (g->graph);
-          g->graph = tm_agent_graph_take (a->jvmti, g->last_id);
-        }
-    }
 }
 
 static TmAgentGcNote *

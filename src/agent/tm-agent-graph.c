@@ -103,6 +103,55 @@ tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
   return g;
 }
 
+/* Called by allocating threads while a graph is due. */
+void
+tm_agent_graph_gate_wait (void)
+{
+  TmAgent *a = &tm_agent;
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  pthread_mutex_lock (&a->gate_lock);
+  while (g_atomic_int_get (&a->graph_gate) != 0 && !g_atomic_int_get (&a->stopping)
+         && g_get_monotonic_time () < deadline)
+    {
+      struct timespec ts;
+      clock_gettime (CLOCK_REALTIME, &ts);
+      ts.tv_nsec += 10 * 1000 * 1000;
+      if (ts.tv_nsec >= 1000000000)
+        {
+          ts.tv_sec++;
+          ts.tv_nsec -= 1000000000;
+        }
+      pthread_cond_timedwait (&a->gate_cond, &a->gate_lock, &ts);
+    }
+  pthread_mutex_unlock (&a->gate_lock);
+}
+
+/* Writer side: walks the heap for the GC at the gate, then opens it.
+ * The GC's marker is queued already (tm_agent_pump syncs first). */
+void
+tm_agent_graph_gate_serve (void)
+{
+  TmAgent *a = &tm_agent;
+  gint n = g_atomic_int_get (&a->graph_gate);
+  TmAgentGc *g;
+
+  if (n == 0 || g_atomic_int_get (&a->gc_finished) < n)
+    return;
+  g = &a->gcs[n % TM_AGENT_GC_RING];
+  tm_agent_graph_free (g->graph);
+  g->graph = tm_agent_graph_take (a->jvmti, g->last_id);
+  g->want_graph = TRUE;
+  /* an earlier due GC whose gate was overtaken goes without */
+  for (guint k = a->w_gcs_written + 1; k < (guint) n; k++)
+    if (a->gcs[k % TM_AGENT_GC_RING].graph == NULL)
+      a->gcs[k % TM_AGENT_GC_RING].want_graph = FALSE;
+  pthread_mutex_lock (&a->gate_lock);
+  g_atomic_int_set (&a->graph_gate, 0);
+  pthread_cond_broadcast (&a->gate_cond);
+  pthread_mutex_unlock (&a->gate_lock);
+}
+
 void
 tm_agent_graph_free (TmAgentGraph *g)
 {

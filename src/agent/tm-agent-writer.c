@@ -133,6 +133,7 @@ tm_agent_pump (JNIEnv *jni, gboolean final)
       a->w_tail = last;
     }
 
+  tm_agent_graph_gate_serve ();
   tm_agent_gc_match (jni, finished);
 
   while (a->w_head != NULL)

@@ -59,8 +59,15 @@ on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, 
    * what orders this allocation against collections */
   gcs = (guint) g_atomic_int_get (&a->gc_started);
   t = tm_agent_thread_get (jvmti, TRUE);
-  if (t == NULL || t->agent_depth > 0)
+  if (t == NULL)
     goto out;
+  if (t->agent_depth > 0)
+    {
+      t->sampled = TRUE;
+      goto out;
+    }
+  if (G_UNLIKELY (g_atomic_int_get (&a->graph_gate) != 0))
+    tm_agent_graph_gate_wait ();
   if (a->opts.stack_depth > 0)
     (*jvmti)->GetStackTrace (jvmti, NULL, 0, (jint) a->opts.stack_depth, frames, &depth);
 
@@ -220,7 +227,8 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
       guint finished = (guint) g_atomic_int_get (&a->gc_finished);
       gint64 now = tm_agent_now_ns ();
 
-      if (finished != seen || now - last_pump >= 100 * 1000 * 1000)
+      if (finished != seen || g_atomic_int_get (&a->graph_gate) != 0
+          || now - last_pump >= 100 * 1000 * 1000)
         {
           seen = finished;
           last_pump = now;
@@ -239,7 +247,7 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
           tm_agent_write_status ();
           pthread_mutex_unlock (&a->writer_lock);
         }
-      g_usleep (10000);
+      g_usleep (g_atomic_int_get (&a->graph_gate) != 0 ? 1000 : 10000);
     }
   g_atomic_int_set (&a->agent_done, 1);
 }
@@ -310,14 +318,28 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   }
   pthread_mutex_unlock (&a->writer_lock);
 
-  /* Interval 0 reports every allocation; the forced GC retires the TLABs
-   * handed out before sampling was on (else the main thread's first TLAB
-   * goes unreported).  The queue lock keeps allocating threads waiting
-   * while the heap walk gives the objects already there their ids. */
+  /* Interval 0 reports every allocation, but only after a thread's next
+   * sample: this thread (created before Agent_OnLoad set the interval)
+   * still counts down from a draw of the default 512 KiB interval, so it
+   * burns that with throwaway arrays until a sample comes.  The forced GC
+   * then retires the TLABs handed out before sampling was on (else their
+   * rest goes unreported).  The queue lock keeps allocating threads
+   * waiting while the heap walk gives the objects already there ids. */
   pthread_mutex_lock (&a->queue_lock);
   g_atomic_int_set (&a->init_check, a->opts.sample_bytes == 0);
   (*jvmti)->SetHeapSamplingInterval (jvmti, (jint) a->opts.sample_bytes);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
+  if (a->opts.sample_bytes == 0)
+    for (guint i = 0; i < 4096 && !t->sampled; i++)
+      {
+        jbyteArray burn = (*jni)->NewByteArray (jni, 256 * 1024);
+        if (burn == NULL)
+          {
+            (*jni)->ExceptionClear (jni);
+            break;
+          }
+        (*jni)->DeleteLocalRef (jni, burn);
+      }
   (*jvmti)->ForceGarbageCollection (jvmti);
   if (a->opts.sample_bytes == 0)
     tag_preexisting_locked (jvmti, jni);
@@ -388,6 +410,7 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
         {
           a->gcs[n % TM_AGENT_GC_RING].want_graph = TRUE;
           a->gcs[n % TM_AGENT_GC_RING].final = TRUE;
+          g_atomic_int_set (&a->graph_gate, (gint) n);
         }
       pump_until_written (jni, n, 3000);
     }
@@ -465,11 +488,16 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
       return JNI_ERR;
     }
   tm_trace_writer_set_level (a->writer, a->opts.zstd_level);
+  /* Threads created from now on draw their first sample point from this
+   * interval (it only matters once the event is enabled at VMInit). */
+  (*jvmti)->SetHeapSamplingInterval (jvmti, (jint) a->opts.sample_bytes);
 
   pthread_mutex_init (&a->queue_lock, NULL);
   pthread_mutex_init (&a->death_lock, NULL);
   pthread_mutex_init (&a->note_lock, NULL);
   pthread_mutex_init (&a->writer_lock, NULL);
+  pthread_mutex_init (&a->gate_lock, NULL);
+  pthread_cond_init (&a->gate_cond, NULL);
   a->deaths = g_array_new (FALSE, FALSE, sizeof (TmAgentDeath));
   tm_agent_defs_init ();
 

@@ -87,10 +87,12 @@ typedef struct {
   guint32 id;
   gint    agent_depth;    /* > 0: allocations of this thread are the agent's own */
   gboolean defined;
+  gboolean sampled;       /* an allocation of the agent's own was reported */
 } TmAgentThread;
 
 typedef struct {
   guint64 bean_id;
+  guint64 start_ms;       /* GcInfo start, ms since the JVM started */
   char   *collector;
   char   *action;
   char   *cause;
@@ -149,6 +151,11 @@ typedef struct {
   /* GC callbacks */
   volatile gint gc_started;
   volatile gint gc_finished;
+  /* GC whose graph is due: allocating threads wait until it is taken, so
+   * the heap walked is the heap that GC left */
+  volatile gint graph_gate;
+  pthread_mutex_t gate_lock;
+  pthread_cond_t  gate_cond;
   TmAgentGc gcs[TM_AGENT_GC_RING];
 
   /* death_lock */
@@ -230,6 +237,8 @@ void     tm_agent_gc_write_spaces (void);
 
 /* Graphs (tm-agent-graph.c) */
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);
+void          tm_agent_graph_gate_wait  (void);
+void          tm_agent_graph_gate_serve (void);
 void          tm_agent_graph_write (TmAgentGraph *g, guint gc_id);
 void          tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id);
 void          tm_agent_graph_free  (TmAgentGraph *g);
