@@ -450,6 +450,30 @@ test_random_invariants (void)
   g_rand_free (rand);
 }
 
+/* Deep closures stop at java.lang.Class: a value's class and the statics
+ * behind it are not what the structure holds. */
+static void
+test_deep_class_barrier (void)
+{
+  const char *dsl = "DS e.Map { (*); }\n";
+  const char *names[] = { "e.Root", "e.Map", "e.Val", "java.lang.Class", "e.Static", NULL };
+  /* 0 Root, 1 Map, 2 Val, 3 Class, 4 Static (e.g. a leaking cache), 5 Val */
+  guint32 t[] = { 0, 1, 2, 3, 4, 2 };
+  guint32 e[] = { 0, 1,  1, 2,  2, 3,  1, 3,  3, 4,  2, 5 };
+  Heap *h = heap_new (dsl, names, t, 6, e, G_N_ELEMENTS (e) / 2, 0);
+  g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autofree char *s = NULL;
+  TmDsSize size;
+
+  /* the class is still a leaf of the map: it is referenced */
+  assert_members (h->r, 1, "1H 2L 3L");
+  size = tm_ds_result_deep (h->r, 0, nodes);
+  s = nodes_string (nodes);
+  g_assert_cmpstr (s, ==, "1 2 5");
+  g_assert_cmpuint (size.bytes, ==, bytes_of ("1 2 5"));
+  heap_free (h);
+}
+
 static void
 test_cancel (void)
 {
@@ -486,6 +510,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds-detect/reference-arrays", test_reference_arrays);
   g_test_add_func ("/ds-detect/view-cycle", test_view_cycle);
   g_test_add_func ("/ds-detect/random-invariants", test_random_invariants);
+  g_test_add_func ("/ds-detect/deep-class-barrier", test_deep_class_barrier);
   g_test_add_func ("/ds-detect/cancel", test_cancel);
   return g_test_run ();
 }

@@ -120,6 +120,7 @@ tm_ds_detect (const TmDsTypes  *types,
       r->node_size[v] = tm_object_sizes_get (&heap->sizes, obj);
     }
 
+  r->type_flags = g_memdup2 (types->flags, (gsize) types->n_types + 1);
   stamp = g_new0 (guint32, MAX (n, 1));
   heads = g_array_new (FALSE, FALSE, sizeof (guint32));
   starts = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -218,6 +219,7 @@ tm_ds_result_free (TmDsResult *result)
   g_free (result->ds_size);
   g_free (result->node_type);
   g_free (result->node_size);
+  g_free (result->type_flags);
   g_free (result->containing_start);
   g_free (result->containing);
   g_free (result->stamp);
@@ -363,7 +365,8 @@ tm_ds_result_deep (TmDsResult *result,
       for (guint64 e = g->edge_start[u]; e < g->edge_start[u + 1]; e++)
         {
           guint32 v = g->edges[e];
-          if (result->stamp[v] != epoch)
+          if (result->stamp[v] != epoch &&
+              !(result->type_flags[result->node_type[v]] & TM_DS_FLAG_BARRIER))
             {
               result->stamp[v] = epoch;
               stack_push (&stack, v);

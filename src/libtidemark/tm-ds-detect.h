@@ -92,6 +92,7 @@ typedef struct {
   TmDsSize *ds_size;               /* data-structure closure per structure */
   guint32  *node_type;             /* graph node -> type index */
   guint64  *node_size;             /* graph node -> bytes */
+  guint8   *type_flags;            /* type -> TmDsTypes flags (private use) */
   /*< private >*/
   guint64  *containing_start;      /* node -> structures containing it (lazy) */
   guint32  *containing;
@@ -121,7 +122,9 @@ guint32     tm_ds_result_find_head    (const TmDsResult *result,
 TmDsSize    tm_ds_result_deep_ds      (TmDsResult       *result,
                                        guint32           s,
                                        GArray           *nodes);
-/* Transitive closure of the head over all references (the deep size). */
+/* Transitive closure of the head over all references (the deep size),
+ * except java.lang.Class objects, which are neither counted nor crossed:
+ * through its class's statics every object would reach half the heap. */
 TmDsSize    tm_ds_result_deep         (TmDsResult       *result,
                                        guint32           s,
                                        GArray           *nodes);

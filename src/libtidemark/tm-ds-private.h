@@ -10,6 +10,7 @@ G_BEGIN_DECLS
 enum {
   TM_DS_FLAG_HEAD     = 1 << 0,
   TM_DS_FLAG_POINTEES = 1 << 1,
+  TM_DS_FLAG_BARRIER  = 1 << 2,   /* deep closures neither count nor cross it */
 };
 
 struct _TmDsTypes {

@@ -79,6 +79,10 @@ tm_ds_types_new (const TmDsl        *dsl,
       const TmDslDescription *d = tm_dsl_lookup (dsl, name);
 
       g_array_set_size (rules, 0);
+      /* java.lang.Class holds the statics of its class: metadata shared by
+       * the whole program, not part of what any structure holds */
+      if (strcmp (name, "java.lang.Class") == 0)
+        t->flags[i] |= TM_DS_FLAG_BARRIER;
       if (d == NULL)
         {
           gboolean ref_array = type_flags != NULL
