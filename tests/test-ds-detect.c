@@ -282,6 +282,14 @@ test_precedence_and_wildcards (void)
   g_assert_true (h->r->top_level[set]);
   g_assert_false (h->r->top_level[inner]);
   g_assert_cmpuint (h->r->n_top_level, ==, 2);
+  {
+    g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+    g_autofree char *s = NULL;
+
+    tm_ds_result_view_heads (h->r, heads);
+    s = nodes_string (heads);
+    g_assert_cmpstr (s, ==, "1 8");
+  }
   heap_free (h);
 }
 

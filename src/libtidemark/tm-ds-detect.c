@@ -379,6 +379,18 @@ tm_ds_result_deep (TmDsResult *result,
 }
 
 void
+tm_ds_result_view_heads (const TmDsResult *result,
+                         GArray           *nodes)
+{
+  g_return_if_fail (result != NULL);
+  g_return_if_fail (nodes != NULL);
+
+  for (guint32 s = 0; s < result->n_structures; s++)
+    if (result->top_level[s])
+      g_array_append_val (nodes, result->head[s]);
+}
+
+void
 tm_ds_result_leaves (const TmDsResult *result,
                      guint32           s,
                      GArray           *nodes)

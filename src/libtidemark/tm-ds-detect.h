@@ -129,6 +129,12 @@ TmDsSize    tm_ds_result_deep         (TmDsResult       *result,
                                        guint32           s,
                                        GArray           *nodes);
 
+/* The data-structure view: the heads of the structures not contained in
+ * another (guint32 nodes = heap analysis items, ascending); what `heap
+ * --data-structures` classifies. */
+void        tm_ds_result_view_heads   (const TmDsResult *result,
+                                       GArray           *nodes);
+
 /* Classifier `leaves`: the LEAF and NESTED members of s (guint32 nodes). */
 void        tm_ds_result_leaves       (const TmDsResult *result,
                                        guint32           s,
