@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level"
+#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level, exclusive"
 
 static gboolean
 parse_number (const char *key, const char *value, guint64 max, guint64 *out, char **error)
@@ -114,6 +114,12 @@ tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error)
             return FALSE;
           opts->graph_every = (guint) v;
           opts->graph_every_set = TRUE;
+        }
+      else if (strcmp (key, "exclusive") == 0)
+        {
+          if (!parse_number (key, value, 1, &v, error))
+            return FALSE;
+          opts->exclusive = v != 0;
         }
       else if (strcmp (key, "level") == 0)
         {

@@ -11,6 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 TmAgent tm_agent;
 
@@ -84,7 +87,24 @@ on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, 
           && (*jvmti)->GetTag (jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
         goto unlock;   /* tagged by the VMInit heap walk already */
       tm_agent_queue_sync_gcs_locked (gcs);
-      type = tm_agent_type_locked (jvmti, klass, 0, &flags);
+      type = 0;
+      for (guint k = 0; k < G_N_ELEMENTS (t->cache); k++)
+        if (t->cache[k].klass != NULL && (*jni)->IsSameObject (jni, klass, t->cache[k].klass))
+          {
+            type = t->cache[k].type;
+            flags = t->cache[k].flags;
+            break;
+          }
+      if (type == 0)
+        {
+          guint k = t->cache_next++ % G_N_ELEMENTS (t->cache);
+          type = tm_agent_type_locked (jvmti, klass, 0, &flags);
+          if (t->cache[k].klass != NULL)
+            (*jni)->DeleteWeakGlobalRef (jni, t->cache[k].klass);
+          t->cache[k].klass = (*jni)->NewWeakGlobalRef (jni, klass);
+          t->cache[k].type = type;
+          t->cache[k].flags = flags;
+        }
       site = tm_agent_site_locked (jvmti, frames, depth);
       tid = t->defined ? t->id : tm_agent_thread_define_locked (jvmti, t, thread);
       if ((*jvmti)->SetTag (jvmti, object, (jlong) (a->next_id + 1)) != JVMTI_ERROR_NONE)
@@ -440,6 +460,28 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
 
 /* ---- loading ---- */
 
+/* Launchers like jshell or mvn start more JVMs with the same
+ * JAVA_TOOL_OPTIONS: the first takes the file, the others write
+ * NAME.PID.tmtrace next to it (and leave the status to the first). */
+static int
+open_exclusive (TmAgentOptions *opts)
+{
+  int fd = open (opts->output, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  g_autofree char *base = NULL;
+  char *other;
+
+  if (fd >= 0 || errno != EEXIST)
+    return fd;
+  base = g_str_has_suffix (opts->output, ".tmtrace")
+         ? g_strndup (opts->output, strlen (opts->output) - strlen (".tmtrace")) : g_strdup (opts->output);
+  other = g_strdup_printf ("%s.%d.tmtrace", base, (int) getpid ());
+  fd = open (other, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  g_free (opts->output);
+  opts->output = other;
+  g_clear_pointer (&opts->status, g_free);
+  return fd;
+}
+
 JNIEXPORT jint JNICALL
 Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
 {
@@ -481,10 +523,21 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
       return JNI_ERR;
     }
 
-  a->writer = tm_trace_writer_new_for_path (a->opts.output, TRUE, &gerror);
+  if (a->opts.exclusive)
+    {
+      int fd = open_exclusive (&a->opts);
+      if (fd < 0)
+        {
+          agent_log ("cannot write %s: %s", a->opts.output, g_strerror (errno));
+          return JNI_ERR;
+        }
+      a->writer = tm_trace_writer_new_for_fd (fd, TRUE, TRUE);
+    }
+  else
+    a->writer = tm_trace_writer_new_for_path (a->opts.output, TRUE, &gerror);
   if (a->writer == NULL)
     {
-      agent_log ("cannot write %s: %s", a->opts.output, gerror->message);
+      agent_log ("cannot write %s: %s", a->opts.output, gerror ? gerror->message : "");
       return JNI_ERR;
     }
   tm_trace_writer_set_level (a->writer, a->opts.zstd_level);

@@ -42,6 +42,8 @@ typedef struct {
   guint    graph_every;       /* 0 = no graphs at all */
   gboolean graph_every_set;
   int      zstd_level;
+  gboolean exclusive;         /* never overwrite: another JVM of the same
+                               * command has the file, use NAME.PID.tmtrace */
 } TmAgentOptions;
 
 gboolean tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error);
@@ -88,6 +90,13 @@ typedef struct {
   gint    agent_depth;    /* > 0: allocations of this thread are the agent's own */
   gboolean defined;
   gboolean sampled;       /* an allocation of the agent's own was reported */
+  /* the last classes this thread allocated: spares a tag map lookup */
+  struct {
+    jweak   klass;
+    guint32 type;
+    guint32 flags;
+  } cache[4];
+  guint   cache_next;
 } TmAgentThread;
 
 typedef struct {

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #define AGENT_NAME "libtidemark-agent.so"
@@ -62,6 +63,35 @@ safe_for_options (const char *s)
     if (*p == ',' || g_ascii_isspace (*p) || *p == '"' || *p == '\'')
       return FALSE;
   return TRUE;
+}
+
+/* Other JVMs the command started wrote NAME.PID.tmtrace (see the agent's
+ * exclusive option). */
+static void
+report_other_jvms (const char *output, gint64 since)
+{
+  g_autofree char *dir = g_path_get_dirname (output);
+  g_autofree char *base = g_path_get_basename (output);
+  g_autofree char *stem = g_str_has_suffix (base, ".tmtrace")
+                          ? g_strndup (base, strlen (base) - strlen (".tmtrace")) : g_strdup (base);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = NULL;
+      const char *mid;
+      GStatBuf sb;
+
+      if (!g_str_has_prefix (name, stem) || name[strlen (stem)] != '.' || !g_str_has_suffix (name, ".tmtrace"))
+        continue;
+      mid = name + strlen (stem) + 1;
+      if (!g_ascii_isdigit (*mid))
+        continue;
+      path = g_build_filename (dir, name, NULL);
+      if (g_stat (path, &sb) == 0 && (gint64) sb.st_mtime >= since)
+        fprintf (stderr, "tidemark-cli record: another JVM of the command was recorded into %s\n", path);
+    }
 }
 
 typedef struct {
@@ -123,7 +153,7 @@ tm_cmd_record (int argc, char **argv)
   GPid pid;
   int code = 0, wstatus = 0;
   gboolean tty = isatty (STDERR_FILENO);
-  gint64 t0, last_print = 0;
+  gint64 t0, last_print = 0, t_start;
   Status st;
   GStatBuf sb;
 
@@ -176,7 +206,7 @@ tm_cmd_record (int argc, char **argv)
   status_path = g_build_filename (tmpdir, "status", NULL);
 
   opts = g_string_new (NULL);
-  g_string_append_printf (opts, "-agentpath:%s=output=%s,status=%s", agent, abs_output, status_path);
+  g_string_append_printf (opts, "-agentpath:%s=output=%s,status=%s,exclusive=1", agent, abs_output, status_path);
   if (graph_every >= 0)
     g_string_append_printf (opts, ",graph-every=%d", graph_every);
   if (sample_bytes > 0)
@@ -189,6 +219,7 @@ tm_cmd_record (int argc, char **argv)
   envp = g_environ_setenv (g_get_environ (), "JAVA_TOOL_OPTIONS", tool_options, TRUE);
 
   g_unlink (abs_output);
+  t_start = (gint64) time (NULL) - 1;
   if (!g_spawn_async (NULL, argv + 1, envp, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD
                       | G_SPAWN_CHILD_INHERITS_STDIN, NULL, NULL, &pid, &error))
     {
@@ -253,6 +284,7 @@ tm_cmd_record (int argc, char **argv)
     if (st.dropped)
       fprintf (stderr, "tidemark-cli record: %" G_GUINT64_FORMAT " allocation events were dropped\n", st.dropped);
   }
+  report_other_jvms (abs_output, t_start);
   printf ("%s\n", abs_output);
   return TM_EXIT_OK;
 }
