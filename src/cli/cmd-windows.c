@@ -8,6 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* registered in tidemark-cli.c */
+int tm_cmd_windows (int argc, char **argv);
+
 static void
 append_double (GString *s, double v)
 {

@@ -374,9 +374,11 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
       if (leak_suspicious)
         w->explanation = g_strdup_printf (
           "%s grew from %s to %s over %s (%s/s, GCs %u-%u) and never fell below %.0f%% of its peak:"
-          " objects are being kept alive. Inspect this window for growing data structures and object"
-          " groups (tidemark-cli ds-growth TRACE --from-gc %u --to-gc %u).%s",
+          " objects are being kept alive. Inspect this window for %s (tidemark-cli %s TRACE"
+          " --from-gc %u --to-gc %u).%s",
           label, b0, b1, d, rate, w->first_gc, w->last_gc, params->leak_tolerance * 100,
+          s.kind == SERIES_REACHABLE ? "growing data structures" : "the object groups that grow",
+          s.kind == SERIES_REACHABLE ? "ds-growth" : "trend",
           w->first_gc, w->last_gc, caveat);
       else if (!covers)
         w->explanation = g_strdup_printf (
