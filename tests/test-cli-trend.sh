@@ -126,6 +126,20 @@ EOF
 # text output names the leak
 "$cli" trend "$t" --from-gc 40 --to-gc 200 | grep -q "ConcurrentHashMap\$Node" || fail "text"
 
+# the chart of the same view, when the build has the renderer
+if "$cli" --help | grep -q "^  chart"; then
+  "$cli" chart "$t" --kind trend --from-gc 40 --to-gc 200 --classify type,call-site \
+    --drill com.example.travel.Journey --metric retained-bytes --png "$dir/t.png" --width 640 --height 240 \
+    2>/dev/null || fail "chart --kind trend"
+  python3 -c "
+import struct, sys
+b = open('$dir/t.png', 'rb').read()
+assert b[:8] == b'\x89PNG\r\n\x1a\n'
+assert struct.unpack('>II', b[16:24]) == (640, 240)
+" || fail "chart png"
+  "$cli" chart "$t" --kind trend --sort nowhere --png "$dir/x.png" >/dev/null 2>&1 && fail "chart bad sort"
+fi
+
 # exit codes
 set +e
 "$cli" trend "$t" --from-gc 40 --to-gc 200 --sort sideways >/dev/null 2>&1; [ $? -eq 1 ] || fail "bad sort"

@@ -6,6 +6,7 @@
 #include "cli-common.h"
 #include "tm-chart.h"
 #include "tm-windows.h"
+#include "cmd-trend.h"   /* --kind trend (issue 7) */
 
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +26,7 @@ typedef struct {
 typedef int (*ChartFunc) (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
 
 static int render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
+static int render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
 
 static const struct {
   const char *name;
@@ -33,9 +35,16 @@ static const struct {
   { "memory",    render_timeline_chart },
   { "objects",   render_timeline_chart },
   { "overhead",  render_timeline_chart },
-  { "trend",     NULL },   /* TrendViz (issue 7) registers here */
+  { "trend",     render_trend_chart },   /* TrendViz (issue 7) */
   { "ds-growth", NULL },   /* data structure growth (issue 8) registers here */
 };
+
+static int
+render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
+{
+  return tm_cli_trend_chart (path, trace, args->png, args->width, args->height,
+                             args->from_gc, args->to_gc, args->dark);
+}
 
 static int
 render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
@@ -117,6 +126,7 @@ tm_cmd_chart (int argc, char **argv)
 
   context = g_option_context_new ("TRACE - render a chart into a PNG");
   g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_group (context, tm_cli_trend_option_group ());
   if (!tm_cli_parse (context, "chart", &argc, &argv, &exit_code))
     return exit_code;
   if ((path = tm_cli_single_input ("chart", argc, argv, &exit_code)) == NULL)

@@ -2,8 +2,7 @@
  * tidemark-cli trend: TrendViz series over a window — object groups over
  * time, ranked by a sorting strategy, top K plus Other, drill-down
  * (cli.md). */
-#include "cli-common.h"
-#include "tm-trend.h"
+#include "cmd-trend.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -164,33 +163,111 @@ print_text (const char *path, TmTrend *trend, GPtrArray *shown, TmTrendSort sort
     }
 }
 
+/* Options shared by `trend` and `chart --kind trend`. */
+static struct {
+  gint      top;
+  gint      every;
+  double    interval;
+  gboolean  no_other;
+  char     *classify;
+  char     *metric;
+  char     *sort;
+  char     *drill;
+} opt = { TM_TREND_DEFAULT_TOP, 0, 0, FALSE, NULL, NULL, NULL, NULL };
+
+static const GOptionEntry view_entries[] = {
+  { "classify", 0, 0, G_OPTION_ARG_STRING, &opt.classify,
+    "Classifier chain: type, site, call-site, thread, space, age (default: type)", "C1,C2,..." },
+  { "metric", 0, 0, G_OPTION_ARG_STRING, &opt.metric,
+    "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "
+    "deep and retained only at GCs with a reference graph)", "M" },
+  { "sort", 0, 0, G_OPTION_ARG_STRING, &opt.sort,
+    "start, end, average, abs-growth, rel-growth (default: abs-growth)", "S" },
+  { "top", 0, 0, G_OPTION_ARG_INT, &opt.top, "Show the K first groups (0: all; default 5)", "K" },
+  { "no-other", 0, 0, G_OPTION_ARG_NONE, &opt.no_other, "No 'Other' series summing the rest", NULL },
+  { "every", 0, 0, G_OPTION_ARG_INT, &opt.every, "Classify every N-th GC of the window (default 1)", "N" },
+  { "interval", 0, 0, G_OPTION_ARG_DOUBLE, &opt.interval,
+    "Classify the next GC at least SECONDS after the last classified one", "SECONDS" },
+  { "drill", 0, 0, G_OPTION_ARG_STRING, &opt.drill,
+    "Series of the children of this group (one key per level, '/'-separated)", "KEY[/KEY...]" },
+  { NULL }
+};
+
+static void
+clear_options (void)
+{
+  g_clear_pointer (&opt.classify, g_free);
+  g_clear_pointer (&opt.metric, g_free);
+  g_clear_pointer (&opt.sort, g_free);
+  g_clear_pointer (&opt.drill, g_free);
+}
+
+/* Checks the view options and fills the request (window left to the
+ * caller); a usage error's exit code, or TM_EXIT_OK. */
+static int
+options_to_request (const char *command, TmTrendRequest *req, TmTrendSort *sort)
+{
+  g_autoptr(GError) error = NULL;
+
+  tm_trend_request_init (req);
+  *sort = TM_TREND_DEFAULT_SORT;
+  if (opt.top < 0)
+    return tm_cli_usage_error (command, "--top must be 0 or more");
+  if (opt.every < 0 || (opt.every > 0 && opt.interval != 0))
+    return tm_cli_usage_error (command, "use either --every N (N >= 1) or --interval SECONDS");
+  if (opt.interval < 0 || !isfinite (opt.interval) || opt.interval > 1e9)
+    return tm_cli_usage_error (command, "--interval must be a number of seconds, 0 or more");
+  req->every = opt.every > 0 ? opt.every : 1;
+  req->interval_ns = (guint64) (opt.interval * 1e9);
+  if (!tm_classifier_chain_parse (opt.classify ? opt.classify : "type", req->chain, &req->depth, &error))
+    return tm_cli_usage_error (command, "--classify: %s", error->message);
+  if (opt.metric && !tm_trend_metric_from_string (opt.metric, &req->metric))
+    return tm_cli_usage_error (command, "unknown metric '%s' (known: objects, bytes, deep-objects, "
+                               "deep-bytes, retained-objects, retained-bytes)", opt.metric);
+  if (opt.sort && !tm_trend_sort_from_string (opt.sort, sort))
+    return tm_cli_usage_error (command, "unknown sort '%s' (known: start, end, average, abs-growth, rel-growth)",
+                               opt.sort);
+  if (opt.drill && !tm_trend_request_set_drill (req, opt.drill, &error))
+    return tm_cli_usage_error (command, "--drill: %s (add the next level to --classify)", error->message);
+  return TM_EXIT_OK;
+}
+
+/* Runs the request on the window [from_gc, to_gc] of a loaded trace. */
+static int
+compute (const char *command, const char *path, TmTrace *trace, TmTrendRequest *req,
+         guint from_gc, guint to_gc, TmTrend **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (from_gc > tm_trace_n_gcs (trace))
+    return tm_cli_usage_error (command, "GC %u does not exist (%s has %u GCs)", from_gc, path,
+                               tm_trace_n_gcs (trace));
+  req->from_gc = from_gc;
+  /* a window reaching past the end of a trace cut short is clipped */
+  req->to_gc = MIN (to_gc, tm_trace_n_gcs (trace));
+
+  *out = tm_trend_compute (trace, req, NULL, NULL, NULL, &error);
+  if (*out == NULL)
+    {
+      if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+        return tm_cli_usage_error (command, "%s", error->message);
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (tm_trend_metric_needs_graph (req->metric))
+    fprintf (stderr, "note: %s: %s is known only at GCs with a reference graph: %u of GCs %u..%u classified\n",
+             path, tm_trend_metric_to_string (req->metric), (*out)->n_points, req->from_gc, req->to_gc);
+  return TM_EXIT_OK;
+}
+
 int
 tm_cmd_trend (int argc, char **argv)
 {
-  gint from_gc = 0, to_gc = 0, top = TM_TREND_DEFAULT_TOP, every = 0;
-  double interval = 0;
-  gboolean no_other = FALSE, json = FALSE, csv = FALSE;
-  g_autofree char *classify = NULL;
-  g_autofree char *metric_name = NULL;
-  g_autofree char *sort_name = NULL;
-  g_autofree char *drill = NULL;
+  gint from_gc = 0, to_gc = 0;
+  gboolean json = FALSE, csv = FALSE;
   GOptionEntry entries[] = {
     { "from-gc", 0, 0, G_OPTION_ARG_INT, &from_gc, "First GC of the window (required)", "A" },
     { "to-gc", 0, 0, G_OPTION_ARG_INT, &to_gc, "Last GC of the window (required)", "B" },
-    { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
-      "Classifier chain: type, site, call-site, thread, space, age (default: type)", "C1,C2,..." },
-    { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
-      "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "
-      "deep and retained only at GCs with a reference graph)", "M" },
-    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_name,
-      "start, end, average, abs-growth, rel-growth (default: abs-growth)", "S" },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K first groups (0: all; default 5)", "K" },
-    { "no-other", 0, 0, G_OPTION_ARG_NONE, &no_other, "No 'Other' series summing the rest", NULL },
-    { "every", 0, 0, G_OPTION_ARG_INT, &every, "Classify every N-th GC of the window (default 1)", "N" },
-    { "interval", 0, 0, G_OPTION_ARG_DOUBLE, &interval,
-      "Classify the next GC at least SECONDS after the last classified one", "SECONDS" },
-    { "drill", 0, 0, G_OPTION_ARG_STRING, &drill,
-      "Series of the children of this group (one key per level, '/'-separated)", "KEY[/KEY...]" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { "csv", 0, 0, G_OPTION_ARG_NONE, &csv, "Print CSV: one row per classified GC", NULL },
     { NULL }
@@ -200,83 +277,107 @@ tm_cmd_trend (int argc, char **argv)
   g_autoptr(TmTrace) trace = NULL;
   g_autoptr(TmTrend) trend = NULL;
   g_autoptr(GPtrArray) shown = NULL;
-  g_autoptr(GError) error = NULL;
   TmTrendRequest req;
-  TmTrendSort sort = TM_TREND_DEFAULT_SORT;
+  TmTrendSort sort;
   const char *path;
   int code = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
+  g_option_context_add_main_entries (ctx, view_entries, NULL);
   if (!tm_cli_parse (ctx, "trend", &argc, &argv, &code))
-    return code;
+    goto out;
   if ((path = tm_cli_single_input ("trend", argc, argv, &code)) == NULL)
-    return code;
+    goto out;
   if (from_gc <= 0 || to_gc <= 0)
-    return tm_cli_usage_error ("trend", "--from-gc A and --to-gc B are required (GC numbers, 1 or more)");
+    {
+      code = tm_cli_usage_error ("trend", "--from-gc A and --to-gc B are required (GC numbers, 1 or more)");
+      goto out;
+    }
   if (from_gc > to_gc)
-    return tm_cli_usage_error ("trend", "--from-gc %d is after --to-gc %d", from_gc, to_gc);
-  if (top < 0)
-    return tm_cli_usage_error ("trend", "--top must be 0 or more");
-  if (every < 0 || (every > 0 && interval != 0))
-    return tm_cli_usage_error ("trend", "use either --every N (N >= 1) or --interval SECONDS");
-  if (interval < 0 || !isfinite (interval) || interval > 1e9)
-    return tm_cli_usage_error ("trend", "--interval must be a number of seconds, 0 or more");
+    {
+      code = tm_cli_usage_error ("trend", "--from-gc %d is after --to-gc %d", from_gc, to_gc);
+      goto out;
+    }
   if (json && csv)
-    return tm_cli_usage_error ("trend", "use either --json or --csv");
-
-  tm_trend_request_init (&req);
-  req.from_gc = from_gc;
-  req.to_gc = to_gc;
-  req.every = every > 0 ? every : 1;
-  req.interval_ns = (guint64) (interval * 1e9);
-  if (!tm_classifier_chain_parse (classify ? classify : "type", req.chain, &req.depth, &error))
-    return tm_cli_usage_error ("trend", "--classify: %s", error->message);
-  if (metric_name && !tm_trend_metric_from_string (metric_name, &req.metric))
-    return tm_cli_usage_error ("trend", "unknown metric '%s' (known: objects, bytes, deep-objects, "
-                               "deep-bytes, retained-objects, retained-bytes)", metric_name);
-  if (sort_name && !tm_trend_sort_from_string (sort_name, &sort))
-    return tm_cli_usage_error ("trend", "unknown sort '%s' (known: start, end, average, abs-growth, rel-growth)",
-                               sort_name);
-  if (drill && !tm_trend_request_set_drill (&req, drill, &error))
     {
-      tm_trend_request_clear (&req);
-      return tm_cli_usage_error ("trend", "--drill: %s (add the next level to --classify)", error->message);
+      code = tm_cli_usage_error ("trend", "use either --json or --csv");
+      goto out;
     }
-
+  if ((code = options_to_request ("trend", &req, &sort)) != TM_EXIT_OK)
+    goto out_req;
   if ((trace = tm_cli_load (path, &code)) == NULL)
-    {
-      tm_trend_request_clear (&req);
-      return code;
-    }
-  if ((guint) from_gc > tm_trace_n_gcs (trace))
-    {
-      tm_trend_request_clear (&req);
-      return tm_cli_usage_error ("trend", "GC %d does not exist (%s has %u GCs)", from_gc, path,
-                                 tm_trace_n_gcs (trace));
-    }
-  /* a window reaching past the end of a trace cut short is clipped */
-  req.to_gc = MIN ((guint) to_gc, tm_trace_n_gcs (trace));
+    goto out_req;
+  if ((code = compute ("trend", path, trace, &req, from_gc, to_gc, &trend)) != TM_EXIT_OK)
+    goto out_req;
 
-  trend = tm_trend_compute (trace, &req, NULL, NULL, NULL, &error);
-  tm_trend_request_clear (&req);
-  if (trend == NULL)
-    {
-      if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
-        return tm_cli_usage_error ("trend", "%s", error->message);
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (tm_trend_metric_needs_graph (trend->request.metric))
-    fprintf (stderr, "note: %s: %s is known only at GCs with a reference graph: %u of GCs %u..%u classified\n",
-             path, tm_trend_metric_to_string (trend->request.metric), trend->n_points,
-             trend->request.from_gc, trend->request.to_gc);
-
-  shown = tm_trend_select (trend, sort, top, !no_other);
+  shown = tm_trend_select (trend, sort, opt.top, !opt.no_other);
   if (json)
-    print_json (trace, trend, shown, sort, top, !no_other);
+    print_json (trace, trend, shown, sort, opt.top, !opt.no_other);
   else if (csv)
     print_csv (trend, shown);
   else
     print_text (path, trend, shown, sort);
-  return TM_EXIT_OK;
+
+out_req:
+  tm_trend_request_clear (&req);
+out:
+  clear_options ();
+  return code;
 }
+
+#ifdef TM_HAVE_RENDER
+GOptionGroup *
+tm_cli_trend_option_group (void)
+{
+  GOptionGroup *group = g_option_group_new ("trend", "Options of --kind trend:", "Show trend chart options",
+                                            NULL, NULL);
+  g_option_group_add_entries (group, view_entries);
+  return group;
+}
+
+int
+tm_cli_trend_chart (const char *path, TmTrace *trace, const char *png, int width, int height,
+                    gint64 from_gc, gint64 to_gc, gboolean dark)
+{
+  g_autoptr(TmTrend) trend = NULL;
+  g_autoptr(GPtrArray) shown = NULL;
+  g_autoptr(GError) error = NULL;
+  TmTrendChartOptions options;
+  TmTrendRequest req;
+  TmTrendSort sort;
+  guint n = tm_trace_n_gcs (trace);
+  int code;
+
+  if ((code = options_to_request ("chart", &req, &sort)) != TM_EXIT_OK)
+    goto out;
+  if (n == 0 || from_gc < 0 || to_gc < 0 || (to_gc > 0 && from_gc > to_gc))
+    {
+      code = tm_cli_usage_error ("chart", "GC range %" G_GINT64_FORMAT "..%" G_GINT64_FORMAT
+                                 " is outside 1..%u", from_gc, to_gc, n);
+      goto out;
+    }
+  /* the whole trace unless a window is given */
+  if ((code = compute ("chart", path, trace, &req, from_gc > 0 ? (guint) MIN (from_gc, G_MAXUINT32) : 1,
+                       to_gc > 0 ? (guint) MIN (to_gc, G_MAXUINT32) : n, &trend)) != TM_EXIT_OK)
+    goto out;
+
+  shown = tm_trend_select (trend, sort, opt.top, !opt.no_other);
+  tm_trend_chart_options_init (&options, width, height);
+  if (dark)
+    {
+      options.dark = TRUE;
+      options.foreground = (TmColor) { 1, 1, 1, 1 };
+      options.background = (TmColor) { 0x24 / 255.0, 0x24 / 255.0, 0x24 / 255.0, 1 };
+    }
+  if (!tm_trend_chart_write_png (trend, shown, &options, png, &error))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      code = TM_EXIT_INPUT;
+    }
+
+out:
+  tm_trend_request_clear (&req);
+  clear_options ();
+  return code;
+}
+#endif

@@ -1,0 +1,606 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * The TrendViz line chart (see tm-render-trend.h). */
+#include "tm-config.h"
+#include "tm-render-trend.h"
+#include "tm-axis.h"
+#include "tm-downsample.h"
+#include "tm-error.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+/* the frame of tm-chart.c, so stacked charts of both kinds line up */
+#define PAD        10.0
+#define HEADER     22.0
+#define X_LABELS   18.0
+#define SWATCH     14.0
+#define HIT_PIXELS 5.0
+
+static TmColor
+rgb (guint32 hex)
+{
+  return (TmColor) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, 1 };
+}
+
+static void
+set_color (cairo_t *cr, TmColor c, double alpha_scale)
+{
+  cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha * alpha_scale);
+}
+
+/* Adwaita hues, ordered so neighbours in the ranking differ clearly. */
+TmColor
+tm_trend_series_color (guint index, gboolean is_other, gboolean dark)
+{
+  static const guint32 light[] = { 0x1c71d8, 0xc01c28, 0x26a269, 0xe66100, 0x813d9c,
+                                   0x986a44, 0x1a5fb4, 0xa51d2d, 0x2ec27e, 0xc64600 };
+  static const guint32 night[] = { 0x62a0ea, 0xf66151, 0x57e389, 0xffa348, 0xdc8add,
+                                   0xcdab8f, 0x99c1f1, 0xff7b63, 0x8ff0a4, 0xffbe6f };
+
+  if (is_other)
+    return rgb (dark ? 0x9a9996 : 0x77767b);
+  return rgb ((dark ? night : light)[index % G_N_ELEMENTS (light)]);
+}
+
+const char *
+tm_trend_metric_label (TmTrendMetric metric)
+{
+  switch (metric)
+    {
+    case TM_TREND_METRIC_OBJECTS:          return _("Objects");
+    case TM_TREND_METRIC_BYTES:            return _("Bytes");
+    case TM_TREND_METRIC_DEEP_OBJECTS:     return _("Deep objects");
+    case TM_TREND_METRIC_DEEP_BYTES:       return _("Deep bytes");
+    case TM_TREND_METRIC_RETAINED_OBJECTS: return _("Retained objects");
+    case TM_TREND_METRIC_RETAINED_BYTES:   return _("Retained bytes");
+    case TM_TREND_N_METRICS:
+    default:                               return _("Value");
+    }
+}
+
+static const char *
+classifier_label (TmClassifier c)
+{
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:      return _("type");
+    case TM_CLASSIFIER_SITE:      return _("allocation site");
+    case TM_CLASSIFIER_CALL_SITE: return _("call site");
+    case TM_CLASSIFIER_THREAD:    return _("thread");
+    case TM_CLASSIFIER_SPACE:     return _("space");
+    case TM_CLASSIFIER_AGE:       return _("age");
+    case TM_N_CLASSIFIERS:
+    default:                      return "?";
+    }
+}
+
+char *
+tm_trend_chart_title (const TmTrend *trend)
+{
+  const TmTrendRequest *r;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (trend != NULL, NULL);
+  r = &trend->request;
+  if (r->n_drill == 0)
+    /* Translators: "Retained bytes by allocation site" */
+    title = g_strdup_printf (_("%s by %s"), tm_trend_metric_label (r->metric),
+                             classifier_label (trend->level_classifier));
+  else
+    /* Translators: "Bytes by allocation site in java.lang.String" */
+    title = g_strdup_printf (_("%s by %s in %s"), tm_trend_metric_label (r->metric),
+                             classifier_label (trend->level_classifier), r->drill[r->n_drill - 1]);
+  if (!tm_trend_metric_needs_graph (r->metric))
+    return title;
+  /* deep and retained sizes exist only where the trace has a graph */
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (the %u GC with a reference graph)",
+                                       "%s (the %u GCs with a reference graph)", trend->n_points),
+                          title, trend->n_points);
+}
+
+void
+tm_trend_chart_options_init (TmTrendChartOptions *o, double width, double height)
+{
+  g_return_if_fail (o != NULL);
+
+  memset (o, 0, sizeof *o);
+  o->width = width;
+  o->height = height;
+  o->selected = -1;
+  o->hover_ns = -1;
+  o->foreground = rgb (0x241f31);
+  o->background = rgb (0xffffff);
+  o->show_legend = TRUE;
+}
+
+guint
+tm_trend_nearest_point (const TmTrend *trend, double ns)
+{
+  guint best = 0;
+
+  g_return_val_if_fail (trend != NULL, 0);
+  for (guint p = 1; p < trend->n_points; p++)
+    if (fabs ((double) trend->times_ns[p] - ns) < fabs ((double) trend->times_ns[best] - ns))
+      best = p;
+  return best;
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct {
+  cairo_t                   *cr;
+  const TmTrendChartOptions *o;
+  TmTrendChartLayout         l;
+  PangoFontDescription      *font;
+  double                    *x;        /* times as doubles */
+  double                    *dx, *dy;  /* downsampled */
+  gsize                      cap;
+} Ctx;
+
+static PangoLayout *
+make_layout (Ctx *c, const char *text, gboolean bold, double max_width)
+{
+  PangoLayout *layout = pango_cairo_create_layout (c->cr);
+  PangoFontDescription *fd = pango_font_description_copy (c->font);
+
+  if (bold)
+    pango_font_description_set_weight (fd, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, fd);
+  pango_layout_set_text (layout, text, -1);
+  if (max_width > 0)
+    {
+      /* long Java names keep their ends: package start and class name */
+      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
+      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
+    }
+  pango_font_description_free (fd);
+  return layout;
+}
+
+static void
+text_size (Ctx *c, const char *text, gboolean bold, double *w, double *h)
+{
+  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, -1);
+  int pw, ph;
+
+  pango_layout_get_pixel_size (layout, &pw, &ph);
+  *w = pw;
+  *h = ph;
+}
+
+static void
+draw_text (Ctx *c, const char *text, double x, double y, double xalign, double yalign,
+           gboolean bold, TmColor color, double alpha, double max_width)
+{
+  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, max_width);
+  int w, h;
+
+  pango_layout_get_pixel_size (layout, &w, &h);
+  set_color (c->cr, color, alpha);
+  cairo_move_to (c->cr, round (x - w * xalign), round (y - h * yalign));
+  pango_cairo_show_layout (c->cr, layout);
+}
+
+static double
+y_of (const Ctx *c, double v)
+{
+  return c->l.plot.y + c->l.plot.height - (v / c->l.y_max) * c->l.plot.height;
+}
+
+static gsize
+sample (Ctx *c, const double *y, guint n)
+{
+  guint buckets = MAX (1, (guint) ceil (c->l.plot.width));
+  gsize need = TM_DOWNSAMPLE_CAPACITY (buckets);
+
+  if (need > c->cap)
+    {
+      c->dx = g_renew (double, c->dx, need);
+      c->dy = g_renew (double, c->dy, need);
+      c->cap = need;
+    }
+  return tm_downsample_min_max (c->x, y, n, c->l.plot.t0, c->l.plot.t1, buckets, c->dx, c->dy);
+}
+
+static double
+visible_max (Ctx *c, GPtrArray *shown, guint n)
+{
+  double mx = 0;
+
+  for (guint s = 0; s < shown->len; s++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+      gsize k = sample (c, ser->values, n);
+      for (gsize i = 0; i < k; i++)
+        if (c->dx[i] >= c->l.plot.t0 && c->dx[i] <= c->l.plot.t1)
+          mx = MAX (mx, c->dy[i]);
+    }
+  return mx;
+}
+
+static void
+draw_value_axis (Ctx *c, const TmAxisTicks *ticks)
+{
+  cairo_t *cr = c->cr;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < ticks->n_ticks; i++)
+    {
+      double y = round (y_of (c, ticks->ticks[i])) + 0.5;
+      g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
+
+      set_color (cr, c->o->foreground, i == 0 ? 0.35 : 0.10);
+      cairo_move_to (cr, c->l.plot.x, y);
+      cairo_line_to (cr, c->l.plot.x + c->l.plot.width, y);
+      cairo_stroke (cr);
+      draw_text (c, label, c->l.plot.x - 6, y, 1.0, 0.5, FALSE, c->o->foreground, 0.65, -1);
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_time_axis (Ctx *c, double bottom)
+{
+  cairo_t *cr = c->cr;
+  TmAxisTicks ticks;
+  guint max_ticks = CLAMP ((guint) (c->l.plot.width / 90), 2, 12);
+  double last_right = -G_MAXDOUBLE;
+
+  tm_axis_ticks (&ticks, TM_AXIS_UNIT_TIME_NS, c->l.plot.t0, c->l.plot.t1, max_ticks, FALSE);
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  for (guint i = 0; i < ticks.n_ticks; i++)
+    {
+      double x = round (tm_chart_layout_ns_to_x (&c->l.plot, ticks.ticks[i])) + 0.5;
+      g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
+      double w, h;
+
+      text_size (c, label, FALSE, &w, &h);
+      set_color (cr, c->o->foreground, 0.06);
+      cairo_move_to (cr, x, c->l.plot.y);
+      cairo_line_to (cr, x, c->l.plot.y + c->l.plot.height);
+      cairo_stroke (cr);
+      set_color (cr, c->o->foreground, 0.35);
+      cairo_move_to (cr, x, bottom);
+      cairo_line_to (cr, x, bottom + 3);
+      cairo_stroke (cr);
+      if (x - w / 2 < last_right + 8 || x + w / 2 > c->l.plot.x + c->l.plot.width + PAD)
+        continue;
+      draw_text (c, label, x, bottom + 3, 0.5, 0.0, FALSE, c->o->foreground, 0.65, -1);
+      last_right = x + w / 2;
+    }
+  cairo_restore (cr);
+}
+
+static void
+draw_series (Ctx *c, const TmTrendSeries *ser, guint index, guint n, gboolean selected, gboolean dimmed)
+{
+  cairo_t *cr = c->cr;
+  TmColor color = tm_trend_series_color (index, ser->is_other, c->o->dark);
+  gsize k = sample (c, ser->values, n);
+  double dash[] = { 5, 3 };
+
+  if (k == 0)
+    return;
+  cairo_save (cr);
+  for (gsize i = 0; i < k; i++)
+    {
+      double x = tm_chart_layout_ns_to_x (&c->l.plot, c->dx[i]), y = y_of (c, c->dy[i]);
+      if (i == 0)
+        cairo_move_to (cr, x, y);
+      else
+        cairo_line_to (cr, x, y);
+    }
+  set_color (cr, color, dimmed ? 0.35 : 1.0);
+  cairo_set_line_width (cr, selected ? 3.0 : 1.8);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  if (ser->is_other)
+    cairo_set_dash (cr, dash, 2, 0);
+  cairo_stroke (cr);
+  cairo_set_dash (cr, NULL, 0, 0);
+  /* sparse series (few classified GCs): mark the points */
+  if (k < c->l.plot.width / 10)
+    for (gsize i = 0; i < k; i++)
+      {
+        cairo_arc (cr, tm_chart_layout_ns_to_x (&c->l.plot, c->dx[i]), y_of (c, c->dy[i]),
+                   selected ? 3.5 : 2.5, 0, 2 * G_PI);
+        cairo_fill (cr);
+      }
+  cairo_restore (cr);
+}
+
+static void
+draw_legend (Ctx *c, GPtrArray *shown)
+{
+  TmTrendChartLayout *l = &c->l;
+  double w, h;
+
+  text_size (c, "Xg", FALSE, &w, &h);
+  l->legend_row = MAX (h + 4, 16);
+  l->n_legend = MIN (shown->len, TM_TREND_CHART_MAX_LEGEND);
+  for (guint s = 0; s < l->n_legend; s++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+      double y = l->plot.y + s * l->legend_row;
+      double cy = y + l->legend_row / 2;
+      gboolean selected = (int) s == c->o->selected;
+      TmColor color = tm_trend_series_color (s, ser->is_other, c->o->dark);
+
+      l->legend_y[s] = y;
+      if (y + l->legend_row > l->plot.y + l->plot.height + X_LABELS)
+        {
+          l->n_legend = s;
+          break;
+        }
+      if (selected)
+        {
+          set_color (c->cr, color, 0.15);
+          cairo_rectangle (c->cr, l->legend_x - 3, y, l->legend_width + 3, l->legend_row);
+          cairo_fill (c->cr);
+        }
+      cairo_save (c->cr);
+      set_color (c->cr, color, 1.0);
+      cairo_set_line_width (c->cr, 2.5);
+      if (ser->is_other)
+        {
+          double dash[] = { 4, 2 };
+          cairo_set_dash (c->cr, dash, 2, 0);
+        }
+      cairo_move_to (c->cr, l->legend_x, cy);
+      cairo_line_to (c->cr, l->legend_x + SWATCH - 2, cy);
+      cairo_stroke (c->cr);
+      cairo_restore (c->cr);
+      draw_text (c, ser->is_other ? _("Other") : ser->key, l->legend_x + SWATCH + 4, cy, 0.0, 0.5,
+                 selected, c->o->foreground, 0.8, l->legend_width - SWATCH - 6);
+    }
+}
+
+static void
+draw_hover (Ctx *c, TmTrend *trend, GPtrArray *shown)
+{
+  guint p;
+  double x;
+
+  if (c->o->hover_ns < 0 || trend->n_points == 0)
+    return;
+  p = tm_trend_nearest_point (trend, c->o->hover_ns);
+  x = tm_chart_layout_ns_to_x (&c->l.plot, (double) trend->times_ns[p]);
+  if (x < c->l.plot.x || x > c->l.plot.x + c->l.plot.width)
+    return;
+
+  cairo_save (c->cr);
+  set_color (c->cr, c->o->foreground, 0.55);
+  cairo_set_line_width (c->cr, 1);
+  cairo_move_to (c->cr, round (x) + 0.5, c->l.plot.y);
+  cairo_line_to (c->cr, round (x) + 0.5, c->l.plot.y + c->l.plot.height);
+  cairo_stroke (c->cr);
+  for (guint s = 0; s < shown->len; s++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+      set_color (c->cr, tm_trend_series_color (s, ser->is_other, c->o->dark), 1.0);
+      cairo_arc (c->cr, x, y_of (c, ser->values[p]), 3.5, 0, 2 * G_PI);
+      cairo_fill (c->cr);
+    }
+  cairo_restore (c->cr);
+}
+
+void
+tm_trend_chart_render (cairo_t                   *cr,
+                       TmTrend                   *trend,
+                       GPtrArray                 *shown,
+                       const TmTrendChartOptions *o,
+                       TmTrendChartLayout        *layout_out)
+{
+  Ctx c = { 0 };
+  TmAxisTicks ticks;
+  TmAxisUnit unit;
+  g_autofree char *title = NULL;
+  double y_label_w = 0, bottom, legend_room = 0;
+  guint n;
+
+  g_return_if_fail (cr != NULL && trend != NULL && shown != NULL && o != NULL);
+
+  n = trend->n_points;
+  c.cr = cr;
+  c.o = o;
+  c.font = pango_font_description_from_string (o->font ? o->font : "Sans 9");
+  if (pango_font_description_get_size (c.font) <= 0)
+    pango_font_description_set_size (c.font, 9 * PANGO_SCALE);
+  c.x = g_new (double, MAX (n, 1));
+  for (guint p = 0; p < n; p++)
+    c.x[p] = (double) trend->times_ns[p];
+
+  cairo_save (cr);
+  if (o->background.alpha > 0)
+    {
+      set_color (cr, o->background, 1.0);
+      cairo_rectangle (cr, 0, 0, o->width, o->height);
+      cairo_fill (cr);
+    }
+
+  /* the window, or the requested view; one point gets a little room */
+  if (o->view_end_ns > o->view_start_ns)
+    {
+      c.l.plot.t0 = o->view_start_ns;
+      c.l.plot.t1 = o->view_end_ns;
+    }
+  else if (n > 1)
+    {
+      c.l.plot.t0 = c.x[0];
+      c.l.plot.t1 = c.x[n - 1];
+    }
+  else
+    {
+      c.l.plot.t0 = (n ? c.x[0] : 0) - 5e7;
+      c.l.plot.t1 = (n ? c.x[0] : 0) + 5e7;
+    }
+
+  /* legend column: the longest label, at most a third of the width */
+  if (o->show_legend && shown->len > 0)
+    {
+      for (guint s = 0; s < shown->len; s++)
+        {
+          const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+          double w, h;
+          text_size (&c, ser->is_other ? _("Other") : ser->key, TRUE, &w, &h);
+          legend_room = MAX (legend_room, w + SWATCH + 8);
+        }
+      legend_room = MIN (legend_room, o->width / 3);
+    }
+
+  c.l.plot.y = PAD + HEADER + 4;
+  bottom = o->height - PAD - X_LABELS;
+  c.l.plot.height = MAX (bottom - c.l.plot.y, 10);
+  unit = tm_trend_metric_is_bytes (trend->request.metric) ? TM_AXIS_UNIT_BYTES : TM_AXIS_UNIT_COUNT;
+
+  /* y labels' width depends on the values, which depend on the plot
+   * width: a first guess, refined once (as tm-chart.c does) */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      double vmax;
+
+      c.l.plot.x = PAD + (o->y_axis_width > 0 ? o->y_axis_width : pass == 0 ? 64 : y_label_w + 8);
+      c.l.plot.width = MAX (o->width - c.l.plot.x - PAD - 4 - (legend_room > 0 ? legend_room + 12 : 0), 10);
+      vmax = visible_max (&c, shown, n);
+      if (vmax <= 0)
+        vmax = unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
+      tm_axis_ticks (&ticks, unit, 0, vmax * 1.04, CLAMP ((guint) (c.l.plot.height / 28), 2, 8), TRUE);
+      c.l.y_max = ticks.max;
+      y_label_w = 0;
+      for (guint i = 0; i < ticks.n_ticks; i++)
+        {
+          g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
+          double w, h;
+          text_size (&c, label, FALSE, &w, &h);
+          y_label_w = MAX (y_label_w, w);
+        }
+    }
+  c.l.legend_x = c.l.plot.x + c.l.plot.width + 12;
+  c.l.legend_width = legend_room;
+
+  title = o->title ? g_strdup (o->title) : tm_trend_chart_title (trend);
+  draw_text (&c, title, PAD, PAD + HEADER / 2 - 2, 0.0, 0.5, TRUE, o->foreground, 0.9,
+             o->width - 2 * PAD);
+  draw_value_axis (&c, &ticks);
+
+  cairo_save (cr);
+  cairo_rectangle (cr, c.l.plot.x - 4, c.l.plot.y - 4, c.l.plot.width + 8, c.l.plot.height + 5);
+  cairo_clip (cr);
+  /* Other first, so the groups stay on top; the selected one last */
+  for (guint s = shown->len; s-- > 0;)
+    if ((int) s != o->selected)
+      draw_series (&c, g_ptr_array_index (shown, s), s, n, FALSE, o->selected >= 0);
+  if (o->selected >= 0 && (guint) o->selected < shown->len)
+    draw_series (&c, g_ptr_array_index (shown, o->selected), o->selected, n, TRUE, FALSE);
+  draw_hover (&c, trend, shown);
+  cairo_restore (cr);
+
+  draw_time_axis (&c, bottom);
+  if (legend_room > 0)
+    draw_legend (&c, shown);
+  cairo_restore (cr);
+
+  if (layout_out != NULL)
+    *layout_out = c.l;
+  g_free (c.x);
+  g_free (c.dx);
+  g_free (c.dy);
+  pango_font_description_free (c.font);
+}
+
+gboolean
+tm_trend_chart_write_png (TmTrend                   *trend,
+                          GPtrArray                 *shown,
+                          const TmTrendChartOptions *options,
+                          const char                *path,
+                          GError                   **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  int w, h;
+
+  g_return_val_if_fail (trend != NULL && shown != NULL && options != NULL && path != NULL, FALSE);
+
+  w = (int) ceil (options->width);
+  h = (int) ceil (options->height);
+  if (w < 16 || h < 16 || w > 16384 || h > 16384)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
+      return FALSE;
+    }
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  tm_trend_chart_render (cr, trend, shown, options, NULL);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  status = cairo_surface_write_to_png (surface, path);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Distance from (px, py) to the segment a-b. */
+static double
+segment_distance (double px, double py, double ax, double ay, double bx, double by)
+{
+  double dx = bx - ax, dy = by - ay, len2 = dx * dx + dy * dy, t;
+
+  t = len2 > 0 ? CLAMP (((px - ax) * dx + (py - ay) * dy) / len2, 0, 1) : 0;
+  return hypot (px - (ax + t * dx), py - (ay + t * dy));
+}
+
+int
+tm_trend_chart_hit (const TmTrendChartLayout *l,
+                    TmTrend                  *trend,
+                    GPtrArray                *shown,
+                    double                    x,
+                    double                    y)
+{
+  const TmChartLayout *p;
+  int best = -1;
+  double best_d = HIT_PIXELS;
+
+  g_return_val_if_fail (l != NULL && trend != NULL && shown != NULL, -1);
+
+  if (x >= l->legend_x - 3 && x <= l->legend_x + l->legend_width)
+    for (guint s = 0; s < l->n_legend && s < shown->len; s++)
+      if (y >= l->legend_y[s] && y < l->legend_y[s] + l->legend_row)
+        return (int) s;
+
+  p = &l->plot;
+  if (x < p->x - HIT_PIXELS || x > p->x + p->width + HIT_PIXELS || l->y_max <= 0)
+    return -1;
+  for (guint s = 0; s < shown->len; s++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+      for (guint i = 0; i + 1 < trend->n_points || (trend->n_points == 1 && i == 0); i++)
+        {
+          guint j = trend->n_points == 1 ? 0 : i + 1;
+          double ax = tm_chart_layout_ns_to_x (p, (double) trend->times_ns[i]);
+          double bx = tm_chart_layout_ns_to_x (p, (double) trend->times_ns[j]);
+          double ay = p->y + p->height - ser->values[i] / l->y_max * p->height;
+          double by = p->y + p->height - ser->values[j] / l->y_max * p->height;
+          double d;
+
+          if (MAX (ax, bx) < x - HIT_PIXELS || MIN (ax, bx) > x + HIT_PIXELS)
+            continue;
+          d = segment_distance (x, y, ax, ay, bx, by);
+          if (d < best_d)
+            {
+              best_d = d;
+              best = (int) s;
+            }
+        }
+    }
+  return best;
+}
