@@ -89,6 +89,8 @@ code=0; "$cli" windows "$dir/leak.tmtrace" --overhead-threshold 2 >/dev/null 2>&
 [ $code -eq 1 ] || fail "bad threshold exit $code"
 code=0; "$cli" windows "$dir/leak.tmtrace" --min-gcs 9 --max-gcs 3 >/dev/null 2>&1 || code=$?
 [ $code -eq 1 ] || fail "min > max exit $code"
+code=0; "$cli" windows "$dir/leak.tmtrace" --leak-regression-slack 1 >/dev/null 2>&1 || code=$?
+[ $code -eq 1 ] || fail "bad slack exit $code"
 code=0; "$cli" windows "$dir/leak.tmtrace" --no-such-option >/dev/null 2>&1 || code=$?
 [ $code -eq 1 ] || fail "unknown option exit $code"
 code=0; "$cli" windows >/dev/null 2>&1 || code=$?

@@ -183,6 +183,9 @@ tm_cmd_windows (int argc, char **argv)
         "A leak window covers at least this fraction of the samples (default 0.10)", "FRACTION" },
       { "leak-min-growth", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_min_growth,
         "A leak window grows by at least this fraction of its start value (default 0.10)", "FRACTION" },
+      { "leak-regression-slack", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_regression_slack,
+        "leak-regression: the longest window whose slope is within this fraction of the steepest"
+        " (default 0.10; 0: the steepest)", "FRACTION" },
       { NULL }
     };
 
@@ -226,6 +229,8 @@ tm_cmd_windows (int argc, char **argv)
     return tm_cli_usage_error ("windows", "--leak-min-coverage must be in [0, 1]");
   if (!(params.leak_min_growth >= 0 && isfinite (params.leak_min_growth)))
     return tm_cli_usage_error ("windows", "--leak-min-growth must not be negative");
+  if (!(params.leak_regression_slack >= 0 && params.leak_regression_slack < 1))
+    return tm_cli_usage_error ("windows", "--leak-regression-slack must be in [0, 1)");
 
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
