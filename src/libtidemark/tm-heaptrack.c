@@ -28,9 +28,6 @@
 #include "tm-trace-builder.h"
 #include "tm-error.h"
 
-#define BUF_SIZE        (1024 * 1024)
-#define MAX_LINE        (1024 * 1024)
-#define CHECK_EVERY     (1u << 12)
 #define MAX_DEPTH       128
 #define POINT_MS        10      /* first spacing of timeline points */
 #define POINT_BUDGET    2048    /* points before the spacing doubles */
@@ -60,7 +57,6 @@ typedef struct {
   guint32 trace;
   guint32 site_id;            /* 0 = not defined yet */
   guint32 type_id;
-  guint32 live_head;          /* newest live object, NO_OBJECT if none */
 } HtInfo;
 
 typedef struct {
@@ -75,8 +71,6 @@ typedef struct {
   GArray    *traces;          /* HtTrace */
   GArray    *infos;           /* HtInfo */
   GArray    *trace_site;      /* guint32 site id per trace index */
-  guint32   *obj_next;        /* per object: next older live object of its info */
-  guint64    obj_cap;
   guint32    op_new[4];       /* string ids of "operator new..." */
   guint      n_op_new;
   guint32    main_str;
@@ -162,6 +156,18 @@ read_hex (const char **s, const char *end, guint64 *v)
   *v = r;
   *s = q;
   return TRUE;
+}
+
+/* 0-15 for hex digits, 16 or more otherwise */
+static inline guint8
+hex_digit (guint8 c)
+{
+  if ((guint8) (c - '0') < 10)
+    return (guint8) (c - '0');
+  c |= 32;
+  if ((guint8) (c - 'a') < 6)
+    return (guint8) (c - 'a' + 10);
+  return 0xff;
 }
 
 static const char *
@@ -341,43 +347,22 @@ type_for_size (HtParser *p, guint64 size)
 
 /* ---- records --------------------------------------------------------- */
 
+/* An allocation the reader thread numbered: object `obj` of info `index`
+ * (index checked there against the infos defined so far). */
 static void
-on_alloc (HtParser *p, guint64 index)
+on_alloc (HtParser *p, guint64 index, guint64 obj)
 {
-  HtInfo *info;
+  HtInfo *info = &g_array_index (p->infos, HtInfo, index);
   g_autoptr(GError) error = NULL;
-  guint64 obj;
 
-  if (index >= p->infos->len)
-    {
-      complain (p, "allocation of undefined allocation info %" G_GUINT64_FORMAT, index);
-      return;
-    }
-  info = &g_array_index (p->infos, HtInfo, index);
-  if (p->n_objects >= NO_OBJECT - 1)
-    {
-      complain (p, "more than %u allocations; the rest are not modelled", NO_OBJECT - 1);
-      return;
-    }
   if (info->site_id == 0)
     {
       info->site_id = site_for_trace (p, info->trace);
       info->type_id = type_for_size (p, info->size);
     }
-  obj = p->n_objects;
   if (!tm_trace_builder_alloc (p->b, obj + 1, info->type_id, info->site_id, 0, info->size, 0, 0, &error))
-    {
-      complain (p, "%s", error->message);
-      return;
-    }
-  if (obj >= p->obj_cap)
-    {
-      p->obj_cap = MAX (p->obj_cap * 2, 1u << 16);
-      p->obj_next = g_renew (guint32, p->obj_next, p->obj_cap);
-    }
-  p->obj_next[obj] = info->live_head;
-  info->live_head = (guint32) obj;
-  p->n_objects++;
+    complain (p, "%s", error->message);
+  p->n_objects = obj + 1;
 
   p->allocations++;
   p->leaked += (gint64) info->size;
@@ -391,18 +376,13 @@ on_alloc (HtParser *p, guint64 index)
   p->dirty = TRUE;
 }
 
+/* A free of info `index`; the reader thread picked the newest live object
+ * of that info (NO_OBJECT if there was none). */
 static void
-on_free (HtParser *p, guint64 index)
+on_free (HtParser *p, guint64 index, guint32 obj)
 {
-  HtInfo *info;
-  guint32 obj;
+  const HtInfo *info = &g_array_index (p->infos, HtInfo, index);
 
-  if (index >= p->infos->len)
-    {
-      complain (p, "free of undefined allocation info %" G_GUINT64_FORMAT, index);
-      return;
-    }
-  info = &g_array_index (p->infos, HtInfo, index);
   /* heaptrack's rule: a free right after an allocation of the same info */
   if (p->last_alloc_info == index)
     p->temporary++;
@@ -410,13 +390,11 @@ on_free (HtParser *p, guint64 index)
   p->leaked -= (gint64) info->size;
   p->dirty = TRUE;
 
-  obj = info->live_head;
   if (obj == NO_OBJECT)
     {
       complain (p, "free without a live allocation of allocation info %" G_GUINT64_FORMAT, index);
       return;
     }
-  info->live_head = p->obj_next[obj];
   if (tm_trace_builder_death (p->b, 0, (guint64) obj + 1, NULL))
     p->n_deaths++;
 }
@@ -508,16 +486,19 @@ handle_line (HtParser *p, const char *line, const char *end)
   switch (line[0])
     {
     case '+':
-      if (read_hex (&s, end, &a))
-        on_alloc (p, a);
-      else
+      /* valid ones never come here: the reader thread numbers them */
+      if (!read_hex (&s, end, &a))
         complain (p, "malformed allocation");
+      else if (a >= p->infos->len)
+        complain (p, "allocation of undefined allocation info %" G_GUINT64_FORMAT, a);
+      else
+        complain (p, "more than %u allocations; the rest are not modelled", NO_OBJECT - 1);
       break;
     case '-':
-      if (read_hex (&s, end, &a))
-        on_free (p, a);
-      else
+      if (!read_hex (&s, end, &a))
         complain (p, "malformed free");
+      else
+        complain (p, "free of undefined allocation info %" G_GUINT64_FORMAT, a);
       break;
     case 'c':
       if (read_hex (&s, end, &a))
@@ -540,7 +521,6 @@ handle_line (HtParser *p, const char *line, const char *end)
           }
         info.size = a;
         info.trace = (guint32) b;
-        info.live_head = NO_OBJECT;
         g_array_append_val (p->infos, info);
       }
       break;
@@ -649,7 +629,6 @@ parser_clear (HtParser *p)
   g_clear_pointer (&p->traces, g_array_unref);
   g_clear_pointer (&p->infos, g_array_unref);
   g_clear_pointer (&p->trace_site, g_array_unref);
-  g_clear_pointer (&p->obj_next, g_free);
   g_clear_pointer (&p->command_line, g_free);
 }
 
@@ -661,6 +640,219 @@ set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
   tm_trace_builder_meta (b, key, num);
 }
 
+/* ---- reading: a producer thread decompresses and splits lines ------- */
+
+#define CHUNK_TEXT   (1024 * 1024)
+#define QUEUE_DEPTH  4
+#define OP_OTHER     3u   /* op = (offset of the line in the chunk) << 2 | 3 */
+
+typedef struct {
+  char     *text;           /* complete lines */
+  gsize     text_len;
+  guint64  *ops;            /* one per line: value << 2 | 0 ('+'), 1 ('-'), or OP_OTHER */
+  gsize     n_ops;
+  gsize     cap_ops;
+  guint64   offset;         /* uncompressed offset of text[0] */
+  guint64   compressed;     /* compressed bytes consumed after this chunk */
+  gboolean  last;
+  gboolean  cut;            /* the input ended inside a line (dropped) */
+  gboolean  too_long;       /* a line longer than CHUNK_TEXT */
+  GError   *error;          /* damaged compressed data after this chunk */
+} HtChunk;
+
+typedef struct {
+  TmHeaptrackSource *src;
+  GAsyncQueue       *full;
+  GAsyncQueue       *empty;
+  gint               stop;       /* atomic: the consumer gives up */
+  /* reader thread only: live objects per allocation info */
+  GArray            *live_head;  /* guint32 per info: newest live object */
+  guint32           *obj_next;   /* per object: next older live one of its info */
+  guint64            obj_cap;
+  guint64            n_objects;
+} HtPipe;
+
+static void
+chunk_free (HtChunk *c)
+{
+  g_free (c->text);
+  g_free (c->ops);
+  g_clear_error (&c->error);
+  g_free (c);
+}
+
+static inline void
+reserve_ops (HtChunk *c, gsize n)
+{
+  if (c->n_ops + n > c->cap_ops)
+    {
+      c->cap_ops = MAX (c->cap_ops * 2, 65536);
+      c->ops = g_renew (guint64, c->ops, c->cap_ops);
+    }
+}
+
+/* "+ INFO" / "- INFO": the info index, if the line is just that */
+static inline gboolean
+alloc_line (const char *s, const char *nl, guint64 *v)
+{
+  const char *q = s + 2;
+  guint64 r = 0;
+  guint8 d;
+
+  while (q < nl && q - s < 17 && (d = hex_digit ((guint8) *q)) < 16)
+    {
+      r = r << 4 | d;
+      q++;
+    }
+  if (q == s + 2)
+    return FALSE;
+  while (q < nl && (*q == ' ' || *q == '\r'))
+    q++;
+  *v = r;
+  return q == nl;
+}
+
+/* Splits a chunk into ops and keeps the live objects of every allocation
+ * info (newest first), so that the building thread only builds. */
+static void
+tokenize (HtPipe *pipe, HtChunk *c)
+{
+  const char *s = c->text, *end = c->text + c->text_len;
+
+  c->n_ops = 0;
+  while (s < end)
+    {
+      const char *nl;
+      guint64 v;
+
+      reserve_ops (c, 2);
+      if ((*s == '+' || *s == '-') && s + 2 < end && s[1] == ' ')
+        {
+          /* nearly every line: "+ 1a\n", parsed in one go */
+          const char *q = s + 2;
+          guint8 d;
+
+          v = 0;
+          while (q - s < 17 && (d = hex_digit ((guint8) *q)) < 16)
+            {
+              v = v << 4 | d;
+              q++;
+            }
+          if (*q == '\n' && q > s + 2)
+            nl = q;
+          else
+            {
+              nl = memchr (s + 2, '\n', end - s - 2);
+              if (!alloc_line (s, nl, &v))
+                v = G_MAXUINT64;
+            }
+          if (v < pipe->live_head->len)
+            {
+              guint32 *head = &g_array_index (pipe->live_head, guint32, v);
+              if (*s == '+' && pipe->n_objects < NO_OBJECT - 1)
+                {
+                  guint64 obj = pipe->n_objects++;
+                  if (obj >= pipe->obj_cap)
+                    {
+                      pipe->obj_cap = MAX (pipe->obj_cap * 2, 1u << 16);
+                      pipe->obj_next = g_renew (guint32, pipe->obj_next, pipe->obj_cap);
+                    }
+                  pipe->obj_next[obj] = *head;
+                  *head = (guint32) obj;
+                  c->ops[c->n_ops++] = v << 2;
+                  s = nl + 1;
+                  continue;
+                }
+              if (*s == '-')
+                {
+                  guint32 obj = *head;
+                  if (obj != NO_OBJECT)
+                    *head = pipe->obj_next[obj];
+                  c->ops[c->n_ops++] = v << 2 | 1;
+                  c->ops[c->n_ops++] = obj;
+                  s = nl + 1;
+                  continue;
+                }
+            }
+        }
+      else
+        nl = memchr (s, '\n', end - s);
+      if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
+        {
+          /* every "a" line defines the next info, even a malformed one */
+          guint32 none = NO_OBJECT;
+          g_array_append_val (pipe->live_head, none);
+        }
+      c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | OP_OTHER;
+      s = nl + 1;   /* text ends with a newline */
+    }
+}
+
+static gpointer
+producer (gpointer data)
+{
+  HtPipe *pipe = data;
+  char *carry = g_malloc (CHUNK_TEXT);
+  gsize carry_len = 0;
+  guint64 offset = 0;
+  gboolean done = FALSE;
+
+  for (;;)
+    {
+      HtChunk *c = g_async_queue_pop (pipe->empty);
+      gsize have = carry_len;
+      const char *last_nl = NULL;
+
+      c->last = c->cut = c->too_long = FALSE;
+      c->text_len = c->n_ops = 0;
+      if (g_atomic_int_get (&pipe->stop))
+        {
+          /* the consumer gave up: one empty last chunk ends its loop */
+          c->last = TRUE;
+          g_async_queue_push (pipe->full, c);
+          break;
+        }
+      memcpy (c->text, carry, carry_len);
+      while (have < CHUNK_TEXT)
+        {
+          gssize n = tm_heaptrack_source_read (pipe->src, (guint8 *) c->text + have, CHUNK_TEXT - have, &c->error);
+          if (n <= 0)
+            {
+              done = TRUE;
+              break;
+            }
+          have += (gsize) n;
+        }
+      for (gsize i = have; i > 0; i--)
+        if (c->text[i - 1] == '\n')
+          {
+            last_nl = c->text + i - 1;
+            break;
+          }
+      c->text_len = last_nl ? (gsize) (last_nl - c->text) + 1 : 0;
+      carry_len = have - c->text_len;
+      if (carry_len > 0)
+        memcpy (carry, c->text + c->text_len, carry_len);
+      if (last_nl == NULL && have == CHUNK_TEXT)
+        {
+          c->too_long = TRUE;
+          done = TRUE;
+        }
+      if (done && carry_len > 0 && !c->too_long)
+        c->cut = TRUE;
+      c->offset = offset;
+      offset += c->text_len;
+      c->compressed = tm_heaptrack_source_offset (pipe->src);
+      c->last = done;
+      tokenize (pipe, c);
+      g_async_queue_push (pipe->full, c);
+      if (done)
+        break;
+    }
+  g_free (carry);
+  return NULL;
+}
+
 TmTrace *
 tm_heaptrack_import (const char     *path,
                      TmProgressFunc  progress,
@@ -669,20 +861,20 @@ tm_heaptrack_import (const char     *path,
                      GError        **error)
 {
   HtParser p = { 0 };
-  TmHeaptrackSource *src;
+  HtPipe pipe = { 0 };
+  GThread *thread;
   TmTraceHeader h = { 0 };
-  char *buf;
-  gsize have = 0;
-  guint64 consumed = 0;
-  gboolean eof = FALSE, stopped = FALSE, first = TRUE;
+  gboolean stopped = FALSE, first = TRUE, failed = FALSE;
   g_autofree char *version = NULL;
+  guint64 size;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  src = tm_heaptrack_source_open (path, error);
-  if (src == NULL)
+  pipe.src = tm_heaptrack_source_open (path, error);
+  if (pipe.src == NULL)
     return NULL;
+  size = tm_heaptrack_source_size (pipe.src);
 
   p.path = path;
   p.b = tm_trace_builder_new (path, "heaptrack");
@@ -696,99 +888,138 @@ tm_heaptrack_import (const char     *path,
   p.page_size = 4096;
   tm_trace_builder_space (p.b, 1, TM_SPACE_KIND_OTHER, "heap", NULL);
 
-  buf = g_malloc (BUF_SIZE + MAX_LINE);
-  while (!eof)
+  pipe.live_head = g_array_new (FALSE, FALSE, sizeof (guint32));
+  pipe.full = g_async_queue_new ();
+  pipe.empty = g_async_queue_new ();
+  for (guint i = 0; i < QUEUE_DEPTH; i++)
     {
-      g_autoptr(GError) read_error = NULL;
-      gssize n = tm_heaptrack_source_read (src, (guint8 *) buf + have, BUF_SIZE, &read_error);
-      const char *s = buf, *end;
-
-      if (n < 0 && first)
-        {
-          /* damaged before the first line: nothing to show */
-          g_propagate_error (error, g_steal_pointer (&read_error));
-          goto fail;
-        }
-      if (n < 0)
-        {
-          tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (src), "%s", read_error->message);
-          tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
-          stopped = TRUE;
-          n = 0;
-        }
-      if (n == 0)
-        eof = TRUE;
-      have += (gsize) n;
-      end = buf + have;
-
-      if (first && have > 0)
-        {
-          first = FALSE;
-          if (!looks_like_heaptrack (buf, have))
-            {
-              g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)", path);
-              goto fail;
-            }
-        }
-
-      for (;;)
-        {
-          const char *nl = memchr (s, '\n', end - s);
-          if (nl == NULL)
-            {
-              if (eof && s < end)
-                {
-                  if (!stopped)
-                    {
-                      p.line_no++;
-                      p.line_offset = consumed + (guint64) (s - buf);
-                      complain (&p, "last line has no end: the file was cut short");
-                      p.line_no--;
-                    }
-                  s = end;   /* a half-written record is not trusted */
-                }
-              break;
-            }
-          p.line_no++;
-          p.line_offset = consumed + (guint64) (s - buf);
-          handle_line (&p, s, nl);
-          s = nl + 1;
-          if ((p.line_no & (CHECK_EVERY - 1)) == 0)
-            {
-              if (g_cancellable_is_cancelled (cancellable))
-                {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
-                  goto fail;
-                }
-              if (progress != NULL && tm_heaptrack_source_size (src) > 0)
-                progress (MIN (1.0, (double) tm_heaptrack_source_offset (src) / (double) tm_heaptrack_source_size (src)),
-                          progress_data);
-            }
-        }
-      consumed += (guint64) (s - buf);
-      have = (gsize) (end - s);
-      if (have >= MAX_LINE)
-        {
-          tm_trace_builder_warning (p.b, consumed, "line longer than %d bytes: not a heaptrack file past here", MAX_LINE);
-          tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
-          stopped = TRUE;
-          break;
-        }
-      if (have > 0)
-        memmove (buf, s, have);
+      HtChunk *c = g_new0 (HtChunk, 1);
+      c->text = g_malloc (CHUNK_TEXT);
+      g_async_queue_push (pipe.empty, c);
     }
+  thread = g_thread_new ("tm-heaptrack-read", producer, &pipe);
 
-  if (first)
+  for (;;)
+    {
+      HtChunk *c = g_async_queue_pop (pipe.full);
+      gboolean last = c->last;
+
+      if (!failed && !stopped)
+        {
+          if (first && (c->text_len > 0 || c->cut || c->error || c->too_long))
+            {
+              first = FALSE;
+              if (c->error && c->text_len == 0)
+                {
+                  /* damaged before the first line: nothing to show */
+                  g_propagate_error (error, g_steal_pointer (&c->error));
+                  failed = TRUE;
+                }
+              else if (!looks_like_heaptrack (c->text, c->text_len))
+                {
+                  g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)",
+                               path);
+                  failed = TRUE;
+                }
+            }
+          for (gsize i = 0; i < c->n_ops && !failed; i++)
+            {
+              guint64 op = c->ops[i];
+
+              p.line_no++;
+              switch (op & 3)
+                {
+                case 0:
+                  /* offsets of "+"/"-" lines are their chunk's; line numbers are exact */
+                  p.line_offset = c->offset;
+                  on_alloc (&p, op >> 2, p.n_objects);
+                  break;
+                case 1:
+                  p.line_offset = c->offset;
+                  on_free (&p, op >> 2, (guint32) c->ops[++i]);
+                  break;
+                default:
+                  {
+                    const char *line = c->text + (op >> 2);
+                    const char *nl = memchr (line, '\n', c->text_len - (op >> 2));
+                    p.line_offset = c->offset + (op >> 2);
+                    handle_line (&p, line, nl);
+                  }
+                }
+            }
+          if (!failed && g_cancellable_is_cancelled (cancellable))
+            {
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+              failed = TRUE;
+            }
+          if (!failed && c->too_long)
+            {
+              tm_trace_builder_warning (p.b, c->offset + c->text_len,
+                                        "line longer than %d bytes: not a heaptrack file past here", CHUNK_TEXT);
+              tm_trace_builder_stopped (p.b, c->compressed);
+              stopped = TRUE;
+            }
+          if (!failed && c->error != NULL)
+            {
+              tm_trace_builder_warning (p.b, c->compressed, "%s", c->error->message);
+              tm_trace_builder_stopped (p.b, c->compressed);
+              stopped = TRUE;
+            }
+          else if (!failed && c->cut && !stopped)
+            {
+              p.line_offset = c->offset + c->text_len;
+              p.line_no++;
+              complain (&p, "last line has no end: the file was cut short");
+              p.line_no--;
+            }
+          if (!failed && progress != NULL && size > 0)
+            progress (MIN (1.0, (double) c->compressed / (double) size), progress_data);
+          if (failed || stopped)
+            g_atomic_int_set (&pipe.stop, 1);
+        }
+      g_clear_error (&c->error);
+      g_async_queue_push (pipe.empty, c);
+      if (last)
+        break;
+    }
+  g_thread_join (thread);
+  {
+    HtChunk *c;
+    while ((c = g_async_queue_try_pop (pipe.full)) != NULL)
+      chunk_free (c);
+    while ((c = g_async_queue_try_pop (pipe.empty)) != NULL)
+      chunk_free (c);
+  }
+  g_async_queue_unref (pipe.full);
+  g_async_queue_unref (pipe.empty);
+  g_array_unref (pipe.live_head);
+  g_free (pipe.obj_next);
+
+  if (!failed && g_cancellable_is_cancelled (cancellable))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+      failed = TRUE;
+    }
+  if (!failed && first)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty heaptrack file", path);
-      goto fail;
+      failed = TRUE;
     }
-  if (!stopped && tm_heaptrack_source_cut_short (src))
+  if (failed)
     {
-      tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (src), "compressed data ends in the middle of a frame: the file was cut short");
-      tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
+      tm_heaptrack_source_close (pipe.src);
+      parser_clear (&p);
+      tm_trace_builder_free (p.b);
+      return NULL;
+    }
+  if (!stopped && tm_heaptrack_source_cut_short (pipe.src))
+    {
+      tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (pipe.src),
+                                "compressed data ends in the middle of a frame: the file was cut short");
+      tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (pipe.src));
       stopped = TRUE;
     }
+  tm_heaptrack_source_close (pipe.src);
 
   /* the last point: what is still allocated at the end (heaptrack's "leaked") */
   if (p.dirty || p.n_points == 0)
@@ -816,15 +1047,6 @@ tm_heaptrack_import (const char     *path,
   if (progress != NULL)
     progress (1.0, progress_data);
 
-  tm_heaptrack_source_close (src);
-  g_free (buf);
   parser_clear (&p);
   return tm_trace_builder_finish (p.b);
-
-fail:
-  tm_heaptrack_source_close (src);
-  g_free (buf);
-  parser_clear (&p);
-  tm_trace_builder_free (p.b);
-  return NULL;
 }

@@ -1,0 +1,335 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Importer benchmark, side by side in one run:
+ *   1. a heaptrack recording of N allocations (this program records its
+ *      own workload with `heaptrack` when no file is given): Tidemark's
+ *      tm_heaptrack_import vs `heaptrack_print FILE` on the same file,
+ *      with the totals cross-checked;
+ *   2. GC log parsing throughput in lines per second, unified logging and
+ *      legacy, on the test corpus repeated to a large file.
+ *
+ *   bench-import [--heaptrack FILE] [--allocs N] [--rounds R] [--gclog-lines N]
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/resource.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+
+#include "tm-gclog.h"
+#include "tm-heaptrack.h"
+
+/* ---- the recorded workload ------------------------------------------ */
+
+/* Like a real program: allocations from many call stacks (a recursion
+ * of varying depth over a few functions), sizes from 8 bytes to 16 KiB
+ * skewed to small ones, lifetimes from immediate to forever (a ring of
+ * 4096 live blocks, 1 in 1000 leaked), and the clock moving on. */
+static void *volatile ring[4096];
+static void *volatile *leaks;
+static guint64 n_leaks;
+
+static __attribute__((noinline)) void *
+allocate (guint64 i)
+{
+  guint32 h = (guint32) (i * 2654435761u);
+  gsize size = (gsize) 8 << (h % 12 < 8 ? h % 5 : h % 12);   /* 8 B .. 16 KiB */
+  return malloc (size + (h >> 24) % 8 * 8);
+}
+
+static __attribute__((noinline)) void *visit_a (guint64 i, guint depth);
+static __attribute__((noinline)) void *visit_b (guint64 i, guint depth);
+
+static __attribute__((noinline)) void *
+visit_a (guint64 i, guint depth)
+{
+  return depth == 0 ? allocate (i) : visit_b (i, depth - 1);
+}
+
+static __attribute__((noinline)) void *
+visit_b (guint64 i, guint depth)
+{
+  return depth == 0 ? allocate (i) : (i & 1 ? visit_a (i >> 1, depth - 1) : visit_b (i >> 1, depth - 1));
+}
+
+static int
+workload (guint64 n)
+{
+  leaks = calloc (n / 1000 + 1, sizeof (void *));
+  for (guint64 i = 0; i < n; i++)
+    {
+      guint slot = (guint) ((i * 40503u) % G_N_ELEMENTS (ring));
+      void *p = visit_a (i, (guint) (i % 9));
+
+      if (i % 1000 == 999)
+        leaks[n_leaks++] = p;
+      else if (i % 3 == 0)
+        free (p);   /* temporary */
+      else
+        {
+          free (ring[slot]);
+          ring[slot] = p;
+        }
+      if (i % 50000 == 0)
+        g_usleep (1000);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (ring); i++)
+    free (ring[i]);
+  return n_leaks > 0 ? 0 : 1;
+}
+
+/* ---- helpers ---------------------------------------------------------- */
+
+static double
+now_s (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+/* CPU seconds (user + system) of this process or of its waited-for children */
+static double
+cpu_s (int who)
+{
+  struct rusage ru;
+  getrusage (who, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+static char *
+self_path (void)
+{
+  return g_file_read_link ("/proc/self/exe", NULL);
+}
+
+static char *
+record (guint64 allocs)
+{
+  g_autofree char *self = self_path ();
+  g_autofree char *base = g_strdup_printf ("%s/tidemark-bench-heaptrack-v2-%" G_GUINT64_FORMAT, g_get_tmp_dir (), allocs);
+  char *path = g_strconcat (base, ".zst", NULL);
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, allocs);
+  const char *argv[] = { "heaptrack", "-o", base, self, "--workload", n, NULL };
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  double t0;
+
+  if (g_file_test (path, G_FILE_TEST_EXISTS))
+    return path;
+  g_print ("recording %s allocations with heaptrack into %s ...\n", n, path);
+  t0 = now_s ();
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL | G_SPAWN_STDERR_TO_DEV_NULL,
+                     NULL, NULL, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error) || !g_file_test (path, G_FILE_TEST_EXISTS))
+    {
+      g_printerr ("cannot record with heaptrack: %s\n", error ? error->message : "no output file");
+      exit (2);
+    }
+  g_print ("  recorded in %.1f s\n", now_s () - t0);
+  return path;
+}
+
+static const char *
+load_average (void)
+{
+  static char buf[64];
+  g_autofree char *text = NULL;
+
+  if (!g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    return "?";
+  g_strlcpy (buf, text, sizeof buf);
+  g_strdelimit (buf, "\n", '\0');
+  return buf;
+}
+
+static guint64
+summary_number (const char *out, const char *label)
+{
+  const char *p = strstr (out, label);
+  return p ? g_ascii_strtoull (p + strlen (label), NULL, 10) : 0;
+}
+
+/* heaptrack_print on the file; returns seconds, its allocation count */
+static double
+run_heaptrack_print (const char *path, guint64 *allocs, guint64 *temporary, double *cpu)
+{
+  const char *argv[] = { "heaptrack_print", path, NULL };
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  double t0 = now_s (), c0 = cpu_s (RUSAGE_CHILDREN), t;
+
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                     &out, NULL, &status, &error) || !g_spawn_check_wait_status (status, &error))
+    {
+      g_printerr ("heaptrack_print failed: %s\n", error->message);
+      exit (2);
+    }
+  t = now_s () - t0;
+  *cpu = cpu_s (RUSAGE_CHILDREN) - c0;
+  *allocs = summary_number (out, "calls to allocation functions: ");
+  *temporary = summary_number (out, "temporary memory allocations: ");
+  return t;
+}
+
+static double
+run_import (const char *path, TmTrace **keep, double *cpu)
+{
+  g_autoptr(GError) error = NULL;
+  double t0 = now_s (), c0 = cpu_s (RUSAGE_SELF);
+  TmTrace *t = tm_heaptrack_import (path, NULL, NULL, NULL, &error);
+  double dt = now_s () - t0;
+
+  *cpu = cpu_s (RUSAGE_SELF) - c0;
+  if (t == NULL)
+    {
+      g_printerr ("import failed: %s\n", error->message);
+      exit (2);
+    }
+  if (*keep)
+    tm_trace_unref (*keep);
+  *keep = t;
+  return dt;
+}
+
+static guint64
+meta_u64 (const TmTrace *t, const char *key)
+{
+  const char *v = g_hash_table_lookup (t->meta, key);
+  return v ? g_ascii_strtoull (v, NULL, 10) : 0;
+}
+
+/* A big log: the corpus file repeated until it has `lines` lines. */
+static char *
+big_log (const char *name, guint64 lines, guint64 *n_lines)
+{
+  g_autofree char *src = g_build_filename (TM_TEST_DATA, "gc-logs", name, NULL);
+  g_autofree char *text = NULL;
+  gsize len;
+  guint64 per = 0;
+  char *path;
+  FILE *f;
+  int fd;
+
+  if (!g_file_get_contents (src, &text, &len, NULL))
+    {
+      g_printerr ("cannot read %s\n", src);
+      exit (2);
+    }
+  for (gsize i = 0; i < len; i++)
+    per += text[i] == '\n';
+  fd = g_file_open_tmp ("tidemark-bench-XXXXXX.log", &path, NULL);
+  f = fdopen (fd, "w");
+  *n_lines = 0;
+  while (*n_lines < lines)
+    {
+      fwrite (text, 1, len, f);
+      *n_lines += per;
+    }
+  fclose (f);
+  return path;
+}
+
+static void
+bench_gclog (const char *name, guint64 lines, guint rounds)
+{
+  guint64 n_lines;
+  g_autofree char *path = big_log (name, lines, &n_lines);
+  double best = 1e9;
+  guint gcs = 0;
+  GStatBuf st;
+
+  g_stat (path, &st);
+  for (guint r = 0; r < rounds; r++)
+    {
+      g_autoptr(GError) error = NULL;
+      double t0 = now_s ();
+      TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+      double dt = now_s () - t0;
+      if (t == NULL)
+        {
+          g_printerr ("gc log import failed: %s\n", error->message);
+          exit (2);
+        }
+      gcs = tm_trace_n_gcs (t);
+      tm_trace_unref (t);
+      best = MIN (best, dt);
+    }
+  g_print ("| %s x%" G_GUINT64_FORMAT " lines | %.1f MiB | %u GCs | %.3f s | %.2f M lines/s | %.0f MiB/s |\n", name,
+           n_lines, st.st_size / 1048576.0, gcs, best, n_lines / best / 1e6, st.st_size / 1048576.0 / best);
+  g_unlink (path);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *file = NULL;
+  gint64 allocs = 10000000, gclog_lines = 1000000;
+  gint rounds = 2;
+  gint64 workload_n = -1;
+  GOptionEntry entries[] = {
+    { "heaptrack", 0, 0, G_OPTION_ARG_FILENAME, &file, "heaptrack file (default: record one)", "FILE" },
+    { "allocs", 0, 0, G_OPTION_ARG_INT64, &allocs, "allocations to record (default 10^7)", "N" },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "repetitions, best time counts (default 2)", "R" },
+    { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6)", "N" },
+    { "workload", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &workload_n, NULL, NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("- importer benchmark");
+  g_autoptr(GError) error = NULL;
+  TmTrace *t = NULL;
+  double best_import = 1e9, best_print = 1e9, cpu_import = 1e9, cpu_print = 1e9;
+  guint64 p_allocs = 0, p_temp = 0;
+  GStatBuf st;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  if (workload_n >= 0)
+    return workload ((guint64) workload_n);
+  rounds = MAX (rounds, 1);
+
+  if (file == NULL)
+    file = record ((guint64) allocs);
+  g_stat (file, &st);
+
+  /* alternate the two, so that both see the same machine load */
+  for (gint r = 0; r < rounds; r++)
+    {
+      double ci, cp;
+      best_import = MIN (best_import, run_import (file, &t, &ci));
+      best_print = MIN (best_print, run_heaptrack_print (file, &p_allocs, &p_temp, &cp));
+      cpu_import = MIN (cpu_import, ci);
+      cpu_print = MIN (cpu_print, cp);
+    }
+
+  g_print ("\n## heaptrack import: %s (%.1f MiB)\n\n", file, st.st_size / 1048576.0);
+  g_print ("| measure | value |\n|---|---|\n");
+  g_print ("| allocations (Tidemark / heaptrack_print) | %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " |\n",
+           meta_u64 (t, "heaptrack.allocations"), p_allocs);
+  g_print ("| temporary (Tidemark / heaptrack_print) | %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " |\n",
+           meta_u64 (t, "heaptrack.temporary"), p_temp);
+  g_print ("| objects / deaths / timeline points | %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " / %u |\n",
+           t->n_objects, t->total_deaths, tm_trace_n_gcs (t));
+  g_print ("| `heaptrack_print FILE` | %.3f s |\n", best_print);
+  g_print ("| tm_heaptrack_import (full model) | %.3f s |\n", best_import);
+  g_print ("| **heaptrack_print / Tidemark** | **%.2f** (goal >= 3) |\n", best_print / best_import);
+  g_print ("| CPU time (user + system): heaptrack_print / Tidemark (both threads) | %.3f s / %.3f s = **%.2f** |\n",
+           cpu_print, cpu_import, cpu_print / cpu_import);
+  g_print ("| allocations imported per second | %.1f M/s |\n", t->n_objects / best_import / 1e6);
+  g_print ("| load average while measuring | %s |\n", load_average ());
+  if (meta_u64 (t, "heaptrack.allocations") != p_allocs || meta_u64 (t, "heaptrack.temporary") != p_temp)
+    g_print ("\nWARNING: totals differ from heaptrack_print\n");
+  tm_trace_unref (t);
+
+  g_print ("\n## GC log parsing\n\n| log | size | GCs | best time | lines/s | MiB/s |\n|---|---|---|---|---|---|\n");
+  bench_gclog ("jdk17-g1.log", (guint64) gclog_lines, (guint) rounds);
+  bench_gclog ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt", (guint64) gclog_lines, (guint) rounds);
+  bench_gclog ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt", (guint64) gclog_lines, (guint) rounds);
+  return 0;
+}
