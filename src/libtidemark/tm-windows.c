@@ -8,6 +8,7 @@
 #include "tm-windows-private.h"
 #include "tm-format-util.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -77,9 +78,14 @@ typedef enum {
 
 static const char *series_ids[] = { "reachable", "full-gc-occupancy", "occupancy" };
 static const char *series_labels[] = {
-  "reachable memory",
-  "heap occupancy after full and mixed GCs",
-  "heap occupancy after GC",
+  N_("reachable memory"),
+  N_("heap occupancy after full and mixed GCs"),
+  N_("heap occupancy after GC"),
+};
+static const char *series_titles[] = {
+  N_("Reachable memory"),
+  N_("Heap occupancy after full and mixed GCs"),
+  N_("Heap occupancy after GC"),
 };
 
 /* The complete GCs in order, copied once from the trace's large TmGc
@@ -241,20 +247,11 @@ tm_windows_leak_series_label (const TmTrace        *trace,
             full += is_full (gc) ? 1 : 0;
           }
       }
-    return series_labels[choose_series (graphs, full, params)];
+    return _(series_labels[choose_series (graphs, full, params)]);
   }
 }
 
 /* ---- explanations ---- */
-
-static char *
-capitalized (const char *s)
-{
-  char *c = g_strdup (s);
-
-  c[0] = g_ascii_toupper (c[0]);
-  return c;
-}
 
 /* Why the leak series is only a stand-in for reachable memory. */
 static const char *
@@ -268,19 +265,19 @@ series_caveat (const TmTrace *trace, SeriesKind kind)
       return "";
     case SERIES_FULL_GC:
       return gc_log
-        ? " This comes from a GC log, which has no reference graphs: occupancy after full and mixed GCs"
+        ? _(" This comes from a GC log, which has no reference graphs: occupancy after full and mixed GCs"
           " approximates the live data but may include garbage. Record the program with tidemark-cli record"
-          " to confirm and to see which objects grow."
-        : " This trace has no reference graphs: occupancy after full and mixed GCs approximates the live"
-          " data but may include garbage. Record with reference graphs to confirm.";
+          " to confirm and to see which objects grow.")
+        : _(" This trace has no reference graphs: occupancy after full and mixed GCs approximates the live"
+          " data but may include garbage. Record with reference graphs to confirm.");
     case SERIES_OCCUPANCY:
     default:
       return gc_log
-        ? " This comes from a GC log without enough full or mixed GCs, so the occupancy after every GC"
+        ? _(" This comes from a GC log without enough full or mixed GCs, so the occupancy after every GC"
           " stands in for the live data; it includes garbage not yet collected. Record the program with"
-          " tidemark-cli record to confirm."
-        : " This trace has no reference graphs, so the occupancy after every GC stands in for reachable"
-          " memory; it includes garbage not yet collected. Record with reference graphs to confirm.";
+          " tidemark-cli record to confirm.")
+        : _(" This trace has no reference graphs, so the occupancy after every GC stands in for reachable"
+          " memory; it includes garbage not yet collected. Record with reference graphs to confirm.");
     }
 }
 
@@ -333,7 +330,7 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
   gsize n, start, m;
   gboolean covers, leak_suspicious;
   double v0, v1, secs, growth, rel;
-  g_autofree char *label = NULL;
+  const char *label, *what;
   const char *caveat;
 
   leak_series_build (tl, params, &s);
@@ -342,7 +339,8 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
   n = s.n;
   if (n < 2)
     goto out;
-  label = capitalized (series_labels[s.kind]);
+  label = _(series_titles[s.kind]);
+  what = _(series_labels[s.kind]);
   caveat = series_caveat (trace, s.kind);
 
   /* leak: the heuristic growth window */
@@ -372,25 +370,25 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
       d = fmt_time (secs * 1e9);
       rate = fmt_bytes (w->score);
       if (leak_suspicious)
-        w->explanation = g_strdup_printf (
+        w->explanation = g_strdup_printf (_(
           "%s grew from %s to %s over %s (%s/s, GCs %u-%u) and never fell below %.0f%% of its peak:"
           " objects are being kept alive. Inspect this window for %s (tidemark-cli %s TRACE"
-          " --from-gc %u --to-gc %u).%s",
+          " --from-gc %u --to-gc %u).%s"),
           label, b0, b1, d, rate, w->first_gc, w->last_gc, params->leak_tolerance * 100,
           s.kind == SERIES_REACHABLE ? "growing data structures" : "the object groups that grow",
           s.kind == SERIES_REACHABLE ? "ds-growth" : "trend",
           w->first_gc, w->last_gc, caveat);
       else if (!covers)
-        w->explanation = g_strdup_printf (
-          "The longest growth window of %s (GCs %u-%u, %s to %s over %s) has %" G_GSIZE_FORMAT
-          " of %" G_GSIZE_FORMAT " samples, fewer than the %.0f%% a leak needs: growth is too short-lived"
-          " to suspect a leak. Nothing to do unless it continues in a longer run.%s",
-          series_labels[s.kind], w->first_gc, w->last_gc, b0, b1, d, m, n,
+        w->explanation = g_strdup_printf (_(
+          "The longest growth window of %s (GCs %u-%u, %s to %s over %s) has %u"
+          " of %u samples, fewer than the %.0f%% a leak needs: growth is too short-lived"
+          " to suspect a leak. Nothing to do unless it continues in a longer run.%s"),
+          what, w->first_gc, w->last_gc, b0, b1, d, (guint) m, (guint) n,
           params->leak_min_coverage * 100, caveat);
       else
-        w->explanation = g_strdup_printf (
+        w->explanation = g_strdup_printf (_(
           "%s changed only from %s to %s (%+.1f%%) in its longest growth window (GCs %u-%u, %s),"
-          " less than the %.0f%% growth a leak needs: memory looks stable. Nothing to do.%s",
+          " less than the %.0f%% growth a leak needs: memory looks stable. Nothing to do.%s"),
           label, b0, b1, rel * 100, w->first_gc, w->last_gc, d,
           params->leak_min_growth * 100, caveat);
       g_ptr_array_add (out, w);
@@ -421,17 +419,17 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
             cd = fmt_time ((double) (p[l].time_ns - p[f].time_ns));
             cr = fmt_bytes (per_s);
             if (pw->suspicious)
-              pw->explanation = g_strdup_printf (
+              pw->explanation = g_strdup_printf (_(
                 "The fastest growth inside the leak window: %s rose from %s to %s in %s (%s/s) between"
                 " GCs %u and %u. Start here: compare the heap after GC %u with the heap after GC %u"
-                " to see which objects accumulate.%s",
-                series_labels[s.kind], c0, c1, cd, cr, pw->first_gc, pw->last_gc,
+                " to see which objects accumulate.%s"),
+                what, c0, c1, cd, cr, pw->first_gc, pw->last_gc,
                 pw->first_gc, pw->last_gc, caveat);
             else
-              pw->explanation = g_strdup_printf (
+              pw->explanation = g_strdup_printf (_(
                 "The fastest-changing part of the growth window: %s went from %s to %s in %s (%s/s)"
-                " between GCs %u and %u. The growth window itself is not a leak, so this needs no action.",
-                series_labels[s.kind], c0, c1, cd, cr, pw->first_gc, pw->last_gc);
+                " between GCs %u and %u. The growth window itself is not a leak, so this needs no action."),
+                what, c0, c1, cd, cr, pw->first_gc, pw->last_gc);
             g_ptr_array_add (out, pw);
           }
       }
@@ -466,29 +464,29 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
         cd = fmt_time ((double) (p[n - 1].time_ns - p[f].time_ns));
         cr = fmt_bytes (per_s);
         if (w->suspicious)
-          w->explanation = g_strdup_printf (
+          w->explanation = g_strdup_printf (_(
             "A straight line fitted to %s over GCs %u-%u (to the end of the run) rises at %s/s, from"
             " %s to %s in %s: a steady upward trend to the end of the run."
-            " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s",
-            series_labels[s.kind], w->first_gc, w->last_gc, cr, c0, c1, cd,
+            " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s"),
+            what, w->first_gc, w->last_gc, cr, c0, c1, cd,
             w->first_gc, w->last_gc, caveat);
         else if (rrel >= params->leak_min_growth)
           {
             g_autofree char *a0 = fmt_bytes ((double) p[f].value);
             g_autofree char *a1 = fmt_bytes ((double) p[n - 1].value);
 
-            w->explanation = g_strdup_printf (
+            w->explanation = g_strdup_printf (_(
               "A straight line fitted to %s over GCs %u-%u rises from %s to %s, but the memory itself"
               " went from %s to %s (%+.1f%%), less than the %.0f%% a leak needs: the trend comes from a"
-              " temporary rise in between, not from growth that lasts. Nothing to do.",
-              series_labels[s.kind], w->first_gc, w->last_gc, c0, c1, a0, a1, real * 100,
+              " temporary rise in between, not from growth that lasts. Nothing to do."),
+              what, w->first_gc, w->last_gc, c0, c1, a0, a1, real * 100,
               params->leak_min_growth * 100);
           }
         else
-          w->explanation = g_strdup_printf (
+          w->explanation = g_strdup_printf (_(
             "The steepest trend of %s ending at the end of the run (GCs %u-%u) rises only from %s to %s"
-            " (%+.1f%%) in %s, less than the %.0f%% a leak needs: no clear upward trend. Nothing to do.",
-            series_labels[s.kind], w->first_gc, w->last_gc, c0, c1, rrel * 100, cd,
+            " (%+.1f%%) in %s, less than the %.0f%% a leak needs: no clear upward trend. Nothing to do."),
+            what, w->first_gc, w->last_gc, c0, c1, rrel * 100, cd,
             params->leak_min_growth * 100);
         g_ptr_array_add (out, w);
       }
@@ -535,18 +533,18 @@ detect_overhead (const TmWindowParams *params, const Timeline *r, GPtrArray *out
   dp = fmt_time (pause);
   dd = fmt_time ((double) (t1 - t0));
   if (w->suspicious)
-    w->explanation = g_strdup_printf (
-      "GCs paused the program for %.1f%% of the time between %s and %s (%" G_GSIZE_FORMAT " GCs, %u-%u:"
+    w->explanation = g_strdup_printf (_(
+      "GCs paused the program for %.1f%% of the time between %s and %s (%u GCs, %u-%u:"
       " %s of pauses in %s), at or above the %.0f%% threshold: the program spends much of its time"
       " collecting garbage instead of working. Look at heap occupancy in this window: if it stays near the"
       " limit, the heap is too small for the live data or memory leaks; otherwise reduce how much is"
-      " allocated there.",
-      frac * 100, s0, s1, l - f + 1, w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
+      " allocated there."),
+      frac * 100, s0, s1, (guint) (l - f + 1), w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
   else
-    w->explanation = g_strdup_printf (
-      "The highest GC overhead is %.1f%% between %s and %s (%" G_GSIZE_FORMAT " GCs, %u-%u: %s of pauses in"
-      " %s), below the %.0f%% threshold: GC pauses are not a problem in this run.",
-      frac * 100, s0, s1, l - f + 1, w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
+    w->explanation = g_strdup_printf (_(
+      "The highest GC overhead is %.1f%% between %s and %s (%u GCs, %u-%u: %s of pauses in"
+      " %s), below the %.0f%% threshold: GC pauses are not a problem in this run."),
+      frac * 100, s0, s1, (guint) (l - f + 1), w->first_gc, w->last_gc, dp, dd, params->overhead_threshold * 100);
   g_ptr_array_add (out, w);
 }
 
@@ -583,21 +581,21 @@ detect_churn (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
   rate = fmt_bytes (per_s);
   med = fmt_bytes (median);
   floor_s = fmt_bytes (params->churn_min_bytes_per_s);
-  times = isfinite (ratio) ? g_strdup_printf ("%.1f times", ratio) : g_strdup ("far above");
+  times = isfinite (ratio) ? g_strdup_printf (_("%.1f times"), ratio) : g_strdup (_("far above"));
   if (w->suspicious)
-    w->explanation = g_strdup_printf (
+    w->explanation = g_strdup_printf (_(
       "GCs freed %s in %s between %s and %s (%s/s, GCs %u-%u), %s the run's median of %s/s for"
-      " windows of %" G_GSIZE_FORMAT " GCs: the program creates many short-lived objects here"
+      " windows of %u GCs: the program creates many short-lived objects here"
       " (or drops a large amount of data at once). Find what is allocated in this window"
-      " (classify by allocation site) and avoid or reuse those objects.",
+      " (classify by allocation site) and avoid or reuse those objects."),
       fb, dd, s0, s1, rate, w->first_gc, w->last_gc,
-      times, med, k);
+      times, med, (guint) k);
   else
-    w->explanation = g_strdup_printf (
+    w->explanation = g_strdup_printf (_(
       "The highest churn is %s/s between %s and %s (GCs %u-%u, %s freed in %s); the median for windows"
-      " of %" G_GSIZE_FORMAT " GCs is %s/s. A hotspot needs %.1f times the median and at least %s/s:"
-      " allocation is even enough. Nothing to do.",
-      rate, s0, s1, w->first_gc, w->last_gc, fb, dd, k, med,
+      " of %u GCs is %s/s. A hotspot needs %.1f times the median and at least %s/s:"
+      " allocation is even enough. Nothing to do."),
+      rate, s0, s1, w->first_gc, w->last_gc, fb, dd, (guint) k, med,
       params->churn_median_factor, floor_s);
   g_ptr_array_add (out, w);
 }
