@@ -1082,6 +1082,30 @@ test_synth_overhead (void)
   assert_rate_phase ("gc-overhead", TM_WINDOW_GC_OVERHEAD, 0.50, 0.70, FALSE);
 }
 
+static void
+test_synth_mixed (void)
+{
+  /* leak from 10% to the end, churn at 30%..40%, GC overhead at 60%..70% */
+  TmTrace *t = NULL;
+  g_autoptr(GPtrArray) ws = synth_windows ("mixed", &t);
+  const TmWindow *leak = find_kind (ws, TM_WINDOW_LEAK);
+  const TmWindow *churn = find_kind (ws, TM_WINDOW_CHURN);
+  const TmWindow *over = find_kind (ws, TM_WINDOW_GC_OVERHEAD);
+
+  dump_windows ("mixed", ws);
+  g_assert_nonnull (leak);
+  g_assert_cmpfloat (leak->first_gc, >=, phase_gc (t, 0.10) - 10);
+  g_assert_cmpfloat (leak->first_gc, <=, phase_gc (t, 0.10) + 10);
+  g_assert_cmpuint (leak->last_gc, ==, tm_trace_n_gcs (t));
+  g_assert_nonnull (churn);
+  g_assert_cmpfloat (churn->first_gc, >=, phase_gc (t, 0.30) - 1);
+  g_assert_cmpfloat (churn->last_gc, <=, phase_gc (t, 0.40) + 1);
+  g_assert_nonnull (over);
+  g_assert_cmpfloat (over->first_gc, >=, phase_gc (t, 0.60) - 1);
+  g_assert_cmpfloat (over->last_gc, <=, phase_gc (t, 0.70) + 1);
+  tm_trace_unref (t);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1121,6 +1145,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/synth/leak", test_synth_leak);
   g_test_add_func ("/windows/synth/churn", test_synth_churn);
   g_test_add_func ("/windows/synth/gc-overhead", test_synth_overhead);
+  g_test_add_func ("/windows/synth/mixed", test_synth_mixed);
 
   return g_test_run ();
 }
