@@ -445,14 +445,20 @@ draw_bands (Ctx *c)
 {
   cairo_t *cr = c->cr;
   const TmChartOptions *o = c->o;
+  /* Label slots already used, so that labels of overlapping bands stack. */
+  double used_x0[16], used_x1[16];
+  int used_row[16];
+  guint n_used = 0;
 
   for (guint i = 0; i < o->n_bands; i++)
     {
       const TmChartBand *b = &o->bands[i];
       gboolean selected = (int) i == o->selected_band;
+      gboolean dimmed = o->selected_band >= 0 && !selected;
       double x0 = tm_chart_layout_ns_to_x (&c->l, b->start_ns);
       double x1 = tm_chart_layout_ns_to_x (&c->l, b->end_ns);
       TmColor color = tm_chart_window_color (b->kind);
+      double alpha;
 
       x0 = MAX (x0, c->l.x);
       x1 = MIN (x1, c->l.x + c->l.width);
@@ -461,28 +467,46 @@ draw_bands (Ctx *c)
       if (x1 - x0 < 2)
         x1 = x0 + 2;
 
-      set_color (cr, color, selected ? 0.24 : b->suspicious ? 0.10 : 0.04);
+      alpha = selected ? 0.20 : dimmed ? 0.04 : b->suspicious ? 0.09 : 0.04;
+      set_color (cr, color, alpha);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, c->l.height);
       cairo_fill (cr);
 
       /* A strip on top of the plot names the band's kind by color. */
-      set_color (cr, color, selected ? 1.0 : 0.7);
+      set_color (cr, color, selected ? 1.0 : dimmed ? 0.45 : 0.8);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, 3);
       cairo_fill (cr);
-      if (o->band_labels)
+
+      if (o->band_labels && n_used < G_N_ELEMENTS (used_row))
         {
           const char *label = tm_chart_window_label (b->kind);
           double tw = text_width (c, label, TRUE);
+          int row = 0;
 
-          if (tw + 10 < x1 - x0)
+          for (gboolean moved = TRUE; moved; )
             {
-              cairo_save (cr);
-              draw_text (c, label, x0 + 5, c->l.y + 6, 0.0, 0.0, TRUE, color, 0.9);
-              cairo_restore (cr);
+              moved = FALSE;
+              for (guint k = 0; k < n_used; k++)
+                if (used_row[k] == row && x0 + 5 < used_x1[k] + 8 && x0 + 5 + tw + 8 > used_x0[k])
+                  {
+                    row++;
+                    moved = TRUE;
+                  }
+            }
+          if (tw + 10 < x1 - x0 && c->l.y + 6 + (row + 1) * 16 < c->l.y + c->l.height)
+            {
+              draw_text (c, label, x0 + 5, c->l.y + 6 + row * 16, 0.0, 0.0, TRUE, color,
+                         dimmed ? 0.55 : 0.95);
+              used_x0[n_used] = x0 + 5;
+              used_x1[n_used] = x0 + 5 + tw;
+              used_row[n_used] = row;
+              n_used++;
             }
         }
+
       if (selected)
         {
+          set_color (cr, color, 0.9);
           cairo_set_line_width (cr, 1);
           cairo_move_to (cr, round (x0) + 0.5, c->l.y);
           cairo_line_to (cr, round (x0) + 0.5, c->l.y + c->l.height);
@@ -507,9 +531,12 @@ draw_selection (Ctx *c)
   if (x1 < x0)
     return;
 
-  set_color (cr, selection_color, 0.16);
-  cairo_rectangle (cr, x0, c->l.y, MAX (x1 - x0, 1), c->l.height);
-  cairo_fill (cr);
+  if (o->selected_band < 0)
+    {
+      set_color (cr, selection_color, 0.14);
+      cairo_rectangle (cr, x0, c->l.y, MAX (x1 - x0, 1), c->l.height);
+      cairo_fill (cr);
+    }
   set_color (cr, selection_color, 0.9);
   cairo_set_line_width (cr, 1.5);
   cairo_move_to (cr, x0, c->l.y);

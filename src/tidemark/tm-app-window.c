@@ -6,12 +6,17 @@
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-settings.h"
+/* Analysis views of later issues, present when built (src/tidemark/meson.build). */
 #ifdef TM_HAVE_HEAP_VIEW
 # include "tm-heap-view.h"
+#endif
+#ifdef TM_HAVE_DS_GROWTH_VIEW
+# include "tm-ds-growth-view.h"
 #endif
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct _TmAppWindow
@@ -40,7 +45,9 @@ struct _TmAppWindow
   GtkLabel             *selection_explanation;
   GtkGrid              *selection_grid;
   GtkWidget            *heap_button;
+  GtkWidget            *ds_button;
   GMenu                *file_section;
+  GMenu                *analyses_section;
 
   /* state */
   TmSession            *session;
@@ -52,11 +59,17 @@ struct _TmAppWindow
   guint                 update_idle;
   char                 *last_error;
 
-  /* main loop responsiveness while loading (frame clock ticks) */
+  /* main loop responsiveness while loading: frame clock ticks, and a
+   * 5 ms timeout that measures gaps between main loop dispatches */
   guint                 tick_id;
   gint64                last_tick_us;
   gint64                max_gap_us;
   guint                 n_ticks;
+  guint                 probe_id;
+  gint64                load_start_us;
+  gint64                last_probe_us;
+  gint64                max_probe_gap_us;
+  gint64                max_probe_gap_at_us;
 };
 
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -97,16 +110,49 @@ tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+probe_cb (gpointer data)
+{
+  TmAppWindow *self = data;
+  gint64 now = g_get_monotonic_time ();
+
+  if (self->last_probe_us != 0 && now - self->last_probe_us > self->max_probe_gap_us)
+    {
+      self->max_probe_gap_us = now - self->last_probe_us;
+      self->max_probe_gap_at_us = now - self->load_start_us;
+    }
+  self->last_probe_us = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_measuring (TmAppWindow *self)
+{
+  self->max_gap_us = 0;
+  self->last_tick_us = 0;
+  self->n_ticks = 0;
+  self->load_start_us = g_get_monotonic_time ();
+  self->last_probe_us = 0;
+  self->max_probe_gap_us = 0;
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+  if (self->probe_id == 0 && g_getenv ("TIDEMARK_MEASURE_STALLS"))
+    self->probe_id = g_timeout_add (5, probe_cb, self);
+}
+
 static void
 stop_measuring (TmAppWindow *self)
 {
-  if (self->tick_id == 0)
-    return;
-  gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+  if (self->tick_id != 0)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
   self->tick_id = 0;
+  g_clear_handle_id (&self->probe_id, g_source_remove);
   if (g_getenv ("TIDEMARK_MEASURE_STALLS"))
-    g_printerr ("tidemark: largest gap between frames while loading: %.1f ms over %u frames\n",
-                self->max_gap_us / 1000.0, self->n_ticks);
+    g_printerr ("tidemark: loading took %.0f ms; largest gap between frames %.1f ms over %u frames; "
+                "largest gap between 5 ms timeouts %.1f ms (at %.0f ms)\n",
+                (g_get_monotonic_time () - self->load_start_us) / 1000.0,
+                self->max_gap_us / 1000.0, self->n_ticks,
+                self->max_probe_gap_us / 1000.0, self->max_probe_gap_at_us / 1000.0);
 }
 
 static void
@@ -190,6 +236,11 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
 #else
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
+#endif
+#ifdef TM_HAVE_DS_GROWTH_VIEW
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
+#else
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
 #endif
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
@@ -276,11 +327,7 @@ tm_app_window_open (TmAppWindow *self, GFile *file)
   set_title (self, name, _("Loading…"));
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
-  self->max_gap_us = 0;
-  self->last_tick_us = 0;
-  self->n_ticks = 0;
-  if (self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
+  start_measuring (self);
 
   update_actions (self);
   tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
@@ -401,6 +448,49 @@ fill_windows_list (TmAppWindow *self, GPtrArray *windows)
     }
 }
 
+/* TIDEMARK_SCREENSHOT=FILE.png: once the windows are listed, select the
+ * first one as a click would, let the charts draw, save the window as a
+ * PNG and quit.  For the README's screenshot and for looking at the app
+ * under Xvfb. */
+static gboolean
+screenshot_cb (gpointer data)
+{
+  TmAppWindow *self = data;
+  const char *path = g_getenv ("TIDEMARK_SCREENSHOT");
+  int w = gtk_widget_get_width (GTK_WIDGET (self));
+  int h = gtk_widget_get_height (GTK_WIDGET (self));
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node != NULL && renderer != NULL)
+    {
+      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+      if (!gdk_texture_save_to_png (texture, path))
+        g_printerr ("tidemark: could not write %s\n", path);
+    }
+  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+maybe_screenshot (TmAppWindow *self)
+{
+  const char *select = g_getenv ("TIDEMARK_SCREENSHOT_SELECT");
+  GtkListBoxRow *row;
+
+  if (g_getenv ("TIDEMARK_SCREENSHOT") == NULL)
+    return;
+  row = gtk_list_box_get_row_at_index (self->windows_list, select ? atoi (select) : 0);
+  if (row != NULL)
+    gtk_widget_activate (GTK_WIDGET (row));
+  g_timeout_add_full (G_PRIORITY_LOW, 800, screenshot_cb, g_object_ref (self), g_object_unref);
+}
+
 static void
 detect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -422,6 +512,7 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
   tm_session_set_windows (self->session, windows);
   fill_windows_list (self, windows);
   update_actions (self);
+  maybe_screenshot (self);
 }
 
 static void
@@ -470,8 +561,10 @@ grid_row (GtkGrid *grid, int row, const char *name, const char *value)
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_widget_add_css_class (v, "numeric");
-  gtk_grid_attach (grid, n, (row % 4) * 2, row / 4, 1, 1);
-  gtk_grid_attach (grid, v, (row % 4) * 2 + 1, row / 4, 1, 1);
+  gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_margin_end (v, 24);
+  gtk_grid_attach (grid, n, (row % 2) * 2, row / 2, 1, 1);
+  gtk_grid_attach (grid, v, (row % 2) * 2 + 1, row / 2, 1, 1);
 }
 
 static char *
@@ -717,6 +810,48 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 #endif
 }
 
+/* Data structure growth compares two heaps with graphs: the first and the
+ * last GC of the selection (or of the whole trace) that have one. */
+static void
+ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmTimelineModel *m = tm_session_get_model (self->session);
+  TmRangeStats st;
+  guint first, last;
+
+  if (self->trace == NULL || m == NULL || m->n_gcs == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0)
+    first = 1, last = m->n_gcs;
+  if (!tm_timeline_model_range_stats (m, first, last, &st) ||
+      st.reachable_first_gc == 0 || st.reachable_first_gc == st.reachable_last_gc)
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                                  GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
+                                                  _("Not enough heap graphs in the selection"));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                                _("Data structure growth compares two GCs with a reference graph. "
+                                                  "Select a longer range that contains at least two of them."));
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+#ifdef TM_HAVE_DS_GROWTH_VIEW
+  {
+    GtkWidget *view = tm_ds_growth_view_new ();
+    g_autofree char *title = g_strdup_printf (_("Data Structures, GC %u–%u"),
+                                              st.reachable_first_gc, st.reachable_last_gc);
+    tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->trace,
+                                  st.reachable_first_gc, st.reachable_last_gc);
+    tm_app_window_add_analysis_page (self, title, view);
+  }
+#endif
+}
+
 static void
 close_page_cb (GtkButton *button, GtkWidget *page)
 {
@@ -823,6 +958,7 @@ tm_app_window_dispose (GObject *object)
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
+  g_clear_handle_id (&self->probe_id, g_source_remove);
   g_signal_handlers_disconnect_by_data (tm_settings_get (), self);
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -878,7 +1014,9 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, heap_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, ds_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, file_section);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analyses_section);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
   gtk_widget_class_bind_template_callback (widget_class, windows_row_activated_cb);
 
@@ -892,6 +1030,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
 }
 
 static void
@@ -917,9 +1056,17 @@ tm_app_window_init (TmAppWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   gtk_widget_set_visible (self->sample_button, sample != NULL);
-#ifndef TM_HAVE_HEAP_VIEW
-  /* The heap view (issue 6) is not part of this build yet. */
+  /* The Analyze menu lists the analysis views built into this binary;
+   * TrendViz (issue 7, TM_HAVE_TREND_VIEW) adds its item here too. */
+#ifdef TM_HAVE_HEAP_VIEW
+  g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
+#else
   gtk_widget_set_visible (self->heap_button, FALSE);
+#endif
+#ifdef TM_HAVE_DS_GROWTH_VIEW
+  g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
+#else
+  gtk_widget_set_visible (self->ds_button, FALSE);
 #endif
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);

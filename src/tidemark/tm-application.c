@@ -60,8 +60,7 @@ tm_application_find_sample (void)
 {
   /* Installed first, then the build tree (running uninstalled). */
   const char *candidates[] = {
-    PKGDATADIR "/samples/leak.tmtrace",
-    TM_BUILD_DIR "/data/samples/leak.tmtrace",
+    PKGDATADIR "/samples/sample-leak.tmtrace",
     TM_BUILD_DIR "/data/sample-leak.tmtrace",
   };
 
