@@ -78,43 +78,10 @@ print_json (TmTrace *trace, TmTrend *trend, GPtrArray *shown, TmTrendSort sort, 
 }
 
 static void
-csv_field (GString *s, const char *text)
-{
-  if (strpbrk (text, ",\"\n\r") == NULL)
-    {
-      g_string_append (s, text);
-      return;
-    }
-  g_string_append_c (s, '"');
-  for (const char *c = text; *c; c++)
-    {
-      if (*c == '"')
-        g_string_append_c (s, '"');
-      g_string_append_c (s, *c);
-    }
-  g_string_append_c (s, '"');
-}
-
-static void
 print_csv (TmTrend *trend, GPtrArray *shown)
 {
-  GString *s = g_string_new ("gc,time_ns");
-
-  for (guint i = 0; i < shown->len; i++)
-    {
-      g_string_append_c (s, ',');
-      csv_field (s, ((TmTrendSeries *) g_ptr_array_index (shown, i))->key);
-    }
-  g_string_append (s, ",total\n");
-  for (guint p = 0; p < trend->n_points; p++)
-    {
-      g_string_append_printf (s, "%u,%" G_GUINT64_FORMAT, trend->gcs[p], trend->times_ns[p]);
-      for (guint i = 0; i < shown->len; i++)
-        g_string_append_printf (s, ",%.0f", ((TmTrendSeries *) g_ptr_array_index (shown, i))->values[p]);
-      g_string_append_printf (s, ",%.0f\n", trend->total[p]);
-    }
-  fputs (s->str, stdout);
-  g_string_free (s, TRUE);
+  g_autofree char *csv = tm_trend_to_csv (trend, shown);
+  fputs (csv, stdout);
 }
 
 static char *

@@ -342,3 +342,45 @@ tm_trend_find_group (TmTrend *trend, const char *key)
     }
   return NULL;
 }
+
+static void
+csv_field (GString *s, const char *text)
+{
+  if (strpbrk (text, ",\"\n\r") == NULL)
+    {
+      g_string_append (s, text);
+      return;
+    }
+  g_string_append_c (s, '"');
+  for (const char *c = text; *c; c++)
+    {
+      if (*c == '"')
+        g_string_append_c (s, '"');
+      g_string_append_c (s, *c);
+    }
+  g_string_append_c (s, '"');
+}
+
+char *
+tm_trend_to_csv (TmTrend *trend, GPtrArray *shown)
+{
+  GString *s;
+
+  g_return_val_if_fail (trend != NULL && shown != NULL, NULL);
+
+  s = g_string_new ("gc,time_ns");
+  for (guint i = 0; i < shown->len; i++)
+    {
+      g_string_append_c (s, ',');
+      csv_field (s, ((TmTrendSeries *) g_ptr_array_index (shown, i))->key);
+    }
+  g_string_append (s, ",total\n");
+  for (guint p = 0; p < trend->n_points; p++)
+    {
+      g_string_append_printf (s, "%u,%" G_GUINT64_FORMAT, trend->gcs[p], trend->times_ns[p]);
+      for (guint i = 0; i < shown->len; i++)
+        g_string_append_printf (s, ",%.0f", ((TmTrendSeries *) g_ptr_array_index (shown, i))->values[p]);
+      g_string_append_printf (s, ",%.0f\n", trend->total[p]);
+    }
+  return g_string_free (s, FALSE);
+}

@@ -138,6 +138,10 @@ GPtrArray  *tm_trend_select        (TmTrend     *trend,
 TmTrendSeries *tm_trend_series_copy (const TmTrendSeries *series, guint n_points);
 void        tm_trend_series_free   (TmTrendSeries *series);
 
+/* CSV of the shown series: a header "gc,time_ns,KEY...,total", then one
+ * row per classified GC (keys quoted when they hold , " or newlines). */
+char       *tm_trend_to_csv        (TmTrend *trend, GPtrArray *shown);
+
 /* Group series by label, or NULL. */
 const TmTrendSeries *tm_trend_find_group (TmTrend *trend, const char *key);
 
