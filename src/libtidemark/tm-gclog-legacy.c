@@ -158,12 +158,16 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
       const char *best = NULL;
       guint which = 0;
 
-      for (guint i = 0; i < G_N_ELEMENTS (intruders); i++)
-        {
-          const char *f = tm_gclog_find (s, end, intruders[i]);
-          if (f != NULL && (best == NULL || f < best))
-            best = f, which = i;
-        }
+      /* one pass over the '[' of the line */
+      for (const char *f = memchr (s, '[', end - s); f != NULL && best == NULL;
+           f = f + 1 < end ? memchr (f + 1, '[', end - f - 1) : NULL)
+        for (guint i = 0; i < G_N_ELEMENTS (intruders); i++)
+          if (tm_gclog_has_prefix (f, end, intruders[i]))
+            {
+              best = f;
+              which = i;
+              break;
+            }
       if (best == NULL)
         {
           g_string_append_len (p->rec, s, end - s);
