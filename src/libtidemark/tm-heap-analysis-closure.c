@@ -19,10 +19,15 @@
  * alone.  Nothing here ever marks the whole heap for one group.
  *
  * stamp[] holds, per node, for the current group (base = epoch):
- *   < base    not in C
+ *   < base    not in C, or inside a closed subtree (see below)
  *   base + 0  in K, not (yet) known to stay alive
- *   base + 1  in S (members included)
+ *   base + 1  in S (members no root reaches included)
  *   base + 2  in K and alive without G
+ *   base + 3  a reachable member
+ *
+ * Closed subtrees (no reference leaves them, tm-heap-analysis.c) make the
+ * dominator tree answer deep sizes too: a top whose subtree is closed
+ * reaches exactly its subtree, so it is counted, never walked.
  */
 #include "tm-heap-analysis-private.h"
 #include "tm-error.h"
@@ -39,14 +44,15 @@ cmp_u32 (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Tops: sorted tree positions of members not below another member. */
-static gboolean
-in_subtrees (const TmDominatorTree *dom, const guint32 *tops, guint32 n_tops, guint32 p)
+/* Index of the top whose subtree holds tree position p, or -1.  Tops
+ * are sorted, disjoint subtrees. */
+static gint64
+find_top (const TmDominatorTree *dom, const guint32 *tops, guint32 n_tops, guint32 p)
 {
   guint32 lo = 0, hi = n_tops;
 
   if (p == 0 || n_tops == 0)
-    return FALSE;
+    return -1;
   /* last top with position <= p */
   while (lo < hi)
     {
@@ -56,9 +62,9 @@ in_subtrees (const TmDominatorTree *dom, const guint32 *tops, guint32 n_tops, gu
       else
         hi = mid;
     }
-  if (lo == 0)
-    return FALSE;
-  return p < tops[lo - 1] + dom->size[tops[lo - 1]];
+  if (lo == 0 || p >= tops[lo - 1] + dom->size[tops[lo - 1]])
+    return -1;
+  return lo - 1;
 }
 
 static guint32
@@ -100,13 +106,15 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
         tops[n_tops++] = dom->position[v];
       else
         {
-          /* a member no root reaches: it goes with the group, alone */
+          /* a member no root reaches: it goes with the group, alone, and
+           * what it references is found by marking */
+          guint64 size = tm_heap_analysis_item_size (self, v);
           out->retained_objects++;
-          out->retained_bytes += tm_heap_analysis_item_size (self, v);
+          out->retained_bytes += size;
+          out->deep_objects++;
+          out->deep_bytes += size;
+          g_array_append_val (stack, v);
         }
-      g_array_append_val (stack, v);
-      out->deep_objects++;
-      out->deep_bytes += tm_heap_analysis_item_size (self, v);
     }
   qsort (tops, n_tops, sizeof *tops, cmp_u32);
   {
@@ -120,9 +128,32 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
     {
       out->retained_objects += dom->size[tops[i]];
       out->retained_bytes += dom->retained_bytes[tops[i]];
+      if (tm_bitmap_get (self->closed, tops[i]))
+        {
+          /* nothing leaves this subtree: it is all the top reaches */
+          out->deep_objects += dom->size[tops[i]];
+          out->deep_bytes += dom->retained_bytes[tops[i]];
+        }
+    }
+  /* Members under an open top are marked from; the rest is counted. */
+  for (guint32 i = 0; i < n_items; i++)
+    {
+      guint32 v = items[i];
+      gint64 t;
+
+      if (stamp[v] != base + 1 || dom->position[v] == 0)
+        continue;
+      stamp[v] = base + 3;        /* seen once; still "in S" below */
+      t = find_top (dom, tops, n_tops, dom->position[v]);
+      if (tm_bitmap_get (self->closed, tops[t]))
+        continue;
+      out->deep_objects++;
+      out->deep_bytes += tm_heap_analysis_item_size (self, v);
+      g_array_append_val (stack, v);
     }
 
-  /* C by forward marking; split into S and K. */
+  /* C by forward marking; split into S and K.  Closed subtrees are only
+   * entered through their top, a member, so they are never walked. */
   while (stack->len > 0)
     {
       guint32 v = g_array_index (stack, guint32, stack->len - 1);
@@ -131,10 +162,17 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
       for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
         {
           guint32 u = g->edges[e];
+          gint64 t;
+
           if (u >= g->n_nodes || stamp[u] >= base)
             continue;
-          if (in_subtrees (dom, tops, n_tops, dom->position[u]))
-            stamp[u] = base + 1;
+          t = find_top (dom, tops, n_tops, dom->position[u]);
+          if (t >= 0)
+            {
+              if (tm_bitmap_get (self->closed, tops[t]))
+                continue;
+              stamp[u] = base + 1;
+            }
           else
             {
               stamp[u] = base;
@@ -249,13 +287,15 @@ tm_heap_analysis_group_metrics (TmHeapAnalysis *self,
    * stamps set first, so count them the simple way */
   if (ok)
     {
+      /* each distinct member once: members carry base+1 (unreachable) or
+       * base+3 (reachable); move them to base+2, which no member had */
       guint32 base = self->epoch;
       for (guint32 i = 0; i < n_items; i++)
-        if (self->stamp[items[i]] == base + 1)
+        if (self->stamp[items[i]] == base + 1 || self->stamp[items[i]] == base + 3)
           {
             out->objects++;
             out->bytes += tm_heap_analysis_item_size (self, items[i]);
-            self->stamp[items[i]] = base + 3;   /* count each member once */
+            self->stamp[items[i]] = base + 2;
           }
     }
   g_mutex_unlock (&self->lock);

@@ -16,6 +16,7 @@ struct _TmHeapAnalysis {
   TmHeapGraph     *graph;          /* NULL without a graph */
   TmDominatorTree *dom;
   TmObjectSizes    sizes;
+  guint64         *closed;         /* per tree position: no reference leaves its subtree */
 
   /* Scratch of the group closures, guarded by lock. */
   GMutex           lock;

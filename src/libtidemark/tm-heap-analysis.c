@@ -34,6 +34,54 @@ analysis_alloc (TmTrace *trace)
   return self;
 }
 
+/* closed[p]: no reference leaves the dominator subtree of p, so that
+ * subtree is exactly what p reaches, and a group made of closed subtrees
+ * has deep = retained = the sum of its subtrees.  For an edge y -> z the
+ * lowest common tree ancestor is z when z dominates y, else idom(z)
+ * (which always dominates y); the edge leaves every subtree on the path
+ * from y up to just below that ancestor. */
+static guint64 *
+compute_closed (const TmHeapGraph *g, const TmDominatorTree *dom)
+{
+  guint32 N = dom->n_reachable;
+  g_autofree guint32 *depth = g_new (guint32, (gsize) N + 1);
+  g_autofree guint32 *low = g_new (guint32, (gsize) N + 1);
+  guint64 *closed = g_new0 (guint64, N / 64 + 1);
+
+  depth[0] = 0;
+  for (guint32 p = 1; p <= N; p++)
+    depth[p] = depth[dom->idom[p]] + 1;
+  memcpy (low, depth, ((gsize) N + 1) * sizeof *low);
+
+  for (guint32 y = 0; y < g->n_nodes; y++)
+    {
+      guint32 py = dom->position[y];
+      if (py == 0)
+        continue;
+      for (guint64 e = g->edge_start[y]; e < g->edge_start[y + 1]; e++)
+        {
+          guint32 pz = dom->position[g->edges[e]];
+          guint32 lca_depth;
+
+          if (pz <= py && py < pz + dom->size[pz])
+            lca_depth = depth[pz];
+          else
+            lca_depth = depth[pz] - 1;
+          if (lca_depth < low[py])
+            low[py] = lca_depth;
+        }
+    }
+  for (guint32 p = N; p >= 1; p--)
+    {
+      guint32 q = dom->idom[p];
+      if (low[p] >= depth[p])
+        tm_bitmap_set (closed, p);
+      if (low[p] < low[q])
+        low[q] = low[p];
+    }
+  return closed;
+}
+
 static gboolean
 attach_graph (TmHeapAnalysis *self, TmHeapGraph *graph, TmProgressFunc progress,
               gpointer progress_data, double from, GCancellable *cancellable, GError **error)
@@ -59,6 +107,7 @@ attach_graph (TmHeapAnalysis *self, TmHeapGraph *graph, TmProgressFunc progress,
   if (self->dom == NULL)
     return FALSE;
   self->stamp = g_new0 (guint32, MAX (graph->n_nodes, 1));
+  self->closed = compute_closed (graph, self->dom);
   return TRUE;
 }
 
@@ -208,6 +257,7 @@ tm_heap_analysis_unref (TmHeapAnalysis *self)
   tm_heap_graph_free (self->graph);
   g_free (self->objects_owned);
   g_free (self->stamp);
+  g_free (self->closed);
   g_free (self->root_bits);
   g_free (self->rev_start);
   g_free (self->rev_edges);
