@@ -3,6 +3,7 @@
  * ds-dsl.md with the exact expected members, the data-structure view,
  * closures, the three classifiers, and invariants on random heaps. */
 #include "tm-ds-detect.h"
+#include "tm-ds-classify.h"
 #include "tm-heap-graph.h"
 #include "tm-error.h"
 
@@ -210,6 +211,64 @@ test_rule1_nested (void)
   g_assert_cmpuint (nodes->len, ==, 0);
   tm_ds_result_containing (h->r, 0, nodes);
   g_assert_cmpuint (nodes->len, ==, 0);
+  heap_free (h);
+}
+
+/* The classification level of leaves / deep-leaves / containing-ds on the
+ * heap of test_rule1_nested. */
+static char *
+pairs_string (GArray *keys, GArray *items)
+{
+  GString *out = g_string_new (NULL);
+
+  g_assert_cmpuint (keys->len, ==, items->len);
+  for (guint i = 0; i < keys->len; i++)
+    g_string_append_printf (out, "%s%u:%u", i ? " " : "", g_array_index (keys, guint32, i),
+                            g_array_index (items, guint32, i));
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_classifiers (void)
+{
+  const char *dsl = "namespace a { DS Outer { Inner; (*); } DS Inner { Node; } Node { Node; (*); } }";
+  const char *names[] = { "a.Root", "a.Outer", "a.Inner", "a.Node", "a.Elem", NULL };
+  guint32 t[] = { 0, 1, 2, 3, 3, 4 };
+  guint32 e[] = { 0, 1,  1, 2,  2, 3,  3, 4,  4, 5,  1, 5 };
+  guint32 all[] = { 0, 1, 2, 3, 4, 5, 1 };
+  Heap *h = heap_new (dsl, names, t, 6, e, 6, 0);
+  g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (guint32));
+  TmDsClassifier c;
+  char *s;
+
+  /* structure 0 is Outer (head 1), 1 is Inner (head 2); 2 means none */
+  g_assert_cmpuint (tm_ds_classifier_domain (h->r), ==, 3);
+  tm_ds_classify (h->r, TM_DS_CLASSIFIER_LEAVES, all, 7, keys, items);
+  s = pairs_string (keys, items);
+  g_assert_cmpstr (s, ==, "0:2 0:5 1:5 0:2 0:5");
+  g_free (s);
+
+  g_array_set_size (keys, 0);
+  g_array_set_size (items, 0);
+  tm_ds_classify (h->r, TM_DS_CLASSIFIER_DEEP_LEAVES, all, 6, keys, items);
+  s = pairs_string (keys, items);
+  g_assert_cmpstr (s, ==, "0:5 1:5");
+  g_free (s);
+
+  g_array_set_size (keys, 0);
+  g_array_set_size (items, 0);
+  tm_ds_classify (h->r, TM_DS_CLASSIFIER_CONTAINING_DS, all, 6, keys, items);
+  s = pairs_string (keys, items);
+  g_assert_cmpstr (s, ==, "2:0 2:1 0:2 1:3 1:4 0:5 1:5");
+  g_free (s);
+
+  for (guint i = 0; i < TM_DS_N_CLASSIFIERS; i++)
+    {
+      g_assert_true (tm_ds_classifier_from_string (tm_ds_classifier_to_string (i), &c));
+      g_assert_cmpint (c, ==, i);
+    }
+  g_assert_false (tm_ds_classifier_from_string ("type", &c));
   heap_free (h);
 }
 
@@ -519,6 +578,7 @@ main (int argc, char **argv)
   g_test_add_func ("/ds-detect/view-cycle", test_view_cycle);
   g_test_add_func ("/ds-detect/random-invariants", test_random_invariants);
   g_test_add_func ("/ds-detect/deep-class-barrier", test_deep_class_barrier);
+  g_test_add_func ("/ds-detect/classifiers", test_classifiers);
   g_test_add_func ("/ds-detect/cancel", test_cancel);
   return g_test_run ();
 }
