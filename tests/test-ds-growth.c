@@ -63,6 +63,7 @@ graph_at (Window *w, guint8 end, guint32 gc_id)
 static const TmDsGrowthEntry *
 entry_for (const TmDsGrowth *g, guint32 object_index, guint *rank)
 {
+  *rank = G_MAXUINT;
   for (guint i = 0; i < g->entries->len; i++)
     if (g_array_index (g->entries, TmDsGrowthEntry, i).object_index == object_index)
       {
@@ -76,6 +77,24 @@ static void
 assert_growth (const TmDsGrowthEntry *e, TmDsMetric m, gint64 bytes)
 {
   g_assert_cmpint (tm_ds_growth_entry_delta (e, m), ==, bytes);
+}
+
+/* Deep sizes taken from the dominator tree for closed subtrees equal a
+ * walk of the closure. */
+static void
+assert_deep_walked (TmDsGrowth *g)
+{
+  for (guint i = 0; i < g->entries->len; i++)
+    {
+      const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
+
+      for (guint k = 0; k < 2; k++)
+        {
+          TmDsSize walked = tm_ds_result_deep (g->result[k], e->structure[k], NULL);
+          g_assert_cmpuint (e->size[TM_DS_METRIC_DEEP][k].objects, ==, walked.objects);
+          g_assert_cmpuint (e->size[TM_DS_METRIC_DEEP][k].bytes, ==, walked.bytes);
+        }
+    }
 }
 
 static void
@@ -236,6 +255,7 @@ test_patterns (void)
   g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_NON_GROWTH);
 
   g_assert_null (entry_for (growth, f, &rank));
+  assert_deep_walked (growth);
   g_assert_null (entry_for (growth, x, &rank));
 
   g_clear_pointer (&growth, tm_ds_growth_free);
@@ -323,6 +343,7 @@ test_synthetic_leak (void)
     }
   g_assert_cmpuint (chm, >=, 2);
 
+  assert_deep_walked (growth);
   top = &g_array_index (growth->entries, TmDsGrowthEntry, 0);
   g_assert_cmpstr (tm_trace_type (trace, top->type)->name, ==, "java.util.concurrent.ConcurrentHashMap");
   g_assert_cmpint (top->pattern, ==, TM_DS_PATTERN_SINGLE_CONTAINER_GROWTH);

@@ -2,6 +2,7 @@
  * Data structure growth over a window; the rules are in tm-ds-growth.h and
  * docs/data-structures.md. */
 #include "tm-ds-growth.h"
+#include "tm-ds-private.h"
 #include "tm-error.h"
 
 #include <stdlib.h>
@@ -66,6 +67,67 @@ retained_of (const TmDsGrowthHeap *h, guint32 node)
   return size;
 }
 
+/* Per dominator-tree position: 1 when no reference leaves the position's
+ * subtree and it holds no java.lang.Class (the deep closure's barrier).
+ * Then everything the head reaches is what it dominates: deep = retained,
+ * no walk.  With preorder positions, subtree(p) = [p, p + size[p]); the
+ * lowest and highest targets of references out of each subtree are
+ * gathered bottom-up in one pass over the edges. */
+static guint8 *
+closed_subtrees (const TmDsResult *r, const TmDominatorTree *dom)
+{
+  const TmHeapGraph *g = r->graph;
+  guint32 n_pos = dom->n_reachable + 1;
+  g_autofree guint32 *lo = g_new (guint32, n_pos);
+  g_autofree guint32 *hi = g_new (guint32, n_pos);
+  guint8 *closed = g_new0 (guint8, n_pos);
+
+  for (guint32 p = 0; p < n_pos; p++)
+    lo[p] = hi[p] = p;
+  for (guint32 u = 0; u < g->n_nodes; u++)
+    {
+      guint32 pu = dom->position[u];
+
+      if (pu == 0)
+        continue;
+      if (r->type_flags[r->node_type[u]] & TM_DS_FLAG_BARRIER)
+        closed[pu] = 2;   /* holds a barrier: marked, cleared below */
+      for (guint64 e = g->edge_start[u]; e < g->edge_start[u + 1]; e++)
+        {
+          guint32 pv = dom->position[g->edges[e]];
+          lo[pu] = MIN (lo[pu], pv);
+          hi[pu] = MAX (hi[pu], pv);
+        }
+    }
+  /* children come after their parents in preorder */
+  for (guint32 p = n_pos - 1; p >= 1; p--)
+    {
+      guint32 parent = dom->idom[p];
+
+      if (parent != 0)
+        {
+          lo[parent] = MIN (lo[parent], lo[p]);
+          hi[parent] = MAX (hi[parent], hi[p]);
+          if (closed[p] == 2)
+            closed[parent] = 2;
+        }
+    }
+  for (guint32 p = 1; p < n_pos; p++)
+    closed[p] = closed[p] != 2 && lo[p] >= p && (guint64) hi[p] < (guint64) p + dom->size[p];
+  closed[0] = 0;
+  return closed;
+}
+
+static TmDsSize
+deep_of (TmDsResult *r, const TmDsGrowthHeap *h, const guint8 *closed, guint32 s, guint32 node)
+{
+  guint32 pos = h->dominators != NULL && node < h->dominators->n_nodes ? h->dominators->position[node] : 0;
+
+  if (closed != NULL && pos != 0 && closed[pos])
+    return retained_of (h, node);
+  return tm_ds_result_deep (r, s, NULL);
+}
+
 static TmDsSize
 heap_total (const TmDsResult *r)
 {
@@ -117,6 +179,9 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
 {
   g_autoptr(TmDsGrowth) growth = NULL;
   const TmDsGrowthHeap *ends[2] = { from, to };
+  g_autofree guint8 *closed0 = NULL;
+  g_autofree guint8 *closed1 = NULL;
+  const guint8 *closed[2] = { NULL, NULL };
   TmDsResult *r0, *r1;
 
   g_return_val_if_fail (types != NULL, NULL);
@@ -134,6 +199,10 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
       growth->n_structures[k] = growth->result[k]->n_structures;
       growth->heap[k] = heap_total (growth->result[k]);
     }
+  if (from->dominators != NULL)
+    closed[0] = closed0 = closed_subtrees (growth->result[0], from->dominators);
+  if (to->dominators != NULL)
+    closed[1] = closed1 = closed_subtrees (growth->result[1], to->dominators);
   r0 = growth->result[0];
   r1 = growth->result[1];
   growth->heap_growth_bytes = (gint64) growth->heap[1].bytes - (gint64) growth->heap[0].bytes;
@@ -167,7 +236,7 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
           guint32 s = e.structure[k];
 
           e.size[TM_DS_METRIC_RETAINED][k] = retained_of (ends[k], e.node[k]);
-          e.size[TM_DS_METRIC_DEEP][k] = tm_ds_result_deep (r, s, NULL);
+          e.size[TM_DS_METRIC_DEEP][k] = deep_of (r, ends[k], closed[k], s, e.node[k]);
           e.size[TM_DS_METRIC_DS][k] = r->ds_size[s];
           e.size[TM_DS_METRIC_DEEP_DS][k] = tm_ds_result_deep_ds (r, s, NULL);
         }
