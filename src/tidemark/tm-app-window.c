@@ -13,6 +13,9 @@
 #ifdef TM_HAVE_DS_GROWTH_VIEW
 # include "tm-ds-growth-view.h"
 #endif
+#ifdef TM_HAVE_TREND_VIEW
+# include "tm-trend-view.h"
+#endif
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -241,6 +244,11 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
 #else
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
+#endif
+#ifdef TM_HAVE_TREND_VIEW
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+#else
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
 #endif
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
@@ -482,13 +490,20 @@ maybe_screenshot (TmAppWindow *self)
 {
   const char *select = g_getenv ("TIDEMARK_SCREENSHOT_SELECT");
   GtkListBoxRow *row;
+  const char *action;
+  guint delay;
 
   if (g_getenv ("TIDEMARK_SCREENSHOT") == NULL)
     return;
   row = gtk_list_box_get_row_at_index (self->windows_list, select ? atoi (select) : 0);
+  action = g_getenv ("TIDEMARK_SCREENSHOT_ACTION");   /* e.g. win.heap-at-selection */
+  delay = action ? 3000 : 800;
+
   if (row != NULL)
     gtk_widget_activate (GTK_WIDGET (row));
-  g_timeout_add_full (G_PRIORITY_LOW, 800, screenshot_cb, g_object_ref (self), g_object_unref);
+  if (action)
+    gtk_widget_activate_action (GTK_WIDGET (self), action, NULL);
+  g_timeout_add_full (G_PRIORITY_LOW, delay, screenshot_cb, g_object_ref (self), g_object_unref);
 }
 
 static void
@@ -852,6 +867,29 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
 #endif
 }
 
+/* TrendViz over the selected GCs, or the whole trace. */
+static void
+trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  guint first, last;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0)
+    first = 1, last = tm_trace_n_gcs (self->trace);
+#ifdef TM_HAVE_TREND_VIEW
+  {
+    GtkWidget *view = tm_trend_view_new (self->session);
+    g_autofree char *title = g_strdup_printf (_("Trends, GC %u–%u"), first, last);
+    tm_trend_view_set_window (TM_TREND_VIEW (view), self->trace, first, last);
+    tm_app_window_add_analysis_page (self, title, view);
+  }
+#endif
+}
+
 static void
 close_page_cb (GtkButton *button, GtkWidget *page)
 {
@@ -1031,6 +1069,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
 }
 
 static void
@@ -1062,6 +1101,9 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
 #else
   gtk_widget_set_visible (self->heap_button, FALSE);
+#endif
+#ifdef TM_HAVE_TREND_VIEW
+  g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
 #endif
 #ifdef TM_HAVE_DS_GROWTH_VIEW
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
