@@ -1,0 +1,936 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-trend-panel.h"
+#include "tm-render-trend.h"
+#include "tm-format-util.h"
+
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
+#include <math.h>
+
+struct _TmTrendPanel
+{
+  GtkWidget       parent_instance;
+
+  GtkWidget      *box;
+  GtkLabel       *title_label;
+  GtkSpinner     *spinner;
+  GtkLabel       *status_label;
+  GtkDropDown    *group_dropdown;
+  GtkDropDown    *next_dropdown;
+  GtkDropDown    *metric_dropdown;
+  GtkDropDown    *sort_dropdown;
+  GtkDropDown    *every_dropdown;
+  GtkSpinButton  *top_spin;
+  GtkCheckButton *other_check;
+  GtkDrawingArea *area;
+
+  TmSession      *session;
+  TmTrace        *trace;
+  TmTrendRequest  request;
+  TmTrendSort     sort;
+  guint           top;
+  gboolean        with_other;
+
+  TmTrend        *trend;          /* latest snapshot */
+  GPtrArray      *shown;          /* tm_trend_select() of it */
+  char           *selected_key;   /* follows the group when the ranking changes */
+  TmTrendChartLayout layout;
+  gboolean        have_layout;
+  double          pointer_x;
+
+  GCancellable   *cancellable;
+  guint           generation;     /* of the running computation */
+  gboolean        busy;
+  gboolean        updating;       /* setting dropdowns from code */
+};
+
+G_DEFINE_FINAL_TYPE (TmTrendPanel, tm_trend_panel, GTK_TYPE_WIDGET)
+
+enum { SIGNAL_DRILL, SIGNAL_CLOSE_REQUESTED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+/* Classification plans offered: every n-th GC or a minimum interval. */
+static const struct {
+  const char *label;
+  guint       every;
+  guint64     interval_ns;
+} plans[] = {
+  { N_("Every GC"), 1, 0 },
+  { N_("Every 5th GC"), 5, 0 },
+  { N_("Every 10th GC"), 10, 0 },
+  { N_("Every 0.5 s"), 1, 500000000 },
+  { N_("Every 1 s"), 1, 1000000000 },
+  { N_("Every 5 s"), 1, 5000000000 },
+};
+
+static const char *classifier_titles[TM_N_CLASSIFIERS] = {
+  [TM_CLASSIFIER_TYPE]      = N_("Type"),
+  [TM_CLASSIFIER_SITE]      = N_("Allocation site"),
+  [TM_CLASSIFIER_CALL_SITE] = N_("Call site"),
+  [TM_CLASSIFIER_THREAD]    = N_("Thread"),
+  [TM_CLASSIFIER_SPACE]     = N_("Space"),
+  [TM_CLASSIFIER_AGE]       = N_("Age"),
+};
+
+static const char *sort_titles[TM_TREND_N_SORTS] = {
+  [TM_TREND_SORT_START]      = N_("Value at start"),
+  [TM_TREND_SORT_END]        = N_("Value at end"),
+  [TM_TREND_SORT_AVERAGE]    = N_("Average"),
+  [TM_TREND_SORT_ABS_GROWTH] = N_("Absolute growth"),
+  [TM_TREND_SORT_REL_GROWTH] = N_("Relative growth"),
+};
+
+static GtkDropDown *
+dropdown_new (const char * const *titles, guint n, const char *tooltip)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+  GtkWidget *dd;
+
+  for (guint i = 0; i < n; i++)
+    gtk_string_list_append (list, _(titles[i]));
+  dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+  gtk_widget_set_tooltip_text (dd, tooltip);
+  return GTK_DROP_DOWN (dd);
+}
+
+static gboolean
+is_dark (GtkWidget *widget, GdkRGBA *fg)
+{
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  gtk_style_context_get_color (gtk_widget_get_style_context (widget), fg);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return 0.299 * fg->red + 0.587 * fg->green + 0.114 * fg->blue > 0.5;
+}
+
+/* ---- selection and shown series ---- */
+
+static void
+update_shown (TmTrendPanel *self)
+{
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
+  if (self->trend != NULL)
+    self->shown = tm_trend_select (self->trend, self->sort, self->top, self->with_other);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+int
+tm_trend_panel_get_selected (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), -1);
+
+  if (self->shown == NULL || self->selected_key == NULL)
+    return -1;
+  for (guint i = 0; i < self->shown->len; i++)
+    {
+      const TmTrendSeries *s = g_ptr_array_index (self->shown, i);
+      if (!s->is_other && g_strcmp0 (s->key, self->selected_key) == 0)
+        return (int) i;
+    }
+  return -1;
+}
+
+void
+tm_trend_panel_select (TmTrendPanel *self, int index)
+{
+  const TmTrendSeries *s;
+
+  g_return_if_fail (TM_IS_TREND_PANEL (self));
+
+  g_clear_pointer (&self->selected_key, g_free);
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+  if (self->shown == NULL || index < 0 || (guint) index >= self->shown->len)
+    return;
+  s = g_ptr_array_index (self->shown, index);
+  if (s->is_other)
+    return;   /* Other is no group: nothing to drill into */
+  self->selected_key = g_strdup (s->key);
+  if (self->request.n_drill + 2 <= TM_CLASSIFY_MAX_DEPTH)
+    g_signal_emit (self, signals[SIGNAL_DRILL], 0, s->key);
+}
+
+/* ---- the worker ---- */
+
+typedef struct {
+  TmTrace        *trace;
+  TmTrendRequest  request;
+  GMainContext   *context;
+  TmTrendPanel   *panel;         /* borrowed: the task's callback data keeps it alive */
+  guint           generation;
+  gint64          last_delivery;
+} Job;
+
+typedef struct {
+  TmTrendPanel *panel;
+  TmTrend      *trend;
+  guint         generation;
+} Delivery;
+
+static void
+job_free (Job *job)
+{
+  tm_trace_unref (job->trace);
+  tm_trend_request_clear (&job->request);
+  g_main_context_unref (job->context);
+  g_free (job);
+}
+
+static void
+delivery_free (Delivery *d)
+{
+  g_object_unref (d->panel);
+  tm_trend_unref (d->trend);
+  g_free (d);
+}
+
+static void
+show_status (TmTrendPanel *self, const char *text)
+{
+  gtk_label_set_text (self->status_label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL && *text != '\0');
+}
+
+static void
+set_trend (TmTrendPanel *self, TmTrend *trend)
+{
+  g_autofree char *status = NULL;
+
+  if (self->trend != trend)
+    {
+      g_clear_pointer (&self->trend, tm_trend_unref);
+      self->trend = tm_trend_ref (trend);
+    }
+  if (!trend->complete)
+    status = g_strdup_printf (_("Classified %u of %u GCs…"), trend->n_points, trend->n_planned);
+  else if (tm_trend_metric_needs_graph (trend->request.metric))
+    status = g_strdup_printf (ngettext ("Deep and retained sizes need a reference graph: %u GC of the window has one.",
+                                       "Deep and retained sizes need a reference graph: %u GCs of the window have one.",
+                                       trend->n_points), trend->n_points);
+  else if (trend->groups->len == 0)
+    status = g_strdup (_("No objects of this group are alive in the window."));
+  show_status (self, status);
+  update_shown (self);
+}
+
+/* Main thread: a snapshot from the worker. */
+static gboolean
+deliver (gpointer data)
+{
+  Delivery *d = data;
+
+  if (d->generation == d->panel->generation && d->panel->busy)
+    set_trend (d->panel, d->trend);
+  return G_SOURCE_REMOVE;
+}
+
+/* Worker thread: hand each snapshot over whole, at most ~20 per second. */
+static void
+job_partial (TmTrend *partial, gpointer data)
+{
+  Job *job = data;
+  gint64 now = g_get_monotonic_time ();
+  Delivery *d;
+
+  if (partial->complete || (job->last_delivery != 0 && now - job->last_delivery < 50000))
+    return;   /* the final result comes with the task */
+  job->last_delivery = now;
+  d = g_new0 (Delivery, 1);
+  d->panel = g_object_ref (job->panel);
+  d->trend = tm_trend_ref (partial);
+  d->generation = job->generation;
+  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, deliver, d, (GDestroyNotify) delivery_free);
+}
+
+static void
+job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  TmTrend *trend = tm_trend_compute (job->trace, &job->request, job_partial, job, cancellable, &error);
+
+  if (trend == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, trend, (GDestroyNotify) tm_trend_unref);
+}
+
+static void
+job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmTrendPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrend) trend = g_task_propagate_pointer (G_TASK (result), &error);
+  const Job *job = g_task_get_task_data (G_TASK (result));
+
+  if (job->generation != self->generation)
+    return;   /* a newer computation took over */
+  self->busy = FALSE;
+  gtk_spinner_set_spinning (self->spinner, FALSE);
+  if (trend == NULL)
+    {
+      g_clear_pointer (&self->trend, tm_trend_unref);
+      update_shown (self);
+      show_status (self, error->message);
+      return;
+    }
+  set_trend (self, trend);
+}
+
+static void
+update_title (TmTrendPanel *self)
+{
+  g_autoptr(GString) title = g_string_new (NULL);
+  const TmTrendRequest *r = &self->request;
+
+  /* TRANSLATORS: a chart title, e.g. "By type" or "byte[] › by allocation site" */
+  for (guint i = 0; i < r->n_drill; i++)
+    g_string_append_printf (title, "%s › ", r->drill[i]);
+  g_string_append_printf (title, _("by %s"), g_utf8_strdown (_(classifier_titles[r->chain[r->n_drill]]), -1));
+  gtk_label_set_text (self->title_label, title->str);
+}
+
+static void
+start (TmTrendPanel *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->generation++;
+  self->busy = TRUE;
+  gtk_spinner_set_spinning (self->spinner, TRUE);
+  show_status (self, _("Classifying…"));
+  update_title (self);
+
+  job = g_new0 (Job, 1);
+  job->trace = tm_trace_ref (self->trace);
+  tm_trend_request_copy (&job->request, &self->request);
+  job->context = g_main_context_ref_thread_default ();
+  job->panel = self;
+  job->generation = self->generation;
+  task = g_task_new (NULL, self->cancellable, job_done, g_object_ref (self));
+  g_task_set_source_tag (task, start);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, job_run);
+}
+
+/* ---- drawing and pointer ---- */
+
+static double
+gc_time (TmTrendPanel *self, guint gc)
+{
+  return (double) tm_trace_gc (self->trace, gc)->end_ns;
+}
+
+/* The session's visible range, clipped to the window: zooming anywhere
+ * zooms every chart, and a wide range shows the whole window. */
+static void
+view_range (TmTrendPanel *self, double *start, double *end)
+{
+  double w0 = gc_time (self, MAX (self->request.from_gc, 1));
+  double w1 = gc_time (self, MIN (self->request.to_gc, tm_trace_n_gcs (self->trace)));
+  double v0 = self->session ? tm_session_get_visible_start (self->session) : w0;
+  double v1 = self->session ? tm_session_get_visible_end (self->session) : w1;
+
+  *start = MAX (v0, w0);
+  *end = MIN (v1, w1);
+  if (*end <= *start)
+    {
+      *start = w0;
+      *end = w1 > w0 ? w1 : w0 + 1;
+    }
+}
+
+static void
+fill_options (TmTrendPanel *self, TmTrendChartOptions *o, double width, double height)
+{
+  GdkRGBA fg;
+  guint hover = self->session ? tm_session_get_hover_gc (self->session) : 0;
+
+  tm_trend_chart_options_init (o, width, height);
+  view_range (self, &o->view_start_ns, &o->view_end_ns);
+  o->selected = tm_trend_panel_get_selected (self);
+  o->dark = is_dark (GTK_WIDGET (self), &fg);
+  o->foreground = (TmColor) { fg.red, fg.green, fg.blue, fg.alpha };
+  o->background.alpha = 0;
+  o->y_axis_width = 64;   /* stacked panels line up */
+  if (hover > 0 && hover <= tm_trace_n_gcs (self->trace))
+    o->hover_ns = gc_time (self, hover);
+}
+
+static void
+area_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer data)
+{
+  TmTrendPanel *self = data;
+  TmTrendChartOptions o;
+
+  if (self->trend == NULL || self->shown == NULL || self->trend->n_points == 0)
+    {
+      self->have_layout = FALSE;
+      return;
+    }
+  fill_options (self, &o, width, height);
+  tm_trend_chart_render (cr, self->trend, self->shown, &o, &self->layout);
+  self->have_layout = TRUE;
+}
+
+static void
+pressed_cb (GtkGestureClick *click, int n_press, double x, double y, TmTrendPanel *self)
+{
+  int hit;
+
+  if (!self->have_layout)
+    return;
+  hit = tm_trend_chart_hit (&self->layout, self->trend, self->shown, x, y);
+  tm_trend_panel_select (self, hit);
+}
+
+static void
+motion_cb (GtkEventControllerMotion *motion, double x, double y, TmTrendPanel *self)
+{
+  guint p;
+
+  self->pointer_x = x;
+  if (self->session == NULL || !self->have_layout || self->trend == NULL || self->trend->n_points == 0)
+    return;
+  if (x < self->layout.plot.x || x > self->layout.plot.x + self->layout.plot.width)
+    {
+      tm_session_set_hover_gc (self->session, 0);
+      return;
+    }
+  p = tm_trend_nearest_point (self->trend, tm_chart_layout_x_to_ns (&self->layout.plot, x));
+  tm_session_set_hover_gc (self->session, self->trend->gcs[p]);
+}
+
+static void
+leave_cb (GtkEventControllerMotion *motion, TmTrendPanel *self)
+{
+  if (self->session)
+    tm_session_set_hover_gc (self->session, 0);
+}
+
+static gboolean
+scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, TmTrendPanel *self)
+{
+  GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
+  double t0, t1, span, center, f;
+
+  if (self->session == NULL || !self->have_layout)
+    return FALSE;
+  view_range (self, &t0, &t1);
+  span = t1 - t0;
+  if (mods & GDK_CONTROL_MASK)
+    {
+      /* zoom what this chart shows, around the pointer, for every chart */
+      center = tm_chart_layout_x_to_ns (&self->layout.plot,
+                                        CLAMP (self->pointer_x, self->layout.plot.x,
+                                               self->layout.plot.x + self->layout.plot.width));
+      f = pow (1.25, dy);
+      tm_session_set_visible (self->session, center - (center - t0) * f, center + (t1 - center) * f);
+      return TRUE;
+    }
+  if (dx != 0 || (mods & GDK_SHIFT_MASK))
+    {
+      double d = (dx != 0 ? dx : dy) * span * 0.1;
+      tm_session_set_visible (self->session, t0 + d, t1 + d);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+format_value (TmTrendMetric metric, double v)
+{
+  if (tm_trend_metric_is_bytes (metric))
+    return tm_format_bytes (v);
+  return tm_format_count ((guint64) MAX (v, 0));
+}
+
+static gboolean
+query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, TmTrendPanel *self)
+{
+  g_autoptr(GString) s = NULL;
+  guint p;
+
+  if (keyboard || !self->have_layout || self->trend == NULL || self->trend->n_points == 0 ||
+      x < self->layout.plot.x || x > self->layout.plot.x + self->layout.plot.width)
+    return FALSE;
+  p = tm_trend_nearest_point (self->trend, tm_chart_layout_x_to_ns (&self->layout.plot, x));
+  s = g_string_new (NULL);
+  g_string_append_printf (s, _("<b>GC %u</b>"), self->trend->gcs[p]);
+  for (guint i = 0; i < self->shown->len; i++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (self->shown, i);
+      g_autofree char *v = format_value (self->trend->request.metric, ser->values[p]);
+      g_autofree char *key = g_markup_escape_text (ser->is_other ? _("Other") : ser->key, -1);
+      g_string_append_printf (s, "\n%s: <b>%s</b>", key, v);
+    }
+  gtk_tooltip_set_markup (tooltip, s->str);
+  return TRUE;
+}
+
+/* ---- settings ---- */
+
+static void
+settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
+{
+  guint group, metric, every;
+  gboolean recompute = FALSE;
+
+  if (self->updating)
+    return;
+  group = gtk_drop_down_get_selected (self->group_dropdown);
+  metric = gtk_drop_down_get_selected (self->metric_dropdown);
+  every = gtk_drop_down_get_selected (self->every_dropdown);
+
+  if (group < TM_N_CLASSIFIERS && group != self->request.chain[self->request.n_drill])
+    {
+      self->request.chain[self->request.n_drill] = group;
+      recompute = TRUE;
+    }
+  if (metric < TM_TREND_N_METRICS && metric != self->request.metric)
+    {
+      self->request.metric = metric;
+      recompute = TRUE;
+    }
+  if (every < G_N_ELEMENTS (plans) &&
+      (plans[every].every != self->request.every || plans[every].interval_ns != self->request.interval_ns))
+    {
+      self->request.every = plans[every].every;
+      self->request.interval_ns = plans[every].interval_ns;
+      recompute = TRUE;
+    }
+  tm_trend_panel_set_next_classifier (self, gtk_drop_down_get_selected (self->next_dropdown));
+  self->sort = MIN (gtk_drop_down_get_selected (self->sort_dropdown), TM_TREND_N_SORTS - 1);
+  self->top = (guint) gtk_spin_button_get_value_as_int (self->top_spin);
+  self->with_other = gtk_check_button_get_active (self->other_check);
+
+  if (recompute)
+    start (self);
+  else
+    update_shown (self);
+}
+
+static void
+sync_controls (TmTrendPanel *self)
+{
+  guint plan = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    if (plans[i].every == self->request.every && plans[i].interval_ns == self->request.interval_ns)
+      plan = i;
+  self->updating = TRUE;
+  gtk_drop_down_set_selected (self->group_dropdown, self->request.chain[self->request.n_drill]);
+  gtk_drop_down_set_selected (self->next_dropdown, self->request.chain[self->request.n_drill + 1]);
+  gtk_drop_down_set_selected (self->metric_dropdown, self->request.metric);
+  gtk_drop_down_set_selected (self->sort_dropdown, self->sort);
+  gtk_drop_down_set_selected (self->every_dropdown, plan);
+  gtk_spin_button_set_value (self->top_spin, self->top);
+  gtk_check_button_set_active (self->other_check, self->with_other);
+  self->updating = FALSE;
+}
+
+void
+tm_trend_panel_set_sort (TmTrendPanel *self, TmTrendSort sort)
+{
+  g_return_if_fail (TM_IS_TREND_PANEL (self) && sort < TM_TREND_N_SORTS);
+  self->sort = sort;
+  sync_controls (self);
+  update_shown (self);
+}
+
+void
+tm_trend_panel_set_top (TmTrendPanel *self, guint top, gboolean with_other)
+{
+  g_return_if_fail (TM_IS_TREND_PANEL (self));
+  self->top = top;
+  self->with_other = with_other;
+  sync_controls (self);
+  update_shown (self);
+}
+
+void
+tm_trend_panel_set_metric (TmTrendPanel *self, TmTrendMetric metric)
+{
+  g_return_if_fail (TM_IS_TREND_PANEL (self) && metric < TM_TREND_N_METRICS);
+  if (metric == self->request.metric)
+    return;
+  self->request.metric = metric;
+  sync_controls (self);
+  start (self);
+}
+
+void
+tm_trend_panel_set_next_classifier (TmTrendPanel *self, TmClassifier classifier)
+{
+  g_return_if_fail (TM_IS_TREND_PANEL (self));
+  if (classifier >= TM_N_CLASSIFIERS)
+    return;
+  /* only drill-downs use it: no recomputation */
+  self->request.chain[self->request.n_drill + 1] = classifier;
+  if (gtk_drop_down_get_selected (self->next_dropdown) != classifier)
+    sync_controls (self);
+}
+
+TmClassifier
+tm_trend_panel_get_next_classifier (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), TM_CLASSIFIER_TYPE);
+  return self->request.chain[self->request.n_drill + 1];
+}
+
+const TmTrendRequest *
+tm_trend_panel_get_request (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), NULL);
+  return &self->request;
+}
+
+TmTrend *
+tm_trend_panel_get_trend (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), NULL);
+  return self->trend;
+}
+
+GPtrArray *
+tm_trend_panel_get_shown (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), NULL);
+  return self->shown;
+}
+
+gboolean
+tm_trend_panel_is_busy (TmTrendPanel *self)
+{
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self), FALSE);
+  return self->busy;
+}
+
+/* ---- export ---- */
+
+static gboolean
+nothing_to_export (TmTrendPanel *self, GError **error)
+{
+  if (self->trend != NULL && self->shown != NULL && self->trend->n_points > 0)
+    return FALSE;
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("The chart has no data yet"));
+  return TRUE;
+}
+
+gboolean
+tm_trend_panel_write_png (TmTrendPanel *self, const char *path, int width, int height, GError **error)
+{
+  TmTrendChartOptions o;
+
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self) && path != NULL, FALSE);
+  if (nothing_to_export (self, error))
+    return FALSE;
+  fill_options (self, &o, width, height);
+  /* files get the light look whatever the theme */
+  o.dark = FALSE;
+  o.foreground = (TmColor) { 0x24 / 255.0, 0x1f / 255.0, 0x31 / 255.0, 1 };
+  o.background = (TmColor) { 1, 1, 1, 1 };
+  o.hover_ns = -1;
+  o.y_axis_width = 0;
+  return tm_trend_chart_write_png (self->trend, self->shown, &o, path, error);
+}
+
+gboolean
+tm_trend_panel_write_csv (TmTrendPanel *self, const char *path, GError **error)
+{
+  g_autofree char *csv = NULL;
+
+  g_return_val_if_fail (TM_IS_TREND_PANEL (self) && path != NULL, FALSE);
+  if (nothing_to_export (self, error))
+    return FALSE;
+  csv = tm_trend_to_csv (self->trend, self->shown);
+  return g_file_set_contents (path, csv, -1, error);
+}
+
+static void
+export_response_cb (GtkNativeDialog *chooser, int response, TmTrendPanel *self)
+{
+  gboolean csv = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "csv"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = g_file_get_path (file);
+      g_autoptr(GError) error = NULL;
+      gboolean ok = csv ? tm_trend_panel_write_csv (self, path, &error)
+                        : tm_trend_panel_write_png (self, path, 1200, 400, &error);
+      if (!ok)
+        show_status (self, error->message);
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_object_unref (chooser);
+  g_object_unref (self);
+}
+
+static void
+export (TmTrendPanel *self, gboolean csv)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (csv ? _("Export Chart Data") : _("Export Chart"),
+                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, csv ? _("CSV files") : _("PNG images"));
+  gtk_file_filter_add_mime_type (filter, csv ? "text/csv" : "image/png");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), csv ? "trend.csv" : "trend.png");
+  g_object_set_data (G_OBJECT (chooser), "csv", GINT_TO_POINTER (csv));
+  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+export_png_cb (GtkButton *button, TmTrendPanel *self)
+{
+  export (self, FALSE);
+}
+
+static void
+export_csv_cb (GtkButton *button, TmTrendPanel *self)
+{
+  export (self, TRUE);
+}
+
+static void
+close_cb (GtkButton *button, TmTrendPanel *self)
+{
+  g_signal_emit (self, signals[SIGNAL_CLOSE_REQUESTED], 0);
+}
+
+/* ---- construction ---- */
+
+static GtkWidget *
+labelled (const char *text, GtkWidget *child)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), child);
+  return box;
+}
+
+static GtkWidget *
+icon_button (const char *icon, const char *tooltip, GCallback cb, TmTrendPanel *self)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_add_css_class (button, "flat");
+  g_signal_connect (button, "clicked", cb, self);
+  return button;
+}
+
+static void
+build (TmTrendPanel *self, gboolean closable)
+{
+  const char *metric_titles[TM_TREND_N_METRICS] = {
+    N_("Objects"), N_("Bytes"), N_("Deep objects"), N_("Deep bytes"), N_("Retained objects"), N_("Retained bytes"),
+  };
+  const char *plan_titles[G_N_ELEMENTS (plans)];
+  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *controls = gtk_flow_box_new ();
+  GtkEventController *motion, *scroll;
+  GtkGesture *click;
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    plan_titles[i] = plans[i].label;
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+  gtk_widget_add_css_class (self->box, "card");
+
+  self->title_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->title_label, 0);
+  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->title_label), TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_margin_start (head, 8);
+  gtk_widget_set_margin_end (head, 4);
+  gtk_widget_set_margin_top (head, 4);
+  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->title_label));
+  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (head), icon_button ("image-x-generic-symbolic", _("Export chart as PNG"),
+                                               G_CALLBACK (export_png_cb), self));
+  gtk_box_append (GTK_BOX (head), icon_button ("x-office-spreadsheet-symbolic", _("Export chart data as CSV"),
+                                               G_CALLBACK (export_csv_cb), self));
+  if (closable)
+    gtk_box_append (GTK_BOX (head), icon_button ("window-close-symbolic", _("Close this drill-down"),
+                                                 G_CALLBACK (close_cb), self));
+  gtk_box_append (GTK_BOX (self->box), head);
+
+  self->group_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What the series of this chart group the objects by"));
+  self->next_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What a drill-down into a series groups its objects by"));
+  self->metric_dropdown = dropdown_new (metric_titles, TM_TREND_N_METRICS,
+                                        _("Shallow, deep or retained size; deep and retained only at GCs with a reference graph"));
+  self->sort_dropdown = dropdown_new (sort_titles, TM_TREND_N_SORTS, _("Which groups get a series of their own"));
+  self->every_dropdown = dropdown_new (plan_titles, G_N_ELEMENTS (plans), _("Which GCs of the window are classified"));
+  self->top_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 20, 1));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->top_spin), _("How many groups get a series of their own"));
+  self->other_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Other")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->other_check), _("One more series summing every group not shown"));
+
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (controls), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (controls), 8);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (controls), 8);
+  gtk_widget_set_margin_start (controls, 8);
+  gtk_widget_set_margin_end (controls, 8);
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Group by"), GTK_WIDGET (self->group_dropdown)));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Drill into"), GTK_WIDGET (self->next_dropdown)));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Size"), GTK_WIDGET (self->metric_dropdown)));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Sort by"), GTK_WIDGET (self->sort_dropdown)));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Top"), GTK_WIDGET (self->top_spin)));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->other_check));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Classify"), GTK_WIDGET (self->every_dropdown)));
+  gtk_box_append (GTK_BOX (self->box), controls);
+
+  self->status_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->status_label, 0);
+  gtk_label_set_wrap (self->status_label, TRUE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->status_label), 8);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
+
+  self->area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
+  gtk_drawing_area_set_content_height (self->area, 260);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
+  gtk_drawing_area_set_draw_func (self->area, area_draw, self, NULL);
+  gtk_widget_set_has_tooltip (GTK_WIDGET (self->area), TRUE);
+  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->area));
+
+  click = gtk_gesture_click_new ();
+  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
+  motion = gtk_event_controller_motion_new ();
+  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
+  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), motion);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), scroll);
+
+  g_signal_connect (self->group_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->next_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->metric_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->sort_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->every_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->top_spin, "notify::value", G_CALLBACK (settings_changed_cb), self);
+  g_signal_connect (self->other_check, "notify::active", G_CALLBACK (settings_changed_cb), self);
+}
+
+static void
+session_changed_cb (TmTrendPanel *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
+}
+
+/* A sensible next level: where the group's objects come from. */
+static TmClassifier
+default_next (TmClassifier c)
+{
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:      return TM_CLASSIFIER_SITE;
+    case TM_CLASSIFIER_SITE:      return TM_CLASSIFIER_CALL_SITE;
+    case TM_CLASSIFIER_CALL_SITE: return TM_CLASSIFIER_THREAD;
+    case TM_CLASSIFIER_THREAD:
+    case TM_CLASSIFIER_SPACE:
+    case TM_CLASSIFIER_AGE:
+    case TM_N_CLASSIFIERS:
+    default:                      return TM_CLASSIFIER_TYPE;
+    }
+}
+
+TmTrendPanel *
+tm_trend_panel_new (TmSession            *session,
+                    TmTrace              *trace,
+                    const TmTrendRequest *request,
+                    gboolean              closable)
+{
+  TmTrendPanel *self;
+
+  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
+  g_return_val_if_fail (trace != NULL && request != NULL, NULL);
+  g_return_val_if_fail (request->n_drill + 1 < TM_CLASSIFY_MAX_DEPTH, NULL);
+
+  self = g_object_new (TM_TYPE_TREND_PANEL, NULL);
+  self->trace = tm_trace_ref (trace);
+  tm_trend_request_copy (&self->request, request);
+  /* this level and one below it for drill-downs */
+  if (self->request.depth < self->request.n_drill + 2)
+    self->request.chain[self->request.n_drill + 1] = default_next (self->request.chain[self->request.n_drill]);
+  self->request.depth = self->request.n_drill + 2;
+  if (session != NULL)
+    {
+      self->session = g_object_ref (session);
+      g_signal_connect_object (session, "notify", G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
+    }
+  build (self, closable);
+  sync_controls (self);
+  start (self);
+  return self;
+}
+
+static void
+tm_trend_panel_dispose (GObject *object)
+{
+  TmTrendPanel *self = TM_TREND_PANEL (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->session);
+  G_OBJECT_CLASS (tm_trend_panel_parent_class)->dispose (object);
+}
+
+static void
+tm_trend_panel_finalize (GObject *object)
+{
+  TmTrendPanel *self = TM_TREND_PANEL (object);
+
+  g_clear_pointer (&self->shown, g_ptr_array_unref);
+  g_clear_pointer (&self->trend, tm_trend_unref);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_free (self->selected_key);
+  tm_trend_request_clear (&self->request);
+  G_OBJECT_CLASS (tm_trend_panel_parent_class)->finalize (object);
+}
+
+static void
+tm_trend_panel_class_init (TmTrendPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_trend_panel_dispose;
+  object_class->finalize = tm_trend_panel_finalize;
+
+  /* ::drill (key): a group was selected; show its children below. */
+  signals[SIGNAL_DRILL] = g_signal_new ("drill", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[SIGNAL_CLOSE_REQUESTED] = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tm-trend-panel");
+}
+
+static void
+tm_trend_panel_init (TmTrendPanel *self)
+{
+  self->sort = TM_TREND_DEFAULT_SORT;
+  self->top = TM_TREND_DEFAULT_TOP;
+  self->with_other = TRUE;
+}
