@@ -60,8 +60,10 @@ typedef struct {
 } TmWindow;
 
 void        tm_window_params_init     (TmWindowParams *params);
-/* Returns TmWindow* (free with tm_window_free), suspicious ones first when
- * all == FALSE only suspicious ones are returned. */
+/* Returns TmWindow* (free with tm_window_free), suspicious ones first,
+ * then by kind; when all == FALSE only suspicious ones are returned.
+ * params may be NULL for the defaults.  Milliseconds even for 10^6 GCs
+ * (docs/windows.md); does not touch the trace's objects or graphs. */
 GPtrArray  *tm_windows_detect         (const TmTrace        *trace,
                                        const TmWindowParams *params,
                                        gboolean              all);
