@@ -33,6 +33,7 @@
 #define POINT_BUDGET    2048    /* points before the spacing doubles */
 #define MAX_COMPLAINTS  50
 #define NO_OBJECT       G_MAXUINT32
+#define DEATH_BATCH     4096
 
 typedef struct {
   guint32 func, file, line;   /* string indices; line as logged */
@@ -77,6 +78,9 @@ typedef struct {
 
   guint64    n_objects;
   guint64    n_deaths;
+  guint64    death_buf[DEATH_BATCH];   /* deaths not yet handed to the builder */
+  guint      n_death_buf;
+  gboolean   deaths_failed;
   guint64    n_frames_defined;
   guint64    n_sites;
   guint64    n_types;
@@ -180,6 +184,25 @@ str (HtParser *p, guint32 id)
 
 /* ---- timeline points ----------------------------------------------- */
 
+/* Frees are deaths "now"; they are handed over in batches, always before
+ * the next point starts (which is what "now" refers to). */
+static void
+flush_deaths (HtParser *p)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (p->n_death_buf == 0)
+    return;
+  if (tm_trace_builder_deaths (p->b, 0, p->death_buf, p->n_death_buf, &error))
+    p->n_deaths += p->n_death_buf;
+  else
+    {
+      p->deaths_failed = TRUE;
+      complain (p, "%s", error->message);
+    }
+  p->n_death_buf = 0;
+}
+
 static void
 emit_point (HtParser *p, guint64 t_ms)
 {
@@ -187,6 +210,7 @@ emit_point (HtParser *p, guint64 t_ms)
   g_autoptr(GError) error = NULL;
   guint64 id = p->n_points + 1;
 
+  flush_deaths (p);
   u.space_id = 1;
   u.used_before = (guint64) MAX (p->interval_peak, 0);
   u.used_after = (guint64) MAX (p->leaked, 0);
@@ -395,8 +419,9 @@ on_free (HtParser *p, guint64 index, guint32 obj)
       complain (p, "free without a live allocation of allocation info %" G_GUINT64_FORMAT, index);
       return;
     }
-  if (tm_trace_builder_death (p->b, 0, (guint64) obj + 1, NULL))
-    p->n_deaths++;
+  p->death_buf[p->n_death_buf++] = (guint64) obj + 1;
+  if (p->n_death_buf == DEATH_BATCH)
+    flush_deaths (p);
 }
 
 static void
@@ -1042,7 +1067,7 @@ tm_heaptrack_import (const char     *path,
   set_meta_u64 (p.b, "heaptrack.leaked_bytes", (guint64) MAX (p.leaked, 0));
   set_meta_u64 (p.b, "heaptrack.peak_rss_bytes", p.peak_rss_pages * p.page_size);
   set_meta_u64 (p.b, "heaptrack.total_time_ms", p.now_ms + 1);
-  if (!stopped)
+  if (!stopped && !p.deaths_failed)
     tm_trace_builder_end (p.b, p.n_objects, p.n_deaths, p.n_points, p.now_ms * 1000000);
   if (progress != NULL)
     progress (1.0, progress_data);
