@@ -497,6 +497,8 @@ maybe_screenshot (TmAppWindow *self)
     return;
   row = gtk_list_box_get_row_at_index (self->windows_list, select ? atoi (select) : 0);
   action = g_getenv ("TIDEMARK_SCREENSHOT_ACTION");   /* e.g. win.heap-at-selection */
+  if (action != NULL && *action == '\0')
+    action = NULL;
   delay = action ? 3000 : 800;
 
   if (row != NULL)

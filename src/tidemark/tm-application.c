@@ -84,7 +84,7 @@ static void
 rebuild_recent_menu (TmApplication *self)
 {
   GList *items = gtk_recent_manager_get_items (self->recent);
-  const char *app_name = g_get_application_name ();
+  const char *app_name = g_get_prgname ();   /* what tm_application_add_recent registers */
   guint n = 0;
 
   g_menu_remove_all (self->recent_menu);
@@ -117,11 +117,19 @@ void
 tm_application_add_recent (TmApplication *self, GFile *file)
 {
   g_autofree char *uri = NULL;
+  g_autofree char *exec = NULL;
+  GtkRecentData data = { 0 };
 
   g_return_if_fail (TM_IS_APPLICATION (self));
 
+  /* Registered under the program name, which the Open Recent menu filters
+   * on (the display name is translated). */
   uri = g_file_get_uri (file);
-  gtk_recent_manager_add_item (self->recent, uri);
+  exec = g_strdup_printf ("%s %%u", g_get_prgname ());
+  data.mime_type = (char *) "application/octet-stream";
+  data.app_name = (char *) g_get_prgname ();
+  data.app_exec = exec;
+  gtk_recent_manager_add_full (self->recent, uri, &data);
 }
 
 static GtkWindow *
