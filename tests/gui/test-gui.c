@@ -251,6 +251,21 @@ test_thresholds (void)
   g_assert_false (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
   g_object_unref (settings);
 
+  /* The trace is now in Open Recent (the recent list lives in the test's
+   * own XDG_DATA_HOME). */
+  {
+    GMenuModel *recent = tm_application_get_recent_menu (app);
+    g_autofree char *uri = g_file_get_uri (file);
+    gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+    g_autoptr(GVariant) target = NULL;
+
+    while (g_menu_model_get_n_items (recent) == 0 && g_get_monotonic_time () < deadline)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpint (g_menu_model_get_n_items (recent), >=, 1);
+    target = g_menu_model_get_item_attribute_value (recent, 0, G_MENU_ATTRIBUTE_TARGET, G_VARIANT_TYPE_STRING);
+    g_assert_cmpstr (g_variant_get_string (target, NULL), ==, uri);
+  }
+
   gtk_window_destroy (GTK_WINDOW (win));
   spin (20);
 }
@@ -384,14 +399,18 @@ main (int argc, char **argv)
   g_setenv ("GTK_A11Y", "none", TRUE);   /* no accessibility bus under Xvfb */
   g_test_init (&argc, &argv, NULL);
   g_test_log_set_fatal_handler (fatal_handler, NULL);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
 
   tmpdir = g_dir_make_tmp ("tidemark-gui-XXXXXX", &error);
   g_assert_no_error (error);
+  /* Recent files go to the test's directory, not the user's. */
+  g_setenv ("XDG_DATA_HOME", tmpdir, TRUE);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      g_rmdir (tmpdir);
+      return 77;
+    }
+
   leak_path = g_build_filename (tmpdir, "leak.tmtrace", NULL);
   tm_synth_options_init (&options);
   options.scenario = "leak";
