@@ -289,14 +289,20 @@ chart_draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
   tm_ds_growth_chart_render (cr, self->trace, self->growth, &o, &self->layout);
 }
 
-static void
-chart_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, TmDsGrowthView *self)
+void
+tm_ds_growth_view_select_entry (TmDsGrowthView *self,
+                                int             entry)
 {
-  int entry = tm_ds_growth_chart_hit (&self->layout, x, y);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+  guint n;
+
+  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
 
   if (entry < 0)
-    return;
+    {
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      return;
+    }
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
   for (guint pos = 0; pos < n; pos++)
     {
       g_autoptr(GtkTreeListRow) tree_row = g_list_model_get_item (G_LIST_MODEL (self->tree), pos);
@@ -308,6 +314,61 @@ chart_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, TmD
           break;
         }
     }
+}
+
+int
+tm_ds_growth_view_get_selected_entry (TmDsGrowthView *self)
+{
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), -1);
+  return self->selected_entry;
+}
+
+guint
+tm_ds_growth_view_get_n_rows (TmDsGrowthView *self)
+{
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+}
+
+char *
+tm_ds_growth_view_dup_cell (TmDsGrowthView *self,
+                            guint           row,
+                            guint           column)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+  g_autoptr(TmDsGrowthRow) item = NULL;
+
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), NULL);
+  g_return_val_if_fail (column < N_COLUMNS, NULL);
+
+  tree_row = g_list_model_get_item (G_LIST_MODEL (self->tree), row);
+  if (tree_row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (tree_row);
+  return g_strdup (item->text[column] != NULL ? item->text[column] : "");
+}
+
+void
+tm_ds_growth_view_set_expanded (TmDsGrowthView *self,
+                                guint           row,
+                                gboolean        expanded)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+
+  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
+
+  tree_row = g_list_model_get_item (G_LIST_MODEL (self->tree), row);
+  if (tree_row != NULL)
+    gtk_tree_list_row_set_expanded (tree_row, expanded);
+}
+
+static void
+chart_pressed_cb (GtkGestureClick *gesture, int n_press, double x, double y, TmDsGrowthView *self)
+{
+  int entry = tm_ds_growth_chart_hit (&self->layout, x, y);
+
+  if (entry >= 0)
+    tm_ds_growth_view_select_entry (self, entry);
 }
 
 static void

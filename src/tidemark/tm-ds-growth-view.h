@@ -37,4 +37,20 @@ void              tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
 /* The current result, NULL while computing or after an error. */
 const TmDsGrowth *tm_ds_growth_view_get_result     (TmDsGrowthView     *self);
 
+/* Selects the row of entry `entry` (TmDsGrowth.entries), as a click on its
+ * bar does; -1 clears.  The selected entry, -1 when none. */
+void              tm_ds_growth_view_select_entry   (TmDsGrowthView     *self,
+                                                    int                 entry);
+int               tm_ds_growth_view_get_selected_entry (TmDsGrowthView *self);
+
+/* The table as shown: rows of the expanded tree, columns structure,
+ * before, after, growth, HGP, pattern.  NULL past the end. */
+guint             tm_ds_growth_view_get_n_rows     (TmDsGrowthView     *self);
+char             *tm_ds_growth_view_dup_cell       (TmDsGrowthView     *self,
+                                                    guint               row,
+                                                    guint               column);
+void              tm_ds_growth_view_set_expanded   (TmDsGrowthView     *self,
+                                                    guint               row,
+                                                    gboolean            expanded);
+
 G_END_DECLS

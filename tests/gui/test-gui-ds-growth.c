@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Data structure growth in the application, under Xvfb: open the synthetic
+ * leak, select GCs 40..200, Analyze > Data Structure Growth; the view
+ * compares GC 40 with GC 200, the cache map heads the table with
+ * single-ownership container growth; expanding it shows the four metrics
+ * and its leaves by type at both ends (journey keys and journeys gained);
+ * choosing a bar selects its row.  Also the rendered chart: one bar per
+ * structure, hit boxes, bar color by pattern.
+ * Exits 77 (skip) when no display can be opened.
+ */
+#include "tm-config.h"
+#include "tm-application.h"
+#include "tm-app-window.h"
+#include "tm-ds-growth-view.h"
+#include "tm-render-ds-growth.h"
+#include "tm-synth.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static TmApplication *app;
+static char *leak_path;
+
+static void
+spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  TmAppWindow *win = data;
+  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
+}
+
+static gboolean
+view_done (gpointer data)
+{
+  return tm_ds_growth_view_get_result (data) != NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static int
+find_row (TmDsGrowthView *view, const char *name)
+{
+  for (guint r = 0; r < tm_ds_growth_view_get_n_rows (view); r++)
+    {
+      g_autofree char *cell = tm_ds_growth_view_dup_cell (view, r, 0);
+      if (strcmp (cell, name) == 0)
+        return (int) r;
+    }
+  return -1;
+}
+
+static void
+test_window (void)
+{
+  TmAppWindow *win = tm_app_window_new (app);
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  const TmDsGrowth *g;
+  TmDsGrowthView *view;
+  guint n_top;
+  int row;
+
+  gtk_window_present (GTK_WINDOW (win));
+  tm_app_window_open (win, file);
+  spin_until (window_idle, win, 60000);
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+
+  tm_session_select_gcs (tm_app_window_get_session (win), 40, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.ds-growth-at-selection", NULL));
+  view = TM_DS_GROWTH_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_DS_GROWTH_VIEW));
+  g_assert_nonnull (view);
+  spin_until (view_done, view, 60000);
+  g = tm_ds_growth_view_get_result (view);
+  g_assert_nonnull (g);
+  /* graphs every 10 GCs: the selection's first and last graph */
+  g_assert_cmpuint (g->from_gc, ==, 40);
+  g_assert_cmpuint (g->to_gc, ==, 200);
+  g_assert_cmpuint (g->entries->len, >=, 2);
+
+  /* one row per structure, the cache first */
+  n_top = tm_ds_growth_view_get_n_rows (view);
+  g_assert_cmpuint (n_top, ==, g->entries->len);
+  {
+    g_autofree char *name = tm_ds_growth_view_dup_cell (view, 0, 0);
+    g_autofree char *pattern = tm_ds_growth_view_dup_cell (view, 0, 5);
+    g_autofree char *growth = tm_ds_growth_view_dup_cell (view, 0, 3);
+    g_assert_true (g_str_has_prefix (name, "java.util.concurrent.ConcurrentHashMap @"));
+    g_assert_cmpstr (pattern, ==, tm_ds_pattern_label (TM_DS_PATTERN_SINGLE_CONTAINER_GROWTH));
+    g_assert_true (g_str_has_prefix (growth, "+"));
+  }
+
+  /* its metrics, then its leaves by type at both ends */
+  tm_ds_growth_view_set_expanded (view, 0, TRUE);
+  g_assert_cmpuint (tm_ds_growth_view_get_n_rows (view), ==, n_top + 6);
+  for (guint m = 0; m < TM_DS_N_METRICS; m++)
+    {
+      g_autofree char *name = tm_ds_growth_view_dup_cell (view, 1 + m, 0);
+      g_assert_cmpstr (name, ==, tm_ds_metric_label (m));
+    }
+  row = find_row (view, "Leaves by type");
+  g_assert_cmpint (row, ==, 5);
+  tm_ds_growth_view_set_expanded (view, row, TRUE);
+  row = find_row (view, "com.example.travel.JourneyKey");
+  g_assert_cmpint (row, >, 5);
+  {
+    g_autofree char *before = tm_ds_growth_view_dup_cell (view, row, 1);
+    g_autofree char *after = tm_ds_growth_view_dup_cell (view, row, 2);
+    g_autofree char *growth = tm_ds_growth_view_dup_cell (view, row, 3);
+    g_assert_cmpstr (before, !=, after);
+    g_assert_true (g_str_has_prefix (growth, "+"));
+  }
+  g_assert_cmpint (find_row (view, "com.example.travel.Journey"), >, 5);
+
+  /* a bar's entry selects its row; the chart follows the selection */
+  tm_ds_growth_view_select_entry (view, 1);
+  g_assert_cmpint (tm_ds_growth_view_get_selected_entry (view), ==, 1);
+  tm_ds_growth_view_select_entry (view, -1);
+  g_assert_cmpint (tm_ds_growth_view_get_selected_entry (view), ==, -1);
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The rendered chart: bars in HGP order, hit boxes, pattern colors. */
+static void
+test_chart (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmDsGrowth) growth = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 360);
+  cairo_t *cr = cairo_create (surface);
+  TmDsGrowthChartOptions o;
+  TmDsGrowthChartLayout l;
+  guint bars[TM_DS_GROWTH_CHART_MAX_BARS];
+  guint n;
+
+  g_assert_no_error (error);
+  dsl = tm_dsl_new_default (&error);
+  g_assert_no_error (error);
+  growth = tm_ds_growth_new (trace, dsl, 40, 200, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+
+  tm_ds_growth_chart_options_init (&o, 800, 360);
+  o.background = (TmColor) { 1, 1, 1, 1 };
+  tm_ds_growth_chart_render (cr, trace, growth, &o, &l);
+  n = tm_ds_growth_chart_pick (growth, TM_DS_METRIC_RETAINED, 10, bars, G_N_ELEMENTS (bars));
+  g_assert_cmpuint (l.n_bars, ==, n);
+  g_assert_cmpuint (n, ==, MIN (10, growth->entries->len));
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (l.entry[i], ==, bars[i]);
+      g_assert_cmpint (tm_ds_growth_chart_hit (&l, l.x + 5, l.bar_y[i] + l.row_height / 2), ==, (int) bars[i]);
+      if (i > 0)
+        g_assert_cmpfloat (g_array_index (growth->entries, TmDsGrowthEntry, bars[i - 1]).hgp[TM_DS_METRIC_RETAINED], >=,
+                           g_array_index (growth->entries, TmDsGrowthEntry, bars[i]).hgp[TM_DS_METRIC_RETAINED]);
+    }
+  g_assert_cmpint (tm_ds_growth_chart_hit (&l, l.x + 5, l.bar_y[n - 1] + 2 * l.row_height), ==, -1);
+
+  /* the top bar (the cache, ~100% of the growth) is drawn in its pattern's color */
+  {
+    const TmDsGrowthEntry *top = &g_array_index (growth->entries, TmDsGrowthEntry, bars[0]);
+    TmColor want = tm_ds_pattern_color (top->pattern, FALSE);
+    const guint8 *data;
+    int stride, x = (int) (l.x + l.width / 2), y = (int) (l.bar_y[0] + l.row_height / 2);
+    guint32 px;
+
+    cairo_surface_flush (surface);
+    data = cairo_image_surface_get_data (surface);
+    stride = cairo_image_surface_get_stride (surface);
+    px = *(const guint32 *) (data + y * stride + 4 * x);
+    /* 85% opaque over white */
+    g_assert_cmpint (ABS ((int) ((px >> 16) & 0xff) - (int) (255 * (0.85 * want.red + 0.15))), <=, 2);
+    g_assert_cmpint (ABS ((int) ((px >> 8) & 0xff) - (int) (255 * (0.85 * want.green + 0.15))), <=, 2);
+    g_assert_cmpint (ABS ((int) (px & 0xff) - (int) (255 * (0.85 * want.blue + 0.15))), <=, 2);
+  }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static gboolean
+fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  if ((level & G_LOG_LEVEL_WARNING) && message &&
+      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
+       strstr (message, "AT-SPI")))
+    return FALSE;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  TmSynthOptions options;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_handler, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+
+  dir = g_dir_make_tmp ("tidemark-gui-ds-XXXXXX", &error);
+  g_assert_no_error (error);
+  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
+  tm_synth_options_init (&options);
+  options.scenario = "leak";
+  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
+  g_assert_no_error (error);
+
+  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/gui/ds-growth/window", test_window);
+  g_test_add_func ("/gui/ds-growth/chart", test_chart);
+  ret = g_test_run ();
+
+  g_object_unref (app);
+  g_unlink (leak_path);
+  g_rmdir (dir);
+  g_free (leak_path);
+  return ret;
+}
