@@ -66,6 +66,8 @@ typedef struct {
   guint64     now_ns;         /* time of the current line */
   gboolean    have_uptime;
   gboolean    ujl_decorated;  /* lines carry [decorations] */
+  guint64     n_foreign_lines; /* undecorated lines in a decorated log */
+  guint64     first_foreign_line;
   gboolean    have_wall_base;
   gint64      wall_base_ms;   /* first wall-clock stamp (ms since epoch) */
   guint64     wall_base_uptime_ns;
@@ -115,6 +117,7 @@ const char *tm_gclog_find        (const char *s, const char *end, const char *ne
 
 void     tm_gclog_ujl_line       (TmGclogParser *p, const char *line, const char *end);
 gboolean tm_gclog_ujl_sniff_line (const char *line, const char *end);
+void     tm_gclog_ujl_finish     (TmGclogParser *p);
 void     tm_gclog_cycle_line     (TmGclogParser *p, gint64 id, const char *s, const char *end);
 void     tm_gclog_legacy_line    (TmGclogParser *p, const char *line, const char *end);
 void     tm_gclog_legacy_finish  (TmGclogParser *p);

@@ -710,9 +710,17 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   if (!parse_decorations (line, end, &d))
     {
       /* -Xlog with decorations "none", or a damaged line */
-      if (*line == '[' || p->ujl_decorated)
+      if (*line == '[')
         {
           tm_gclog_warn (p, "not a unified logging line");
+          return;
+        }
+      if (p->ujl_decorated)
+        {
+          /* program output mixed into a log written to stdout: reported
+           * once at the end (tm_gclog_ujl_finish) */
+          if (p->n_foreign_lines++ == 0)
+            p->first_foreign_line = p->line_no;
           return;
         }
       d.msg = line;
@@ -794,4 +802,14 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     pause_mode_concurrent (p, q, end);
   else
     detail_line (p, id, q, end);
+}
+
+void
+tm_gclog_ujl_finish (TmGclogParser *p)
+{
+  if (p->n_foreign_lines > 0)
+    tm_trace_builder_warning (p->b, 0,
+                              "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " lines are not unified logging"
+                              " (program output?) and were skipped, the first here",
+                              p->first_foreign_line, p->n_foreign_lines);
 }

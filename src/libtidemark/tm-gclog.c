@@ -776,6 +776,8 @@ tm_gclog_import (const char     *path,
 
   if (p.format == TM_GCLOG_FORMAT_LEGACY)
     tm_gclog_legacy_finish (&p);
+  else if (p.format == TM_GCLOG_FORMAT_UJL)
+    tm_gclog_ujl_finish (&p);
 
   if (p.events->len == 0 && p.format == TM_GCLOG_FORMAT_UNKNOWN)
     {
