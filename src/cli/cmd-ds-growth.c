@@ -85,7 +85,13 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
         }
       g_string_append (s, ", \"hgp\": {");
       for (guint m = 0; m < TM_DS_N_METRICS; m++)
-        g_string_append_printf (s, "%s\"%s\": %.6f", m ? ", " : "", tm_ds_metric_to_string (m), e->hgp[m]);
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+          /* JSON numbers use '.', whatever the locale */
+          g_string_append_printf (s, "%s\"%s\": %s", m ? ", " : "", tm_ds_metric_to_string (m),
+                                  g_ascii_formatd (buf, sizeof buf, "%.6f", e->hgp[m]));
+        }
       g_string_append (s, "}, \"pattern\": ");
       tm_json_append_string (s, tm_ds_pattern_to_string (e->pattern));
       g_string_append_c (s, '}');
