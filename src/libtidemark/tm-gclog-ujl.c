@@ -682,10 +682,17 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         p->max_heap = v;
       return;
     }
-  if (tm_gclog_has_prefix (s, end, "Trigger: "))
+  if (tm_gclog_has_prefix (s, end, "Trigger: ") || tm_gclog_has_prefix (s, end, "Trigger ("))
     {
-      /* Shenandoah says why the next cycle starts */
-      const char *c = s + 9, *ce = tm_gclog_find (c, end, ". ");
+      /* Shenandoah says why the next cycle starts ("Trigger (Young): ..."
+       * in generational mode) */
+      const char *c = memchr (s, ':', end - s), *ce;
+      if (c == NULL)
+        return;
+      c += 1;
+      while (c < end && *c == ' ')
+        c++;
+      ce = tm_gclog_find (c, end, ". ");
       g_autofree char *cause = g_strndup (c, MIN ((ce ? ce : end) - c, 120));
       p->pending_cause = g_intern_string (cause);
       if (p->collector == NULL)
