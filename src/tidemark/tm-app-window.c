@@ -73,6 +73,8 @@ struct _TmAppWindow
   gint64                last_probe_us;
   gint64                max_probe_gap_us;
   gint64                max_probe_gap_at_us;
+
+  gboolean              disposed;
 };
 
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -265,6 +267,14 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   GFile *file = tm_document_loader_get_file (loader);
 
   trace = tm_document_loader_load_finish (loader, result, &model, &error);
+
+  /* A load replaced by another file, or of a window being closed (no
+   * longer part of the application). */
+  if (loader != self->loader || self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    {
+      g_clear_pointer (&trace, tm_trace_unref);
+      return;
+    }
   stop_measuring (self);
   g_clear_object (&self->loader);
 
@@ -515,6 +525,10 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) windows = tm_detect_windows_finish (result, &error);
 
+  /* Results of a detection that a newer one (or closing) replaced. */
+  if (self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL ||
+      g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;
   if (windows == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -522,9 +536,6 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
       self->detecting = FALSE;
       return;
     }
-  if (g_task_get_cancellable (G_TASK (result)) != self->cancellable)
-    return;   /* a newer detection or file replaced this one */
-
   self->detecting = FALSE;
   tm_session_set_windows (self->session, windows);
   fill_windows_list (self, windows);
@@ -990,11 +1001,21 @@ tm_app_window_close_request (GtkWindow *window)
   return GTK_WINDOW_CLASS (tm_app_window_parent_class)->close_request (window);
 }
 
+/* A destroyed window leaves the application at once, but lives on until its
+ * tasks return: stop them. */
+static void
+application_changed_cb (TmAppWindow *self)
+{
+  if (gtk_window_get_application (GTK_WINDOW (self)) == NULL && self->cancellable)
+    g_cancellable_cancel (self->cancellable);
+}
+
 static void
 tm_app_window_dispose (GObject *object)
 {
   TmAppWindow *self = TM_APP_WINDOW (object);
 
+  self->disposed = TRUE;
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
@@ -1112,6 +1133,8 @@ tm_app_window_init (TmAppWindow *self)
 #else
   gtk_widget_set_visible (self->ds_button, FALSE);
 #endif
+
+  g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
   drop = gtk_drop_target_new (GDK_TYPE_FILE_LIST, GDK_ACTION_COPY);
   g_signal_connect (drop, "drop", G_CALLBACK (drop_cb), self);

@@ -387,6 +387,34 @@ fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gp
   return TRUE;
 }
 
+/* Opening another file while one loads shows the second; closing a window
+ * while it loads is safe. */
+static void
+test_replace_and_close (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autofree char *cut = g_build_filename (tmpdir, "second.tmtrace", NULL);
+  g_autoptr(GFile) first = g_file_new_for_path (leak_path);
+  g_autoptr(GFile) second = g_file_new_for_path (cut);
+  g_autofree char *data = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (leak_path, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, data, len / 2, NULL));
+
+  tm_app_window_open (win, first);
+  tm_app_window_open (win, second);
+  wait_until_idle (win);
+  g_assert_true (g_file_equal (tm_app_window_get_file (win), second));
+  g_assert_false (tm_app_window_get_trace (win)->complete);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  close_dialogs ();
+
+  tm_app_window_open (win, first);
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (500);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -430,6 +458,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/cut-short", test_cut_short);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
+  g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
   ret = g_test_run ();
 
   g_object_unref (app);
