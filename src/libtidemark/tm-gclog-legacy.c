@@ -270,7 +270,7 @@ gen_entry (TmGclogParser *p, TmGclogEvent *e, const char *s, const char *end, Tm
 
         if (q == NULL || !tm_gclog_parse_transition (&q, end, &b, &a, &c))
           return;
-        tm_gclog_add_usage (e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, FALSE);
+        tm_gclog_add_usage (p, e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, FALSE);
         if (map[i].kind == TM_SPACE_KIND_OLD)
           fl->old_collected = TRUE;
         if (p->collector == NULL)
@@ -576,10 +576,11 @@ g1_detail (TmGclogParser *p, const char *s, const char *end)
   e->heap_before = hb;
   e->heap_after = ha;
   e->heap_committed = hc;
-  e->n_usage = 0;
-  tm_gclog_add_usage (e, tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG), eb, ea, ec, FALSE);
-  tm_gclog_add_usage (e, tm_gclog_space (p, "Survivor", TM_SPACE_KIND_SURVIVOR), sb, sa, sa, FALSE);
-  tm_gclog_add_usage (e, tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD),
+  e->n_usage = 0;   /* the detail line replaces what the record said */
+  e->usage_head = e->usage_tail = 0;
+  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG), eb, ea, ec, FALSE);
+  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Survivor", TM_SPACE_KIND_SURVIVOR), sb, sa, sa, FALSE);
+  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD),
                       hb > eb + sb ? hb - eb - sb : 0, ha > ea + sa ? ha - ea - sa : 0,
                       hc > ec + sa ? hc - ec - sa : 0, FALSE);
   return;

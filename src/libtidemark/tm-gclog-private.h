@@ -25,6 +25,7 @@ typedef struct {
   guint64  before;
   guint64  after;
   guint64  committed;
+  guint32  next;              /* index + 1 of the event's next entry, 0 = last */
   gboolean regions;
 } TmGclogUsage;
 
@@ -41,8 +42,9 @@ typedef struct {
   guint64     heap_before;
   guint64     heap_after;
   guint64     heap_committed;
-  guint       n_usage;
-  TmGclogUsage usage[TM_GCLOG_MAX_USAGE];
+  guint       n_usage;        /* entries in TmGclogParser.usage, a list */
+  guint32     usage_head;     /* index + 1, 0 = none */
+  guint32     usage_tail;
   gboolean    open;           /* waiting for its end line */
   gboolean    cycle;          /* a ZGC/Shenandoah cycle collecting its pauses */
   gboolean    deleted;        /* merged into another event */
@@ -55,6 +57,7 @@ typedef struct {
   TmGclogFormat   format;
 
   GArray     *events;         /* TmGclogEvent */
+  GArray     *usage;          /* TmGclogUsage of all events (most have none) */
   GHashTable *open_by_id;     /* jvm id -> event index + 1, for open events */
   GHashTable *space_ids;      /* interned space name -> id */
   GArray     *space_kinds;    /* TmSpaceKind by id (index 0 unused) */
@@ -101,7 +104,7 @@ typedef struct {
 void     tm_gclog_warn          (TmGclogParser *p, const char *format, ...) G_GNUC_PRINTF (2, 3);
 TmGclogEvent *tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id);
 guint64  tm_gclog_space          (TmGclogParser *p, const char *name, TmSpaceKind kind);
-void     tm_gclog_add_usage      (TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
+void     tm_gclog_add_usage      (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
                                   guint64 committed, gboolean regions);
 void     tm_gclog_set_collector  (TmGclogParser *p, const char *name);
 

@@ -345,7 +345,8 @@ merge_nested (TmGclogParser *p, TmGclogEvent *y)
           f->pause_ns = MAX (f->pause_ns, y->pause_ns);
           if (y->n_usage > 0)
             {
-              memcpy (f->usage, y->usage, sizeof y->usage);
+              f->usage_head = y->usage_head;
+              f->usage_tail = y->usage_tail;
               f->n_usage = y->n_usage;
             }
           if (!f->has_heap && y->has_heap)
@@ -471,7 +472,7 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
         e = open_event (p, id);
         if (e == NULL)
           e = add_open_event (p, id);
-        tm_gclog_add_usage (e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, map[i].regions);
+        tm_gclog_add_usage (p, e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, map[i].regions);
         return TRUE;
       }
   return FALSE;

@@ -351,25 +351,36 @@ tm_gclog_space (TmGclogParser *p, const char *name, TmSpaceKind kind)
 }
 
 void
-tm_gclog_add_usage (TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
+tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
                     guint64 committed, gboolean regions)
 {
-  for (guint i = 0; i < e->n_usage; i++)
-    if (e->usage[i].space_id == space_id)
-      {
-        /* "Archive regions" adds to the old space */
-        e->usage[i].before += before;
-        e->usage[i].after += after;
-        e->usage[i].committed += committed;
-        return;
-      }
-  if (e->n_usage >= TM_GCLOG_MAX_USAGE)
+  TmGclogUsage u = { 0 };
+
+  for (guint32 i = e->usage_head; i != 0; i = g_array_index (p->usage, TmGclogUsage, i - 1).next)
+    {
+      TmGclogUsage *x = &g_array_index (p->usage, TmGclogUsage, i - 1);
+      if (x->space_id == space_id)
+        {
+          /* "Archive regions" adds to the old space */
+          x->before += before;
+          x->after += after;
+          x->committed += committed;
+          return;
+        }
+    }
+  if (e->n_usage >= TM_GCLOG_MAX_USAGE || p->usage->len >= G_MAXUINT32 - 1)
     return;
-  e->usage[e->n_usage].space_id = space_id;
-  e->usage[e->n_usage].before = before;
-  e->usage[e->n_usage].after = after;
-  e->usage[e->n_usage].committed = committed;
-  e->usage[e->n_usage].regions = regions;
+  u.space_id = space_id;
+  u.before = before;
+  u.after = after;
+  u.committed = committed;
+  u.regions = regions;
+  g_array_append_val (p->usage, u);
+  if (e->usage_tail != 0)
+    g_array_index (p->usage, TmGclogUsage, e->usage_tail - 1).next = p->usage->len;
+  else
+    e->usage_head = p->usage->len;
+  e->usage_tail = p->usage->len;
   e->n_usage++;
 }
 
@@ -512,9 +523,9 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
   gboolean regions = FALSE;
   guint64 other_b = 0, other_a = 0, other_c = 0;
 
-  for (guint i = 0; i < e->n_usage; i++)
+  for (guint32 i = e->usage_head; i != 0; i = g_array_index (p->usage, TmGclogUsage, i - 1).next)
     {
-      const TmGclogUsage *u = &e->usage[i];
+      const TmGclogUsage *u = &g_array_index (p->usage, TmGclogUsage, i - 1);
       guint kind = g_array_index (p->space_kinds, guint, u->space_id);
 
       if (u->regions && (p->region_bytes == 0 || !e->has_heap))
@@ -661,6 +672,7 @@ static void
 parser_clear (TmGclogParser *p)
 {
   g_clear_pointer (&p->events, g_array_unref);
+  g_clear_pointer (&p->usage, g_array_unref);
   g_clear_pointer (&p->open_by_id, g_hash_table_unref);
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
@@ -703,6 +715,7 @@ tm_gclog_import (const char     *path,
   p.path = path;
   p.b = tm_trace_builder_new (path, "gc-log");
   p.events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
+  p.usage = g_array_new (FALSE, FALSE, sizeof (TmGclogUsage));
   p.open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   p.space_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   p.space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
