@@ -430,18 +430,19 @@ request_garbage (Sim *s, guint n, gboolean report)
     {
       guint th = worker (s);
       guint32 len = rnd (s, 16, 120);
+      guint32 buf = rnd (s, 256, 8192);   /* request and response buffers */
 
       switch (i % 5)
         {
         case 0: alloc_temp (s, T_REQUEST, S_REQUEST, th, 32, 0); break;
         case 1: alloc_temp (s, T_STRING, S_REQ_STRING, th, 24, 0); break;
-        case 2: alloc_temp (s, T_BYTES, S_REQ_BYTES, th, array_size (len, 1), len); break;
+        case 2: alloc_temp (s, T_BYTES, S_REQ_BYTES, th, array_size (buf, 1), buf); break;
         case 3: alloc_temp (s, T_ARRAYLIST, S_LIST, th, 24, 0); break;
         default: alloc_temp (s, T_OBJECTS, S_LIST_GROW, th, array_size (10, 4), 10); break;
         }
       if (report)
         {
-          guint32 clen = rnd (s, 64, 512);
+          guint32 clen = rnd (s, 256, 2048);
           alloc_temp (s, T_STRINGBUILDER, S_SB, TH_REPORT, 24, 0);
           alloc_temp (s, T_BYTES, S_SB_CHARS, TH_REPORT, array_size (clen, 1), clen);
           alloc_temp (s, T_STRING, S_REPORT_STRING, TH_REPORT, 24, 0);
@@ -717,7 +718,7 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
               add_ref (&s, s.boot, s.boot_array);
               g_array_append_val (s.static_roots, s.boot);
             }
-          for (guint k = 0; k < leak_per_gc * 6; k++)
+          for (guint k = 0; k < leak_per_gc * 2; k++)
             {
               guint32 len = rnd (&s, 400, 1600);
               guint64 blk = alloc_obj (&s, T_BYTES, S_BOOT_BYTES, TH_MAIN, array_size (len, 1), len);

@@ -8,6 +8,8 @@
  *
  * The planted truth (in GC ids, for scale 1 = 200 GCs; the phase bounds
  * are fractions of the GC count, so they scale):
+ *   (all)        request garbage of 0.7 MiB per GC at scale 1 (mostly
+ *                256 B - 8 KiB buffers), so the heap shows a GC sawtooth.
  *   steady       live set flat (+-3% noise), GC overhead ~2%, even churn:
  *                no suspicious window.
  *   leak         GCs 1..20%: warm-up (an initialization spike that is
@@ -20,7 +22,7 @@
  *                allocated at com.example.travel.JourneyCache.lookup(...)
  *                on thread "http-worker-N".  Reachable memory rises
  *                monotonically from 20% to the end.
- *   churn        steady live set; GCs 40%..60%: ~10x the allocation rate
+ *   churn        steady live set; GCs 40%..60%: ~10x the garbage volume
  *                of short-lived java.lang.StringBuilder/char[]/String at
  *                com.example.report.ReportRenderer.render(...): freed bytes
  *                per second spike there.
