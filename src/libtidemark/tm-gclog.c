@@ -400,6 +400,7 @@ tm_gclog_sniff (const guint8 *head, gsize len)
   const char *s = (const char *) head, *end = s + len;
   guint lines = 0;
 
+  g_return_val_if_fail (head != NULL || len == 0, FALSE);
   if (len == 0 || memchr (head, '\0', len) != NULL)
     return FALSE;
   while (s < end && lines < 200)
