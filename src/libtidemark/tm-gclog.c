@@ -808,6 +808,7 @@ tm_gclog_import (const char     *path,
   tm_trace_builder_header (p.b, &h);
   tm_trace_builder_meta (p.b, "gclog.format", p.format == TM_GCLOG_FORMAT_UJL ? "unified" : "legacy");
   tm_trace_builder_meta (p.b, "gclog.collector", infer_collector (&p));
+  tm_trace_builder_meta (p.b, "gclog.generational", p.generational ? "true" : "false");
   {
     char num[32];
     g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.n_concurrent_phases);
