@@ -316,6 +316,21 @@ tm_agent_gc_reset_counts (JNIEnv *jni)
   a->w_bean_counts = call_longs (jni, a->helper_counts, a->w_n_beans);
 }
 
+/* ZGC and Shenandoah have a bean for their pauses (one per JVMTI pair)
+ * and one for whole cycles: only the pauses match pairs. */
+static gboolean
+bean_ignored (guint b)
+{
+  TmAgent *a = &tm_agent;
+
+  if (strstr (a->w_beans[b], "Cycles") == NULL)
+    return FALSE;
+  for (guint k = 0; k < a->w_n_beans; k++)
+    if (strstr (a->w_beans[k], "Pauses") != NULL)
+      return TRUE;
+  return FALSE;
+}
+
 static int
 collection_cmp (const void *x, const void *y)
 {
@@ -393,6 +408,9 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
   counts = call_longs (jni, a->helper_counts, a->w_n_beans);
   colls = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
   for (guint b = 0; b < a->w_n_beans; b++)
+    if (bean_ignored (b))
+      a->w_bean_counts[b] = counts[b];
+    else
     for (guint64 c = a->w_bean_counts[b] + 1; c <= counts[b]; c++)
       {
         guint64 e[2] = { b, c };
@@ -474,7 +492,7 @@ tm_agent_gc_ready (guint n, gboolean final)
 static guint
 kind_for (const char *bean, const TmAgentGcNote *note)
 {
-  if (bean == NULL)
+  if (bean == NULL || strstr (bean, "Pauses") != NULL)
     return TM_GC_KIND_CONCURRENT;
   if (note != NULL && strstr (note->action, "minor") != NULL)
     return TM_GC_KIND_MINOR;
@@ -496,11 +514,15 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
   g_autofree char *collector = NULL;
   g_autoptr(GArray) usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
   gint64 start = g->start_ns, end = g->end_ns;
+  guint64 used_sum = 0;
 
   if (end < start)
     end = start;
   collector = g->bean ? g_strdup (g->bean) : g_strdup_printf ("%s pause", a->w_gc_family);
-  if (note != NULL)
+  /* ZGC's pause notifications carry no usage */
+  for (guint i = 0; note != NULL && i < note->n; i++)
+    used_sum += note->before[i] + note->after[i];
+  if (note != NULL && used_sum > 0)
     {
       for (guint i = 0; i < note->n; i++)
         {

@@ -369,6 +369,8 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
   tm_agent_gc_reset_counts (jni);
+  a->opts.graph_every_final = a->w_gc_family != NULL && strcmp (a->w_gc_family, "ZGC") != 0
+                              && strcmp (a->w_gc_family, "Shenandoah") != 0;
 
   if (!start_agent_thread (jvmti, jni))
     agent_log ("cannot start the agent thread; the trace is written at exit only");
@@ -421,8 +423,11 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
   pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), 2000);
 
   /* The final graph, after one more GC; frees of that GC (and any never
-   * delivered) are derived from it. */
-  if (a->opts.sample_bytes == 0 && g_atomic_int_get (&a->gc_started) == g_atomic_int_get (&a->gc_finished))
+   * delivered) are derived from it.  Not with concurrent collectors (ZGC,
+   * Shenandoah): their threads are stopped before VMDeath, and a forced
+   * GC would wait for them forever. */
+  if (a->opts.sample_bytes == 0 && a->opts.graph_every_final
+      && g_atomic_int_get (&a->gc_started) == g_atomic_int_get (&a->gc_finished))
     {
       (*jvmti)->ForceGarbageCollection (jvmti);
       n = (guint) g_atomic_int_get (&a->gc_finished);

@@ -42,6 +42,8 @@ typedef struct {
   guint    graph_every;       /* 0 = no graphs at all */
   gboolean graph_every_set;
   int      zstd_level;
+  gboolean graph_every_final; /* a forced GC and a graph at VMDeath (not
+                               * possible with concurrent collectors) */
   gboolean exclusive;         /* never overwrite: another JVM of the same
                                * command has the file, use NAME.PID.tmtrace */
 } TmAgentOptions;
