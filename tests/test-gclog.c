@@ -227,6 +227,7 @@ test_heap_values (void)
      * table's Relocate End column (3954M). */
     g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "false");
     g_assert_cmpuint (gc->used_before, ==, MB (3334));
     g_assert_cmpuint (gc->used_after, ==, MB (2230));
     g_assert_cmpuint (gc->committed_after, ==, MB (3954));
@@ -263,6 +264,7 @@ test_heap_values (void)
   {
     /* generational ZGC: the minor collection inside the major one */
     g_autoptr(TmTrace) t = load ("handmade-zgc-generational.log");
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "true");
     g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_CONCURRENT);
     g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 120000);
     g_assert_cmpuint (tm_trace_gc (t, 2)->end_ns - tm_trace_gc (t, 2)->start_ns, ==, 521000000);
