@@ -115,6 +115,18 @@ tm_chart_view_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   cairo_destroy (cr);
 }
 
+gboolean
+tm_chart_view_time_to_x (TmChartView *self, double t_ns, double *x)
+{
+  g_return_val_if_fail (TM_IS_CHART_VIEW (self), FALSE);
+  g_return_val_if_fail (x != NULL, FALSE);
+
+  if (!self->have_layout)
+    return FALSE;
+  *x = tm_chart_layout_ns_to_x (&self->layout, t_ns);
+  return TRUE;
+}
+
 static guint
 gc_at_x (TmChartView *self, double x)
 {

@@ -27,6 +27,9 @@ void         tm_chart_view_set_kind     (TmChartView *self, TmChartKind kind);
 void         tm_chart_view_export_options (TmChartView *self, TmChartOptions *options,
                                            double width, double height);
 
+/* Where time t is drawn, from the last layout (FALSE before the first draw). */
+gboolean     tm_chart_view_time_to_x    (TmChartView *self, double t_ns, double *x);
+
 /* Tooltip text for a GC (Pango markup), as shown on hover. */
 char        *tm_chart_view_describe_gc  (TmChartView *self, guint gc);
 

@@ -15,6 +15,7 @@
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 static TmApplication *app;
@@ -387,6 +388,112 @@ fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gp
   return TRUE;
 }
 
+static GtkGestureDrag *
+find_drag (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_DRAG (c))
+        return GTK_GESTURE_DRAG (c);
+    }
+  return NULL;
+}
+
+/* The chart's drag gesture, driven with the signals a pointer produces:
+ * a click on a band picks the narrowest window there, a drag selects a
+ * time range, a click outside every band clears the selection. */
+static void
+test_chart_pointer (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmSession *session = tm_app_window_get_session (win);
+  TmChartView *chart;
+  GtkGestureDrag *drag;
+  GPtrArray *windows;
+  const TmWindow *peak = NULL;
+  int peak_index = -1;
+  double x, x0, x1, y = 100;
+  TmTimelineModel *m;
+
+  tm_app_window_open (win, file);
+  wait_until_idle (win);
+  spin (200);   /* a frame, so the charts have a layout */
+  chart = TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_MEMORY));
+  drag = find_drag (GTK_WIDGET (chart));
+  g_assert_nonnull (drag);
+  m = tm_session_get_model (session);
+
+  windows = tm_session_get_windows (session);
+  for (guint i = 0; i < windows->len; i++)
+    {
+      const TmWindow *w = g_ptr_array_index (windows, i);
+      if (w->kind == TM_WINDOW_LEAK_PEAK)
+        peak = w, peak_index = (int) i;
+    }
+  g_assert_nonnull (peak);
+
+  /* Click inside the peak, which lies inside the leak window. */
+  g_assert_true (tm_chart_view_time_to_x (chart, (peak->start_ns + peak->end_ns) / 2.0, &x));
+  g_signal_emit_by_name (drag, "drag-begin", x, y);
+  g_signal_emit_by_name (drag, "drag-end", 0.0, 0.0);
+  g_assert_cmpint (tm_session_get_selected_window (session), ==, peak_index);
+  g_assert_cmpuint (tm_session_get_selected_first_gc (session), ==, peak->first_gc);
+  g_assert_cmpuint (tm_session_get_selected_last_gc (session), ==, peak->last_gc);
+
+  /* Rubber band from 1 s to 3 s. */
+  g_assert_true (tm_chart_view_time_to_x (chart, 1e9, &x0));
+  g_assert_true (tm_chart_view_time_to_x (chart, 3e9, &x1));
+  g_signal_emit_by_name (drag, "drag-begin", x0, y);
+  g_signal_emit_by_name (drag, "drag-update", (x1 - x0) / 2, 0.0);
+  g_signal_emit_by_name (drag, "drag-update", x1 - x0, 0.0);
+  g_signal_emit_by_name (drag, "drag-end", x1 - x0, 0.0);
+  g_assert_true (tm_session_get_has_selection (session));
+  g_assert_cmpint (tm_session_get_selected_window (session), ==, -1);
+  g_assert_cmpfloat (fabs (tm_session_get_selection_start (session) - 1e9), <, 0.05e9);
+  g_assert_cmpfloat (fabs (tm_session_get_selection_end (session) - 3e9), <, 0.05e9);
+  /* The selected GCs are those the range touches. */
+  g_assert_cmpfloat (m->end_ns[tm_session_get_selected_first_gc (session) - 1], >=, tm_session_get_selection_start (session));
+  g_assert_cmpfloat (m->start_ns[tm_session_get_selected_last_gc (session) - 1], <=, tm_session_get_selection_end (session));
+  g_assert_cmpuint (tm_session_get_selected_last_gc (session) - tm_session_get_selected_first_gc (session), >=, 15);
+
+  /* Horizontal scrolling pans a zoomed view by a tenth of its span. */
+  {
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (chart));
+    GObject *scroll = NULL;
+    double a, span;
+    gboolean handled = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers) && scroll == NULL; i++)
+      {
+        g_autoptr(GObject) c = g_list_model_get_item (controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_SCROLL (c))
+          scroll = c;
+      }
+    g_assert_nonnull (scroll);
+    gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-in", NULL);
+    a = tm_session_get_visible_start (session);
+    span = tm_session_get_visible_end (session) - a;
+    g_assert_cmpfloat (fabs (span - tm_session_get_whole_end (session) / 2), <, 1);
+    g_signal_emit_by_name (scroll, "scroll", 1.0, 0.0, &handled);
+    g_assert_true (handled);
+    g_assert_cmpfloat (fabs (tm_session_get_visible_start (session) - (a + span * 0.1)), <, 1);
+    gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-reset", NULL);
+  }
+
+  /* A click where no window is clears the selection. */
+  g_assert_true (tm_chart_view_time_to_x (chart, 0.5e9, &x));
+  g_signal_emit_by_name (drag, "drag-begin", x, y);
+  g_signal_emit_by_name (drag, "drag-end", 0.0, 0.0);
+  g_assert_false (tm_session_get_has_selection (session));
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  spin (20);
+}
+
 /* Opening another file while one loads shows the second; closing a window
  * while it loads is safe. */
 static void
@@ -458,6 +565,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/cut-short", test_cut_short);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
+  g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
   ret = g_test_run ();
 
