@@ -6,6 +6,7 @@
  * keys.  Deep and retained sizes are filled in on demand.
  */
 #include "tm-classify.h"
+#include "tm-heap-analysis-private.h"
 #include "tm-error.h"
 
 #include <stdlib.h>
@@ -48,6 +49,10 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
   g_autofree guint32 *keys = NULL;
   g_autofree guint32 *tmp = NULL;
   g_autofree guint32 *count = NULL;
+  g_autofree guint64 *kbytes = NULL;
+  g_autofree guint32 *msize = NULL;     /* sizes in member order (saturated) */
+  g_autofree guint32 *tmp_size = NULL;
+  g_autofree guint32 *mkey = NULL;      /* keys of one segment, in member order */
   g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (Child));
   TmClassNode root = { 0 };
@@ -75,8 +80,17 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
   root.parent = TM_CLASS_NODE_NONE;
   root.count = n;
   root.m.objects = n;
+  /* sizes travel with the members through every counting sort, so each
+   * group's bytes are summed from a sequential array */
+  msize = g_new (guint32, MAX (n, 1));
+  tmp_size = g_new (guint32, MAX (n, 1));
+  mkey = g_new (guint32, MAX (n, 1));
   for (guint32 i = 0; i < n; i++)
-    root.m.bytes += tm_heap_analysis_item_size (heap, i);
+    {
+      guint64 size = tm_object_sizes_get (&heap->sizes, objects[i]);
+      msize[i] = (guint32) MIN (size, G_MAXUINT32);
+      root.m.bytes += size;
+    }
   g_array_append_val (tree->nodes, root);
 
   for (guint l = 0; l < depth; l++)
@@ -84,6 +98,7 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
   keys = g_new (guint32, MAX (n, 1));
   tmp = g_new (guint32, MAX (n, 1));
   count = g_new0 (guint32, max_domain);
+  kbytes = g_new0 (guint64, max_domain);
 
   for (guint l = 0; l < depth; l++)
     {
@@ -101,12 +116,19 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
           TmClassNode *parent = &g_array_index (tree->nodes, TmClassNode, p);
           guint32 first = parent->first, cnt = parent->count;
           guint32 *seg = tree->members + first;
+          guint32 *seg_size = msize + first;
           guint32 off = 0;
 
           g_array_set_size (touched, 0);
           for (guint32 i = 0; i < cnt; i++)
-            if (count[keys[seg[i]]]++ == 0)
-              g_array_append_val (touched, keys[seg[i]]);
+            {
+              guint32 k = keys[seg[i]];
+              mkey[i] = k;
+              kbytes[k] += G_LIKELY (seg_size[i] != G_MAXUINT32)
+                           ? seg_size[i] : tm_object_sizes_get (&heap->sizes, objects[seg[i]]);
+              if (count[k]++ == 0)
+                g_array_append_val (touched, k);
+            }
           qsort (touched->data, touched->len, sizeof (guint32), cmp_u32);
 
           g_array_set_size (children, touched->len);
@@ -117,19 +139,23 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
               c->key = k;
               c->first = first + off;
               c->count = count[k];
-              c->bytes = 0;
+              c->bytes = kbytes[k];
+              kbytes[k] = 0;
               count[k] = off;       /* becomes the fill cursor */
               off += c->count;
             }
           for (guint32 i = 0; i < cnt; i++)
-            tmp[count[keys[seg[i]]]++] = seg[i];
+            {
+              guint32 at = count[mkey[i]]++;
+              tmp[at] = seg[i];
+              tmp_size[at] = seg_size[i];
+            }
           memcpy (seg, tmp, cnt * sizeof *seg);
+          memcpy (seg_size, tmp_size, cnt * sizeof *seg_size);
           for (guint32 t = 0; t < touched->len; t++)
             {
               Child *c = &g_array_index (children, Child, t);
               count[c->key] = 0;
-              for (guint32 i = c->first; i < c->first + c->count; i++)
-                c->bytes += tm_heap_analysis_item_size (heap, tree->members[i]);
             }
           qsort (children->data, children->len, sizeof (Child), cmp_child_bytes_desc);
 

@@ -57,28 +57,38 @@ check_cancel (GCancellable *cancellable, GError **error)
 /* Path-compressing eval: the vertex with the smallest semi on the
  * compressed path from v up to (not including) the first vertex numbered
  * below last_linked. */
+typedef struct {
+  guint32 *items;
+  gsize    len, cap;
+} Stack;
+
 static inline guint32
 eval (guint32 v, guint32 last_linked, guint32 *anc, guint32 *label,
-      const guint32 *semi, GArray *stack)
+      const guint32 *semi, Stack *stack)
 {
   guint32 p, p_label;
 
   if (anc[v] < last_linked)
     return label[v];
 
-  g_array_set_size (stack, 0);
+  stack->len = 0;
   do
     {
-      g_array_append_val (stack, v);
+      if (G_UNLIKELY (stack->len == stack->cap))
+        {
+          stack->cap = MAX (256, stack->cap * 2);
+          stack->items = g_renew (guint32, stack->items, stack->cap);
+        }
+      stack->items[stack->len++] = v;
       v = anc[v];
     }
   while (anc[v] >= last_linked);
 
   p = v;
   p_label = label[p];
-  for (guint i = stack->len; i-- > 0;)
+  for (gsize i = stack->len; i-- > 0;)
     {
-      guint32 w = g_array_index (stack, guint32, i);
+      guint32 w = stack->items[i];
       anc[w] = anc[p];
       if (semi[p_label] < semi[label[w]])
         label[w] = p_label;
@@ -268,7 +278,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
   anc = meter_alloc (&m, (gsize) N + 1, sizeof *anc, FALSE);
   memcpy (anc, parent, ((gsize) N + 1) * sizeof *anc);
   {
-    g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+    Stack stack = { NULL, 0, 0 };
     guint32 run_end = (guint32) n_pairs;
 
     for (guint32 w = N; w >= 1; w--)
@@ -278,7 +288,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
 
         for (guint32 i = start; i < run_end; i++)
           {
-            guint32 l = eval (bsrc[i], w + 1, anc, label, semi, stack);
+            guint32 l = eval (bsrc[i], w + 1, anc, label, semi, &stack);
             if (semi[l] < s)
               s = semi[l];
           }
@@ -289,11 +299,15 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
         if ((w & CHECK_MASK) == 0)
           {
             if (!check_cancel (cancellable, error))
-              goto fail;
+              {
+                g_free (stack.items);
+                goto fail;
+              }
             if (progress)
               progress (0.4 + 0.3 * (N - w) / MAX (N, 1), progress_data);
           }
       }
+    g_free (stack.items);
   }
   meter_free (&m, bsrc, n_pairs, sizeof *bsrc);
   bsrc = NULL;

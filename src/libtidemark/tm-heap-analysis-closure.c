@@ -21,9 +21,8 @@
  * stamp[] holds, per node, for the current group (base = epoch):
  *   < base    not in C, or inside a closed subtree (see below)
  *   base + 0  in K, not (yet) known to stay alive
- *   base + 1  in S (members no root reaches included)
+ *   base + 1  a member, or in the subtree of an open top
  *   base + 2  in K and alive without G
- *   base + 3  a reachable member
  *
  * Closed subtrees (no reference leaves them, tm-heap-analysis.c) make the
  * dominator tree answer deep sizes too: a top whose subtree is closed
@@ -37,6 +36,12 @@
 
 #define CHECK_MASK ((1u << 16) - 1)
 
+static inline guint64
+node_size (const TmHeapAnalysis *self, guint32 v)
+{
+  return tm_object_sizes_get (&self->sizes, self->objects[v]);
+}
+
 static int
 cmp_u32 (const void *a, const void *b)
 {
@@ -44,27 +49,20 @@ cmp_u32 (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
-/* Index of the top whose subtree holds tree position p, or -1.  Tops
- * are sorted, disjoint subtrees. */
-static gint64
-find_top (const TmDominatorTree *dom, const guint32 *tops, guint32 n_tops, guint32 p)
-{
-  guint32 lo = 0, hi = n_tops;
+typedef struct {
+  guint32 *items;
+  gsize    len, cap;
+} Stack;
 
-  if (p == 0 || n_tops == 0)
-    return -1;
-  /* last top with position <= p */
-  while (lo < hi)
+static inline void
+push (Stack *s, guint32 v)
+{
+  if (G_UNLIKELY (s->len == s->cap))
     {
-      guint32 mid = lo + (hi - lo) / 2;
-      if (tops[mid] <= p)
-        lo = mid + 1;
-      else
-        hi = mid;
+      s->cap = MAX (1024, s->cap * 2);
+      s->items = g_renew (guint32, s->items, s->cap);
     }
-  if (lo == 0 || p >= tops[lo - 1] + dom->size[tops[lo - 1]])
-    return -1;
-  return lo - 1;
+  s->items[s->len++] = v;
 }
 
 static guint32
@@ -87,33 +85,38 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
   const TmDominatorTree *dom = self->dom;
   guint32 *stamp = self->stamp;
   g_autofree guint32 *tops = NULL;
-  g_autoptr(GArray) stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) k_nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Stack stack = { NULL, 0, 0 }, k_nodes = { NULL, 0, 0 };
   guint32 n_tops = 0, base;
   guint64 work = 0;
+  gboolean ok = FALSE, has_unreachable = FALSE;
 
   base = next_epoch (self);
 
-  /* S from the dominator tree. */
+  /* Members (once each) and the tops of S. */
   tops = g_new (guint32, MAX (n_items, 1));
   for (guint32 i = 0; i < n_items; i++)
     {
       guint32 v = items[i];
+      guint64 size;
+
       if (stamp[v] == base + 1)
         continue;                 /* duplicate */
       stamp[v] = base + 1;
+      size = node_size (self, v);
+      out->objects++;
+      out->bytes += size;
       if (dom->position[v] != 0)
         tops[n_tops++] = dom->position[v];
       else
         {
           /* a member no root reaches: it goes with the group, alone, and
            * what it references is found by marking */
-          guint64 size = tm_heap_analysis_item_size (self, v);
           out->retained_objects++;
           out->retained_bytes += size;
           out->deep_objects++;
           out->deep_bytes += size;
-          g_array_append_val (stack, v);
+          push (&stack, v);
+          has_unreachable = TRUE;
         }
     }
   qsort (tops, n_tops, sizeof *tops, cmp_u32);
@@ -124,76 +127,59 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
         tops[kept++] = tops[i];
     n_tops = kept;
   }
+
+  /* S: counted from the tree.  A closed subtree is all its top reaches;
+   * an open one is stamped and its references scanned for K.  Only
+   * reachable nodes are kept out of a subtree except through its top, so
+   * a group with unreachable members stamps every subtree. */
   for (guint32 i = 0; i < n_tops; i++)
     {
-      out->retained_objects += dom->size[tops[i]];
-      out->retained_bytes += dom->retained_bytes[tops[i]];
-      if (tm_bitmap_get (self->closed, tops[i]))
-        {
-          /* nothing leaves this subtree: it is all the top reaches */
-          out->deep_objects += dom->size[tops[i]];
-          out->deep_bytes += dom->retained_bytes[tops[i]];
-        }
-    }
-  /* Members under an open top are marked from; the rest is counted. */
-  for (guint32 i = 0; i < n_items; i++)
-    {
-      guint32 v = items[i];
-      gint64 t;
+      guint32 t = tops[i], end = t + dom->size[t];
 
-      if (stamp[v] != base + 1 || dom->position[v] == 0)
+      out->retained_objects += dom->size[t];
+      out->retained_bytes += dom->retained_bytes[t];
+      out->deep_objects += dom->size[t];
+      out->deep_bytes += dom->retained_bytes[t];
+      if (!has_unreachable && tm_bitmap_get (self->closed, t))
         continue;
-      stamp[v] = base + 3;        /* seen once; still "in S" below */
-      t = find_top (dom, tops, n_tops, dom->position[v]);
-      if (tm_bitmap_get (self->closed, tops[t]))
-        continue;
-      out->deep_objects++;
-      out->deep_bytes += tm_heap_analysis_item_size (self, v);
-      g_array_append_val (stack, v);
+      for (guint32 p = t; p < end; p++)
+        stamp[dom->order[p]] = base + 1;
+      for (guint32 p = t; p < end; p++)
+        push (&stack, dom->order[p]);
     }
 
-  /* C by forward marking; split into S and K.  Closed subtrees are only
-   * entered through their top, a member, so they are never walked. */
-  while (stack->len > 0)
+  /* The rest of C by marking: whatever is reached and not stamped is in K
+   * (closed subtrees are entered only through their top, a member). */
+  while (stack.len > 0)
     {
-      guint32 v = g_array_index (stack, guint32, stack->len - 1);
-      g_array_set_size (stack, stack->len - 1);
+      guint32 v = stack.items[--stack.len];
 
       for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
         {
           guint32 u = g->edges[e];
-          gint64 t;
-
-          if (u >= g->n_nodes || stamp[u] >= base)
+          if (stamp[u] >= base)
             continue;
-          t = find_top (dom, tops, n_tops, dom->position[u]);
-          if (t >= 0)
-            {
-              if (tm_bitmap_get (self->closed, tops[t]))
-                continue;
-              stamp[u] = base + 1;
-            }
-          else
-            {
-              stamp[u] = base;
-              g_array_append_val (k_nodes, u);
-            }
+          stamp[u] = base;
+          push (&k_nodes, u);
           out->deep_objects++;
-          out->deep_bytes += tm_heap_analysis_item_size (self, u);
-          g_array_append_val (stack, u);
+          out->deep_bytes += node_size (self, u);
+          push (&stack, u);
         }
       if ((++work & CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+        goto out;
     }
 
-  if (k_nodes->len == 0)
-    return TRUE;
+  if (k_nodes.len == 0)
+    {
+      ok = TRUE;
+      goto out;
+    }
 
   /* K: mark what the entries keep alive. */
   tm_heap_analysis_ensure_reverse (self);
-  for (guint32 i = 0; i < k_nodes->len; i++)
+  for (gsize i = 0; i < k_nodes.len; i++)
     {
-      guint32 k = g_array_index (k_nodes, guint32, i);
+      guint32 k = k_nodes.items[i];
       gboolean entry;
 
       if (stamp[k] != base || dom->position[k] == 0)
@@ -208,35 +194,39 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
         continue;
 
       stamp[k] = base + 2;
-      g_array_append_val (stack, k);
-      while (stack->len > 0)
+      push (&stack, k);
+      while (stack.len > 0)
         {
-          guint32 v = g_array_index (stack, guint32, stack->len - 1);
-          g_array_set_size (stack, stack->len - 1);
+          guint32 v = stack.items[--stack.len];
           for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
             {
               guint32 u = g->edges[e];
-              if (u < g->n_nodes && stamp[u] == base)
+              if (stamp[u] == base)
                 {
                   stamp[u] = base + 2;
-                  g_array_append_val (stack, u);
+                  push (&stack, u);
                 }
             }
         }
       if ((++work & CHECK_MASK) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
+        goto out;
     }
 
-  for (guint32 i = 0; i < k_nodes->len; i++)
+  for (gsize i = 0; i < k_nodes.len; i++)
     {
-      guint32 k = g_array_index (k_nodes, guint32, i);
+      guint32 k = k_nodes.items[i];
       if (stamp[k] == base && dom->position[k] != 0)
         {
           out->retained_objects++;
-          out->retained_bytes += tm_heap_analysis_item_size (self, k);
+          out->retained_bytes += node_size (self, k);
         }
     }
-  return TRUE;
+  ok = TRUE;
+
+out:
+  g_free (stack.items);
+  g_free (k_nodes.items);
+  return ok;
 }
 
 gboolean
@@ -270,7 +260,7 @@ tm_heap_analysis_group_metrics (TmHeapAnalysis *self,
       for (guint32 i = 0; i < n_items; i++)
         {
           out->objects++;
-          out->bytes += tm_heap_analysis_item_size (self, items[i]);
+          out->bytes += node_size (self, items[i]);
         }
       if (need_graph)
         {
@@ -283,21 +273,6 @@ tm_heap_analysis_group_metrics (TmHeapAnalysis *self,
 
   g_mutex_lock (&self->lock);
   ok = closure_metrics (self, items, n_items, out, cancellable, error);
-  /* shallow sizes over distinct members: they are exactly the base+1
-   * stamps set first, so count them the simple way */
-  if (ok)
-    {
-      /* each distinct member once: members carry base+1 (unreachable) or
-       * base+3 (reachable); move them to base+2, which no member had */
-      guint32 base = self->epoch;
-      for (guint32 i = 0; i < n_items; i++)
-        if (self->stamp[items[i]] == base + 1 || self->stamp[items[i]] == base + 3)
-          {
-            out->objects++;
-            out->bytes += tm_heap_analysis_item_size (self, items[i]);
-            self->stamp[items[i]] = base + 2;
-          }
-    }
   g_mutex_unlock (&self->lock);
   return ok;
 }
