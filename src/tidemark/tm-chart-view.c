@@ -480,6 +480,8 @@ tm_chart_view_init (TmChartView *self)
   GtkGesture *drag, *click;
 
   self->kind = TM_CHART_MEMORY;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  tm_chart_kind_title (self->kind), -1);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);
   gtk_widget_set_focusable (GTK_WIDGET (self), FALSE);
   g_signal_connect (self, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
@@ -551,6 +553,8 @@ tm_chart_view_set_kind (TmChartView *self, TmChartKind kind)
   if (self->kind == kind)
     return;
   self->kind = kind;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  tm_chart_kind_title (kind), -1);
   gtk_widget_queue_resize (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_KIND]);
 }
