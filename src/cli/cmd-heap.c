@@ -163,6 +163,8 @@ text_node (HeapView *v, guint32 index)
     }
 }
 
+int tm_cmd_heap (int argc, char **argv);
+
 int
 tm_cmd_heap (int argc, char **argv)
 {
