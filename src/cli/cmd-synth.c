@@ -9,7 +9,7 @@
 int
 tm_cmd_synth (int argc, char **argv)
 {
-  char *output = NULL;
+  g_autofree char *output = NULL;
   gint64 seed = 1;
   double scale = 1.0;
   int graph_every = 0, gcs = 0;
@@ -25,7 +25,6 @@ tm_cmd_synth (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("SCENARIO - write a synthetic trace");
   g_autoptr(GError) error = NULL;
-  g_autofree char *default_out = NULL;
   g_autofree char *scen = g_strjoinv (", ", (char **) tm_synth_scenarios ());
   g_autofree char *desc = g_strdup_printf ("Scenarios: %s. The planted truth of each is documented in "
                                            "src/libtidemark/tm-synth.h.", scen);
@@ -49,7 +48,7 @@ tm_cmd_synth (int argc, char **argv)
   opt.graph_every = (guint) graph_every;
   opt.n_gcs = (guint) gcs;
   if (output == NULL)
-    output = default_out = g_strdup_printf ("%s.tmtrace", argv[1]);
+    output = g_strdup_printf ("%s.tmtrace", argv[1]);
 
   {
     const char * const *names = tm_synth_scenarios ();

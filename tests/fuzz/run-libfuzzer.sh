@@ -18,6 +18,7 @@ fi
 ninja -C "$build" tests/fuzz/fuzz-trace-reader src/cli/tidemark-cli >/dev/null
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
+export ASAN_OPTIONS=detect_leaks=0   # the corpus tools; the fuzzer below checks leaks
 for s in leak mixed churn; do
   "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 -o "$corpus/$s.tmtrace" 2>/dev/null
   "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 --raw -o "$corpus/$s.raw" 2>/dev/null
