@@ -1,0 +1,289 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TrendViz in the application, under Xvfb: open the synthetic leak,
+ * select the leak window (GCs 40..200), Analyze > Trends in Selected
+ * Window; the first chart shows the leaking types on top; selecting the
+ * Journey series adds a chart of its call sites below whose total is the
+ * Journey series; a selection in the first chart replaces the drill-down;
+ * closing it leaves one chart; hover and zoom go through the session.
+ * Also hit-testing of the rendered chart (legend entries and lines).
+ * Exits 77 (skip) when no display can be opened.
+ */
+#include "tm-config.h"
+#include "tm-application.h"
+#include "tm-app-window.h"
+#include "tm-trend-view.h"
+#include "tm-render-trend.h"
+#include "tm-synth.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static TmApplication *app;
+static char *leak_path;
+
+static void
+spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  TmAppWindow *win = data;
+  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
+}
+
+static gboolean
+panel_done (gpointer data)
+{
+  return !tm_trend_panel_is_busy (data) && tm_trend_panel_get_trend (data) != NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static int
+shown_index (TmTrendPanel *panel, const char *key)
+{
+  GPtrArray *shown = tm_trend_panel_get_shown (panel);
+
+  for (guint i = 0; i < shown->len; i++)
+    if (strcmp (((TmTrendSeries *) g_ptr_array_index (shown, i))->key, key) == 0)
+      return (int) i;
+  return -1;
+}
+
+static void
+test_drill_down (void)
+{
+  TmAppWindow *win = tm_app_window_new (app);
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  const char *leak[] = { "java.util.concurrent.ConcurrentHashMap$Node", "com.example.travel.JourneyKey",
+                         "com.example.travel.Journey", "java.lang.String", "byte[]" };
+  TmSession *session;
+  TmTrendView *view;
+  TmTrendPanel *top, *drilled;
+  TmTrend *trend, *sub;
+  GPtrArray *shown;
+  const TmTrendSeries *journey;
+  int j;
+
+  gtk_window_present (GTK_WINDOW (win));
+  tm_app_window_open (win, file);
+  spin_until (window_idle, win, 60000);
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+
+  session = tm_app_window_get_session (win);
+  tm_session_select_gcs (session, 40, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.trend-at-selection", NULL));
+  view = TM_TREND_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_TREND_VIEW));
+  g_assert_nonnull (view);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
+
+  top = tm_trend_view_get_chart (view, 0);
+  spin_until (panel_done, top, 30000);
+  trend = tm_trend_panel_get_trend (top);
+  g_assert_true (trend->complete);
+  g_assert_cmpuint (trend->request.from_gc, ==, 40);
+  g_assert_cmpuint (trend->request.to_gc, ==, 200);
+  shown = tm_trend_panel_get_shown (top);
+  g_assert_cmpuint (shown->len, ==, 6);   /* top 5 + Other by default */
+  for (guint i = 0; i < 5; i++)
+    {
+      const char *key = ((TmTrendSeries *) g_ptr_array_index (shown, i))->key;
+      gboolean is_leak = FALSE;
+      for (guint k = 0; k < G_N_ELEMENTS (leak); k++)
+        is_leak = is_leak || strcmp (key, leak[k]) == 0;
+      g_assert_true (is_leak);
+    }
+
+  /* drill into Journey: its call sites, all in JourneyCache.lookup */
+  j = shown_index (top, "com.example.travel.Journey");
+  g_assert_cmpint (j, >=, 0);
+  tm_trend_panel_set_next_classifier (top, TM_CLASSIFIER_CALL_SITE);
+  tm_trend_panel_select (top, j);
+  g_assert_cmpint (tm_trend_panel_get_selected (top), ==, j);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+  drilled = tm_trend_view_get_chart (view, 1);
+  spin_until (panel_done, drilled, 30000);
+  sub = tm_trend_panel_get_trend (drilled);
+  g_assert_cmpuint (sub->request.n_drill, ==, 1);
+  g_assert_cmpstr (sub->request.drill[0], ==, "com.example.travel.Journey");
+  g_assert_cmpint (sub->level_classifier, ==, TM_CLASSIFIER_CALL_SITE);
+  g_assert_cmpuint (sub->groups->len, >, 0);
+  for (guint i = 0; i < sub->groups->len; i++)
+    g_assert_true (g_str_has_prefix (((TmTrendSeries *) g_ptr_array_index (sub->groups, i))->key,
+                                     "com.example.travel.JourneyCache.lookup("));
+  journey = tm_trend_find_group (trend, "com.example.travel.Journey");
+  g_assert_cmpuint (sub->n_points, ==, trend->n_points);
+  for (guint p = 0; p < sub->n_points; p++)
+    g_assert_cmpfloat (sub->total[p], ==, journey->values[p]);
+
+  /* the drilled chart keeps its own settings */
+  tm_trend_panel_set_top (drilled, 1, FALSE);
+  g_assert_cmpuint (tm_trend_panel_get_shown (drilled)->len, ==, 1);
+  g_assert_cmpuint (tm_trend_panel_get_shown (top)->len, ==, 6);
+
+  /* a chain: drill once more, then a new selection on top replaces both */
+  tm_trend_panel_select (drilled, 0);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 3);
+  tm_trend_panel_select (top, shown_index (top, "byte[]"));
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+  drilled = tm_trend_view_get_chart (view, 1);
+  g_assert_cmpstr (tm_trend_panel_get_request (drilled)->drill[0], ==, "byte[]");
+
+  /* Other is no group: selecting it drills nowhere */
+  tm_trend_panel_select (top, 5);
+  g_assert_cmpint (tm_trend_panel_get_selected (top), ==, -1);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+
+  /* closing the drill-down */
+  g_signal_emit_by_name (drilled, "close-requested");
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
+
+  /* a retained chart: only GCs with a graph */
+  tm_trend_panel_set_metric (top, TM_TREND_METRIC_RETAINED_BYTES);
+  g_assert_true (tm_trend_panel_is_busy (top));
+  spin_until (panel_done, top, 60000);
+  trend = tm_trend_panel_get_trend (top);
+  g_assert_true (trend->complete);
+  for (guint p = 0; p < trend->n_points; p++)
+    g_assert_true (tm_trace_gc (trend->trace, trend->gcs[p])->has_graph);
+  g_assert_cmpstr (((TmTrendSeries *) g_ptr_array_index (tm_trend_panel_get_shown (top), 0))->key, ==,
+                   "java.util.concurrent.ConcurrentHashMap");
+
+  /* exports */
+  {
+    g_autofree char *dir = g_dir_make_tmp ("tidemark-trend-XXXXXX", NULL);
+    g_autofree char *png = g_build_filename (dir, "t.png", NULL);
+    g_autofree char *csv = g_build_filename (dir, "t.csv", NULL);
+    g_autofree char *text = NULL;
+    g_autoptr(GError) error = NULL;
+
+    g_assert_true (tm_trend_panel_write_png (top, png, 800, 300, &error));
+    g_assert_no_error (error);
+    g_assert_true (tm_trend_panel_write_csv (top, csv, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+    g_assert_true (g_str_has_prefix (text, "gc,time_ns,java.util.concurrent.ConcurrentHashMap,"));
+    g_unlink (png);
+    g_unlink (csv);
+    g_rmdir (dir);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* The rendered chart's hit boxes: each legend entry and each line. */
+static void
+test_hit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrend) trend = NULL;
+  g_autoptr(GPtrArray) shown = NULL;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 900, 320);
+  cairo_t *cr = cairo_create (surface);
+  TmTrendChartOptions o;
+  TmTrendChartLayout l;
+  TmTrendRequest req;
+
+  g_assert_no_error (error);
+  tm_trend_request_init (&req);
+  req.from_gc = 40;
+  req.to_gc = 200;
+  trend = tm_trend_compute (trace, &req, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  shown = tm_trend_select (trend, TM_TREND_SORT_ABS_GROWTH, 5, TRUE);
+  tm_trend_chart_options_init (&o, 900, 320);
+  tm_trend_chart_render (cr, trend, shown, &o, &l);
+
+  g_assert_cmpuint (l.n_legend, ==, shown->len);
+  for (guint s = 0; s < shown->len; s++)
+    g_assert_cmpint (tm_trend_chart_hit (&l, trend, shown, l.legend_x + 20, l.legend_y[s] + l.legend_row / 2),
+                     ==, (int) s);
+  /* on the top series' line at the last point, and far from every line */
+  {
+    const TmTrendSeries *first = g_ptr_array_index (shown, 0);
+    guint p = trend->n_points - 1;
+    double x = tm_chart_layout_ns_to_x (&l.plot, (double) trend->times_ns[p]);
+    double y = l.plot.y + l.plot.height - first->values[p] / l.y_max * l.plot.height;
+    g_assert_cmpint (tm_trend_chart_hit (&l, trend, shown, x - 1, y), ==, 0);
+    g_assert_cmpint (tm_trend_chart_hit (&l, trend, shown, x - 1, l.plot.y + 2), ==, -1);
+  }
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+}
+
+static gboolean
+fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  if ((level & G_LOG_LEVEL_WARNING) && message &&
+      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
+       strstr (message, "AT-SPI")))
+    return FALSE;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  TmSynthOptions options;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_handler, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+
+  dir = g_dir_make_tmp ("tidemark-gui-trend-XXXXXX", &error);
+  g_assert_no_error (error);
+  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
+  tm_synth_options_init (&options);
+  options.scenario = "leak";
+  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
+  g_assert_no_error (error);
+
+  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/gui/trend/drill-down", test_drill_down);
+  g_test_add_func ("/gui/trend/hit", test_hit);
+  ret = g_test_run ();
+
+  g_object_unref (app);
+  g_unlink (leak_path);
+  g_rmdir (dir);
+  g_free (leak_path);
+  return ret;
+}
