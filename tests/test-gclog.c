@@ -302,8 +302,13 @@ test_malformed (void)
   static const char legacy[] =
     "0.100: [GC (Allocation Failure) [PSYoungGen: 1536K->496K(2048K)] 1536K->512K(7680K), 0.0012345 secs]\n"
     "0.200: [GC (Allocation Failure) [PSYoungGen: 1536K->496K(2048K)] 1536K->512K(7680K)]\n"
-    "0.250: garbage after a time stamp\n"
-    "0.300: [Full GC (Ergonomics) [PSYoungGen: 496K->0K(2048K)] [ParOldGen: 4264K->4527K(5632K)] 4760K->4527K(7680K), 0.0234000 secs]\n";
+    "0.250: [Garbage record, 0.1 secs]\n"
+    "0.260: Total time for which application threads were stopped: 0.0001 seconds\n"
+    "0.300: [Full GC (Ergonomics) [PSYoungGen: 496K->0K(2048K)] [ParOldGen: 4264K->4527K(5632K)] 4760K->4527K(7680K), 0.0234000 secs]\n"
+    "0.400: [GC (Allocation Failure) 0.400: [DefNew\n"
+    "Desired survivor size 1114112 bytes, new threshold 1 (max 15)\n"
+    "- age   1:    2228168 bytes,    2228168 total\n"
+    ": 17472K->2176K(19648K), 0.0234000 secs] 17472K->3000K(63360K), 0.0235000 secs] [Times: user=0.02 sys=0.00, real=0.02 secs]\n";
   g_autofree char *p1 = write_temp (ujl, sizeof ujl - 1);
   g_autofree char *p2 = write_temp (legacy, sizeof legacy - 1);
   g_autoptr(GError) error = NULL;
@@ -334,7 +339,10 @@ test_malformed (void)
 
   t2 = tm_gclog_import (p2, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (tm_trace_n_gcs (t2), ==, 2);
+  /* a young record with -XX:+PrintTenuringDistribution lines inside */
+  g_assert_cmpuint (tm_trace_n_gcs (t2), ==, 3);
+  g_assert_cmpuint (tm_trace_gc (t2, 3)->pause_ns, ==, 23500000);
+  g_assert_cmpuint (tm_trace_gc (t2, 3)->used_after, ==, KB (3000));
   g_assert_cmpuint (t2->warnings->len, ==, 2);
   g_assert_nonnull (strstr (g_array_index (t2->warnings, TmWarning, 0).message, "line 2:"));
   g_assert_nonnull (strstr (g_array_index (t2->warnings, TmWarning, 1).message, "line 3:"));

@@ -694,7 +694,10 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
           finish_record (p);
         return;
       }
-    if ((hw || hu) && r < end && r != line)
+    /* Stamped JVM messages ("Total time for which application threads
+     * were stopped", "Application time") are not GC records; a stamped
+     * bracket that opens no known record is a damaged one. */
+    if ((hw || hu) && r < end && *r == '[')
       {
         tm_gclog_warn (p, "unrecognised record");
         return;
