@@ -428,6 +428,10 @@ compare_events (gconstpointer a, gconstpointer b)
   const TmGclogEvent *x = *(const TmGclogEvent * const *) a;
   const TmGclogEvent *y = *(const TmGclogEvent * const *) b;
 
+  /* completion order, as the timeline's windows expect (a generational
+   * ZGC minor collection ends inside the major one that started first) */
+  if (x->end_ns != y->end_ns)
+    return x->end_ns < y->end_ns ? -1 : 1;
   if (x->start_ns != y->start_ns)
     return x->start_ns < y->start_ns ? -1 : 1;
   return x < y ? -1 : (x > y ? 1 : 0);   /* stable: log order */
