@@ -382,6 +382,29 @@ test_cut (void)
     }
 }
 
+/* A JDK 8 log of a run too short for any GC: an empty timeline. */
+static void
+test_no_gc (void)
+{
+  static const char log[] =
+    "OpenJDK 64-Bit Server VM (25.342-b07) for linux-amd64 JRE (1.8.0_342-b07), built on Jul 16 2022\n"
+    "Memory: 4k page, physical 2097152k(2094644k free), swap 3145728k(3145728k free)\n"
+    "CommandLine flags: -XX:MaxHeapSize=536870912 -XX:+PrintGC -XX:+PrintGCDetails -XX:+UseParallelGC\n"
+    "Heap\n"
+    " PSYoungGen      total 9216K, used 1234K [0x00000000f5580000, 0x00000000f5f80000, 0x0000000100000000)\n";
+  g_autofree char *path = write_temp (log, sizeof log - 1);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  g_assert_true (tm_gclog_sniff ((const guint8 *) log, sizeof log - 1));
+  t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+  g_assert_cmpstr (t->vm_version, ==, "25.342-b07");
+  g_assert_true (t->complete);
+  g_unlink (path);
+}
+
 static void
 test_sniff (void)
 {
@@ -433,6 +456,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);
+  g_test_add_func ("/gclog/no-gc", test_no_gc);
   g_test_add_func ("/gclog/cancel", test_cancel);
   return g_test_run ();
 }

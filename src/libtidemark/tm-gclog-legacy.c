@@ -95,6 +95,10 @@ tm_gclog_legacy_sniff_line (const char *line, const char *end)
   guint64 un = 0;
   const char *q = parse_prefix (line, end, &hw, &wm, &hu, &un, &id);
 
+  /* a JDK 8 log that has not logged a GC yet: its flags say it will */
+  if (tm_gclog_has_prefix (line, end, "CommandLine flags: ") &&
+      (tm_gclog_find (line, end, "-XX:+PrintGC") != NULL || tm_gclog_find (line, end, "-Xloggc:") != NULL))
+    return TRUE;
   if (!hw && !hu)
     return FALSE;   /* every record has a time stamp */
   return record_start (q, end);
