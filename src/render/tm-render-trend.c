@@ -89,9 +89,14 @@ tm_trend_chart_title (const TmTrend *trend)
     title = g_strdup_printf (_("%s by %s"), tm_trend_metric_label (r->metric),
                              classifier_label (trend->level_classifier));
   else
-    /* Translators: "Bytes by allocation site in java.lang.String" */
-    title = g_strdup_printf (_("%s by %s in %s"), tm_trend_metric_label (r->metric),
-                             classifier_label (trend->level_classifier), r->drill[r->n_drill - 1]);
+    {
+      /* the whole drill path: "byte[] › Journey.<init>(...)" */
+      g_autofree char *path = g_strjoinv (" › ", (char **) r->drill);
+
+      /* Translators: "Bytes by allocation site in java.lang.String" */
+      title = g_strdup_printf (_("%s by %s in %s"), tm_trend_metric_label (r->metric),
+                               classifier_label (trend->level_classifier), path);
+    }
   if (!tm_trend_metric_needs_graph (r->metric))
     return g_steal_pointer (&title);
   /* deep and retained sizes exist only where the trace has a graph */

@@ -13,7 +13,6 @@ struct _TmTrendPanel
   GtkWidget       parent_instance;
 
   GtkWidget      *box;
-  GtkLabel       *title_label;
   GtkSpinner     *spinner;
   GtkLabel       *status_label;
   GtkDropDown    *group_dropdown;
@@ -277,19 +276,6 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 static void
-update_title (TmTrendPanel *self)
-{
-  g_autoptr(GString) title = g_string_new (NULL);
-  const TmTrendRequest *r = &self->request;
-
-  /* TRANSLATORS: a chart title, e.g. "By type" or "byte[] › by allocation site" */
-  for (guint i = 0; i < r->n_drill; i++)
-    g_string_append_printf (title, "%s › ", r->drill[i]);
-  g_string_append_printf (title, _("by %s"), g_utf8_strdown (_(classifier_titles[r->chain[r->n_drill]]), -1));
-  gtk_label_set_text (self->title_label, title->str);
-}
-
-static void
 start (TmTrendPanel *self)
 {
   g_autoptr(GTask) task = NULL;
@@ -302,7 +288,6 @@ start (TmTrendPanel *self)
   self->busy = TRUE;
   gtk_spinner_set_spinning (self->spinner, TRUE);
   show_status (self, _("Classifying…"));
-  update_title (self);
 
   job = g_new0 (Job, 1);
   job->trace = tm_trace_ref (self->trace);
@@ -751,25 +736,7 @@ build (TmTrendPanel *self, gboolean closable)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   gtk_widget_add_css_class (self->box, "card");
 
-  self->title_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->title_label, 0);
-  gtk_label_set_ellipsize (self->title_label, PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->title_label), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->title_label), "heading");
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_margin_start (head, 8);
-  gtk_widget_set_margin_end (head, 4);
-  gtk_widget_set_margin_top (head, 4);
-  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->title_label));
-  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (head), icon_button ("image-x-generic-symbolic", _("Export chart as PNG"),
-                                               G_CALLBACK (export_png_cb), self));
-  gtk_box_append (GTK_BOX (head), icon_button ("x-office-spreadsheet-symbolic", _("Export chart data as CSV"),
-                                               G_CALLBACK (export_csv_cb), self));
-  if (closable)
-    gtk_box_append (GTK_BOX (head), icon_button ("window-close-symbolic", _("Close this drill-down"),
-                                                 G_CALLBACK (close_cb), self));
-  gtk_box_append (GTK_BOX (self->box), head);
+
 
   self->group_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What the series of this chart group the objects by"));
   self->next_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What a drill-down into a series groups its objects by"));
@@ -783,7 +750,8 @@ build (TmTrendPanel *self, gboolean closable)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->other_check), _("One more series summing every group not shown"));
 
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (controls), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (controls), 8);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (controls), 7);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (controls), 2);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (controls), 8);
   gtk_widget_set_margin_start (controls, 8);
   gtk_widget_set_margin_end (controls, 8);
@@ -794,7 +762,22 @@ build (TmTrendPanel *self, gboolean closable)
   gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Top"), GTK_WIDGET (self->top_spin)));
   gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->other_check));
   gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Classify"), GTK_WIDGET (self->every_dropdown)));
-  gtk_box_append (GTK_BOX (self->box), controls);
+  /* one row: the settings (wrapping when narrow), then progress and actions */
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_hexpand (controls, TRUE);
+  gtk_widget_set_valign (GTK_WIDGET (self->spinner), GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_end (head, 4);
+  gtk_widget_set_margin_top (head, 4);
+  gtk_box_append (GTK_BOX (head), controls);
+  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->spinner));
+  gtk_box_append (GTK_BOX (head), icon_button ("image-x-generic-symbolic", _("Export chart as PNG"),
+                                               G_CALLBACK (export_png_cb), self));
+  gtk_box_append (GTK_BOX (head), icon_button ("x-office-spreadsheet-symbolic", _("Export chart data as CSV"),
+                                               G_CALLBACK (export_csv_cb), self));
+  if (closable)
+    gtk_box_append (GTK_BOX (head), icon_button ("window-close-symbolic", _("Close this drill-down"),
+                                                 G_CALLBACK (close_cb), self));
+  gtk_box_append (GTK_BOX (self->box), head);
 
   self->status_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->status_label, 0);
