@@ -345,6 +345,24 @@ test_sniff (void)
   g_assert_false (tm_heaptrack_sniff ((const guint8 *) "", 0));
 }
 
+/* heaptrack 1.0 (pointer-based format 0) and future formats: a clear no */
+static void
+test_versions (void)
+{
+  static const char *const heads[] = { "v 10000\nX ./a\n+ 10 1 7f00\n", "v 10600 4\nX ./a\n" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (heads); i++)
+    {
+      g_autofree char *path = write_temp (heads[i], strlen (heads[i]));
+      g_autoptr(GError) error = NULL;
+      TmTrace *t = tm_heaptrack_import (path, NULL, NULL, NULL, &error);
+
+      g_assert_null (t);
+      g_assert_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED);
+      g_unlink (path);
+    }
+}
+
 static void
 on_progress (double fraction, gpointer data)
 {
@@ -375,6 +393,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heaptrack/malformed", test_malformed);
   g_test_add_func ("/heaptrack/cut", test_cut);
   g_test_add_func ("/heaptrack/sniff", test_sniff);
+  g_test_add_func ("/heaptrack/versions", test_versions);
   g_test_add_func ("/heaptrack/cancel", test_cancel);
   return g_test_run ();
 }

@@ -634,6 +634,26 @@ looks_like_heaptrack (const char *s, gsize n)
   return s < end && (*s == '\n' || *s == '\r');
 }
 
+/* File format versions 1-3 (heaptrack 1.1 and later) name allocation
+ * infos in "+"/"-" lines; version 0 (heaptrack 1.0) named pointers. */
+static gboolean
+supported_version (const char *s, gsize n, const char *path, GError **error)
+{
+  const char *end = s + n;
+  guint64 heaptrack = 0, format = 0;
+
+  s += 1;
+  read_hex (&s, end, &heaptrack);
+  if (!read_hex (&s, end, &format))
+    format = heaptrack == 0x010200 ? 1 : 0;
+  if (format >= 1 && format <= 3)
+    return TRUE;
+  g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
+               "%s: heaptrack file format %" G_GUINT64_FORMAT " (written by heaptrack %" G_GINT64_MODIFIER "x) is not"
+               " supported; formats 1 to 3 (heaptrack 1.1 and later) are", path, format, heaptrack);
+  return FALSE;
+}
+
 gboolean
 tm_heaptrack_sniff (const guint8 *head, gsize len)
 {
@@ -946,6 +966,8 @@ tm_heaptrack_import (const char     *path,
                                path);
                   failed = TRUE;
                 }
+              else if (!supported_version (c->text, c->text_len, path, error))
+                failed = TRUE;
             }
           for (gsize i = 0; i < c->n_ops && !failed; i++)
             {
