@@ -1,0 +1,1275 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "tm-config.h"
+#include "tm-heap-view.h"
+#include "tm-format-util.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+/* ---- rows: one classification-tree node each ---- */
+
+#define TM_TYPE_HEAP_ROW (tm_heap_row_get_type ())
+G_DECLARE_FINAL_TYPE (TmHeapRow, tm_heap_row, TM, HEAP_ROW, GObject)
+
+struct _TmHeapRow
+{
+  GObject      parent_instance;
+  TmClassTree *tree;
+  guint32      node;
+  char        *label;
+  guint        revision;     /* bumped when deep/retained sizes arrive */
+};
+
+enum { ROW_PROP_0, ROW_PROP_REVISION, ROW_N_PROPS };
+static GParamSpec *row_props[ROW_N_PROPS];
+
+G_DEFINE_FINAL_TYPE (TmHeapRow, tm_heap_row, G_TYPE_OBJECT)
+
+static void
+tm_heap_row_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  TmHeapRow *row = TM_HEAP_ROW (object);
+
+  if (prop_id == ROW_PROP_REVISION)
+    g_value_set_uint (value, row->revision);
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+tm_heap_row_finalize (GObject *object)
+{
+  TmHeapRow *row = TM_HEAP_ROW (object);
+
+  g_free (row->label);
+  tm_class_tree_unref (row->tree);
+  G_OBJECT_CLASS (tm_heap_row_parent_class)->finalize (object);
+}
+
+static void
+tm_heap_row_class_init (TmHeapRowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = tm_heap_row_get_property;
+  object_class->finalize = tm_heap_row_finalize;
+  row_props[ROW_PROP_REVISION] = g_param_spec_uint ("revision", NULL, NULL, 0, G_MAXUINT, 0,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, ROW_N_PROPS, row_props);
+}
+
+static void
+tm_heap_row_init (TmHeapRow *row)
+{
+}
+
+static TmHeapRow *
+row_new (TmClassTree *tree, guint32 node)
+{
+  TmHeapRow *row = g_object_new (TM_TYPE_HEAP_ROW, NULL);
+
+  row->tree = tm_class_tree_ref (tree);
+  row->node = node;
+  row->label = tm_class_tree_node_label (tree, node);
+  return row;
+}
+
+/* ---- progress from workers, coalesced into one idle ---- */
+
+typedef struct {
+  GMutex   lock;
+  GWeakRef view;
+  double   fraction;
+  gboolean pending;
+} ProgressShare;
+
+static void
+progress_share_clear (gpointer p)
+{
+  ProgressShare *share = p;
+  g_mutex_clear (&share->lock);
+  g_weak_ref_clear (&share->view);
+}
+
+static void
+progress_share_release (gpointer p)
+{
+  g_atomic_rc_box_release_full (p, progress_share_clear);
+}
+
+/* ---- the view ---- */
+
+struct _TmHeapView
+{
+  GtkWidget            parent_instance;
+
+  GtkWidget           *box;
+  GtkLabel            *title_label;
+  GtkSpinner          *spinner;
+  GtkProgressBar      *progress;
+  GtkSearchEntry      *search_entry;
+  GtkButton           *path_button;
+  GtkBox              *chain_box;
+  GtkDropDown         *add_dropdown;
+  GtkButton           *add_button;
+  GtkLabel            *status_label;
+  GtkColumnView       *table;
+  GtkLabel            *path_label;
+
+  GListStore          *roots;          /* TmHeapRow: the first level */
+  GtkTreeListModel    *tree_model;
+  GtkSortListModel    *sorted;
+  GtkSingleSelection  *selection;
+  GtkColumnViewColumn *columns[TM_HEAP_VIEW_N_COLUMNS];
+  GtkSorter           *sorters[TM_HEAP_VIEW_N_COLUMNS];
+  GPtrArray           *rows;           /* every TmHeapRow made for this tree */
+
+  TmTrace             *trace;
+  guint                gc_id;
+  TmHeapAnalysis      *heap;
+  TmClassTree         *tree;
+  TmClassifier         chain[TM_CLASSIFY_MAX_DEPTH];
+  guint                depth;
+  gboolean             metrics_ready;
+  guint                busy;
+  GCancellable        *cancellable;    /* tree and metrics */
+  GCancellable        *path_cancellable;
+  ProgressShare       *share;
+  char                *path_text;
+};
+
+G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, GTK_TYPE_WIDGET)
+
+static const char *
+classifier_title (TmClassifier c)
+{
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:      return _("Type");
+    case TM_CLASSIFIER_SITE:      return _("Allocation site");
+    case TM_CLASSIFIER_CALL_SITE: return _("Call site");
+    case TM_CLASSIFIER_THREAD:    return _("Thread");
+    case TM_CLASSIFIER_SPACE:     return _("Space");
+    case TM_CLASSIFIER_AGE:       return _("Age (GCs survived)");
+    case TM_N_CLASSIFIERS:
+    default:                      return "?";
+    }
+}
+
+static gboolean
+progress_idle (gpointer data)
+{
+  ProgressShare *share = data;
+  g_autoptr(TmHeapView) self = g_weak_ref_get (&share->view);
+  double fraction;
+
+  g_mutex_lock (&share->lock);
+  fraction = share->fraction;
+  share->pending = FALSE;
+  g_mutex_unlock (&share->lock);
+  if (self != NULL && self->share == share)
+    gtk_progress_bar_set_fraction (self->progress, fraction);
+  return G_SOURCE_REMOVE;
+}
+
+/* Called on worker threads. */
+static void
+progress_cb (double fraction, gpointer data)
+{
+  ProgressShare *share = data;
+
+  g_mutex_lock (&share->lock);
+  share->fraction = fraction;
+  if (!share->pending)
+    {
+      share->pending = TRUE;
+      g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (share), progress_share_release);
+    }
+  g_mutex_unlock (&share->lock);
+}
+
+static void
+set_busy (TmHeapView *self, int delta)
+{
+  self->busy += delta;
+  gtk_spinner_set_spinning (self->spinner, self->busy > 0);
+}
+
+static void
+show_status (TmHeapView *self, const char *text)
+{
+  gtk_label_set_text (self->status_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL && *text != '\0');
+}
+
+/* ---- cells ---- */
+
+static guint64
+total_objects (TmHeapView *self)
+{
+  return self->tree ? tm_class_tree_node (self->tree, 0)->m.objects : 0;
+}
+
+static guint64
+total_bytes (TmHeapView *self)
+{
+  return self->tree ? tm_class_tree_node (self->tree, 0)->m.bytes : 0;
+}
+
+static char *
+percent_text (guint64 part, guint64 whole)
+{
+  return g_strdup_printf ("%.1f %%", whole > 0 ? 100.0 * (double) part / (double) whole : 0.0);
+}
+
+static char *
+cell_text (TmHeapView *self, TmHeapRow *row, guint column)
+{
+  const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
+  gboolean ready = self->metrics_ready && row->tree == self->tree;
+
+  switch (column)
+    {
+    case TM_HEAP_VIEW_COLUMN_NAME:            return g_strdup (row->label);
+    case TM_HEAP_VIEW_COLUMN_OBJECTS:         return tm_format_count (n->m.objects);
+    case TM_HEAP_VIEW_COLUMN_OBJECTS_PERCENT: return percent_text (n->m.objects, total_objects (self));
+    case TM_HEAP_VIEW_COLUMN_BYTES:           return tm_format_bytes ((double) n->m.bytes);
+    case TM_HEAP_VIEW_COLUMN_BYTES_PERCENT:   return percent_text (n->m.bytes, total_bytes (self));
+    case TM_HEAP_VIEW_COLUMN_DEEP:
+    case TM_HEAP_VIEW_COLUMN_RETAINED:
+      if (self->heap == NULL || !tm_heap_analysis_has_graph (self->heap))
+        return g_strdup ("—");
+      if (!ready)
+        return g_strdup ("…");
+      return tm_format_bytes ((double) (column == TM_HEAP_VIEW_COLUMN_DEEP ? n->m.deep_bytes
+                                                                           : n->m.retained_bytes));
+    default:
+      return g_strdup ("");
+    }
+}
+
+static void
+update_cell (GtkListItem *item)
+{
+  TmHeapView *self = g_object_get_data (G_OBJECT (item), "tm-view");
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (item), "tm-column"));
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+  g_autoptr(TmHeapRow) row = NULL;
+  GtkWidget *child = gtk_list_item_get_child (item);
+  g_autofree char *text = NULL;
+
+  if (tree_row == NULL)
+    return;
+  row = gtk_tree_list_row_get_item (tree_row);
+  if (column == TM_HEAP_VIEW_COLUMN_NAME)
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      gtk_widget_set_tooltip_text (child, row->label);
+    }
+  else if ((column == TM_HEAP_VIEW_COLUMN_DEEP || column == TM_HEAP_VIEW_COLUMN_RETAINED) && self->metrics_ready)
+    {
+      const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
+      g_autofree char *count = tm_format_count (column == TM_HEAP_VIEW_COLUMN_DEEP ? n->m.deep_objects
+                                                                                : n->m.retained_objects);
+      /* TRANSLATORS: tooltip of a deep or retained size: number of objects */
+      g_autofree char *tip = g_strdup_printf (_("%s objects"), count);
+      gtk_widget_set_tooltip_text (child, tip);
+    }
+  text = cell_text (self, row, column);
+  gtk_label_set_text (GTK_LABEL (child), text);
+}
+
+static void
+row_revision_cb (TmHeapRow *row, GParamSpec *pspec, GtkListItem *item)
+{
+  update_cell (item);
+}
+
+static void
+cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, TmHeapView *self)
+{
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "tm-column"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  g_object_set_data (G_OBJECT (item), "tm-view", self);
+  g_object_set_data (G_OBJECT (item), "tm-column", GUINT_TO_POINTER (column));
+  if (column == TM_HEAP_VIEW_COLUMN_NAME)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (item, expander);
+    }
+  else
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_list_item_set_child (item, label);
+    }
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, TmHeapView *self)
+{
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+  g_autoptr(TmHeapRow) row = gtk_tree_list_row_get_item (tree_row);
+  gulong id;
+
+  id = g_signal_connect (row, "notify::revision", G_CALLBACK (row_revision_cb), item);
+  g_object_set_data (G_OBJECT (item), "tm-handler", GSIZE_TO_POINTER (id));
+  g_object_set_data_full (G_OBJECT (item), "tm-row", g_object_ref (row), g_object_unref);
+  update_cell (item);
+}
+
+static void
+cell_unbind (GtkSignalListItemFactory *factory, GtkListItem *item, TmHeapView *self)
+{
+  TmHeapRow *row = g_object_get_data (G_OBJECT (item), "tm-row");
+  gulong id = GPOINTER_TO_SIZE (g_object_get_data (G_OBJECT (item), "tm-handler"));
+
+  if (row != NULL && id != 0)
+    g_signal_handler_disconnect (row, id);
+  g_object_set_data (G_OBJECT (item), "tm-handler", NULL);
+  g_object_set_data (G_OBJECT (item), "tm-row", NULL);
+}
+
+/* ---- sorting ---- */
+
+static guint64
+row_value (TmHeapRow *row, guint column)
+{
+  const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
+
+  switch (column)
+    {
+    case TM_HEAP_VIEW_COLUMN_OBJECTS:
+    case TM_HEAP_VIEW_COLUMN_OBJECTS_PERCENT: return n->m.objects;
+    case TM_HEAP_VIEW_COLUMN_BYTES:
+    case TM_HEAP_VIEW_COLUMN_BYTES_PERCENT:   return n->m.bytes;
+    case TM_HEAP_VIEW_COLUMN_DEEP:            return n->has_metrics ? n->m.deep_bytes : 0;
+    case TM_HEAP_VIEW_COLUMN_RETAINED:        return n->has_metrics ? n->m.retained_bytes : 0;
+    default:                                  return 0;
+    }
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer column_p)
+{
+  TmHeapRow *x = (TmHeapRow *) a, *y = (TmHeapRow *) b;
+  guint column = GPOINTER_TO_UINT (column_p);
+  guint64 vx, vy;
+
+  if (column == TM_HEAP_VIEW_COLUMN_NAME)
+    {
+      int c = g_utf8_collate (x->label, y->label);
+      return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+    }
+  vx = row_value (x, column);
+  vy = row_value (y, column);
+  return vx < vy ? GTK_ORDERING_SMALLER : vx > vy ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+add_column (TmHeapView *self, guint column, const char *title)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *col;
+
+  g_object_set_data (G_OBJECT (factory), "tm-column", GUINT_TO_POINTER (column));
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (cell_unbind), self);
+  col = gtk_column_view_column_new (title, factory);
+  self->sorters[column] = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (column), NULL));
+  gtk_column_view_column_set_sorter (col, self->sorters[column]);
+  gtk_column_view_column_set_expand (col, column == TM_HEAP_VIEW_COLUMN_NAME);
+  gtk_column_view_column_set_resizable (col, TRUE);
+  gtk_column_view_append_column (self->table, col);
+  self->columns[column] = col;
+}
+
+/* ---- the tree model ---- */
+
+static GListModel *
+create_children (gpointer item, gpointer user_data)
+{
+  TmHeapView *self = user_data;
+  TmHeapRow *parent = item;
+  const TmClassNode *n = tm_class_tree_node (parent->tree, parent->node);
+  GListStore *store;
+
+  if (n->n_children == 0)
+    return NULL;
+  store = g_list_store_new (TM_TYPE_HEAP_ROW);
+  for (guint32 c = 0; c < n->n_children; c++)
+    {
+      g_autoptr(TmHeapRow) row = row_new (parent->tree, n->first_child + c);
+      g_ptr_array_add (self->rows, g_object_ref (row));
+      g_list_store_append (store, row);
+    }
+  return G_LIST_MODEL (store);
+}
+
+static void
+fill_roots (TmHeapView *self)
+{
+  const TmClassNode *root;
+
+  g_list_store_remove_all (self->roots);
+  g_ptr_array_set_size (self->rows, 0);
+  if (self->tree == NULL)
+    return;
+  root = tm_class_tree_node (self->tree, 0);
+  for (guint32 c = 0; c < root->n_children; c++)
+    {
+      g_autoptr(TmHeapRow) row = row_new (self->tree, root->first_child + c);
+      g_ptr_array_add (self->rows, g_object_ref (row));
+      g_list_store_append (self->roots, row);
+    }
+}
+
+static void
+update_title (TmHeapView *self)
+{
+  g_autofree char *title = NULL;
+
+  if (self->tree != NULL)
+    {
+      g_autofree char *objects = tm_format_count (total_objects (self));
+      g_autofree char *bytes = tm_format_bytes ((double) total_bytes (self));
+      /* TRANSLATORS: heap view title: GC number, object count, size */
+      title = g_strdup_printf (_("Heap after GC %u: %s objects, %s"), self->gc_id, objects, bytes);
+    }
+  else
+    title = g_strdup_printf (_("Heap after GC %u"), self->gc_id);
+  gtk_label_set_text (self->title_label, title);
+}
+
+/* ---- workers ---- */
+
+typedef struct {
+  TmTrace        *trace;
+  guint           gc_id;
+  TmHeapAnalysis *heap;       /* reused when only the chain changed */
+  TmClassTree    *tree;       /* metrics job */
+  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
+  guint           depth;
+  ProgressShare  *share;
+  guint32         node;       /* path job */
+} Job;
+
+typedef struct {
+  TmHeapAnalysis *heap;
+  TmClassTree    *tree;
+} BuildResult;
+
+static void
+job_free (Job *job)
+{
+  g_clear_pointer (&job->trace, tm_trace_unref);
+  g_clear_pointer (&job->heap, tm_heap_analysis_unref);
+  g_clear_pointer (&job->tree, tm_class_tree_unref);
+  if (job->share)
+    progress_share_release (job->share);
+  g_free (job);
+}
+
+static void
+build_result_free (BuildResult *r)
+{
+  g_clear_pointer (&r->heap, tm_heap_analysis_unref);
+  g_clear_pointer (&r->tree, tm_class_tree_unref);
+  g_free (r);
+}
+
+static void
+build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+  BuildResult *r = g_new0 (BuildResult, 1);
+
+  r->heap = job->heap ? tm_heap_analysis_ref (job->heap)
+                      : tm_heap_analysis_new (job->trace, job->gc_id, progress_cb, job->share, cancellable, &error);
+  if (r->heap != NULL)
+    r->tree = tm_class_tree_new (r->heap, job->chain, job->depth, cancellable, &error);
+  if (r->tree == NULL)
+    {
+      build_result_free (r);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, r, (GDestroyNotify) build_result_free);
+}
+
+static void
+metrics_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+  GError *error = NULL;
+
+  if (!tm_class_tree_compute_all (job->tree, progress_cb, job->share, cancellable, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+metrics_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmHeapView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  Job *job = g_task_get_task_data (G_TASK (result));
+
+  set_busy (self, -1);
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_status (self, error->message);
+      return;
+    }
+  if (job->tree != self->tree)
+    return;
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  self->metrics_ready = TRUE;
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      TmHeapRow *row = g_ptr_array_index (self->rows, i);
+      row->revision++;
+      g_object_notify_by_pspec (G_OBJECT (row), row_props[ROW_PROP_REVISION]);
+    }
+  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_DEEP], GTK_SORTER_CHANGE_DIFFERENT);
+  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_RETAINED], GTK_SORTER_CHANGE_DIFFERENT);
+}
+
+static Job *
+job_new (TmHeapView *self)
+{
+  Job *job = g_new0 (Job, 1);
+
+  job->trace = tm_trace_ref (self->trace);
+  job->gc_id = self->gc_id;
+  job->share = g_atomic_rc_box_acquire (self->share);
+  return job;
+}
+
+static void
+start_metrics (TmHeapView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job = job_new (self);
+
+  job->tree = tm_class_tree_ref (self->tree);
+  gtk_progress_bar_set_fraction (self->progress, 0.0);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+  set_busy (self, +1);
+  task = g_task_new (NULL, self->cancellable, metrics_done, g_object_ref (self));
+  g_task_set_source_tag (task, start_metrics);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, metrics_run);
+}
+
+static void
+build_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmHeapView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  BuildResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+
+  set_busy (self, -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  if (r == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_status (self, error->message);
+      return;
+    }
+  if (self->heap == NULL)
+    self->heap = tm_heap_analysis_ref (r->heap);
+  g_clear_pointer (&self->tree, tm_class_tree_unref);
+  self->tree = tm_class_tree_ref (r->tree);
+  build_result_free (r);
+
+  self->metrics_ready = FALSE;
+  fill_roots (self);
+  update_title (self);
+  if (tm_heap_analysis_has_graph (self->heap))
+    {
+      show_status (self, NULL);
+      start_metrics (self);
+    }
+  else
+    {
+      g_autofree char *msg = tm_heap_analysis_no_graph_message (self->trace, self->gc_id);
+      show_status (self, msg);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), FALSE);
+}
+
+static void
+rebuild (TmHeapView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->metrics_ready = FALSE;
+
+  job = job_new (self);
+  job->heap = self->heap ? tm_heap_analysis_ref (self->heap) : NULL;
+  memcpy (job->chain, self->chain, sizeof self->chain);
+  job->depth = self->depth;
+  if (self->heap == NULL)
+    {
+      gtk_progress_bar_set_fraction (self->progress, 0.0);
+      gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+    }
+  set_busy (self, +1);
+  task = g_task_new (NULL, self->cancellable, build_done, g_object_ref (self));
+  g_task_set_source_tag (task, rebuild);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, build_run);
+}
+
+/* ---- chain editor ---- */
+
+static void rebuild_chain_box (TmHeapView *self);
+
+static void
+chain_button_cb (GtkButton *button, TmHeapView *self)
+{
+  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "tm-index"));
+  const char *what = g_object_get_data (G_OBJECT (button), "tm-what");
+  TmClassifier c;
+
+  if (i >= self->depth)
+    return;
+  if (g_str_equal (what, "earlier") && i > 0)
+    {
+      c = self->chain[i - 1];
+      self->chain[i - 1] = self->chain[i];
+      self->chain[i] = c;
+    }
+  else if (g_str_equal (what, "later") && i + 1 < self->depth)
+    {
+      c = self->chain[i + 1];
+      self->chain[i + 1] = self->chain[i];
+      self->chain[i] = c;
+    }
+  else if (g_str_equal (what, "remove") && self->depth > 1)
+    {
+      memmove (self->chain + i, self->chain + i + 1, (self->depth - i - 1) * sizeof *self->chain);
+      self->depth--;
+    }
+  else
+    return;
+  rebuild_chain_box (self);
+  rebuild (self);
+}
+
+static GtkWidget *
+chain_button (TmHeapView *self, guint i, const char *icon, const char *what, const char *tooltip, gboolean sensitive)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_widget_set_sensitive (button, sensitive);
+  g_object_set_data (G_OBJECT (button), "tm-index", GUINT_TO_POINTER (i));
+  g_object_set_data (G_OBJECT (button), "tm-what", (gpointer) what);
+  g_signal_connect (button, "clicked", G_CALLBACK (chain_button_cb), self);
+  return button;
+}
+
+static void
+rebuild_chain_box (TmHeapView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->chain_box))) != NULL)
+    gtk_box_remove (self->chain_box, child);
+
+  for (guint i = 0; i < self->depth; i++)
+    {
+      GtkWidget *group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+      GtkWidget *label = gtk_label_new (classifier_title (self->chain[i]));
+
+      gtk_widget_add_css_class (group, "linked");
+      gtk_widget_set_margin_start (label, 6);
+      gtk_widget_set_margin_end (label, 6);
+      gtk_box_append (GTK_BOX (group), label);
+      gtk_box_append (GTK_BOX (group), chain_button (self, i, "go-previous-symbolic", "earlier",
+                                                     _("Group by this earlier"), i > 0));
+      gtk_box_append (GTK_BOX (group), chain_button (self, i, "go-next-symbolic", "later",
+                                                     _("Group by this later"), i + 1 < self->depth));
+      gtk_box_append (GTK_BOX (group), chain_button (self, i, "window-close-symbolic", "remove",
+                                                     _("Remove this classifier"), self->depth > 1));
+      gtk_box_append (self->chain_box, group);
+    }
+  gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), self->depth < TM_CLASSIFY_MAX_DEPTH);
+}
+
+static void
+add_clicked_cb (GtkButton *button, TmHeapView *self)
+{
+  guint c = gtk_drop_down_get_selected (self->add_dropdown);
+
+  if (c >= TM_N_CLASSIFIERS || self->depth >= TM_CLASSIFY_MAX_DEPTH)
+    return;
+  self->chain[self->depth++] = c;
+  rebuild_chain_box (self);
+  rebuild (self);
+}
+
+void
+tm_heap_view_set_chain (TmHeapView         *self,
+                        const TmClassifier *chain,
+                        guint               depth)
+{
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+  g_return_if_fail (chain != NULL && depth >= 1 && depth <= TM_CLASSIFY_MAX_DEPTH);
+
+  memcpy (self->chain, chain, depth * sizeof *chain);
+  self->depth = depth;
+  rebuild_chain_box (self);
+  rebuild (self);
+}
+
+guint
+tm_heap_view_get_chain (TmHeapView   *self,
+                        TmClassifier *chain)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), 0);
+  if (chain != NULL)
+    memcpy (chain, self->chain, self->depth * sizeof *chain);
+  return self->depth;
+}
+
+/* ---- table access ---- */
+
+static GtkTreeListRow *
+tree_row_at (TmHeapView *self, guint position)
+{
+  return g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+}
+
+guint
+tm_heap_view_get_n_rows (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+}
+
+char *
+tm_heap_view_dup_cell (TmHeapView *self,
+                       guint       row,
+                       guint       column)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+  g_autoptr(TmHeapRow) item = NULL;
+
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), NULL);
+  g_return_val_if_fail (column < TM_HEAP_VIEW_N_COLUMNS, NULL);
+
+  tree_row = tree_row_at (self, row);
+  if (tree_row == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (tree_row);
+  return cell_text (self, item, column);
+}
+
+void
+tm_heap_view_set_expanded (TmHeapView *self,
+                           guint       row,
+                           gboolean    expanded)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+  tree_row = tree_row_at (self, row);
+  if (tree_row != NULL)
+    gtk_tree_list_row_set_expanded (tree_row, expanded);
+}
+
+void
+tm_heap_view_sort_by (TmHeapView *self,
+                      guint       column,
+                      gboolean    descending)
+{
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+  g_return_if_fail (column < TM_HEAP_VIEW_N_COLUMNS);
+  gtk_column_view_sort_by_column (self->table, self->columns[column],
+                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+}
+
+gboolean
+tm_heap_view_is_busy (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), FALSE);
+  return self->busy > 0;
+}
+
+TmClassTree *
+tm_heap_view_get_tree (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), NULL);
+  return self->tree;
+}
+
+gboolean
+tm_heap_view_get_metrics_ready (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), FALSE);
+  return self->metrics_ready;
+}
+
+guint
+tm_heap_view_get_selected (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), GTK_INVALID_LIST_POSITION);
+  return gtk_single_selection_get_selected (self->selection);
+}
+
+static void
+scroll_to (TmHeapView *self, guint position)
+{
+  /* GTK 4.8 has no gtk_column_view_scroll_to(); its inner list view
+   * has the list.scroll-to-item action. */
+  for (GtkWidget *c = gtk_widget_get_first_child (GTK_WIDGET (self->table)); c != NULL;
+       c = gtk_widget_get_next_sibling (c))
+    if (GTK_IS_LIST_VIEW (c))
+      {
+        gtk_widget_activate_action (c, "list.scroll-to-item", "u", position);
+        break;
+      }
+}
+
+void
+tm_heap_view_select (TmHeapView *self,
+                     guint       row)
+{
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+  gtk_single_selection_set_selected (self->selection, row);
+  if (row != GTK_INVALID_LIST_POSITION)
+    scroll_to (self, row);
+}
+
+/* ---- search ---- */
+
+/* Next node after `after` in depth-first tree order (children in stored
+ * order), wrapping to the first level; TM_CLASS_NODE_NONE when empty. */
+static guint32
+next_in_order (TmClassTree *tree, guint32 node)
+{
+  const TmClassNode *n = tm_class_tree_node (tree, node);
+
+  if (n->n_children > 0)
+    return n->first_child;
+  while (node != 0)
+    {
+      const TmClassNode *cur = tm_class_tree_node (tree, node);
+      const TmClassNode *parent = tm_class_tree_node (tree, cur->parent);
+      if (node + 1 < parent->first_child + parent->n_children)
+        return node + 1;
+      node = cur->parent;
+    }
+  n = tm_class_tree_node (tree, 0);
+  return n->n_children > 0 ? n->first_child : TM_CLASS_NODE_NONE;
+}
+
+static guint
+find_tree_row (TmHeapView *self, GtkTreeListRow *target)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->selection));
+
+  for (guint pos = 0; pos < n; pos++)
+    {
+      g_autoptr(GtkTreeListRow) r = tree_row_at (self, pos);
+      if (r == target)
+        return pos;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* Expands the parents of `node` and returns its GtkTreeListRow. */
+static GtkTreeListRow *
+reveal (TmHeapView *self, guint32 node)
+{
+  guint32 path[TM_CLASSIFY_MAX_DEPTH + 1];
+  guint depth = 0;
+  GtkTreeListRow *row = NULL;
+
+  for (guint32 x = node; x != 0; x = tm_class_tree_node (self->tree, x)->parent)
+    path[depth++] = x;
+
+  for (guint lvl = depth; lvl-- > 0;)
+    {
+      GListModel *siblings;
+      guint n;
+      GtkTreeListRow *next = NULL;
+
+      if (row == NULL)
+        siblings = G_LIST_MODEL (self->roots);
+      else
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          siblings = gtk_tree_list_row_get_children (row);
+        }
+      n = siblings ? g_list_model_get_n_items (siblings) : 0;
+      for (guint i = 0; i < n && next == NULL; i++)
+        {
+          g_autoptr(TmHeapRow) item = g_list_model_get_item (siblings, i);
+          if (item->node == path[lvl])
+            next = row == NULL ? gtk_tree_list_model_get_child_row (self->tree_model, i)
+                               : gtk_tree_list_row_get_child_row (row, i);
+        }
+      g_clear_object (&row);
+      row = next;
+      if (row == NULL)
+        return NULL;
+    }
+  return row;
+}
+
+gboolean
+tm_heap_view_search (TmHeapView *self,
+                     const char *text)
+{
+  g_autofree char *needle = NULL;
+  guint32 start, node;
+  guint selected;
+
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), FALSE);
+
+  if (self->tree == NULL || text == NULL || *text == '\0')
+    return FALSE;
+  needle = g_utf8_casefold (text, -1);
+
+  selected = gtk_single_selection_get_selected (self->selection);
+  start = TM_CLASS_NODE_NONE;
+  if (selected != GTK_INVALID_LIST_POSITION)
+    {
+      g_autoptr(GtkTreeListRow) r = tree_row_at (self, selected);
+      g_autoptr(TmHeapRow) item = r ? gtk_tree_list_row_get_item (r) : NULL;
+      if (item != NULL && item->tree == self->tree)
+        start = item->node;
+    }
+  node = start == TM_CLASS_NODE_NONE ? next_in_order (self->tree, 0) : next_in_order (self->tree, start);
+
+  for (guint32 steps = 0; node != TM_CLASS_NODE_NONE && steps < self->tree->nodes->len; steps++)
+    {
+      g_autofree char *label = tm_class_tree_node_label (self->tree, node);
+      g_autofree char *folded = g_utf8_casefold (label, -1);
+
+      if (strstr (folded, needle) != NULL)
+        {
+          g_autoptr(GtkTreeListRow) row = reveal (self, node);
+          guint pos = row ? find_tree_row (self, row) : GTK_INVALID_LIST_POSITION;
+          if (pos == GTK_INVALID_LIST_POSITION)
+            return FALSE;
+          tm_heap_view_select (self, pos);
+          return TRUE;
+        }
+      node = next_in_order (self->tree, node);
+    }
+  return FALSE;
+}
+
+static void
+search_changed_cb (GtkSearchEntry *entry, TmHeapView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  /* a new text searches from the top */
+  if (*text != '\0')
+    {
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      tm_heap_view_search (self, text);
+    }
+}
+
+static void
+search_next_cb (GtkSearchEntry *entry, TmHeapView *self)
+{
+  tm_heap_view_search (self, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+/* ---- path to GC roots ---- */
+
+static char *
+describe_object (TmTrace *trace, guint32 object)
+{
+  g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[object]);
+  const char *type = tm_trace_type (trace, trace->obj_type[object])->name;
+
+  /* TRANSLATORS: an object in a reference path: type, id, allocation site */
+  return g_strdup_printf (_("%s @%" G_GUINT64_FORMAT "  (allocated at %s)"), type,
+                          tm_trace_object_id (trace, object), site);
+}
+
+static void
+path_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  Job *job = task_data;
+  const TmClassNode *n = tm_class_tree_node (job->tree, job->node);
+  const TmDominatorTree *dom = tm_heap_analysis_get_dominators (job->heap);
+  const guint32 *objects = tm_heap_analysis_get_objects (job->heap, NULL);
+  g_autofree char *label = tm_class_tree_node_label (job->tree, job->node);
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GArray) path = NULL;
+  guint32 best = G_MAXUINT32;
+  guint64 best_bytes = 0;
+  guint kind = 0;
+  GError *error = NULL;
+
+  /* the member that retains most stands for the group */
+  for (guint32 i = n->first; i < n->first + n->count; i++)
+    {
+      guint32 item = job->tree->members[i];
+      guint32 p = dom->position[item];
+      guint64 b = p ? dom->retained_bytes[p] : 0;
+      if (best == G_MAXUINT32 || b > best_bytes)
+        {
+          best = item;
+          best_bytes = b;
+        }
+    }
+  if (best == G_MAXUINT32)
+    {
+      g_task_return_pointer (task, g_strdup (_("The group is empty.")), g_free);
+      return;
+    }
+
+  path = tm_heap_analysis_path_to_root (job->heap, best, &kind, &error);
+  if (path == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  {
+    g_autofree char *retained = tm_format_bytes ((double) best_bytes);
+    g_autofree char *obj = describe_object (job->trace, objects[best]);
+    /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
+    g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
+                            label, obj, retained);
+  }
+  if (path->len == 0)
+    g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
+  for (guint i = 0; i < path->len; i++)
+    {
+      g_autofree char *obj = describe_object (job->trace, objects[g_array_index (path, guint32, i)]);
+      if (i == 0)
+        /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
+        g_string_append_printf (text, _("  GC root (%s): %s\n"), tm_root_kind_to_string (kind), obj);
+      else
+        g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
+    }
+  g_task_return_pointer (task, g_string_free (g_steal_pointer (&text), FALSE), g_free);
+}
+
+static void
+path_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmHeapView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  char *text = g_task_propagate_pointer (G_TASK (result), &error);
+
+  set_busy (self, -1);
+  if (text == NULL)
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      text = g_strdup (error->message);
+    }
+  g_free (self->path_text);
+  self->path_text = text;
+  gtk_label_set_text (self->path_label, text);
+}
+
+void
+tm_heap_view_show_path (TmHeapView *self)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+  g_autoptr(TmHeapRow) row = NULL;
+  g_autoptr(GTask) task = NULL;
+  guint selected;
+  Job *job;
+
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+
+  selected = gtk_single_selection_get_selected (self->selection);
+  if (selected == GTK_INVALID_LIST_POSITION || self->heap == NULL || !tm_heap_analysis_has_graph (self->heap))
+    return;
+  tree_row = tree_row_at (self, selected);
+  row = gtk_tree_list_row_get_item (tree_row);
+
+  g_cancellable_cancel (self->path_cancellable);
+  g_clear_object (&self->path_cancellable);
+  self->path_cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->path_text, g_free);
+  gtk_label_set_text (self->path_label, _("Searching a path to the GC roots…"));
+
+  job = job_new (self);
+  job->heap = tm_heap_analysis_ref (self->heap);
+  job->tree = tm_class_tree_ref (row->tree);
+  job->node = row->node;
+  set_busy (self, +1);
+  task = g_task_new (NULL, self->path_cancellable, path_done, g_object_ref (self));
+  g_task_set_source_tag (task, tm_heap_view_show_path);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, path_run);
+}
+
+const char *
+tm_heap_view_get_path_text (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), NULL);
+  return self->path_text;
+}
+
+static void
+path_clicked_cb (GtkButton *button, TmHeapView *self)
+{
+  tm_heap_view_show_path (self);
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapView *self)
+{
+  gboolean can = self->heap != NULL && tm_heap_analysis_has_graph (self->heap)
+                 && gtk_single_selection_get_selected (selection) != GTK_INVALID_LIST_POSITION;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), can);
+}
+
+/* ---- life cycle ---- */
+
+GtkWidget *
+tm_heap_view_new (TmTrace *trace,
+                  guint    gc_id)
+{
+  TmHeapView *self;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (trace), NULL);
+
+  self = g_object_new (TM_TYPE_HEAP_VIEW, NULL);
+  self->trace = tm_trace_ref (trace);
+  self->gc_id = gc_id;
+  update_title (self);
+  rebuild (self);
+  return GTK_WIDGET (self);
+}
+
+static void
+tm_heap_view_dispose (GObject *object)
+{
+  TmHeapView *self = TM_HEAP_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->path_cancellable);
+  g_clear_object (&self->path_cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_HEAP_VIEW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->tree_model);
+  g_clear_object (&self->roots);
+  for (guint i = 0; i < TM_HEAP_VIEW_N_COLUMNS; i++)
+    {
+      g_clear_object (&self->columns[i]);
+      g_clear_object (&self->sorters[i]);
+    }
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+  G_OBJECT_CLASS (tm_heap_view_parent_class)->dispose (object);
+}
+
+static void
+tm_heap_view_finalize (GObject *object)
+{
+  TmHeapView *self = TM_HEAP_VIEW (object);
+
+  g_clear_pointer (&self->tree, tm_class_tree_unref);
+  g_clear_pointer (&self->heap, tm_heap_analysis_unref);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  if (self->share)
+    progress_share_release (self->share);
+  g_free (self->path_text);
+  G_OBJECT_CLASS (tm_heap_view_parent_class)->finalize (object);
+}
+
+static void
+tm_heap_view_class_init (TmHeapViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_heap_view_dispose;
+  object_class->finalize = tm_heap_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-heap-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, box);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, progress);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, path_button);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, chain_box);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, add_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, add_button);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, table);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, path_label);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
+  gtk_widget_class_bind_template_callback (widget_class, path_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_clicked_cb);
+  gtk_widget_class_set_css_name (widget_class, "tm-heap-view");
+}
+
+static void
+tm_heap_view_init (TmHeapView *self)
+{
+  g_autoptr(GtkStringList) classifiers = gtk_string_list_new (NULL);
+  GtkTreeListRowSorter *row_sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->share = g_atomic_rc_box_new0 (ProgressShare);
+  g_mutex_init (&self->share->lock);
+  g_weak_ref_init (&self->share->view, self);
+
+  self->rows = g_ptr_array_new_with_free_func (g_object_unref);
+  self->chain[0] = TM_CLASSIFIER_TYPE;
+  self->depth = 1;
+
+  for (guint c = 0; c < TM_N_CLASSIFIERS; c++)
+    gtk_string_list_append (classifiers, classifier_title (c));
+  gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (classifiers));
+  gtk_drop_down_set_selected (self->add_dropdown, TM_CLASSIFIER_SITE);
+
+  add_column (self, TM_HEAP_VIEW_COLUMN_NAME, _("Group"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_OBJECTS, _("Objects"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_OBJECTS_PERCENT, _("%"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_BYTES, _("Bytes"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_BYTES_PERCENT, _("%"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_DEEP, _("Deep"));
+  add_column (self, TM_HEAP_VIEW_COLUMN_RETAINED, _("Retained"));
+
+  self->roots = g_list_store_new (TM_TYPE_HEAP_ROW);
+  self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
+                                              create_children, self, NULL);
+  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->table)));
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), GTK_SORTER (row_sorter));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
+  gtk_column_view_sort_by_column (self->table, self->columns[TM_HEAP_VIEW_COLUMN_BYTES], GTK_SORT_DESCENDING);
+
+  rebuild_chain_box (self);
+}

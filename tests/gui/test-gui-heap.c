@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The heap view under Xvfb, as a person uses it: open the synthetic leak,
+ * select up to its last GC, Analyze > Heap at End of Selection; the view
+ * groups by type, fills in deep and retained sizes on its worker; sorted
+ * by retained size the static cache map comes first; adding "call site"
+ * to the chain gives the journeys one child, JourneyCache.lookup;
+ * reordering and removing classifiers rebuild the tree; search finds and
+ * reveals a nested group; "path to GC roots" of the journeys ends at the
+ * cache's static field.  At a GC without a graph the view shows shallow
+ * sizes and names the nearest GCs with one.
+ * Exits 77 (skip) when no display can be opened.
+ */
+#include "tm-config.h"
+#include "tm-application.h"
+#include "tm-app-window.h"
+#include "tm-heap-view.h"
+#include "tm-session.h"
+#include "tm-synth.h"
+
+#include <gtk/gtk.h>
+#include <glib/gstdio.h>
+#include <string.h>
+
+static TmApplication *app;
+static char *leak_path;
+
+static void
+spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
+{
+  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
+
+  while (!done (data) && g_get_monotonic_time () < end)
+    g_main_context_iteration (NULL, FALSE);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+window_idle (gpointer data)
+{
+  TmAppWindow *win = data;
+  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
+}
+
+static gboolean
+view_idle (gpointer data)
+{
+  return !tm_heap_view_is_busy (data) && tm_heap_view_get_tree (data) != NULL;
+}
+
+static gboolean
+path_done (gpointer data)
+{
+  return tm_heap_view_get_path_text (data) != NULL;
+}
+
+static GtkWidget *
+find_widget (GtkWidget *root, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_widget (c, type);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_label (GtkWidget *root, const char *part)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), part) != NULL)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, part);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static int
+find_row (TmHeapView *view, const char *name)
+{
+  for (guint r = 0; r < tm_heap_view_get_n_rows (view); r++)
+    {
+      g_autofree char *cell = tm_heap_view_dup_cell (view, r, TM_HEAP_VIEW_COLUMN_NAME);
+      if (strcmp (cell, name) == 0)
+        return (int) r;
+    }
+  return -1;
+}
+
+static guint64
+retained_of (TmHeapView *view, guint row)
+{
+  /* the table's order must follow the tree's numbers */
+  TmClassTree *tree = tm_heap_view_get_tree (view);
+  g_autofree char *name = tm_heap_view_dup_cell (view, row, TM_HEAP_VIEW_COLUMN_NAME);
+  guint32 node = tm_class_tree_find_child (tree, 0, name);
+
+  g_assert_cmpuint (node, !=, TM_CLASS_NODE_NONE);
+  return tm_class_tree_node (tree, node)->m.retained_bytes;
+}
+
+static void
+test_window (void)
+{
+  TmAppWindow *win = tm_app_window_new (app);
+  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmHeapView *view;
+  TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
+  guint n_gcs, n_top;
+  int row;
+
+  gtk_window_present (GTK_WINDOW (win));
+  tm_app_window_open (win, file);
+  spin_until (window_idle, win, 60000);
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+
+  n_gcs = 200;
+  tm_session_select_gcs (tm_app_window_get_session (win), 100, n_gcs);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.heap-at-selection", NULL));
+  view = TM_HEAP_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  g_assert_nonnull (view);
+  spin_until (view_idle, view, 60000);
+  g_assert_true (tm_heap_view_get_metrics_ready (view));
+  g_assert_cmpuint (tm_heap_view_get_chain (view, chain), ==, 1);
+  g_assert_cmpint (chain[0], ==, TM_CLASSIFIER_TYPE);
+
+  /* one row per type, largest shallow size first, sizes filled in */
+  n_top = tm_heap_view_get_n_rows (view);
+  g_assert_cmpuint (n_top, ==, tm_class_tree_node (tm_heap_view_get_tree (view), 0)->n_children);
+  {
+    g_autofree char *deep = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_DEEP);
+    g_autofree char *name = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_NAME);
+    g_assert_cmpstr (deep, !=, "…");
+    g_assert_cmpstr (deep, !=, "—");
+    g_assert_cmpstr (name, ==, "byte[]");
+  }
+
+  /* sorted by retained size: the cache map first, then descending */
+  tm_heap_view_sort_by (view, TM_HEAP_VIEW_COLUMN_RETAINED, TRUE);
+  {
+    g_autofree char *name = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_NAME);
+    g_assert_cmpstr (name, ==, "java.util.concurrent.ConcurrentHashMap");
+  }
+  for (guint r = 1; r < n_top; r++)
+    g_assert_cmpuint (retained_of (view, r - 1), >=, retained_of (view, r));
+
+  /* chain editor: type > call site; the journeys come from one caller */
+  chain[1] = TM_CLASSIFIER_CALL_SITE;
+  tm_heap_view_set_chain (view, chain, 2);
+  spin_until (view_idle, view, 60000);
+  row = find_row (view, "com.example.travel.Journey");
+  g_assert_cmpint (row, >=, 0);
+  tm_heap_view_set_expanded (view, row, TRUE);
+  g_assert_cmpuint (tm_heap_view_get_n_rows (view), ==, n_top + 1);
+  {
+    g_autofree char *child = tm_heap_view_dup_cell (view, row + 1, TM_HEAP_VIEW_COLUMN_NAME);
+    g_autofree char *objects = tm_heap_view_dup_cell (view, row + 1, TM_HEAP_VIEW_COLUMN_OBJECTS);
+    g_autofree char *parent_objects = tm_heap_view_dup_cell (view, row, TM_HEAP_VIEW_COLUMN_OBJECTS);
+    g_assert_true (g_str_has_prefix (child, "com.example.travel.JourneyCache.lookup("));
+    g_assert_cmpstr (objects, ==, parent_objects);
+  }
+
+  /* search reveals a nested group and selects it */
+  tm_heap_view_set_expanded (view, row, FALSE);
+  g_assert_true (tm_heap_view_search (view, "sessionmanager.create"));
+  {
+    guint sel = tm_heap_view_get_selected (view);
+    g_autofree char *name = NULL;
+    g_assert_cmpuint (sel, !=, GTK_INVALID_LIST_POSITION);
+    name = tm_heap_view_dup_cell (view, sel, TM_HEAP_VIEW_COLUMN_NAME);
+    g_assert_true (strstr (name, "SessionManager.create") != NULL);
+  }
+  g_assert_false (tm_heap_view_search (view, "no such group anywhere"));
+
+  /* path to GC roots of the journeys: from the cache's static field */
+  row = find_row (view, "com.example.travel.Journey");
+  tm_heap_view_select (view, row);
+  tm_heap_view_show_path (view);
+  spin_until (path_done, view, 30000);
+  {
+    const char *text = tm_heap_view_get_path_text (view);
+    g_assert_nonnull (text);
+    g_assert_nonnull (strstr (text, "GC root (static field): java.util.concurrent.ConcurrentHashMap @"));
+    g_assert_nonnull (strstr (text, "→ java.util.concurrent.ConcurrentHashMap$Node[] @"));
+  }
+
+  /* reorder (call site first), then remove the type level */
+  chain[0] = TM_CLASSIFIER_CALL_SITE;
+  chain[1] = TM_CLASSIFIER_TYPE;
+  tm_heap_view_set_chain (view, chain, 2);
+  spin_until (view_idle, view, 60000);
+  g_assert_cmpint (find_row (view, "com.example.travel.Journey"), ==, -1);
+  g_assert_cmpint (tm_class_tree_node (tm_heap_view_get_tree (view), 1)->level, ==, 1);
+  tm_heap_view_set_chain (view, chain, 1);
+  spin_until (view_idle, view, 60000);
+  g_assert_cmpuint (tm_class_tree_node (tm_heap_view_get_tree (view), 1)->n_children, ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (win));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+/* A GC without a graph: shallow sizes, dashes, and a note. */
+static void
+test_no_graph (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  GtkWidget *window = gtk_window_new ();
+  TmHeapView *view;
+
+  g_assert_no_error (error);
+  g_assert_false (tm_trace_gc (trace, 15)->has_graph);
+  view = TM_HEAP_VIEW (tm_heap_view_new (trace, 15));
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
+  gtk_window_present (GTK_WINDOW (window));
+  spin_until (view_idle, view, 60000);
+  g_assert_false (tm_heap_view_get_metrics_ready (view));
+  g_assert_cmpuint (tm_heap_view_get_n_rows (view), >, 0);
+  {
+    g_autofree char *retained = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_RETAINED);
+    g_autofree char *bytes = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_BYTES);
+    GtkWidget *note = find_label (GTK_WIDGET (view), "the nearest GCs with one are 10 and 20");
+    g_assert_cmpstr (retained, ==, "—");
+    g_assert_cmpstr (bytes, !=, "—");
+    g_assert_nonnull (note);
+    g_assert_true (gtk_widget_get_visible (note));
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static gboolean
+fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
+{
+  if ((level & G_LOG_LEVEL_WARNING) && message &&
+      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
+       strstr (message, "AT-SPI")))
+    return FALSE;
+  return TRUE;
+}
+
+int
+main (int argc, char **argv)
+{
+  TmSynthOptions options;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = NULL;
+  int ret;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  g_test_log_set_fatal_handler (fatal_handler, NULL);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("no display: skipping the GUI tests\n");
+      return 77;
+    }
+
+  dir = g_dir_make_tmp ("tidemark-gui-heap-XXXXXX", &error);
+  g_assert_no_error (error);
+  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
+  tm_synth_options_init (&options);
+  options.scenario = "leak";
+  options.scale = 0.5;
+  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
+  g_assert_no_error (error);
+
+  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
+  g_assert_no_error (error);
+
+  g_test_add_func ("/gui/heap/window", test_window);
+  g_test_add_func ("/gui/heap/no-graph", test_no_graph);
+  ret = g_test_run ();
+
+  g_object_unref (app);
+  g_unlink (leak_path);
+  g_rmdir (dir);
+  g_free (leak_path);
+  return ret;
+}
