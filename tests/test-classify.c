@@ -180,8 +180,15 @@ check_tree (Fixture *f, const TmClassifier *chain, guint depth)
       if (node->level < depth)
         g_assert_cmpuint (child_sum, ==, node->count);
 
-      g_assert_true (tm_class_tree_compute_metrics (tree, i, NULL, &error));
-      g_assert_no_error (error);
+      {
+        TmGroupMetrics before, after;
+        g_assert_false (tm_class_tree_get_metrics (tree, i, &before));
+        g_assert_cmpuint (before.bytes, ==, node->m.bytes);
+        g_assert_true (tm_class_tree_compute_metrics (tree, i, NULL, &error));
+        g_assert_no_error (error);
+        g_assert_true (tm_class_tree_get_metrics (tree, i, &after));
+        g_assert_cmpuint (after.retained_bytes, ==, node->m.retained_bytes);
+      }
       brute_force (f, tree->members + node->first, node->count, &want);
       g_assert_cmpuint (node->m.objects, ==, want.objects);
       g_assert_cmpuint (node->m.bytes, ==, want.bytes);
@@ -351,6 +358,27 @@ test_chain_parse (void)
   g_assert_nonnull (strstr (error->message, "bogus"));
 }
 
+static void
+async_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  GAsyncResult **out = data;
+  *out = g_object_ref (result);
+}
+
+static TmHeapAnalysis *
+new_async (TmTrace *trace, guint32 gc, GCancellable *cancellable, GError **error)
+{
+  GAsyncResult *result = NULL;
+  TmHeapAnalysis *heap;
+
+  tm_heap_analysis_new_async (trace, gc, NULL, NULL, cancellable, async_done, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  heap = tm_heap_analysis_new_finish (result, error);
+  g_object_unref (result);
+  return heap;
+}
+
 static guint32
 find_type_child (TmClassTree *tree, const char *name)
 {
@@ -392,6 +420,22 @@ test_synth_leak (void)
   heap = tm_heap_analysis_new (trace, last, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (tm_heap_analysis_has_graph (heap));
+  /* the same on a worker; and a cancelled one reports it */
+  {
+    g_autoptr(TmHeapAnalysis) other = new_async (trace, last, NULL, &error);
+    g_autoptr(GCancellable) cancel = g_cancellable_new ();
+    guint32 n1, n2;
+    g_assert_no_error (error);
+    tm_heap_analysis_get_objects (heap, &n1);
+    tm_heap_analysis_get_objects (other, &n2);
+    g_assert_cmpuint (n1, ==, n2);
+    g_assert_cmpuint (tm_heap_analysis_get_dominators (other)->n_reachable, ==,
+                      tm_heap_analysis_get_dominators (heap)->n_reachable);
+    g_cancellable_cancel (cancel);
+    g_assert_null (new_async (trace, last, cancel, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    g_clear_error (&error);
+  }
   tree = tm_class_tree_new (heap, chain, 2, NULL, &error);
   g_assert_no_error (error);
 

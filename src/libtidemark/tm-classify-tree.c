@@ -251,6 +251,25 @@ tm_class_tree_compute_metrics (TmClassTree   *tree,
 }
 
 gboolean
+tm_class_tree_get_metrics (TmClassTree    *tree,
+                           guint32         index,
+                           TmGroupMetrics *out)
+{
+  const TmClassNode *node;
+  gboolean done;
+
+  g_return_val_if_fail (tree != NULL && index < tree->nodes->len, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  node = tm_class_tree_node (tree, index);
+  g_mutex_lock (&tree->lock);
+  done = node->has_metrics;
+  *out = node->m;
+  g_mutex_unlock (&tree->lock);
+  return done;
+}
+
+gboolean
 tm_class_tree_compute_all (TmClassTree    *tree,
                            TmProgressFunc  progress,
                            gpointer        progress_data,

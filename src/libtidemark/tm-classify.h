@@ -109,7 +109,14 @@ gboolean     tm_class_tree_compute_metrics  (TmClassTree   *tree,
                                              GCancellable  *cancellable,
                                              GError       **error);
 
-/* Every node, with progress; for a worker thread. */
+/* Copies a node's metrics; FALSE (shallow ones only) while its deep and
+ * retained sizes are not computed yet.  Safe while another thread
+ * computes them. */
+gboolean     tm_class_tree_get_metrics      (TmClassTree    *tree,
+                                             guint32         index,
+                                             TmGroupMetrics *out);
+
+/* Every node, level by level, with progress; for a worker thread. */
 gboolean     tm_class_tree_compute_all      (TmClassTree    *tree,
                                              TmProgressFunc  progress,
                                              gpointer        progress_data,

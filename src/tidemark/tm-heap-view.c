@@ -81,6 +81,7 @@ typedef struct {
   GWeakRef view;
   double   fraction;
   gboolean pending;
+  gboolean refresh;      /* more groups have their deep/retained sizes */
 } ProgressShare;
 
 static void
@@ -156,20 +157,39 @@ classifier_title (TmClassifier c)
     }
 }
 
+static void refresh_metrics (TmHeapView *self);
+
 static gboolean
 progress_idle (gpointer data)
 {
   ProgressShare *share = data;
   g_autoptr(TmHeapView) self = g_weak_ref_get (&share->view);
   double fraction;
+  gboolean refresh;
 
   g_mutex_lock (&share->lock);
   fraction = share->fraction;
+  refresh = share->refresh;
   share->pending = FALSE;
+  share->refresh = FALSE;
   g_mutex_unlock (&share->lock);
   if (self != NULL && self->share == share)
-    gtk_progress_bar_set_fraction (self->progress, fraction);
+    {
+      gtk_progress_bar_set_fraction (self->progress, fraction);
+      if (refresh)
+        refresh_metrics (self);
+    }
   return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_idle (ProgressShare *share)
+{
+  if (!share->pending)
+    {
+      share->pending = TRUE;
+      g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (share), progress_share_release);
+    }
 }
 
 /* Called on worker threads. */
@@ -180,11 +200,7 @@ progress_cb (double fraction, gpointer data)
 
   g_mutex_lock (&share->lock);
   share->fraction = fraction;
-  if (!share->pending)
-    {
-      share->pending = TRUE;
-      g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (share), progress_share_release);
-    }
+  schedule_idle (share);
   g_mutex_unlock (&share->lock);
 }
 
@@ -226,7 +242,7 @@ static char *
 cell_text (TmHeapView *self, TmHeapRow *row, guint column)
 {
   const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
-  gboolean ready = self->metrics_ready && row->tree == self->tree;
+  TmGroupMetrics m;
 
   switch (column)
     {
@@ -239,10 +255,9 @@ cell_text (TmHeapView *self, TmHeapRow *row, guint column)
     case TM_HEAP_VIEW_COLUMN_RETAINED:
       if (self->heap == NULL || !tm_heap_analysis_has_graph (self->heap))
         return g_strdup ("—");
-      if (!ready)
+      if (!tm_class_tree_get_metrics (row->tree, row->node, &m))
         return g_strdup ("…");
-      return tm_format_bytes ((double) (column == TM_HEAP_VIEW_COLUMN_DEEP ? n->m.deep_bytes
-                                                                           : n->m.retained_bytes));
+      return tm_format_bytes ((double) (column == TM_HEAP_VIEW_COLUMN_DEEP ? m.deep_bytes : m.retained_bytes));
     default:
       return g_strdup ("");
     }
@@ -257,6 +272,7 @@ update_cell (GtkListItem *item)
   g_autoptr(TmHeapRow) row = NULL;
   GtkWidget *child = gtk_list_item_get_child (item);
   g_autofree char *text = NULL;
+  TmGroupMetrics m;
 
   if (tree_row == NULL)
     return;
@@ -267,11 +283,11 @@ update_cell (GtkListItem *item)
       child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
       gtk_widget_set_tooltip_text (child, row->label);
     }
-  else if ((column == TM_HEAP_VIEW_COLUMN_DEEP || column == TM_HEAP_VIEW_COLUMN_RETAINED) && self->metrics_ready)
+  else if ((column == TM_HEAP_VIEW_COLUMN_DEEP || column == TM_HEAP_VIEW_COLUMN_RETAINED)
+           && tm_class_tree_get_metrics (row->tree, row->node, &m))
     {
-      const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
-      g_autofree char *count = tm_format_count (column == TM_HEAP_VIEW_COLUMN_DEEP ? n->m.deep_objects
-                                                                                : n->m.retained_objects);
+      g_autofree char *count = tm_format_count (column == TM_HEAP_VIEW_COLUMN_DEEP ? m.deep_objects
+                                                                                : m.retained_objects);
       /* TRANSLATORS: tooltip of a deep or retained size: number of objects */
       g_autofree char *tip = g_strdup_printf (_("%s objects"), count);
       gtk_widget_set_tooltip_text (child, tip);
@@ -341,6 +357,7 @@ static guint64
 row_value (TmHeapRow *row, guint column)
 {
   const TmClassNode *n = tm_class_tree_node (row->tree, row->node);
+  TmGroupMetrics m;
 
   switch (column)
     {
@@ -348,8 +365,10 @@ row_value (TmHeapRow *row, guint column)
     case TM_HEAP_VIEW_COLUMN_OBJECTS_PERCENT: return n->m.objects;
     case TM_HEAP_VIEW_COLUMN_BYTES:
     case TM_HEAP_VIEW_COLUMN_BYTES_PERCENT:   return n->m.bytes;
-    case TM_HEAP_VIEW_COLUMN_DEEP:            return n->has_metrics ? n->m.deep_bytes : 0;
-    case TM_HEAP_VIEW_COLUMN_RETAINED:        return n->has_metrics ? n->m.retained_bytes : 0;
+    case TM_HEAP_VIEW_COLUMN_DEEP:
+      return tm_class_tree_get_metrics (row->tree, row->node, &m) ? m.deep_bytes : 0;
+    case TM_HEAP_VIEW_COLUMN_RETAINED:
+      return tm_class_tree_get_metrics (row->tree, row->node, &m) ? m.retained_bytes : 0;
     default:                                  return 0;
     }
 }
@@ -504,16 +523,50 @@ build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cance
   g_task_return_pointer (task, r, (GDestroyNotify) build_result_free);
 }
 
+/* Nodes are numbered level by level, so the first level's sizes come
+ * first; the table refreshes after each level and at least every 300 ms. */
 static void
 metrics_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   Job *job = task_data;
   GError *error = NULL;
+  guint32 n = job->tree->nodes->len;
+  gint64 last = g_get_monotonic_time ();
 
-  if (!tm_class_tree_compute_all (job->tree, progress_cb, job->share, cancellable, &error))
-    g_task_return_error (task, error);
-  else
-    g_task_return_boolean (task, TRUE);
+  for (guint32 i = 1; i < n; i++)
+    {
+      gboolean level_done = i + 1 == n || tm_class_tree_node (job->tree, i + 1)->level
+                                          != tm_class_tree_node (job->tree, i)->level;
+
+      if (!tm_class_tree_compute_metrics (job->tree, i, cancellable, &error))
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      g_mutex_lock (&job->share->lock);
+      job->share->fraction = (double) i / n;
+      if (level_done || g_get_monotonic_time () - last > 300000)
+        {
+          job->share->refresh = TRUE;
+          last = g_get_monotonic_time ();
+        }
+      schedule_idle (job->share);
+      g_mutex_unlock (&job->share->lock);
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+refresh_metrics (TmHeapView *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      TmHeapRow *row = g_ptr_array_index (self->rows, i);
+      row->revision++;
+      g_object_notify_by_pspec (G_OBJECT (row), row_props[ROW_PROP_REVISION]);
+    }
+  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_DEEP], GTK_SORTER_CHANGE_DIFFERENT);
+  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_RETAINED], GTK_SORTER_CHANGE_DIFFERENT);
 }
 
 static void
@@ -534,14 +587,7 @@ metrics_done (GObject *source, GAsyncResult *result, gpointer user_data)
     return;
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
   self->metrics_ready = TRUE;
-  for (guint i = 0; i < self->rows->len; i++)
-    {
-      TmHeapRow *row = g_ptr_array_index (self->rows, i);
-      row->revision++;
-      g_object_notify_by_pspec (G_OBJECT (row), row_props[ROW_PROP_REVISION]);
-    }
-  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_DEEP], GTK_SORTER_CHANGE_DIFFERENT);
-  gtk_sorter_changed (self->sorters[TM_HEAP_VIEW_COLUMN_RETAINED], GTK_SORTER_CHANGE_DIFFERENT);
+  refresh_metrics (self);
 }
 
 static Job *
