@@ -261,8 +261,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(TmTrend) trend = g_task_propagate_pointer (G_TASK (result), &error);
   const Job *job = g_task_get_task_data (G_TASK (result));
 
-  if (job->generation != self->generation)
-    return;   /* a newer computation took over */
+  if (job->generation != self->generation || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* a newer computation took over, or the panel is gone */
   self->busy = FALSE;
   gtk_spinner_set_spinning (self->spinner, FALSE);
   if (trend == NULL)
@@ -872,10 +872,15 @@ tm_trend_panel_dispose (GObject *object)
 {
   TmTrendPanel *self = TM_TREND_PANEL (object);
 
+  /* results still on their way (the task keeps us alive) find no widgets */
+  self->generation++;
+  self->busy = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  if (self->session != NULL)
+    g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
   G_OBJECT_CLASS (tm_trend_panel_parent_class)->dispose (object);
 }
 

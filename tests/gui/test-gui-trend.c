@@ -190,9 +190,21 @@ test_drill_down (void)
     g_rmdir (dir);
   }
 
+  /* closing a drill-down and the window while their workers run */
+  tm_trend_panel_select (top, 0);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+  drilled = tm_trend_view_get_chart (view, 1);
+  g_assert_true (tm_trend_panel_is_busy (drilled));
+  g_signal_emit_by_name (drilled, "close-requested");
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
+  tm_trend_panel_set_metric (top, TM_TREND_METRIC_DEEP_BYTES);
+  g_assert_true (tm_trend_panel_is_busy (top));
   gtk_window_destroy (GTK_WINDOW (win));
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
+  {
+    gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+    while (g_get_monotonic_time () < end)
+      g_main_context_iteration (NULL, FALSE);
+  }
 }
 
 /* The rendered chart's hit boxes: each legend entry and each line. */
