@@ -343,6 +343,116 @@ test_no_graph (void)
   g_assert_nonnull (strstr (error->message, "GC 2"));
 }
 
+/* A level with any number of keys per item: every item goes to "odd" or
+ * "even" and also to "all", except multiples of 7, which vanish. */
+static guint32
+pairs_domain (const TmClassLevel *level, TmHeapAnalysis *heap)
+{
+  return 3;
+}
+
+static void
+pairs_classify (const TmClassLevel *level, TmHeapAnalysis *heap, const guint32 *items, guint32 n,
+                GArray *keys, GArray *out_items)
+{
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint32 k = items[i] % 2, all = 2;
+      if (items[i] % 7 == 0)
+        continue;
+      g_array_append_val (keys, k);
+      g_array_append_val (out_items, items[i]);
+      g_array_append_val (keys, all);
+      g_array_append_val (out_items, items[i]);
+    }
+}
+
+static char *
+pairs_label (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key)
+{
+  static const char *names[] = { "even", "odd", "all" };
+  return g_strdup (names[key]);
+}
+
+static void
+data_freed (gpointer data)
+{
+  (*(int *) data)++;
+}
+
+static void
+test_pairs_level (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (77);
+  g_autoptr(TmTrace) trace = random_trace (rand, 300);
+  g_autofree guint32 *live = NULL;
+  guint32 n_live;
+  TestGraphSpec spec;
+  Fixture f = { trace };
+  TmClassLevel levels[2];
+  int freed = 0;
+  TmClassTree *tree;
+  g_autoptr(GError) error = NULL;
+
+  live = tm_trace_live_objects (trace, N_GCS, &n_live);
+  spec = test_graph_random (rand, n_live, 0.8);
+  for (guint e = 0; e < spec.src->len; e++)
+    {
+      g_array_index (spec.src, guint32, e) = live[g_array_index (spec.src, guint32, e)];
+      g_array_index (spec.dst, guint32, e) = live[g_array_index (spec.dst, guint32, e)];
+    }
+  for (guint r = 0; r < spec.roots->len; r++)
+    g_array_index (spec.roots, guint32, r) = live[g_array_index (spec.roots, guint32, r)];
+  f.heap = tm_heap_analysis_new_for_graph (trace, test_graph_build (&spec, N_GCS, live), NULL, NULL);
+  test_graph_spec_clear (&spec);
+  f.objects = tm_heap_analysis_get_objects (f.heap, &f.n);
+  f.reach = test_reach (tm_heap_analysis_get_graph (f.heap), NULL);
+
+  memset (&levels[0], 0, sizeof levels[0]);
+  levels[0].name = "parity";
+  levels[0].builtin = TM_N_CLASSIFIERS;
+  levels[0].domain = pairs_domain;
+  levels[0].pairs = pairs_classify;
+  levels[0].label = pairs_label;
+  levels[0].data = &freed;
+  levels[0].data_free = data_freed;
+  tm_class_level_init_builtin (&levels[1], TM_CLASSIFIER_TYPE);
+  tree = tm_class_tree_new_for_levels (f.heap, levels, 2, NULL, &error);
+  g_assert_no_error (error);
+
+  {
+    const TmClassNode *root = tm_class_tree_node (tree, 0);
+    guint32 kept = 0, all = tm_class_tree_find_child (tree, 0, "all");
+    for (guint32 i = 0; i < f.n; i++)
+      kept += i % 7 != 0;
+    g_assert_cmpuint (root->n_children, ==, 3);
+    g_assert_cmpuint (all, !=, TM_CLASS_NODE_NONE);
+    g_assert_cmpuint (tm_class_tree_node (tree, all)->count, ==, kept);
+    g_assert_cmpuint (tm_class_tree_node (tree, tm_class_tree_find_child (tree, 0, "odd"))->count
+                      + tm_class_tree_node (tree, tm_class_tree_find_child (tree, 0, "even"))->count, ==, kept);
+  }
+  for (guint32 i = 1; i < tree->nodes->len; i++)
+    {
+      const TmClassNode *node = tm_class_tree_node (tree, i);
+      TmGroupMetrics want;
+      for (guint32 m = node->first; m < node->first + node->count; m++)
+        {
+          g_assert_cmpuint (tree->members[m] % 7, !=, 0);
+          if (node->level == 2)
+            g_assert_cmpuint (trace->obj_type[f.objects[tree->members[m]]], ==, node->key);
+        }
+      g_assert_true (tm_class_tree_compute_metrics (tree, i, NULL, NULL));
+      brute_force (&f, tree->members + node->first, node->count, &want);
+      g_assert_cmpuint (node->m.objects, ==, want.objects);
+      g_assert_cmpuint (node->m.deep_bytes, ==, want.deep_bytes);
+      g_assert_cmpuint (node->m.retained_bytes, ==, want.retained_bytes);
+    }
+  tm_class_tree_unref (tree);
+  g_assert_cmpint (freed, ==, 1);
+  g_free (f.reach);
+  tm_heap_analysis_unref (f.heap);
+}
+
 static void
 test_chain_parse (void)
 {
@@ -496,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/classify/joint-ownership", test_joint_ownership);
   g_test_add_func ("/classify/no-graph", test_no_graph);
   g_test_add_func ("/classify/chain-parse", test_chain_parse);
+  g_test_add_func ("/classify/pairs-level", test_pairs_level);
   g_test_add_func ("/classify/synth-leak", test_synth_leak);
   return g_test_run ();
 }

@@ -35,6 +35,311 @@ cmp_child_bytes_desc (const void *a, const void *b)
   return x->key < y->key ? -1 : x->key > y->key;
 }
 
+/* ---- built-in classifiers as levels ---- */
+
+static guint32
+builtin_domain (const TmClassLevel *level, TmHeapAnalysis *heap)
+{
+  return tm_classifier_domain (level->builtin, heap->trace, heap->gc_id);
+}
+
+static void
+builtin_keys (const TmClassLevel *level, TmHeapAnalysis *heap,
+              const guint32 *items, guint32 n, guint32 *keys)
+{
+  g_autofree guint32 *objs = NULL;
+
+  if (items == NULL)
+    {
+      tm_classifier_keys (level->builtin, heap->trace, heap->gc_id, heap->objects, n, keys);
+      return;
+    }
+  objs = g_new (guint32, MAX (n, 1));
+  for (guint32 i = 0; i < n; i++)
+    objs[i] = heap->objects[items[i]];
+  tm_classifier_keys (level->builtin, heap->trace, heap->gc_id, objs, n, keys);
+}
+
+static char *
+builtin_label (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key)
+{
+  return tm_classifier_key_label (level->builtin, heap->trace, key);
+}
+
+void
+tm_class_level_init_builtin (TmClassLevel *level, TmClassifier c)
+{
+  g_return_if_fail (level != NULL);
+  g_return_if_fail (c < TM_N_CLASSIFIERS);
+
+  memset (level, 0, sizeof *level);
+  level->name = tm_classifier_to_string (c);
+  level->builtin = c;
+  level->domain = builtin_domain;
+  level->keys = builtin_keys;
+  level->label = builtin_label;
+}
+
+/* ---- building ---- */
+
+typedef struct {
+  TmHeapAnalysis *heap;
+  TmClassTree    *tree;
+  gsize           cap;
+  guint32        *msize;       /* sizes in member order (saturated) */
+  guint32        *tmp, *tmp_size, *mkey;
+  gsize           tmp_cap;
+  guint32        *count;       /* per key, domain-sized, kept zeroed */
+  guint64        *kbytes;
+  GArray         *touched, *children;
+} Builder;
+
+static void
+builder_clear (Builder *b)
+{
+  g_free (b->msize);
+  g_free (b->tmp);
+  g_free (b->tmp_size);
+  g_free (b->mkey);
+  g_free (b->count);
+  g_free (b->kbytes);
+  g_clear_pointer (&b->touched, g_array_unref);
+  g_clear_pointer (&b->children, g_array_unref);
+}
+
+static void
+ensure_tmp (Builder *b, gsize n)
+{
+  if (n <= b->tmp_cap)
+    return;
+  b->tmp_cap = MAX (n, b->tmp_cap * 2);
+  b->tmp = g_renew (guint32, b->tmp, b->tmp_cap);
+  b->tmp_size = g_renew (guint32, b->tmp_size, b->tmp_cap);
+  b->mkey = g_renew (guint32, b->mkey, b->tmp_cap);
+}
+
+static guint64
+member_size (Builder *b, gsize at)
+{
+  return G_LIKELY (b->msize[at] != G_MAXUINT32)
+         ? b->msize[at] : tm_object_sizes_get (&b->heap->sizes, b->heap->objects[b->tree->members[at]]);
+}
+
+/* Appends n members at the end, returning where they start. */
+static gsize
+append_members (Builder *b, const guint32 *items, gsize n)
+{
+  TmClassTree *tree = b->tree;
+  gsize at = tree->n_members;
+
+  if (at + n > b->cap)
+    {
+      b->cap = MAX (at + n, b->cap + b->cap / 2);
+      tree->members = g_renew (guint32, tree->members, b->cap);
+      b->msize = g_renew (guint32, b->msize, b->cap);
+    }
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 size = tm_object_sizes_get (&b->heap->sizes, b->heap->objects[items[i]]);
+      tree->members[at + i] = items[i];
+      b->msize[at + i] = (guint32) MIN (size, G_MAXUINT32);
+    }
+  tree->n_members += n;
+  return at;
+}
+
+/* Groups members [first, first+cnt) whose keys are mkey[0..cnt) by a
+ * counting sort in place, and adds the children of node p. */
+static void
+split (Builder *b, guint32 p, guint level, gsize first, gsize cnt)
+{
+  TmClassTree *tree = b->tree;
+  guint32 *seg = tree->members + first;
+  guint32 *seg_size = b->msize + first;
+  guint32 off = 0;
+
+  g_array_set_size (b->touched, 0);
+  for (gsize i = 0; i < cnt; i++)
+    {
+      guint32 k = b->mkey[i];
+      b->kbytes[k] += member_size (b, first + i);
+      if (b->count[k]++ == 0)
+        g_array_append_val (b->touched, k);
+    }
+  qsort (b->touched->data, b->touched->len, sizeof (guint32), cmp_u32);
+
+  g_array_set_size (b->children, b->touched->len);
+  for (guint32 t = 0; t < b->touched->len; t++)
+    {
+      guint32 k = g_array_index (b->touched, guint32, t);
+      Child *c = &g_array_index (b->children, Child, t);
+      c->key = k;
+      c->first = (guint32) first + off;
+      c->count = b->count[k];
+      c->bytes = b->kbytes[k];
+      b->kbytes[k] = 0;
+      b->count[k] = off;       /* becomes the fill cursor */
+      off += c->count;
+    }
+  for (gsize i = 0; i < cnt; i++)
+    {
+      guint32 at = b->count[b->mkey[i]]++;
+      b->tmp[at] = seg[i];
+      b->tmp_size[at] = seg_size[i];
+    }
+  memcpy (seg, b->tmp, cnt * sizeof *seg);
+  memcpy (seg_size, b->tmp_size, cnt * sizeof *seg_size);
+  for (guint32 t = 0; t < b->touched->len; t++)
+    b->count[g_array_index (b->children, Child, t).key] = 0;
+  qsort (b->children->data, b->children->len, sizeof (Child), cmp_child_bytes_desc);
+
+  {
+    TmClassNode *parent = &g_array_index (tree->nodes, TmClassNode, p);
+    parent->first_child = tree->nodes->len;
+    parent->n_children = b->children->len;
+  }
+  for (guint32 t = 0; t < b->children->len; t++)
+    {
+      const Child *c = &g_array_index (b->children, Child, t);
+      TmClassNode node = { 0 };
+
+      node.key = c->key;
+      node.parent = p;
+      node.level = level;
+      node.first = c->first;
+      node.count = c->count;
+      node.m.objects = c->count;
+      node.m.bytes = c->bytes;
+      g_array_append_val (tree->nodes, node);
+    }
+}
+
+TmClassTree *
+tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
+                              const TmClassLevel *levels,
+                              guint               depth,
+                              GCancellable       *cancellable,
+                              GError            **error)
+{
+  g_autoptr(TmClassTree) tree = NULL;
+  Builder b = { 0 };
+  g_autofree guint32 *keys = NULL;
+  g_autoptr(GArray) pkeys = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) pitems = g_array_new (FALSE, FALSE, sizeof (guint32));
+  TmClassNode root = { 0 };
+  guint32 n, max_domain = 1, level_start = 0;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (heap != NULL, NULL);
+  g_return_val_if_fail (levels != NULL || depth == 0, NULL);
+  g_return_val_if_fail (depth <= TM_CLASSIFY_MAX_DEPTH, NULL);
+
+  tm_heap_analysis_get_objects (heap, &n);
+  tree = g_new0 (TmClassTree, 1);
+  tree->ref_count = 1;
+  g_mutex_init (&tree->lock);
+  tree->heap = tm_heap_analysis_ref (heap);
+  tree->depth = depth;
+  for (guint l = 0; l < depth; l++)
+    {
+      g_return_val_if_fail ((levels[l].keys != NULL) != (levels[l].pairs != NULL), NULL);
+      tree->levels[l] = levels[l];
+      tree->chain[l] = levels[l].builtin;
+    }
+  tree->nodes = g_array_new (FALSE, FALSE, sizeof (TmClassNode));
+
+  b.heap = heap;
+  b.tree = tree;
+  b.touched = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b.children = g_array_new (FALSE, FALSE, sizeof (Child));
+  {
+    g_autofree guint32 *all = g_new (guint32, MAX (n, 1));
+    for (guint32 i = 0; i < n; i++)
+      all[i] = i;
+    append_members (&b, all, n);
+  }
+  root.parent = TM_CLASS_NODE_NONE;
+  root.count = n;
+  root.m.objects = n;
+  for (guint32 i = 0; i < n; i++)
+    root.m.bytes += member_size (&b, i);
+  g_array_append_val (tree->nodes, root);
+
+  for (guint l = 0; l < depth; l++)
+    max_domain = MAX (max_domain, levels[l].domain (&levels[l], heap));
+  b.count = g_new0 (guint32, max_domain);
+  b.kbytes = g_new0 (guint64, max_domain);
+  ensure_tmp (&b, n);
+
+  for (guint l = 0; l < depth && ok; l++)
+    {
+      const TmClassLevel *level = &levels[l];
+      guint32 domain = level->domain (level, heap);
+      guint32 level_end = tree->nodes->len;
+
+      /* one key per item: computed once for the whole heap */
+      if (level->keys != NULL)
+        {
+          if (keys == NULL)
+            keys = g_new (guint32, MAX (n, 1));
+          level->keys (level, heap, NULL, n, keys);
+          for (guint32 i = 0; i < n; i++)
+            if (G_UNLIKELY (keys[i] >= domain))
+              keys[i] = 0;
+        }
+
+      for (guint32 p = level_start; p < level_end; p++)
+        {
+          const TmClassNode *parent = &g_array_index (tree->nodes, TmClassNode, p);
+          gsize first = parent->first, cnt = parent->count;
+
+          if (level->keys != NULL)
+            {
+              ensure_tmp (&b, cnt);
+              for (gsize i = 0; i < cnt; i++)
+                b.mkey[i] = keys[tree->members[first + i]];
+              split (&b, p, l + 1, first, cnt);
+            }
+          else
+            {
+              /* several keys per item, or none: the children's members
+               * are a new run at the end */
+              g_array_set_size (pkeys, 0);
+              g_array_set_size (pitems, 0);
+              level->pairs (level, heap, tree->members + first, cnt, pkeys, pitems);
+              if (pkeys->len != pitems->len)
+                {
+                  g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "level %s gave %u keys for %u items",
+                               level->name, pkeys->len, pitems->len);
+                  ok = FALSE;
+                  break;
+                }
+              first = append_members (&b, (const guint32 *) (gpointer) pitems->data, pitems->len);
+              cnt = pitems->len;
+              ensure_tmp (&b, cnt);
+              for (gsize i = 0; i < cnt; i++)
+                {
+                  guint32 k = g_array_index (pkeys, guint32, i);
+                  b.mkey[i] = k < domain ? k : 0;
+                }
+              split (&b, p, l + 1, first, cnt);
+            }
+
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              ok = FALSE;
+              break;
+            }
+        }
+      level_start = level_end;
+    }
+
+  builder_clear (&b);
+  if (!ok)
+    return NULL;
+  return g_steal_pointer (&tree);
+}
+
 TmClassTree *
 tm_class_tree_new (TmHeapAnalysis     *heap,
                    const TmClassifier *chain,
@@ -42,148 +347,15 @@ tm_class_tree_new (TmHeapAnalysis     *heap,
                    GCancellable       *cancellable,
                    GError            **error)
 {
-  g_autoptr(TmClassTree) tree = NULL;
-  TmTrace *trace;
-  const guint32 *objects;
-  guint32 n, gc_id, max_domain = 1;
-  g_autofree guint32 *keys = NULL;
-  g_autofree guint32 *tmp = NULL;
-  g_autofree guint32 *count = NULL;
-  g_autofree guint64 *kbytes = NULL;
-  g_autofree guint32 *msize = NULL;     /* sizes in member order (saturated) */
-  g_autofree guint32 *tmp_size = NULL;
-  g_autofree guint32 *mkey = NULL;      /* keys of one segment, in member order */
-  g_autoptr(GArray) touched = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (Child));
-  TmClassNode root = { 0 };
-  guint32 level_start = 0, level_end;
+  TmClassLevel levels[TM_CLASSIFY_MAX_DEPTH];
 
   g_return_val_if_fail (heap != NULL, NULL);
   g_return_val_if_fail (chain != NULL || depth == 0, NULL);
   g_return_val_if_fail (depth <= TM_CLASSIFY_MAX_DEPTH, NULL);
 
-  trace = tm_heap_analysis_get_trace (heap);
-  gc_id = tm_heap_analysis_get_gc (heap);
-  objects = tm_heap_analysis_get_objects (heap, &n);
-
-  tree = g_new0 (TmClassTree, 1);
-  tree->ref_count = 1;
-  g_mutex_init (&tree->lock);
-  tree->heap = tm_heap_analysis_ref (heap);
-  tree->depth = depth;
-  memcpy (tree->chain, chain, depth * sizeof *chain);
-  tree->nodes = g_array_new (FALSE, FALSE, sizeof (TmClassNode));
-  tree->members = g_new (guint32, MAX (n, 1));
-  for (guint32 i = 0; i < n; i++)
-    tree->members[i] = i;
-
-  root.parent = TM_CLASS_NODE_NONE;
-  root.count = n;
-  root.m.objects = n;
-  /* sizes travel with the members through every counting sort, so each
-   * group's bytes are summed from a sequential array */
-  msize = g_new (guint32, MAX (n, 1));
-  tmp_size = g_new (guint32, MAX (n, 1));
-  mkey = g_new (guint32, MAX (n, 1));
-  for (guint32 i = 0; i < n; i++)
-    {
-      guint64 size = tm_object_sizes_get (&heap->sizes, objects[i]);
-      msize[i] = (guint32) MIN (size, G_MAXUINT32);
-      root.m.bytes += size;
-    }
-  g_array_append_val (tree->nodes, root);
-
   for (guint l = 0; l < depth; l++)
-    max_domain = MAX (max_domain, tm_classifier_domain (chain[l], trace, gc_id));
-  keys = g_new (guint32, MAX (n, 1));
-  tmp = g_new (guint32, MAX (n, 1));
-  count = g_new0 (guint32, max_domain);
-  kbytes = g_new0 (guint64, max_domain);
-
-  for (guint l = 0; l < depth; l++)
-    {
-      guint32 domain = tm_classifier_domain (chain[l], trace, gc_id);
-
-      /* keys[item] for this level */
-      tm_classifier_keys (chain[l], trace, gc_id, objects, n, keys);
-      for (guint32 i = 0; i < n; i++)
-        if (G_UNLIKELY (keys[i] >= domain))
-          keys[i] = 0;
-
-      level_end = tree->nodes->len;
-      for (guint32 p = level_start; p < level_end; p++)
-        {
-          TmClassNode *parent = &g_array_index (tree->nodes, TmClassNode, p);
-          guint32 first = parent->first, cnt = parent->count;
-          guint32 *seg = tree->members + first;
-          guint32 *seg_size = msize + first;
-          guint32 off = 0;
-
-          g_array_set_size (touched, 0);
-          for (guint32 i = 0; i < cnt; i++)
-            {
-              guint32 k = keys[seg[i]];
-              mkey[i] = k;
-              kbytes[k] += G_LIKELY (seg_size[i] != G_MAXUINT32)
-                           ? seg_size[i] : tm_object_sizes_get (&heap->sizes, objects[seg[i]]);
-              if (count[k]++ == 0)
-                g_array_append_val (touched, k);
-            }
-          qsort (touched->data, touched->len, sizeof (guint32), cmp_u32);
-
-          g_array_set_size (children, touched->len);
-          for (guint32 t = 0; t < touched->len; t++)
-            {
-              guint32 k = g_array_index (touched, guint32, t);
-              Child *c = &g_array_index (children, Child, t);
-              c->key = k;
-              c->first = first + off;
-              c->count = count[k];
-              c->bytes = kbytes[k];
-              kbytes[k] = 0;
-              count[k] = off;       /* becomes the fill cursor */
-              off += c->count;
-            }
-          for (guint32 i = 0; i < cnt; i++)
-            {
-              guint32 at = count[mkey[i]]++;
-              tmp[at] = seg[i];
-              tmp_size[at] = seg_size[i];
-            }
-          memcpy (seg, tmp, cnt * sizeof *seg);
-          memcpy (seg_size, tmp_size, cnt * sizeof *seg_size);
-          for (guint32 t = 0; t < touched->len; t++)
-            {
-              Child *c = &g_array_index (children, Child, t);
-              count[c->key] = 0;
-            }
-          qsort (children->data, children->len, sizeof (Child), cmp_child_bytes_desc);
-
-          parent->first_child = tree->nodes->len;
-          parent->n_children = children->len;
-          for (guint32 t = 0; t < children->len; t++)
-            {
-              const Child *c = &g_array_index (children, Child, t);
-              TmClassNode node = { 0 };
-
-              node.key = c->key;
-              node.parent = p;
-              node.level = l + 1;
-              node.first = c->first;
-              node.count = c->count;
-              node.m.objects = c->count;
-              node.m.bytes = c->bytes;
-              /* may move the array: `parent` is not used after this */
-              g_array_append_val (tree->nodes, node);
-            }
-
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            return NULL;
-        }
-      level_start = level_end;
-    }
-
-  return g_steal_pointer (&tree);
+    tm_class_level_init_builtin (&levels[l], chain[l]);
+  return tm_class_tree_new_for_levels (heap, levels, depth, cancellable, error);
 }
 
 TmClassTree *
@@ -199,7 +371,10 @@ tm_class_tree_unref (TmClassTree *tree)
 {
   if (tree == NULL || !g_atomic_int_dec_and_test (&tree->ref_count))
     return;
-  g_array_unref (tree->nodes);
+  for (guint l = 0; l < tree->depth; l++)
+    if (tree->levels[l].data_free != NULL)
+      tree->levels[l].data_free (tree->levels[l].data);
+  g_clear_pointer (&tree->nodes, g_array_unref);
   g_free (tree->members);
   tm_heap_analysis_unref (tree->heap);
   g_mutex_clear (&tree->lock);
@@ -216,8 +391,10 @@ tm_class_tree_node_label (TmClassTree *tree, guint32 index)
   node = tm_class_tree_node (tree, index);
   if (node->level == 0)
     return g_strdup ("Overall");
-  return tm_classifier_key_label (tree->chain[node->level - 1],
-                                  tm_heap_analysis_get_trace (tree->heap), node->key);
+  {
+    const TmClassLevel *level = &tree->levels[node->level - 1];
+    return level->label (level, tree->heap, node->key);
+  }
 }
 
 gboolean

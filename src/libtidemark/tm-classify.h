@@ -10,11 +10,10 @@
  * sizes on demand (tm_class_tree_compute_metrics), since they cost a
  * closure over the graph each.
  *
- * Hook for the data-structure classifiers (`leaves`, `deep-leaves`,
- * `containing-ds`, cli.md): they need detection results and may put one
- * object into several groups, so they will come as a second kind of
- * level next to TmClassifier; tm_classifier_from_string() is the single
- * place that names the built-in ones.
+ * Levels other than the built-in classifiers (the data-structure ones,
+ * `leaves`, `deep-leaves`, `containing-ds` of cli.md, which need detection
+ * results and may put one object into several groups or none) come as a
+ * TmClassLevel with their own callbacks: tm_class_tree_new_for_levels().
  */
 #pragma once
 
@@ -69,6 +68,28 @@ typedef struct {
   TmGroupMetrics m;        /* objects/bytes always valid */
 } TmClassNode;
 
+/* One level of a classification tree.  A level gives either `keys`
+ * (exactly one key per item) or `pairs` (any number of keys per item,
+ * including none); `items` NULL means every item of the heap, in order.
+ * Keys must be < domain (larger ones go to key 0). */
+typedef struct _TmClassLevel TmClassLevel;
+
+struct _TmClassLevel {
+  const char     *name;
+  TmClassifier    builtin;      /* TM_N_CLASSIFIERS for other levels */
+  gpointer        data;
+  GDestroyNotify  data_free;    /* called when the tree is freed */
+  guint32       (*domain) (const TmClassLevel *level, TmHeapAnalysis *heap);
+  void          (*keys)   (const TmClassLevel *level, TmHeapAnalysis *heap,
+                           const guint32 *items, guint32 n, guint32 *keys);
+  void          (*pairs)  (const TmClassLevel *level, TmHeapAnalysis *heap,
+                           const guint32 *items, guint32 n, GArray *keys, GArray *out_items);
+  char         *(*label)  (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key);
+};
+
+/* A built-in classifier as a level. */
+void         tm_class_level_init_builtin    (TmClassLevel *level, TmClassifier c);
+
 typedef struct _TmClassTree TmClassTree;
 
 struct _TmClassTree {
@@ -77,16 +98,26 @@ struct _TmClassTree {
   GMutex          lock;
   /*< public, read-only >*/
   TmHeapAnalysis *heap;
-  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
+  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];   /* TM_N_CLASSIFIERS for other levels */
+  TmClassLevel    levels[TM_CLASSIFY_MAX_DEPTH];
   guint           depth;
   GArray         *nodes;    /* TmClassNode; 0 is the root */
-  guint32        *members;  /* heap items, grouped */
+  guint32        *members;  /* heap items, grouped (an item may repeat
+                             * after a `pairs` level) */
+  gsize           n_members;
 };
 
 /* Builds the whole tree (shallow metrics).  Children of each node are in
  * descending order of bytes. */
 TmClassTree *tm_class_tree_new              (TmHeapAnalysis     *heap,
                                              const TmClassifier *chain,
+                                             guint               depth,
+                                             GCancellable       *cancellable,
+                                             GError            **error);
+/* The same with any levels; takes ownership of every level's data, also
+ * on error. */
+TmClassTree *tm_class_tree_new_for_levels   (TmHeapAnalysis     *heap,
+                                             const TmClassLevel *levels,
                                              guint               depth,
                                              GCancellable       *cancellable,
                                              GError            **error);
