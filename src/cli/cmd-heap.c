@@ -182,7 +182,9 @@ tm_cmd_heap (int argc, char **argv)
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K largest groups per level (0: all; default 10)", "K" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     /* Hook for the data-structures part: --data-structures and --ds FILE
-     * go here and add their classifiers to the chain parsed below. */
+     * go here.  Their classifiers (leaves, deep-leaves, containing-ds)
+     * become TmClassLevel entries with `pairs` callbacks over
+     * tm_ds_classify() in `levels`, before tm_class_tree_new_for_levels(). */
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --gc N - classification tree of the heap after GC N");
@@ -191,6 +193,7 @@ tm_cmd_heap (int argc, char **argv)
   g_autoptr(TmClassTree) tree = NULL;
   g_autoptr(GError) error = NULL;
   TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
+  TmClassLevel levels[TM_CLASSIFY_MAX_DEPTH];
   guint depth = 0;
   Metric metric = N_METRICS;
   const char *path;
@@ -239,7 +242,9 @@ tm_cmd_heap (int argc, char **argv)
       fprintf (stderr, "%s: %s\n", path, error->message);
       return TM_EXIT_INPUT;
     }
-  tree = tm_class_tree_new (heap, chain, depth, NULL, &error);
+  for (guint i = 0; i < depth; i++)
+    tm_class_level_init_builtin (&levels[i], chain[i]);
+  tree = tm_class_tree_new_for_levels (heap, levels, depth, NULL, &error);
   if (tree == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);
@@ -266,7 +271,7 @@ tm_cmd_heap (int argc, char **argv)
 
       g_string_append_printf (s, "{\"gc\": %d, \"metric\": \"%s\", \"classifiers\": [", gc, metric_names[metric]);
       for (guint i = 0; i < depth; i++)
-        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tm_classifier_to_string (chain[i]));
+        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", levels[i].name);
       g_string_append_printf (s, "], \"has_graph\": %s, \"complete\": %s, \"top\": %d, \"tree\": ",
                               view.has_graph ? "true" : "false", trace->complete ? "true" : "false", top);
       json_node (&view, s, 0);
@@ -283,7 +288,7 @@ tm_cmd_heap (int argc, char **argv)
               view.has_graph ? "yes" : "no");
       printf ("Classified by");
       for (guint i = 0; i < depth; i++)
-        printf ("%s %s", i ? " >" : "", tm_classifier_to_string (chain[i]));
+        printf ("%s %s", i ? " >" : "", levels[i].name);
       printf ("; sorted by %s", metric_names[metric]);
       if (top > 0)
         printf ("; top %d per group", top);
