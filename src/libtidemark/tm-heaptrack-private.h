@@ -34,4 +34,54 @@ guint64  tm_heaptrack_source_size    (TmHeaptrackSource *s);
 gboolean tm_heaptrack_source_cut_short (TmHeaptrackSource *s);
 void     tm_heaptrack_source_close   (TmHeaptrackSource *s);
 
+/* ---- the reader thread ---- */
+
+#define TM_HEAPTRACK_NO_OBJECT  G_MAXUINT32
+#define TM_HEAPTRACK_CHUNK_TEXT (1024 * 1024)
+
+/* Ops, one per line (two for a free):
+ *   INFO << 2 | 0          "+ INFO": the next object, of that info
+ *   INFO << 2 | 1, OBJECT  "- INFO": OBJECT (0-based) dies, or
+ *                          TM_HEAPTRACK_NO_OBJECT if none of that info lives
+ *   OFFSET << 2 | 3        any other line, at text + OFFSET (also "+"/"-"
+ *                          lines that are malformed or name an undefined info) */
+#define TM_HEAPTRACK_OP_OTHER   3u
+
+typedef struct {
+  char     *text;           /* complete lines */
+  gsize     text_len;
+  guint64  *ops;
+  gsize     n_ops;
+  gsize     cap_ops;
+  guint64   offset;         /* uncompressed offset of text[0] */
+  guint64   compressed;     /* compressed bytes consumed after this chunk */
+  gboolean  last;           /* the last chunk (end of input, damage or stop) */
+  gboolean  cut;            /* the input ended inside a line (dropped) */
+  gboolean  too_long;       /* a line longer than TM_HEAPTRACK_CHUNK_TEXT */
+  GError   *error;          /* damaged compressed data after this chunk */
+} TmHeaptrackChunk;
+
+typedef struct _TmHeaptrackReader TmHeaptrackReader;
+
+TmHeaptrackReader *tm_heaptrack_reader_start   (TmHeaptrackSource *src);
+/* Blocks until the next chunk; the last one has `last` set. */
+TmHeaptrackChunk  *tm_heaptrack_reader_next    (TmHeaptrackReader *r);
+void               tm_heaptrack_reader_release (TmHeaptrackReader *r, TmHeaptrackChunk *c);
+/* Asks the thread to stop; it still delivers a (last) chunk. */
+void               tm_heaptrack_reader_stop    (TmHeaptrackReader *r);
+/* Joins the thread (after the last chunk was taken) and frees. */
+void               tm_heaptrack_reader_free    (TmHeaptrackReader *r);
+
+/* 0-15 for hex digits, 0xff otherwise */
+static inline guint8
+tm_heaptrack_hex_digit (guint8 c)
+{
+  if ((guint8) (c - '0') < 10)
+    return (guint8) (c - '0');
+  c |= 32;
+  if ((guint8) (c - 'a') < 6)
+    return (guint8) (c - 'a' + 10);
+  return 0xff;
+}
+
 G_END_DECLS

@@ -32,7 +32,7 @@
 #define POINT_MS        10      /* first spacing of timeline points */
 #define POINT_BUDGET    2048    /* points before the spacing doubles */
 #define MAX_COMPLAINTS  50
-#define NO_OBJECT       G_MAXUINT32
+#define NO_OBJECT       TM_HEAPTRACK_NO_OBJECT
 #define DEATH_BATCH     4096
 
 typedef struct {
@@ -160,18 +160,6 @@ read_hex (const char **s, const char *end, guint64 *v)
   *v = r;
   *s = q;
   return TRUE;
-}
-
-/* 0-15 for hex digits, 16 or more otherwise */
-static inline guint8
-hex_digit (guint8 c)
-{
-  if ((guint8) (c - '0') < 10)
-    return (guint8) (c - '0');
-  c |= 32;
-  if ((guint8) (c - 'a') < 6)
-    return (guint8) (c - 'a' + 10);
-  return 0xff;
 }
 
 static const char *
@@ -685,219 +673,6 @@ set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
   tm_trace_builder_meta (b, key, num);
 }
 
-/* ---- reading: a producer thread decompresses and splits lines ------- */
-
-#define CHUNK_TEXT   (1024 * 1024)
-#define QUEUE_DEPTH  4
-#define OP_OTHER     3u   /* op = (offset of the line in the chunk) << 2 | 3 */
-
-typedef struct {
-  char     *text;           /* complete lines */
-  gsize     text_len;
-  guint64  *ops;            /* one per line: value << 2 | 0 ('+'), 1 ('-'), or OP_OTHER */
-  gsize     n_ops;
-  gsize     cap_ops;
-  guint64   offset;         /* uncompressed offset of text[0] */
-  guint64   compressed;     /* compressed bytes consumed after this chunk */
-  gboolean  last;
-  gboolean  cut;            /* the input ended inside a line (dropped) */
-  gboolean  too_long;       /* a line longer than CHUNK_TEXT */
-  GError   *error;          /* damaged compressed data after this chunk */
-} HtChunk;
-
-typedef struct {
-  TmHeaptrackSource *src;
-  GAsyncQueue       *full;
-  GAsyncQueue       *empty;
-  gint               stop;       /* atomic: the consumer gives up */
-  /* reader thread only: live objects per allocation info */
-  GArray            *live_head;  /* guint32 per info: newest live object */
-  guint32           *obj_next;   /* per object: next older live one of its info */
-  guint64            obj_cap;
-  guint64            n_objects;
-} HtPipe;
-
-static void
-chunk_free (HtChunk *c)
-{
-  g_free (c->text);
-  g_free (c->ops);
-  g_clear_error (&c->error);
-  g_free (c);
-}
-
-static inline void
-reserve_ops (HtChunk *c, gsize n)
-{
-  if (c->n_ops + n > c->cap_ops)
-    {
-      c->cap_ops = MAX (c->cap_ops * 2, 65536);
-      c->ops = g_renew (guint64, c->ops, c->cap_ops);
-    }
-}
-
-/* "+ INFO" / "- INFO": the info index, if the line is just that */
-static inline gboolean
-alloc_line (const char *s, const char *nl, guint64 *v)
-{
-  const char *q = s + 2;
-  guint64 r = 0;
-  guint8 d;
-
-  while (q < nl && q - s < 17 && (d = hex_digit ((guint8) *q)) < 16)
-    {
-      r = r << 4 | d;
-      q++;
-    }
-  if (q == s + 2)
-    return FALSE;
-  while (q < nl && (*q == ' ' || *q == '\r'))
-    q++;
-  *v = r;
-  return q == nl;
-}
-
-/* Splits a chunk into ops and keeps the live objects of every allocation
- * info (newest first), so that the building thread only builds. */
-static void
-tokenize (HtPipe *pipe, HtChunk *c)
-{
-  const char *s = c->text, *end = c->text + c->text_len;
-
-  c->n_ops = 0;
-  while (s < end)
-    {
-      const char *nl;
-      guint64 v;
-
-      reserve_ops (c, 2);
-      if ((*s == '+' || *s == '-') && s + 2 < end && s[1] == ' ')
-        {
-          /* nearly every line: "+ 1a\n", parsed in one go */
-          const char *q = s + 2;
-          guint8 d;
-
-          v = 0;
-          while (q - s < 17 && (d = hex_digit ((guint8) *q)) < 16)
-            {
-              v = v << 4 | d;
-              q++;
-            }
-          if (*q == '\n' && q > s + 2)
-            nl = q;
-          else
-            {
-              nl = memchr (s + 2, '\n', end - s - 2);
-              if (!alloc_line (s, nl, &v))
-                v = G_MAXUINT64;
-            }
-          if (v < pipe->live_head->len)
-            {
-              guint32 *head = &g_array_index (pipe->live_head, guint32, v);
-              if (*s == '+' && pipe->n_objects < NO_OBJECT - 1)
-                {
-                  guint64 obj = pipe->n_objects++;
-                  if (obj >= pipe->obj_cap)
-                    {
-                      pipe->obj_cap = MAX (pipe->obj_cap * 2, 1u << 16);
-                      pipe->obj_next = g_renew (guint32, pipe->obj_next, pipe->obj_cap);
-                    }
-                  pipe->obj_next[obj] = *head;
-                  *head = (guint32) obj;
-                  c->ops[c->n_ops++] = v << 2;
-                  s = nl + 1;
-                  continue;
-                }
-              if (*s == '-')
-                {
-                  guint32 obj = *head;
-                  if (obj != NO_OBJECT)
-                    *head = pipe->obj_next[obj];
-                  c->ops[c->n_ops++] = v << 2 | 1;
-                  c->ops[c->n_ops++] = obj;
-                  s = nl + 1;
-                  continue;
-                }
-            }
-        }
-      else
-        nl = memchr (s, '\n', end - s);
-      if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
-        {
-          /* every "a" line defines the next info, even a malformed one */
-          guint32 none = NO_OBJECT;
-          g_array_append_val (pipe->live_head, none);
-        }
-      c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | OP_OTHER;
-      s = nl + 1;   /* text ends with a newline */
-    }
-}
-
-static gpointer
-producer (gpointer data)
-{
-  HtPipe *pipe = data;
-  char *carry = g_malloc (CHUNK_TEXT);
-  gsize carry_len = 0;
-  guint64 offset = 0;
-  gboolean done = FALSE;
-
-  for (;;)
-    {
-      HtChunk *c = g_async_queue_pop (pipe->empty);
-      gsize have = carry_len;
-      const char *last_nl = NULL;
-
-      c->last = c->cut = c->too_long = FALSE;
-      c->text_len = c->n_ops = 0;
-      if (g_atomic_int_get (&pipe->stop))
-        {
-          /* the consumer gave up: one empty last chunk ends its loop */
-          c->last = TRUE;
-          g_async_queue_push (pipe->full, c);
-          break;
-        }
-      memcpy (c->text, carry, carry_len);
-      while (have < CHUNK_TEXT)
-        {
-          gssize n = tm_heaptrack_source_read (pipe->src, (guint8 *) c->text + have, CHUNK_TEXT - have, &c->error);
-          if (n <= 0)
-            {
-              done = TRUE;
-              break;
-            }
-          have += (gsize) n;
-        }
-      for (gsize i = have; i > 0; i--)
-        if (c->text[i - 1] == '\n')
-          {
-            last_nl = c->text + i - 1;
-            break;
-          }
-      c->text_len = last_nl ? (gsize) (last_nl - c->text) + 1 : 0;
-      carry_len = have - c->text_len;
-      if (carry_len > 0)
-        memcpy (carry, c->text + c->text_len, carry_len);
-      if (last_nl == NULL && have == CHUNK_TEXT)
-        {
-          c->too_long = TRUE;
-          done = TRUE;
-        }
-      if (done && carry_len > 0 && !c->too_long)
-        c->cut = TRUE;
-      c->offset = offset;
-      offset += c->text_len;
-      c->compressed = tm_heaptrack_source_offset (pipe->src);
-      c->last = done;
-      tokenize (pipe, c);
-      g_async_queue_push (pipe->full, c);
-      if (done)
-        break;
-    }
-  g_free (carry);
-  return NULL;
-}
-
 TmTrace *
 tm_heaptrack_import (const char     *path,
                      TmProgressFunc  progress,
@@ -906,8 +681,8 @@ tm_heaptrack_import (const char     *path,
                      GError        **error)
 {
   HtParser p = { 0 };
-  HtPipe pipe = { 0 };
-  GThread *thread;
+  TmHeaptrackSource *src;
+  TmHeaptrackReader *reader;
   TmTraceHeader h = { 0 };
   gboolean stopped = FALSE, first = TRUE, failed = FALSE;
   g_autofree char *version = NULL;
@@ -916,10 +691,10 @@ tm_heaptrack_import (const char     *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  pipe.src = tm_heaptrack_source_open (path, error);
-  if (pipe.src == NULL)
+  src = tm_heaptrack_source_open (path, error);
+  if (src == NULL)
     return NULL;
-  size = tm_heaptrack_source_size (pipe.src);
+  size = tm_heaptrack_source_size (src);
 
   p.path = path;
   p.b = tm_trace_builder_new (path, "heaptrack");
@@ -933,20 +708,11 @@ tm_heaptrack_import (const char     *path,
   p.page_size = 4096;
   tm_trace_builder_space (p.b, 1, TM_SPACE_KIND_OTHER, "heap", NULL);
 
-  pipe.live_head = g_array_new (FALSE, FALSE, sizeof (guint32));
-  pipe.full = g_async_queue_new ();
-  pipe.empty = g_async_queue_new ();
-  for (guint i = 0; i < QUEUE_DEPTH; i++)
-    {
-      HtChunk *c = g_new0 (HtChunk, 1);
-      c->text = g_malloc (CHUNK_TEXT);
-      g_async_queue_push (pipe.empty, c);
-    }
-  thread = g_thread_new ("tm-heaptrack-read", producer, &pipe);
+  reader = tm_heaptrack_reader_start (src);
 
   for (;;)
     {
-      HtChunk *c = g_async_queue_pop (pipe.full);
+      TmHeaptrackChunk *c = tm_heaptrack_reader_next (reader);
       gboolean last = c->last;
 
       if (!failed && !stopped)
@@ -985,7 +751,7 @@ tm_heaptrack_import (const char     *path,
                   p.line_offset = c->offset;
                   on_free (&p, op >> 2, (guint32) c->ops[++i]);
                   break;
-                default:
+                default:   /* TM_HEAPTRACK_OP_OTHER */
                   {
                     const char *line = c->text + (op >> 2);
                     const char *nl = memchr (line, '\n', c->text_len - (op >> 2));
@@ -1002,7 +768,7 @@ tm_heaptrack_import (const char     *path,
           if (!failed && c->too_long)
             {
               tm_trace_builder_warning (p.b, c->offset + c->text_len,
-                                        "line longer than %d bytes: not a heaptrack file past here", CHUNK_TEXT);
+                                        "line longer than %d bytes: not a heaptrack file past here", TM_HEAPTRACK_CHUNK_TEXT);
               tm_trace_builder_stopped (p.b, c->compressed);
               stopped = TRUE;
             }
@@ -1022,25 +788,13 @@ tm_heaptrack_import (const char     *path,
           if (!failed && progress != NULL && size > 0)
             progress (MIN (1.0, (double) c->compressed / (double) size), progress_data);
           if (failed || stopped)
-            g_atomic_int_set (&pipe.stop, 1);
+            tm_heaptrack_reader_stop (reader);
         }
-      g_clear_error (&c->error);
-      g_async_queue_push (pipe.empty, c);
+      tm_heaptrack_reader_release (reader, c);
       if (last)
         break;
     }
-  g_thread_join (thread);
-  {
-    HtChunk *c;
-    while ((c = g_async_queue_try_pop (pipe.full)) != NULL)
-      chunk_free (c);
-    while ((c = g_async_queue_try_pop (pipe.empty)) != NULL)
-      chunk_free (c);
-  }
-  g_async_queue_unref (pipe.full);
-  g_async_queue_unref (pipe.empty);
-  g_array_unref (pipe.live_head);
-  g_free (pipe.obj_next);
+  tm_heaptrack_reader_free (reader);
 
   if (!failed && g_cancellable_is_cancelled (cancellable))
     {
@@ -1054,19 +808,19 @@ tm_heaptrack_import (const char     *path,
     }
   if (failed)
     {
-      tm_heaptrack_source_close (pipe.src);
+      tm_heaptrack_source_close (src);
       parser_clear (&p);
       tm_trace_builder_free (p.b);
       return NULL;
     }
-  if (!stopped && tm_heaptrack_source_cut_short (pipe.src))
+  if (!stopped && tm_heaptrack_source_cut_short (src))
     {
-      tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (pipe.src),
+      tm_trace_builder_warning (p.b, tm_heaptrack_source_offset (src),
                                 "compressed data ends in the middle of a frame: the file was cut short");
-      tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (pipe.src));
+      tm_trace_builder_stopped (p.b, tm_heaptrack_source_offset (src));
       stopped = TRUE;
     }
-  tm_heaptrack_source_close (pipe.src);
+  tm_heaptrack_source_close (src);
 
   /* the last point: what is still allocated at the end (heaptrack's "leaked") */
   if (p.dirty || p.n_points == 0)

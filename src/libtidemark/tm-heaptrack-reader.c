@@ -1,0 +1,267 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The reading half of the heaptrack importer, on its own thread:
+ * decompresses, cuts the text into chunks of whole lines, parses the
+ * "+ INFO" / "- INFO" lines (nearly all of them) and decides which block
+ * each free kills (the newest live one of its allocation info), so that
+ * the loading thread only builds the model.  Chunks go round between two
+ * queues; the reader stops at the end of the input or when told to.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-heaptrack-private.h"
+
+#define QUEUE_DEPTH 4
+
+struct _TmHeaptrackReader {
+  TmHeaptrackSource *src;
+  GThread           *thread;
+  GAsyncQueue       *full;
+  GAsyncQueue       *empty;
+  gint               stop;       /* atomic: the consumer gives up */
+  /* reader thread only: live objects per allocation info */
+  GArray            *live_head;  /* guint32 per info: newest live object */
+  guint32           *obj_next;   /* per object: next older live one of its info */
+  guint64            obj_cap;
+  guint64            n_objects;
+};
+
+static void
+chunk_free (TmHeaptrackChunk *c)
+{
+  g_free (c->text);
+  g_free (c->ops);
+  g_clear_error (&c->error);
+  g_free (c);
+}
+
+static inline void
+reserve_ops (TmHeaptrackChunk *c, gsize n)
+{
+  if (c->n_ops + n > c->cap_ops)
+    {
+      c->cap_ops = MAX (c->cap_ops * 2, 65536);
+      c->ops = g_renew (guint64, c->ops, c->cap_ops);
+    }
+}
+
+/* "+ INFO" / "- INFO": the info index, if the line is just that */
+static inline gboolean
+alloc_line (const char *s, const char *nl, guint64 *v)
+{
+  const char *q = s + 2;
+  guint64 r = 0;
+  guint8 d;
+
+  while (q < nl && q - s < 17 && (d = tm_heaptrack_hex_digit ((guint8) *q)) < 16)
+    {
+      r = r << 4 | d;
+      q++;
+    }
+  if (q == s + 2)
+    return FALSE;
+  while (q < nl && (*q == ' ' || *q == '\r'))
+    q++;
+  *v = r;
+  return q == nl;
+}
+
+/* Splits a chunk into ops and keeps the live objects of every allocation
+ * info (newest first), so that the building thread only builds. */
+static void
+tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
+{
+  const char *s = c->text, *end = c->text + c->text_len;
+
+  c->n_ops = 0;
+  while (s < end)
+    {
+      const char *nl;
+      guint64 v;
+
+      reserve_ops (c, 2);
+      if ((*s == '+' || *s == '-') && s + 2 < end && s[1] == ' ')
+        {
+          /* nearly every line: "+ 1a\n", parsed in one go */
+          const char *q = s + 2;
+          guint8 d;
+
+          v = 0;
+          while (q - s < 17 && (d = tm_heaptrack_hex_digit ((guint8) *q)) < 16)
+            {
+              v = v << 4 | d;
+              q++;
+            }
+          if (*q == '\n' && q > s + 2)
+            nl = q;
+          else
+            {
+              nl = memchr (s + 2, '\n', end - s - 2);
+              if (!alloc_line (s, nl, &v))
+                v = G_MAXUINT64;
+            }
+          if (v < r->live_head->len)
+            {
+              guint32 *head = &g_array_index (r->live_head, guint32, v);
+              if (*s == '+' && r->n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
+                {
+                  guint64 obj = r->n_objects++;
+                  if (obj >= r->obj_cap)
+                    {
+                      r->obj_cap = MAX (r->obj_cap * 2, 1u << 16);
+                      r->obj_next = g_renew (guint32, r->obj_next, r->obj_cap);
+                    }
+                  r->obj_next[obj] = *head;
+                  *head = (guint32) obj;
+                  c->ops[c->n_ops++] = v << 2;
+                  s = nl + 1;
+                  continue;
+                }
+              if (*s == '-')
+                {
+                  guint32 obj = *head;
+                  if (obj != TM_HEAPTRACK_NO_OBJECT)
+                    *head = r->obj_next[obj];
+                  c->ops[c->n_ops++] = v << 2 | 1;
+                  c->ops[c->n_ops++] = obj;
+                  s = nl + 1;
+                  continue;
+                }
+            }
+        }
+      else
+        nl = memchr (s, '\n', end - s);
+      if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
+        {
+          /* every "a" line defines the next info, even a malformed one */
+          guint32 none = TM_HEAPTRACK_NO_OBJECT;
+          g_array_append_val (r->live_head, none);
+        }
+      c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
+      s = nl + 1;   /* text ends with a newline */
+    }
+}
+
+static gpointer
+producer (gpointer data)
+{
+  TmHeaptrackReader *r = data;
+  char *carry = g_malloc (TM_HEAPTRACK_CHUNK_TEXT);
+  gsize carry_len = 0;
+  guint64 offset = 0;
+  gboolean done = FALSE;
+
+  for (;;)
+    {
+      TmHeaptrackChunk *c = g_async_queue_pop (r->empty);
+      gsize have = carry_len;
+      const char *last_nl = NULL;
+
+      c->last = c->cut = c->too_long = FALSE;
+      c->text_len = c->n_ops = 0;
+      if (g_atomic_int_get (&r->stop))
+        {
+          /* the consumer gave up: one empty last chunk ends its loop */
+          c->last = TRUE;
+          g_async_queue_push (r->full, c);
+          break;
+        }
+      memcpy (c->text, carry, carry_len);
+      while (have < TM_HEAPTRACK_CHUNK_TEXT)
+        {
+          gssize n = tm_heaptrack_source_read (r->src, (guint8 *) c->text + have, TM_HEAPTRACK_CHUNK_TEXT - have, &c->error);
+          if (n <= 0)
+            {
+              done = TRUE;
+              break;
+            }
+          have += (gsize) n;
+        }
+      for (gsize i = have; i > 0; i--)
+        if (c->text[i - 1] == '\n')
+          {
+            last_nl = c->text + i - 1;
+            break;
+          }
+      c->text_len = last_nl ? (gsize) (last_nl - c->text) + 1 : 0;
+      carry_len = have - c->text_len;
+      if (carry_len > 0)
+        memcpy (carry, c->text + c->text_len, carry_len);
+      if (last_nl == NULL && have == TM_HEAPTRACK_CHUNK_TEXT)
+        {
+          c->too_long = TRUE;
+          done = TRUE;
+        }
+      if (done && carry_len > 0 && !c->too_long)
+        c->cut = TRUE;
+      c->offset = offset;
+      offset += c->text_len;
+      c->compressed = tm_heaptrack_source_offset (r->src);
+      c->last = done;
+      tokenize (r, c);
+      g_async_queue_push (r->full, c);
+      if (done)
+        break;
+    }
+  g_free (carry);
+  return NULL;
+}
+
+TmHeaptrackReader *
+tm_heaptrack_reader_start (TmHeaptrackSource *src)
+{
+  TmHeaptrackReader *r = g_new0 (TmHeaptrackReader, 1);
+
+  r->src = src;
+  r->live_head = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->full = g_async_queue_new ();
+  r->empty = g_async_queue_new ();
+  for (guint i = 0; i < QUEUE_DEPTH; i++)
+    {
+      TmHeaptrackChunk *c = g_new0 (TmHeaptrackChunk, 1);
+      c->text = g_malloc (TM_HEAPTRACK_CHUNK_TEXT);
+      g_async_queue_push (r->empty, c);
+    }
+  r->thread = g_thread_new ("tm-heaptrack-read", producer, r);
+  return r;
+}
+
+TmHeaptrackChunk *
+tm_heaptrack_reader_next (TmHeaptrackReader *r)
+{
+  return g_async_queue_pop (r->full);
+}
+
+void
+tm_heaptrack_reader_release (TmHeaptrackReader *r, TmHeaptrackChunk *c)
+{
+  g_clear_error (&c->error);
+  g_async_queue_push (r->empty, c);
+}
+
+void
+tm_heaptrack_reader_stop (TmHeaptrackReader *r)
+{
+  g_atomic_int_set (&r->stop, 1);
+}
+
+void
+tm_heaptrack_reader_free (TmHeaptrackReader *r)
+{
+  TmHeaptrackChunk *c;
+
+  if (r == NULL)
+    return;
+  g_thread_join (r->thread);
+  while ((c = g_async_queue_try_pop (r->full)) != NULL)
+    chunk_free (c);
+  while ((c = g_async_queue_try_pop (r->empty)) != NULL)
+    chunk_free (c);
+  g_async_queue_unref (r->full);
+  g_async_queue_unref (r->empty);
+  g_array_unref (r->live_head);
+  g_free (r->obj_next);
+  g_free (r);
+}
