@@ -18,6 +18,9 @@
  * info are interchangeable, so the newest live one dies (which keeps
  * temporary allocations' lifetimes exact).  Totals follow heaptrack's own
  * definitions (AccumulatedTraceData::read), so they match heaptrack_print.
+ *
+ * This file turns records into the model; tm-heaptrack-reader.c reads,
+ * on its own thread, and tm-heaptrack-source.c decompresses.
  */
 #include "tm-config.h"
 
