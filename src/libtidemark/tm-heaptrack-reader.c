@@ -15,16 +15,22 @@
 
 #define QUEUE_DEPTH 4
 
+typedef struct {
+  guint32 *items;
+  guint32  len;
+  guint32  cap;
+} TmLiveStack;
+
 struct _TmHeaptrackReader {
   TmHeaptrackSource *src;
   GThread           *thread;
   GAsyncQueue       *full;
   GAsyncQueue       *empty;
   gint               stop;       /* atomic: the consumer gives up */
-  /* reader thread only: live objects per allocation info */
-  GArray            *live_head;  /* guint32 per info: newest live object */
-  guint32           *obj_next;   /* per object: next older live one of its info */
-  guint64            obj_cap;
+  /* reader thread only: the live objects of every allocation info, a
+   * stack each (its top, the newest, is what a free kills; it was written
+   * recently, so it is still in the cache) */
+  GArray            *live;       /* TmLiveStack per info */
   guint64            n_objects;
 };
 
@@ -102,28 +108,24 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
               if (!alloc_line (s, nl, &v))
                 v = G_MAXUINT64;
             }
-          if (v < r->live_head->len)
+          if (v < r->live->len)
             {
-              guint32 *head = &g_array_index (r->live_head, guint32, v);
+              TmLiveStack *stack = &g_array_index (r->live, TmLiveStack, v);
               if (*s == '+' && r->n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
                 {
-                  guint64 obj = r->n_objects++;
-                  if (obj >= r->obj_cap)
+                  if (G_UNLIKELY (stack->len == stack->cap))
                     {
-                      r->obj_cap = MAX (r->obj_cap * 2, 1u << 16);
-                      r->obj_next = g_renew (guint32, r->obj_next, r->obj_cap);
+                      stack->cap = MAX (stack->cap * 2, 4);
+                      stack->items = g_renew (guint32, stack->items, stack->cap);
                     }
-                  r->obj_next[obj] = *head;
-                  *head = (guint32) obj;
+                  stack->items[stack->len++] = (guint32) r->n_objects++;
                   c->ops[c->n_ops++] = v << 2;
                   s = nl + 1;
                   continue;
                 }
               if (*s == '-')
                 {
-                  guint32 obj = *head;
-                  if (obj != TM_HEAPTRACK_NO_OBJECT)
-                    *head = r->obj_next[obj];
+                  guint32 obj = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
                   c->ops[c->n_ops++] = v << 2 | 1;
                   c->ops[c->n_ops++] = obj;
                   s = nl + 1;
@@ -136,8 +138,8 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
       if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
         {
           /* every "a" line defines the next info, even a malformed one */
-          guint32 none = TM_HEAPTRACK_NO_OBJECT;
-          g_array_append_val (r->live_head, none);
+          TmLiveStack empty = { NULL, 0, 0 };
+          g_array_append_val (r->live, empty);
         }
       c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
       s = nl + 1;   /* text ends with a newline */
@@ -215,7 +217,7 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
   TmHeaptrackReader *r = g_new0 (TmHeaptrackReader, 1);
 
   r->src = src;
-  r->live_head = g_array_new (FALSE, FALSE, sizeof (guint32));
+  r->live = g_array_new (FALSE, FALSE, sizeof (TmLiveStack));
   r->full = g_async_queue_new ();
   r->empty = g_async_queue_new ();
   for (guint i = 0; i < QUEUE_DEPTH; i++)
@@ -261,7 +263,8 @@ tm_heaptrack_reader_free (TmHeaptrackReader *r)
     chunk_free (c);
   g_async_queue_unref (r->full);
   g_async_queue_unref (r->empty);
-  g_array_unref (r->live_head);
-  g_free (r->obj_next);
+  for (guint i = 0; i < r->live->len; i++)
+    g_free (g_array_index (r->live, TmLiveStack, i).items);
+  g_array_unref (r->live);
   g_free (r);
 }
