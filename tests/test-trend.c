@@ -393,6 +393,17 @@ test_drill (void)
   g_clear_error (&error);
   g_assert_false (tm_trend_request_set_drill (&req, "D/Grow.add():10", &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  /* keys holding a slash or a backslash */
+  g_assert_true (tm_classifier_chain_parse ("thread,type,site", req.chain, &req.depth, NULL));
+  g_assert_true (tm_trend_request_set_drill (&req, "pool\\/1/a\\\\b", &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (req.n_drill, ==, 2);
+  g_assert_cmpstr (req.drill[0], ==, "pool/1");
+  g_assert_cmpstr (req.drill[1], ==, "a\\b");
+  g_assert_false (tm_trend_request_set_drill (&req, "main//x", &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   tm_trend_request_clear (&req);
 }
 

@@ -156,7 +156,7 @@ static const GOptionEntry view_entries[] = {
   { "interval", 0, 0, G_OPTION_ARG_DOUBLE, &opt.interval,
     "Classify the next GC at least SECONDS after the last classified one", "SECONDS" },
   { "drill", 0, 0, G_OPTION_ARG_STRING, &opt.drill,
-    "Series of the children of this group (one key per level, '/'-separated)", "KEY[/KEY...]" },
+    "Series of the children of this group (one key per level, '/'-separated; '\\/' for a '/' in a key)", "KEY[/KEY...]" },
   { NULL }
 };
 

@@ -119,25 +119,53 @@ tm_trend_request_push_drill (TmTrendRequest *request, const char *label, GError 
   return TRUE;
 }
 
+/* Splits "A/B" at the slashes; "\/" is a slash inside a key (thread
+ * names may hold one) and "\\" a backslash. */
+static GPtrArray *
+split_drill_path (const char *path)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
+  GString *key = g_string_new (NULL);
+
+  for (const char *c = path; ; c++)
+    {
+      if (*c == '\\' && (c[1] == '/' || c[1] == '\\'))
+        g_string_append_c (key, *++c);
+      else if (*c == '/' || *c == '\0')
+        {
+          g_ptr_array_add (keys, g_strdup (key->str));
+          g_string_truncate (key, 0);
+          if (*c == '\0')
+            break;
+        }
+      else
+        g_string_append_c (key, *c);
+    }
+  g_string_free (key, TRUE);
+  return keys;
+}
+
 gboolean
 tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **error)
 {
-  g_auto(GStrv) parts = NULL;
+  g_autoptr(GPtrArray) keys = NULL;
 
   g_return_val_if_fail (request != NULL && path != NULL, FALSE);
 
   tm_trend_request_clear (request);
-  parts = g_strsplit (path, "/", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
+  keys = split_drill_path (path);
+  for (guint i = 0; i < keys->len; i++)
     {
-      if (parts[i][0] == '\0')
+      const char *key = g_ptr_array_index (keys, i);
+
+      if (key[0] == '\0')
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                        "empty key in drill path '%s'", path);
           tm_trend_request_clear (request);
           return FALSE;
         }
-      if (!tm_trend_request_push_drill (request, parts[i], error))
+      if (!tm_trend_request_push_drill (request, key, error))
         {
           tm_trend_request_clear (request);
           return FALSE;

@@ -63,7 +63,8 @@ typedef struct {
 void        tm_trend_request_init  (TmTrendRequest *request);
 void        tm_trend_request_clear (TmTrendRequest *request);
 void        tm_trend_request_copy  (TmTrendRequest *dest, const TmTrendRequest *src);
-/* Parses "A/B/C" into the drill labels (keys may not contain '/'). */
+/* Parses "A/B/C" into the drill labels; "\/" is a '/' inside a key and
+ * "\\" a backslash. */
 gboolean    tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **error);
 /* Appends one label to the drill path and, if needed, nothing else:
  * the chain must already have a level below it (TM_ERROR_INVALID_ARGUMENT). */
