@@ -113,6 +113,7 @@ void
 tm_agent_pump (JNIEnv *jni, gboolean final)
 {
   TmAgent *a = &tm_agent;
+  gint64 t0 = tm_agent_now_ns ();
   guint started = (guint) g_atomic_int_get (&a->gc_started);
   guint finished = (guint) g_atomic_int_get (&a->gc_finished);
   TmAgentChunk *taken;
@@ -164,6 +165,10 @@ tm_agent_pump (JNIEnv *jni, gboolean final)
     }
 out:
   tm_agent_write_deaths_upto (a->w_gcs_written, FALSE);
+  /* everything that happened before t0 is written: a TICK at t0 keeps the
+   * stream's times monotonic */
+  if (a->w_head == NULL && a->w_gcs_written == started)
+    a->w_safe_tick = t0;
 }
 
 void

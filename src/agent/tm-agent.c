@@ -257,7 +257,11 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
           if (now - last_flush >= G_GINT64_CONSTANT (1000000000))
             {
               /* a frame per second: a killed JVM leaves a readable file */
-              tm_trace_writer_tick (a->writer, (guint64) now);
+              if (a->w_safe_tick > a->w_last_tick)
+                {
+                  tm_trace_writer_tick (a->writer, (guint64) a->w_safe_tick);
+                  a->w_last_tick = a->w_safe_tick;
+                }
               tm_trace_writer_flush (a->writer, NULL);
               last_flush = now;
             }

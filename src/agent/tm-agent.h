@@ -182,6 +182,8 @@ typedef struct {
   TmTraceWriter *writer;
   TmAgentChunk *w_head, *w_tail;  /* taken from the queue, not yet written */
   guint64   w_last_id;
+  gint64    w_safe_tick;          /* a TICK at this time keeps times monotonic */
+  gint64    w_last_tick;
   guint     w_gcs_written;
   guint     w_gcs_matched;
   guint64   w_deaths;
