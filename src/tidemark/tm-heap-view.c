@@ -617,6 +617,34 @@ start_metrics (TmHeapView *self)
   g_task_run_in_thread (task, metrics_run);
 }
 
+/* tm_heap_analysis_no_graph_message(), translated */
+static char *
+no_graph_text (TmTrace *trace, guint gc_id)
+{
+  guint before = 0, after = 0, n = tm_trace_n_gcs (trace);
+
+  for (guint id = MIN (gc_id, n + 1); id-- > 1;)
+    if (tm_trace_gc (trace, id)->has_graph)
+      {
+        before = id;
+        break;
+      }
+  for (guint id = gc_id + 1; id <= n; id++)
+    if (tm_trace_gc (trace, id)->has_graph)
+      {
+        after = id;
+        break;
+      }
+  if (before && after)
+    return g_strdup_printf (_("GC %u has no reference graph, so only shallow sizes are shown; "
+                              "the nearest GCs with one are %u and %u."), gc_id, before, after);
+  if (before || after)
+    return g_strdup_printf (_("GC %u has no reference graph, so only shallow sizes are shown; "
+                              "the nearest GC with one is %u."), gc_id, before ? before : after);
+  return g_strdup_printf (_("GC %u has no reference graph, so only shallow sizes are shown; "
+                            "this recording has none."), gc_id);
+}
+
 static void
 build_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -648,7 +676,7 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     {
-      g_autofree char *msg = tm_heap_analysis_no_graph_message (self->trace, self->gc_id);
+      g_autofree char *msg = no_graph_text (self->trace, self->gc_id);
       show_status (self, msg);
     }
   gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), FALSE);
@@ -1045,6 +1073,21 @@ search_next_cb (GtkSearchEntry *entry, TmHeapView *self)
 
 /* ---- path to GC roots ---- */
 
+static const char *
+root_kind_label (guint kind)
+{
+  switch (kind)
+    {
+    case TM_ROOT_KIND_STATIC:       return _("static field");
+    case TM_ROOT_KIND_THREAD_STACK: return _("thread stack");
+    case TM_ROOT_KIND_JNI_GLOBAL:   return _("JNI global");
+    case TM_ROOT_KIND_JNI_LOCAL:    return _("JNI local");
+    case TM_ROOT_KIND_MONITOR:      return _("monitor");
+    case TM_ROOT_KIND_SYSTEM_CLASS: return _("system class");
+    default:                        return _("other");
+    }
+}
+
 static char *
 describe_object (TmTrace *trace, guint32 object)
 {
@@ -1109,7 +1152,7 @@ path_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancel
       g_autofree char *obj = describe_object (job->trace, objects[g_array_index (path, guint32, i)]);
       if (i == 0)
         /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
-        g_string_append_printf (text, _("  GC root (%s): %s\n"), tm_root_kind_to_string (kind), obj);
+        g_string_append_printf (text, _("  GC root (%s): %s\n"), root_kind_label (kind), obj);
       else
         g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
     }
