@@ -41,6 +41,9 @@ public final class LeakDemo {
     static volatile Object sink;
 
     static String handle(long request, boolean leaking) {
+        // a scratch buffer per request: the steady churn of the warm-up
+        byte[] scratch = new byte[4096];
+        scratch[(int) (request % scratch.length)] = 1;
         StringBuilder sb = new StringBuilder();
         List<String> parts = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
