@@ -40,7 +40,8 @@ static const TmImporter importers[] = {
 
 #define MAX_SKIPPED_RECORDS 1000
 #define PROGRESS_EVERY      (1u << 16)
-#define SNIFF_BYTES         4096
+/* A whole zstd block plus frame headers: enough to look inside zstd files. */
+#define SNIFF_BYTES         (132u << 10)
 
 typedef enum { DECODE_OK, DECODE_SKIP, DECODE_STOP } DecodeResult;
 
@@ -526,7 +527,8 @@ read_head (const char *path, guint8 *head, gsize len, GError **error)
 const char *
 tm_trace_detect_format (const char *path, GError **error)
 {
-  guint8 head[SNIFF_BYTES];
+  g_autofree guint8 *head = NULL;
+  TmSniffResult sniff;
   gssize n;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -536,7 +538,8 @@ tm_trace_detect_format (const char *path, GError **error)
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, "%s: is a directory", path);
       return NULL;
     }
-  n = read_head (path, head, sizeof head, error);
+  head = g_malloc (SNIFF_BYTES);
+  n = read_head (path, head, SNIFF_BYTES, error);
   if (n < 0)
     return NULL;
   if (n == 0)
@@ -544,11 +547,15 @@ tm_trace_detect_format (const char *path, GError **error)
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty file", path);
       return NULL;
     }
-  if (tm_trace_sniff (head, (gsize) n))
+  sniff = tm_trace_sniff_content (head, (gsize) n);
+  if (sniff == TM_SNIFF_YES)
     return "tmtrace";
   for (guint i = 0; importers[i].name != NULL; i++)
     if (importers[i].sniff (head, (gsize) n))
       return importers[i].name;
+  /* a zstd file too short to look into: most likely a trace cut early */
+  if (sniff == TM_SNIFF_MAYBE)
+    return "tmtrace";
   g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
                "%s: not a trace of any known format (Tidemark trace, HotSpot GC log or heaptrack file)", path);
   return NULL;

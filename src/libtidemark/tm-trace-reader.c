@@ -78,6 +78,39 @@ tm_trace_sniff (const guint8 *head, gsize len)
   return len >= TM_TRACE_MAGIC_LEN && memcmp (head, TM_TRACE_MAGIC, TM_TRACE_MAGIC_LEN) == 0;
 }
 
+TmSniffResult
+tm_trace_sniff_content (const guint8 *head, gsize len)
+{
+  ZSTD_DCtx *dctx;
+  guint8 out[TM_TRACE_MAGIC_LEN];
+  ZSTD_inBuffer in = { head, len, 0 };
+  ZSTD_outBuffer o = { out, sizeof out, 0 };
+  TmSniffResult result;
+
+  if (!tm_trace_sniff (head, len))
+    return TM_SNIFF_NO;
+  if (len >= TM_TRACE_MAGIC_LEN && memcmp (head, TM_TRACE_MAGIC, TM_TRACE_MAGIC_LEN) == 0)
+    return TM_SNIFF_YES;
+
+  dctx = ZSTD_createDCtx ();
+  ZSTD_DCtx_setParameter (dctx, ZSTD_d_windowLogMax, 27);
+  /* Skippable frames produce no output: keep going while input lasts. */
+  while (o.pos < o.size && in.pos < in.size)
+    {
+      size_t ret = ZSTD_decompressStream (dctx, &o, &in);
+      if (ZSTD_isError (ret))
+        break;
+      if (ret != 0 && in.pos == in.size)
+        break;
+    }
+  if (o.pos == o.size)
+    result = memcmp (out, TM_TRACE_MAGIC, TM_TRACE_MAGIC_LEN) == 0 ? TM_SNIFF_YES : TM_SNIFF_NO;
+  else
+    result = TM_SNIFF_MAYBE;
+  ZSTD_freeDCtx (dctx);
+  return result;
+}
+
 static gssize
 source_read (TmTraceReader *r, guint64 offset, guint8 *buf, gsize len, GError **error)
 {

@@ -48,8 +48,19 @@ guint64        tm_trace_reader_consumed  (TmTraceReader *r);
 const char    *tm_trace_reader_name      (TmTraceReader *r);
 void           tm_trace_reader_free      (TmTraceReader *r);
 
-/* TRUE if the first bytes look like a .tmtrace (zstd or raw). */
+/* TRUE if the first bytes look like a .tmtrace (zstd or raw): cheap, and
+ * true of any zstd file. */
 gboolean       tm_trace_sniff            (const guint8 *head, gsize len);
+
+typedef enum {
+  TM_SNIFF_NO,      /* not a trace */
+  TM_SNIFF_MAYBE,   /* zstd, but the head is too short to decode the magic */
+  TM_SNIFF_YES,     /* raw magic, or zstd whose content starts with it */
+} TmSniffResult;
+
+/* Looks inside zstd: other formats (heaptrack) are zstd files too.  A
+ * zstd block decodes only once complete, so pass up to 132 KiB. */
+TmSniffResult  tm_trace_sniff_content    (const guint8 *head, gsize len);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTraceReader, tm_trace_reader_free)
 
