@@ -20,7 +20,12 @@ for k in objects overhead; do
   [ "$(png_size "$dir/$k.png")" = "300x120" ] || fail "$k size"
 done
 
-# Usage errors: exit 1 and a hint; kinds of later views are reserved.
+# Data structure growth: the bar chart of the app's growth view.
+"$cli" chart "$dir/leak.tmtrace" --kind ds-growth --from-gc 40 --to-gc 200 --png "$dir/ds.png" --width 500 --height 300 || fail "ds-growth chart"
+[ "$(png_size "$dir/ds.png")" = "500x300" ] || fail "ds-growth size"
+"$cli" chart "$dir/leak.tmtrace" --kind ds-growth --png "$dir/x.png" 2>/dev/null; [ $? -eq 1 ] || fail "ds-growth without a window"
+
+# Usage errors: exit 1 and a hint.
 "$cli" chart "$dir/leak.tmtrace" --kind pie --png "$dir/x.png" 2>"$dir/err"; [ $? -eq 1 ] || fail "unknown kind"
 grep -q -- "--help" "$dir/err" || fail "hint"
 "$cli" chart "$dir/leak.tmtrace" --kind memory 2>/dev/null; [ $? -eq 1 ] || fail "missing --png"

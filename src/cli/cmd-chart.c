@@ -7,6 +7,8 @@
 #include "tm-chart.h"
 #include "tm-windows.h"
 #include "cmd-trend.h"   /* --kind trend (issue 7) */
+#include "cmd-ds-growth.h"
+#include "tm-render-ds-growth.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -21,12 +23,14 @@ typedef struct {
   gint64      to_gc;
   gboolean    no_windows;
   gboolean    dark;
+  char      **ds_files;
 } ChartArgs;
 
 typedef int (*ChartFunc) (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
 
 static int render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
 static int render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
+static int render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
 
 static const struct {
   const char *name;
@@ -36,7 +40,7 @@ static const struct {
   { "objects",   render_timeline_chart },
   { "overhead",  render_timeline_chart },
   { "trend",     render_trend_chart },   /* TrendViz (issue 7) */
-  { "ds-growth", NULL },   /* data structure growth (issue 8) registers here */
+  { "ds-growth", render_ds_growth_chart },   /* data structure growth (issue 8) */
 };
 
 static int
@@ -44,6 +48,45 @@ render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, con
 {
   return tm_cli_trend_chart (path, trace, args->png, args->width, args->height,
                              args->from_gc, args->to_gc, args->dark);
+}
+
+/* The bar chart of the app's growth view: top 10 structures by retained
+ * heap growth portion between --from-gc and --to-gc. */
+static int
+render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
+{
+  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmDsGrowth) growth = NULL;
+  g_autoptr(GError) error = NULL;
+  TmDsGrowthChartOptions options;
+  int code = TM_EXIT_OK;
+
+  if (args->from_gc <= 0 || args->to_gc <= 0 || args->from_gc >= args->to_gc)
+    return tm_cli_usage_error ("chart", "--kind ds-growth needs --from-gc A and --to-gc B with A < B");
+  if (args->to_gc > (gint64) tm_trace_n_gcs (trace))
+    return tm_cli_usage_error ("chart", "GC %" G_GINT64_FORMAT " does not exist (%s has %u GCs)",
+                               args->to_gc, path, tm_trace_n_gcs (trace));
+  if ((dsl = tm_cli_load_descriptions (args->ds_files, &code)) == NULL)
+    return code;
+  growth = tm_ds_growth_new (trace, dsl, (guint32) args->from_gc, (guint32) args->to_gc, NULL, NULL, NULL, &error);
+  if (growth == NULL)
+    {
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  tm_ds_growth_chart_options_init (&options, args->width, args->height);
+  if (args->dark)
+    {
+      options.dark = TRUE;
+      options.foreground = (TmColor) { 1, 1, 1, 1 };
+      options.background = (TmColor) { 0x24 / 255.0, 0x24 / 255.0, 0x24 / 255.0, 1 };
+    }
+  if (!tm_ds_growth_chart_write_png (trace, growth, &options, args->png, &error))
+    {
+      fprintf (stderr, "%s\n", error->message);
+      return TM_EXIT_INPUT;
+    }
+  return TM_EXIT_OK;
 }
 
 static int
@@ -111,7 +154,7 @@ tm_cmd_chart (int argc, char **argv)
   int exit_code = TM_EXIT_OK;
   const char *path;
   GOptionEntry entries[] = {
-    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead (trend, ds-growth later)", "KIND" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead, trend, ds-growth", "KIND" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, "Write the chart to this PNG file", "FILE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &args.width, "Width in pixels (default 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &args.height, "Height in pixels (default 400)", "H" },
@@ -119,6 +162,7 @@ tm_cmd_chart (int argc, char **argv)
     { "to-gc", 0, 0, G_OPTION_ARG_INT64, &args.to_gc, "Show up to this GC", "N" },
     { "no-windows", 0, 0, G_OPTION_ARG_NONE, &args.no_windows, "Do not draw suspicious windows", NULL },
     { "dark", 0, 0, G_OPTION_ARG_NONE, &args.dark, "Dark background", NULL },
+    { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &args.ds_files, "ds-growth: also load these data structure descriptions", "FILE" },
     { NULL }
   };
   ChartFunc render = NULL;
@@ -150,6 +194,11 @@ tm_cmd_chart (int argc, char **argv)
   args.png = png;
 
   if ((trace = tm_cli_load (path, &exit_code)) == NULL)
-    return exit_code;
-  return render (path, trace, kind, &args);
+    {
+      g_strfreev (args.ds_files);
+      return exit_code;
+    }
+  exit_code = render (path, trace, kind, &args);
+  g_strfreev (args.ds_files);
+  return exit_code;
 }

@@ -2,7 +2,7 @@
  * tidemark-cli ds-growth: data structure growth over a window (ICPE 2019),
  * sorted by retained heap growth portion. */
 #include "cli-common.h"
-#include "tm-ds-growth.h"
+#include "cmd-ds-growth.h"
 
 #include <stdio.h>
 
@@ -11,8 +11,8 @@ int tm_cmd_ds_growth (int argc, char **argv);
 /* Loads the shipped descriptions and then the user's files; a file with a
  * syntax error is a warning (the others still load), one that cannot be
  * read ends the command. */
-static TmDsl *
-load_descriptions (char **files, int *code)
+TmDsl *
+tm_cli_load_descriptions (char **files, int *code)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TmDsl) dsl = tm_dsl_new_default (&error);
@@ -189,7 +189,7 @@ tm_cmd_ds_growth (int argc, char **argv)
   if (top == -1)
     top = json ? 0 : 20;
 
-  if ((dsl = load_descriptions (ds_files, &code)) == NULL)
+  if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
     return code;
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
