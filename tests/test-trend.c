@@ -444,6 +444,86 @@ test_retained (void)
     }
 }
 
+static TmTrend *
+compute_cached (TmTrendHeapCache *heaps, const char *chain, const char *drill)
+{
+  g_autoptr(GError) error = NULL;
+  TmTrendRequest req;
+  TmTrend *trend;
+
+  tm_trend_request_init (&req);
+  req.from_gc = 1;
+  req.to_gc = N_GCS;
+  req.metric = TM_TREND_METRIC_RETAINED_BYTES;
+  g_assert_true (tm_classifier_chain_parse (chain, req.chain, &req.depth, NULL));
+  if (drill)
+    g_assert_true (tm_trend_request_set_drill (&req, drill, NULL));
+  trend = tm_trend_compute_cached (shared_trace, &req, heaps, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  tm_trend_request_clear (&req);
+  return trend;
+}
+
+static void
+assert_same (TmTrend *a, TmTrend *b)
+{
+  g_assert_cmpuint (a->n_points, ==, b->n_points);
+  g_assert_cmpuint (a->groups->len, ==, b->groups->len);
+  for (guint i = 0; i < a->groups->len; i++)
+    {
+      const TmTrendSeries *x = g_ptr_array_index (a->groups, i);
+      const TmTrendSeries *y = tm_trend_find_group (b, x->key);
+      g_assert_nonnull (y);
+      g_assert_cmpmem (x->values, a->n_points * sizeof (double), y->values, b->n_points * sizeof (double));
+    }
+}
+
+static gpointer
+cached_thread (gpointer data)
+{
+  return compute_cached (data, "type", NULL);
+}
+
+static void
+test_heap_cache (void)
+{
+  g_autoptr(TmTrend) plain = compute_cached (NULL, "type", NULL);
+  g_autoptr(TmTrend) plain_drill = compute_cached (NULL, "type,site", "B");
+  g_autoptr(TmTrendHeapCache) heaps = tm_trend_heap_cache_new (shared_trace, G_MAXUINT64);
+  g_autoptr(TmTrendHeapCache) small = tm_trend_heap_cache_new (shared_trace, 1);
+
+  /* first use builds the 5 graph GCs' states, the drill-down reuses them */
+  {
+    g_autoptr(TmTrend) a = compute_cached (heaps, "type", NULL);
+    g_autoptr(TmTrend) b = compute_cached (heaps, "type,site", "B");
+    assert_same (a, plain);
+    assert_same (b, plain_drill);
+    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (heaps), ==, 5);
+    g_assert_cmpuint (tm_trend_heap_cache_get_hits (heaps), ==, 5);
+  }
+
+  /* a budget below one state keeps only the one in use */
+  {
+    g_autoptr(TmTrend) a = compute_cached (small, "type", NULL);
+    assert_same (a, plain);
+    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (small), ==, 1);
+  }
+
+  /* two workers at once on a fresh cache: each state built once */
+  {
+    g_autoptr(TmTrendHeapCache) shared = tm_trend_heap_cache_new (shared_trace, G_MAXUINT64);
+    GThread *t1 = g_thread_new ("trend-1", cached_thread, shared);
+    GThread *t2 = g_thread_new ("trend-2", cached_thread, shared);
+    g_autoptr(TmTrend) r1 = g_thread_join (t1);
+    g_autoptr(TmTrend) r2 = g_thread_join (t2);
+
+    assert_same (r1, plain);
+    assert_same (r2, plain);
+    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (shared), ==, 5);
+    g_assert_cmpuint (tm_trend_heap_cache_get_hits (shared), ==, 5);
+  }
+}
+
 static void
 partial_cb (TmTrend *partial, gpointer user_data)
 {
@@ -555,6 +635,7 @@ main (int argc, char **argv)
   g_test_add_func ("/trend/other", test_other);
   g_test_add_func ("/trend/drill", test_drill);
   g_test_add_func ("/trend/retained", test_retained);
+  g_test_add_func ("/trend/heap-cache", test_heap_cache);
   g_test_add_func ("/trend/plan-and-partial", test_plan_and_partial);
   g_test_add_func ("/trend/one-pass-matches-per-gc", test_one_pass_matches_per_gc);
   rc = g_test_run ();

@@ -34,6 +34,7 @@ typedef struct {
   GPtrArray            *slot_label;   /* char* */
   GPtrArray            *slot_values;  /* gint64 diffs (m + 1) or double values (m) */
   gboolean              use_diff;
+  TmTrendHeapCache     *heaps;        /* may be NULL */
 } Acc;
 
 static void
@@ -326,7 +327,8 @@ classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable
   const TmClassNode *node;
   guint32 index = 0;
 
-  heap = tm_heap_analysis_new (acc->trace, acc->plan[p], NULL, NULL, cancellable, error);
+  heap = acc->heaps ? tm_trend_heap_cache_get (acc->heaps, acc->plan[p], cancellable, error)
+                    : tm_heap_analysis_new (acc->trace, acc->plan[p], NULL, NULL, cancellable, error);
   if (heap == NULL)
     return FALSE;
   tree = tm_class_tree_new (heap, req->chain, req->n_drill + 1, cancellable, error);
@@ -451,6 +453,18 @@ tm_trend_compute (TmTrace              *trace,
                   GCancellable         *cancellable,
                   GError              **error)
 {
+  return tm_trend_compute_cached (trace, request, NULL, partial, partial_data, cancellable, error);
+}
+
+TmTrend *
+tm_trend_compute_cached (TmTrace              *trace,
+                         const TmTrendRequest *request,
+                         TmTrendHeapCache     *heaps,
+                         TmTrendPartialFunc    partial,
+                         gpointer              partial_data,
+                         GCancellable         *cancellable,
+                         GError              **error)
+{
   g_autoptr(GArray) plan = NULL;
   gboolean one;
   TmTrend *result = NULL;
@@ -481,6 +495,7 @@ tm_trend_compute (TmTrace              *trace,
 
   one = !tm_trend_metric_needs_graph (request->metric) && !uses_age (request);
   acc_init (&acc, trace, request, (const guint32 *) (gpointer) plan->data, plan->len, one);
+  acc.heaps = heaps;
   if (one ? one_pass (&acc, cancellable, error)
           : per_gc (&acc, partial, partial_data, cancellable, error))
     {

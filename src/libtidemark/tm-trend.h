@@ -20,6 +20,7 @@
 #pragma once
 
 #include "tm-classify.h"
+#include "tm-trend-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -123,6 +124,16 @@ TmTrend    *tm_trend_compute       (TmTrace              *trace,
                                     gpointer              partial_data,
                                     GCancellable         *cancellable,
                                     GError              **error);
+
+/* The same, taking the heap states of the per-GC path from `heaps` (and
+ * leaving them there for the next computation); NULL: built and dropped. */
+TmTrend    *tm_trend_compute_cached (TmTrace              *trace,
+                                     const TmTrendRequest *request,
+                                     TmTrendHeapCache     *heaps,
+                                     TmTrendPartialFunc    partial,
+                                     gpointer              partial_data,
+                                     GCancellable         *cancellable,
+                                     GError              **error);
 
 /* Ranking value of a series under a sort strategy. */
 double      tm_trend_series_rank_value (const TmTrend *trend, const TmTrendSeries *series, TmTrendSort sort);

@@ -26,6 +26,7 @@ struct _TmTrendPanel
 
   TmSession      *session;
   TmTrace        *trace;
+  TmTrendHeapCache *heaps;        /* shared by the view's charts, may be NULL */
   TmTrendRequest  request;
   TmTrendSort     sort;
   guint           top;
@@ -152,6 +153,7 @@ tm_trend_panel_select (TmTrendPanel *self, int index)
 
 typedef struct {
   TmTrace        *trace;
+  TmTrendHeapCache *heaps;
   TmTrendRequest  request;
   GMainContext   *context;
   TmTrendPanel   *panel;         /* borrowed: the task's callback data keeps it alive */
@@ -169,6 +171,7 @@ static void
 job_free (Job *job)
 {
   tm_trace_unref (job->trace);
+  g_clear_pointer (&job->heaps, tm_trend_heap_cache_unref);
   tm_trend_request_clear (&job->request);
   g_main_context_unref (job->context);
   g_free (job);
@@ -245,7 +248,8 @@ job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancell
 {
   Job *job = task_data;
   GError *error = NULL;
-  TmTrend *trend = tm_trend_compute (job->trace, &job->request, job_partial, job, cancellable, &error);
+  TmTrend *trend = tm_trend_compute_cached (job->trace, &job->request, job->heaps,
+                                            job_partial, job, cancellable, &error);
 
   if (trend == NULL)
     g_task_return_error (task, error);
@@ -291,6 +295,7 @@ start (TmTrendPanel *self)
 
   job = g_new0 (Job, 1);
   job->trace = tm_trace_ref (self->trace);
+  job->heaps = self->heaps ? tm_trend_heap_cache_ref (self->heaps) : NULL;
   tm_trend_request_copy (&job->request, &self->request);
   job->context = g_main_context_ref_thread_default ();
   job->panel = self;
@@ -841,6 +846,7 @@ TmTrendPanel *
 tm_trend_panel_new (TmSession            *session,
                     TmTrace              *trace,
                     const TmTrendRequest *request,
+                    TmTrendHeapCache     *heaps,
                     gboolean              closable)
 {
   TmTrendPanel *self;
@@ -851,6 +857,7 @@ tm_trend_panel_new (TmSession            *session,
 
   self = g_object_new (TM_TYPE_TREND_PANEL, NULL);
   self->trace = tm_trace_ref (trace);
+  self->heaps = heaps ? tm_trend_heap_cache_ref (heaps) : NULL;
   tm_trend_request_copy (&self->request, request);
   /* this level and one below it for drill-downs */
   if (self->request.depth < self->request.n_drill + 2)
@@ -892,6 +899,7 @@ tm_trend_panel_finalize (GObject *object)
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_pointer (&self->trend, tm_trend_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
   g_free (self->selected_key);
   tm_trend_request_clear (&self->request);
   G_OBJECT_CLASS (tm_trend_panel_parent_class)->finalize (object);

@@ -23,10 +23,13 @@ G_DECLARE_FINAL_TYPE (TmTrendPanel, tm_trend_panel, TM, TREND_PANEL, GtkWidget)
 
 /* `request` holds the window, the drill path and the chain: chain[n_drill]
  * is what this panel groups by, chain[n_drill + 1] (if any) what a
- * drill-down groups by.  Starts computing at once. */
+ * drill-down groups by.  `heaps` (may be NULL) keeps heap states for
+ * deep/retained sizes between the charts of a view.  Starts computing at
+ * once. */
 TmTrendPanel         *tm_trend_panel_new             (TmSession            *session,
                                                       TmTrace              *trace,
                                                       const TmTrendRequest *request,
+                                                      TmTrendHeapCache     *heaps,
                                                       gboolean              closable);
 
 const TmTrendRequest *tm_trend_panel_get_request     (TmTrendPanel *self);

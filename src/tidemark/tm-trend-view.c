@@ -4,6 +4,9 @@
 
 #include <glib/gi18n.h>
 
+/* Heap states kept for drill-downs: ~4 M graph nodes, a few hundred MB. */
+#define HEAP_CACHE_ITEMS 4000000
+
 struct _TmTrendView
 {
   GtkWidget   parent_instance;
@@ -13,7 +16,8 @@ struct _TmTrendView
   GtkWidget  *column;
 
   TmSession  *session;
-  GPtrArray  *charts;     /* TmTrendPanel*, top to bottom (the column holds them) */
+  GPtrArray  *charts;
+  TmTrendHeapCache *heaps;  /* heap states shared by the charts (deep/retained) */     /* TmTrendPanel*, top to bottom (the column holds them) */
 };
 
 G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
@@ -37,7 +41,8 @@ truncate_charts (TmTrendView *self, guint index)
 static void
 append_chart (TmTrendView *self, TmTrace *trace, const TmTrendRequest *request)
 {
-  TmTrendPanel *panel = tm_trend_panel_new (self->session, trace, request, self->charts->len > 0);
+  TmTrendPanel *panel = tm_trend_panel_new (self->session, trace, request, self->heaps,
+                                            self->charts->len > 0);
 
   g_signal_connect (panel, "drill", G_CALLBACK (drill_cb), self);
   g_signal_connect (panel, "close-requested", G_CALLBACK (close_requested_cb), self);
@@ -83,6 +88,8 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
   g_return_if_fail (trace != NULL && from_gc >= 1 && from_gc <= to_gc);
 
   truncate_charts (self, 0);
+  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
+  self->heaps = tm_trend_heap_cache_new (trace, HEAP_CACHE_ITEMS);
   /* TRANSLATORS: view title with the window's first and last GC */
   title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
@@ -129,6 +136,7 @@ tm_trend_view_dispose (GObject *object)
     truncate_charts (self, 0);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_VIEW);
   g_clear_object (&self->session);
+  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
   G_OBJECT_CLASS (tm_trend_view_parent_class)->dispose (object);
 }
 

@@ -10,7 +10,8 @@
  *   per-GC     the naive way for comparison: list each GC's live objects
  *              and classify them (O(objects x GCs))
  *   retained   tm_trend_compute, retained bytes by type (every GC of the
- *              window with a reference graph: dominators + closures)
+ *              window with a reference graph: dominators + closures), and
+ *              a retained drill-down without and with the heap states kept
  *
  * Usage: bench-trend [SCALE [GRAPH_EVERY]]   (defaults 5 and 10)
  */
@@ -57,6 +58,8 @@ heap_states (TmTrace *trace, guint32 from, guint32 to)
       }
 }
 
+static TmTrendHeapCache *heaps;   /* used by run() when set */
+
 static TmTrend *
 run (TmTrace *trace, guint32 from, guint32 to, TmTrendMetric metric, const char *chain, const char *drill)
 {
@@ -71,7 +74,7 @@ run (TmTrace *trace, guint32 from, guint32 to, TmTrendMetric metric, const char 
   if (!tm_classifier_chain_parse (chain, req.chain, &req.depth, &error) ||
       (drill && !tm_trend_request_set_drill (&req, drill, &error)))
     g_error ("%s", error->message);
-  trend = tm_trend_compute (trace, &req, NULL, NULL, NULL, &error);
+  trend = tm_trend_compute_cached (trace, &req, heaps, NULL, NULL, NULL, &error);
   if (trend == NULL)
     g_error ("%s", error->message);
   tm_trend_request_clear (&req);
@@ -117,7 +120,7 @@ main (int argc, char **argv)
   g_autoptr(TmTrace) trace = NULL;
   guint32 n_gcs, from, to, n_graphs = 0;
   guint64 limit, live_max = 0;
-  double t_load, t_plain, t_type, t_site, t_drill, t_naive, t_ret, t_heap, naive_total;
+  double t_load, t_plain, t_type, t_site, t_drill, t_naive, t_ret, t_heap, t_rdrill, t_rdrill_cached, naive_total;
   int fd;
 
   tm_synth_options_init (&so);
@@ -163,6 +166,15 @@ main (int argc, char **argv)
   BEST_OF (1, t_naive, per_gc_by_type (trace, from, to, &naive_total));
   BEST_OF (1, t_heap, heap_states (trace, from, to));
   BEST_OF (1, t_ret, tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type", NULL)));
+  BEST_OF (1, t_rdrill, tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type,call-site",
+                                               "com.example.travel.Journey")));
+  /* the app's way: the view keeps the heap states for its drill-downs */
+  heaps = tm_trend_heap_cache_new (trace, G_MAXUINT64);
+  tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type", NULL));
+  BEST_OF (1, t_rdrill_cached, tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type,call-site",
+                                                      "com.example.travel.Journey")));
+  tm_trend_heap_cache_unref (heaps);
+  heaps = NULL;
 
   /* the two shallow ways agree */
   {
@@ -181,6 +193,9 @@ main (int argc, char **argv)
   printf ("| **retained bytes by type, %u graph GCs** | **%.0f** | **%.0f x** |\n", n_graphs, t_ret,
           t_ret / t_plain);
   printf ("| of which reading the graphs and their dominator trees | %.0f | %.0f x |\n", t_heap, t_heap / t_plain);
+  printf ("| retained drill-down (Journey by call site) | %.0f | %.0f x |\n", t_rdrill, t_rdrill / t_plain);
+  printf ("| the same with the heap states kept (TmTrendHeapCache) | %.0f | %.0f x |\n", t_rdrill_cached,
+          t_rdrill_cached / t_plain);
   printf ("\none pass vs naive per-GC: %.0f x faster; retained per graph GC: %.1f ms\n",
           t_naive / t_type, n_graphs ? t_ret / n_graphs : 0);
 
