@@ -80,26 +80,37 @@ tm_class_level_init_builtin (TmClassLevel *level, TmClassifier c)
   level->label = builtin_label;
 }
 
-/* ---- building ---- */
+/* ---- building ----
+ *
+ * Members are heap items in group order; every array that travels with
+ * them (sizes, and the keys of the levels still to come, computed once in
+ * item order while that is still the member order) is permuted by each
+ * split, so every pass over a group reads sequential memory. */
 
 typedef struct {
-  TmHeapAnalysis *heap;
-  TmClassTree    *tree;
-  gsize           cap;
-  guint32        *msize;       /* sizes in member order (saturated) */
-  guint32        *tmp, *tmp_size, *mkey;
-  gsize           tmp_cap;
-  guint32        *count;       /* per key, domain-sized, kept zeroed */
-  guint64        *kbytes;
-  GArray         *touched, *children;
+  TmHeapAnalysis     *heap;
+  TmClassTree        *tree;
+  const TmClassLevel *levels;
+  guint               depth;
+  gsize               cap;
+  guint32            *msize;                        /* saturated sizes */
+  guint32            *carry[TM_CLASSIFY_MAX_DEPTH]; /* keys of `keys` levels */
+  guint32             domain[TM_CLASSIFY_MAX_DEPTH];
+  guint32            *tmp, *dest, *mkey;
+  gsize               tmp_cap;
+  guint32            *count;                        /* per key, kept zeroed */
+  guint64            *kbytes;
+  GArray             *touched, *children;
 } Builder;
 
 static void
 builder_clear (Builder *b)
 {
   g_free (b->msize);
+  for (guint l = 0; l < TM_CLASSIFY_MAX_DEPTH; l++)
+    g_free (b->carry[l]);
   g_free (b->tmp);
-  g_free (b->tmp_size);
+  g_free (b->dest);
   g_free (b->mkey);
   g_free (b->count);
   g_free (b->kbytes);
@@ -114,7 +125,7 @@ ensure_tmp (Builder *b, gsize n)
     return;
   b->tmp_cap = MAX (n, b->tmp_cap * 2);
   b->tmp = g_renew (guint32, b->tmp, b->tmp_cap);
-  b->tmp_size = g_renew (guint32, b->tmp_size, b->tmp_cap);
+  b->dest = g_renew (guint32, b->dest, b->tmp_cap);
   b->mkey = g_renew (guint32, b->mkey, b->tmp_cap);
 }
 
@@ -125,9 +136,19 @@ member_size (Builder *b, gsize at)
          ? b->msize[at] : tm_object_sizes_get (&b->heap->sizes, b->heap->objects[b->tree->members[at]]);
 }
 
-/* Appends n members at the end, returning where they start. */
+static void
+clamp_keys (guint32 *keys, gsize n, guint32 domain)
+{
+  for (gsize i = 0; i < n; i++)
+    if (G_UNLIKELY (keys[i] >= domain))
+      keys[i] = 0;
+}
+
+/* Appends n members at the end (items NULL: every heap item, in order),
+ * with their sizes and the keys of the `keys` levels after `level`;
+ * returns where they start. */
 static gsize
-append_members (Builder *b, const guint32 *items, gsize n)
+append_members (Builder *b, const guint32 *items, gsize n, guint level)
 {
   TmClassTree *tree = b->tree;
   gsize at = tree->n_members;
@@ -135,33 +156,52 @@ append_members (Builder *b, const guint32 *items, gsize n)
   if (at + n > b->cap)
     {
       b->cap = MAX (at + n, b->cap + b->cap / 2);
-      tree->members = g_renew (guint32, tree->members, b->cap);
-      b->msize = g_renew (guint32, b->msize, b->cap);
+      tree->members = g_renew (guint32, tree->members, MAX (b->cap, 1));
+      b->msize = g_renew (guint32, b->msize, MAX (b->cap, 1));
+      for (guint l = 0; l < b->depth; l++)
+        if (b->levels[l].keys != NULL)
+          b->carry[l] = g_renew (guint32, b->carry[l], MAX (b->cap, 1));
     }
   for (gsize i = 0; i < n; i++)
     {
-      guint64 size = tm_object_sizes_get (&b->heap->sizes, b->heap->objects[items[i]]);
-      tree->members[at + i] = items[i];
+      guint32 item = items ? items[i] : (guint32) i;
+      guint64 size = tm_object_sizes_get (&b->heap->sizes, b->heap->objects[item]);
+      tree->members[at + i] = item;
       b->msize[at + i] = (guint32) MIN (size, G_MAXUINT32);
     }
+  for (guint l = level; l < b->depth; l++)
+    if (b->levels[l].keys != NULL)
+      {
+        b->levels[l].keys (&b->levels[l], b->heap, items, (guint32) n, b->carry[l] + at);
+        clamp_keys (b->carry[l] + at, n, b->domain[l]);
+      }
   tree->n_members += n;
   return at;
 }
 
-/* Groups members [first, first+cnt) whose keys are mkey[0..cnt) by a
- * counting sort in place, and adds the children of node p. */
+/* Applies the split's permutation (dest) to n entries of arr. */
 static void
-split (Builder *b, guint32 p, guint level, gsize first, gsize cnt)
+permute (Builder *b, guint32 *arr, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    b->tmp[b->dest[i]] = arr[i];
+  memcpy (arr, b->tmp, n * sizeof *arr);
+}
+
+/* Groups members [first, first+cnt), whose keys are mk[0..cnt), by a
+ * counting sort in place, and adds the children of node p (at level
+ * `level`, 1-based). */
+static void
+split (Builder *b, guint32 p, guint level, gsize first, gsize cnt, const guint32 *mk)
 {
   TmClassTree *tree = b->tree;
-  guint32 *seg = tree->members + first;
-  guint32 *seg_size = b->msize + first;
   guint32 off = 0;
 
+  ensure_tmp (b, cnt);
   g_array_set_size (b->touched, 0);
   for (gsize i = 0; i < cnt; i++)
     {
-      guint32 k = b->mkey[i];
+      guint32 k = mk[i];
       b->kbytes[k] += member_size (b, first + i);
       if (b->count[k]++ == 0)
         g_array_append_val (b->touched, k);
@@ -182,15 +222,15 @@ split (Builder *b, guint32 p, guint level, gsize first, gsize cnt)
       off += c->count;
     }
   for (gsize i = 0; i < cnt; i++)
-    {
-      guint32 at = b->count[b->mkey[i]]++;
-      b->tmp[at] = seg[i];
-      b->tmp_size[at] = seg_size[i];
-    }
-  memcpy (seg, b->tmp, cnt * sizeof *seg);
-  memcpy (seg_size, b->tmp_size, cnt * sizeof *seg_size);
+    b->dest[i] = b->count[mk[i]]++;
   for (guint32 t = 0; t < b->touched->len; t++)
     b->count[g_array_index (b->children, Child, t).key] = 0;
+
+  permute (b, tree->members + first, cnt);
+  permute (b, b->msize + first, cnt);
+  for (guint l = level; l < b->depth; l++)
+    if (b->carry[l] != NULL)
+      permute (b, b->carry[l] + first, cnt);
   qsort (b->children->data, b->children->len, sizeof (Child), cmp_child_bytes_desc);
 
   {
@@ -223,7 +263,6 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
 {
   g_autoptr(TmClassTree) tree = NULL;
   Builder b = { 0 };
-  g_autofree guint32 *keys = NULL;
   g_autoptr(GArray) pkeys = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) pitems = g_array_new (FALSE, FALSE, sizeof (guint32));
   TmClassNode root = { 0 };
@@ -233,6 +272,8 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
   g_return_val_if_fail (heap != NULL, NULL);
   g_return_val_if_fail (levels != NULL || depth == 0, NULL);
   g_return_val_if_fail (depth <= TM_CLASSIFY_MAX_DEPTH, NULL);
+  for (guint l = 0; l < depth; l++)
+    g_return_val_if_fail ((levels[l].keys != NULL) != (levels[l].pairs != NULL), NULL);
 
   tm_heap_analysis_get_objects (heap, &n);
   tree = g_new0 (TmClassTree, 1);
@@ -242,7 +283,6 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
   tree->depth = depth;
   for (guint l = 0; l < depth; l++)
     {
-      g_return_val_if_fail ((levels[l].keys != NULL) != (levels[l].pairs != NULL), NULL);
       tree->levels[l] = levels[l];
       tree->chain[l] = levels[l].builtin;
     }
@@ -250,14 +290,19 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
 
   b.heap = heap;
   b.tree = tree;
+  b.levels = levels;
+  b.depth = depth;
   b.touched = g_array_new (FALSE, FALSE, sizeof (guint32));
   b.children = g_array_new (FALSE, FALSE, sizeof (Child));
-  {
-    g_autofree guint32 *all = g_new (guint32, MAX (n, 1));
-    for (guint32 i = 0; i < n; i++)
-      all[i] = i;
-    append_members (&b, all, n);
-  }
+  for (guint l = 0; l < depth; l++)
+    {
+      b.domain[l] = MAX (levels[l].domain (&levels[l], heap), 1);
+      max_domain = MAX (max_domain, b.domain[l]);
+    }
+  b.count = g_new0 (guint32, max_domain);
+  b.kbytes = g_new0 (guint64, max_domain);
+
+  append_members (&b, NULL, n, 0);
   root.parent = TM_CLASS_NODE_NONE;
   root.count = n;
   root.m.objects = n;
@@ -265,28 +310,10 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
     root.m.bytes += member_size (&b, i);
   g_array_append_val (tree->nodes, root);
 
-  for (guint l = 0; l < depth; l++)
-    max_domain = MAX (max_domain, levels[l].domain (&levels[l], heap));
-  b.count = g_new0 (guint32, max_domain);
-  b.kbytes = g_new0 (guint64, max_domain);
-  ensure_tmp (&b, n);
-
   for (guint l = 0; l < depth && ok; l++)
     {
       const TmClassLevel *level = &levels[l];
-      guint32 domain = level->domain (level, heap);
       guint32 level_end = tree->nodes->len;
-
-      /* one key per item: computed once for the whole heap */
-      if (level->keys != NULL)
-        {
-          if (keys == NULL)
-            keys = g_new (guint32, MAX (n, 1));
-          level->keys (level, heap, NULL, n, keys);
-          for (guint32 i = 0; i < n; i++)
-            if (G_UNLIKELY (keys[i] >= domain))
-              keys[i] = 0;
-        }
 
       for (guint32 p = level_start; p < level_end; p++)
         {
@@ -294,19 +321,14 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
           gsize first = parent->first, cnt = parent->count;
 
           if (level->keys != NULL)
-            {
-              ensure_tmp (&b, cnt);
-              for (gsize i = 0; i < cnt; i++)
-                b.mkey[i] = keys[tree->members[first + i]];
-              split (&b, p, l + 1, first, cnt);
-            }
+            split (&b, p, l + 1, first, cnt, b.carry[l] + first);
           else
             {
               /* several keys per item, or none: the children's members
                * are a new run at the end */
               g_array_set_size (pkeys, 0);
               g_array_set_size (pitems, 0);
-              level->pairs (level, heap, tree->members + first, cnt, pkeys, pitems);
+              level->pairs (level, heap, tree->members + first, (guint32) cnt, pkeys, pitems);
               if (pkeys->len != pitems->len)
                 {
                   g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "level %s gave %u keys for %u items",
@@ -314,15 +336,12 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
                   ok = FALSE;
                   break;
                 }
-              first = append_members (&b, (const guint32 *) (gpointer) pitems->data, pitems->len);
+              first = append_members (&b, (const guint32 *) (gpointer) pitems->data, pitems->len, l + 1);
               cnt = pitems->len;
               ensure_tmp (&b, cnt);
-              for (gsize i = 0; i < cnt; i++)
-                {
-                  guint32 k = g_array_index (pkeys, guint32, i);
-                  b.mkey[i] = k < domain ? k : 0;
-                }
-              split (&b, p, l + 1, first, cnt);
+              memcpy (b.mkey, pkeys->data, cnt * sizeof (guint32));
+              clamp_keys (b.mkey, cnt, b.domain[l]);
+              split (&b, p, l + 1, first, cnt, b.mkey);
             }
 
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
