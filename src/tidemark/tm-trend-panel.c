@@ -47,7 +47,7 @@ struct _TmTrendPanel
 
 G_DEFINE_FINAL_TYPE (TmTrendPanel, tm_trend_panel, GTK_TYPE_WIDGET)
 
-enum { SIGNAL_DRILL, SIGNAL_CLOSE_REQUESTED, N_SIGNALS };
+enum { SIGNAL_DRILL, SIGNAL_CLOSE_REQUESTED, SIGNAL_REGROUPED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 /* Classification plans offered: every n-th GC or a minimum interval. */
@@ -373,6 +373,7 @@ pressed_cb (GtkGestureClick *click, int n_press, double x, double y, TmTrendPane
 
   if (!self->have_layout)
     return;
+  gtk_widget_grab_focus (GTK_WIDGET (self->area));
   hit = tm_trend_chart_hit (&self->layout, self->trend, self->shown, x, y);
   tm_trend_panel_select (self, hit);
 }
@@ -438,6 +439,38 @@ format_value (TmTrendMetric metric, double v)
   return tm_format_count ((guint64) MAX (v, 0));
 }
 
+/* Keyboard: Down/Up select the next/previous group (and drill into it),
+ * Escape clears the selection. */
+static gboolean
+key_pressed_cb (GtkEventControllerKey *key, guint keyval, guint keycode, GdkModifierType state,
+                TmTrendPanel *self)
+{
+  int n = 0, sel = tm_trend_panel_get_selected (self);
+
+  if (self->shown == NULL)
+    return FALSE;
+  for (guint i = 0; i < self->shown->len; i++)
+    n += !((TmTrendSeries *) g_ptr_array_index (self->shown, i))->is_other;
+  if (n == 0)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Down:
+    case GDK_KEY_KP_Down:
+      tm_trend_panel_select (self, sel < 0 ? 0 : (sel + 1) % n);
+      return TRUE;
+    case GDK_KEY_Up:
+    case GDK_KEY_KP_Up:
+      tm_trend_panel_select (self, sel <= 0 ? n - 1 : sel - 1);
+      return TRUE;
+    case GDK_KEY_Escape:
+      tm_trend_panel_select (self, -1);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip, TmTrendPanel *self)
 {
@@ -479,6 +512,9 @@ settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
     {
       self->request.chain[self->request.n_drill] = group;
       recompute = TRUE;
+      /* the groups change: a drill-down below would name an old one */
+      g_clear_pointer (&self->selected_key, g_free);
+      g_signal_emit (self, signals[SIGNAL_REGROUPED], 0);
     }
   if (metric < TM_TREND_N_METRICS && metric != self->request.metric)
     {
@@ -731,7 +767,7 @@ build (TmTrendPanel *self, gboolean closable)
   const char *plan_titles[G_N_ELEMENTS (plans)];
   GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *controls = gtk_flow_box_new ();
-  GtkEventController *motion, *scroll;
+  GtkEventController *motion, *scroll, *key;
   GtkGesture *click;
 
   for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
@@ -799,6 +835,12 @@ build (TmTrendPanel *self, gboolean closable)
   g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->area));
 
+  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Trend chart: Up and Down select a group and show its children below"), -1);
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->area), key);
   click = gtk_gesture_click_new ();
   g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
@@ -917,6 +959,9 @@ tm_trend_panel_class_init (TmTrendPanelClass *klass)
   /* ::drill (key): a group was selected; show its children below. */
   signals[SIGNAL_DRILL] = g_signal_new ("drill", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+  /* ::regrouped: this chart groups by another classifier now. */
+  signals[SIGNAL_REGROUPED] = g_signal_new ("regrouped", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                            0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_CLOSE_REQUESTED] = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -7,7 +7,8 @@
  * hover go through the window's TmSession, so every panel and the
  * overview charts stay in step.  Clicking a series or its legend entry
  * selects it and emits ::drill with its key; a drilled panel can be
- * closed (::close-requested).  Exports PNG and CSV.
+ * closed (::close-requested); a new Group by emits ::regrouped.  Up and
+ * Down on the focused chart do what a click does.  Exports PNG and CSV.
  */
 #pragma once
 

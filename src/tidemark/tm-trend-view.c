@@ -26,6 +26,7 @@ G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
 
 static void drill_cb (TmTrendPanel *panel, const char *key, TmTrendView *self);
 static void close_requested_cb (TmTrendPanel *panel, TmTrendView *self);
+static void regrouped_cb (TmTrendPanel *panel, TmTrendView *self);
 
 /* Removes the charts from `index` on. */
 static void
@@ -48,6 +49,7 @@ append_chart (TmTrendView *self, TmTrace *trace, const TmTrendRequest *request)
 
   g_signal_connect (panel, "drill", G_CALLBACK (drill_cb), self);
   g_signal_connect (panel, "close-requested", G_CALLBACK (close_requested_cb), self);
+  g_signal_connect (panel, "regrouped", G_CALLBACK (regrouped_cb), self);
   g_ptr_array_add (self->charts, panel);
   gtk_box_append (GTK_BOX (self->column), GTK_WIDGET (panel));
 }
@@ -78,6 +80,16 @@ close_requested_cb (TmTrendPanel *panel, TmTrendView *self)
     return;
   truncate_charts (self, index);
   tm_trend_panel_select (g_ptr_array_index (self->charts, index - 1), -1);
+}
+
+/* A chart regrouped: the drill-downs below it named its old groups. */
+static void
+regrouped_cb (TmTrendPanel *panel, TmTrendView *self)
+{
+  guint index;
+
+  if (g_ptr_array_find (self->charts, panel, &index))
+    truncate_charts (self, index + 1);
 }
 
 void

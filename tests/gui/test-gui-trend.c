@@ -160,6 +160,41 @@ test_drill_down (void)
   g_signal_emit_by_name (drilled, "close-requested");
   g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
 
+  /* the keyboard does what a click does */
+  {
+    GtkWidget *area = find_widget (GTK_WIDGET (top), GTK_TYPE_DRAWING_AREA);
+    g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (area);
+    GtkEventController *keys = NULL;
+    gboolean handled = FALSE;
+
+    for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+      {
+        g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+        if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+          keys = c;
+      }
+    g_assert_nonnull (keys);
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
+    g_assert_true (handled);
+    g_assert_cmpint (tm_trend_panel_get_selected (top), ==, 0);
+    g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+    g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Up, 0, 0, &handled);
+    g_assert_cmpint (tm_trend_panel_get_selected (top), ==, 4);
+    g_assert_cmpstr (tm_trend_panel_get_request (tm_trend_view_get_chart (view, 1))->drill[0], ==,
+                     ((TmTrendSeries *) g_ptr_array_index (tm_trend_panel_get_shown (top), 4))->key);
+  }
+
+  /* grouping the top chart by another classifier drops the drill-down */
+  {
+    GtkDropDown *group = GTK_DROP_DOWN (find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
+    gtk_drop_down_set_selected (group, TM_CLASSIFIER_THREAD);
+    g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
+    g_assert_cmpint (tm_trend_panel_get_selected (top), ==, -1);
+    spin_until (panel_done, top, 30000);
+    g_assert_cmpint (tm_trend_panel_get_trend (top)->level_classifier, ==, TM_CLASSIFIER_THREAD);
+    gtk_drop_down_set_selected (group, TM_CLASSIFIER_TYPE);
+  }
+
   /* a retained chart: only GCs with a graph */
   tm_trend_panel_set_metric (top, TM_TREND_METRIC_RETAINED_BYTES);
   g_assert_true (tm_trend_panel_is_busy (top));
