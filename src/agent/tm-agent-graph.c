@@ -408,11 +408,12 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
       g_autoptr(GArray) dead = g_array_new (FALSE, FALSE, sizeof (guint64));
       for (guint64 id = 1; id <= g->last_id; id++)
         {
-          gboolean was_dead = (id >> 3) < a->w_dead_len && (a->w_dead[id >> 3] & (1u << (id & 7)));
           gboolean reached = (x.visited[id >> 3] & (1u << (id & 7))) != 0;
-          if (!was_dead && !reached)
+          if (!reached && !tm_agent_is_dead (id))
             g_array_append_val (dead, id);
         }
+      for (guint i = 0; i < dead->len; i++)
+        tm_agent_mark_dead (g_array_index (dead, guint64, i));
       if (dead->len > 0)
         tm_trace_writer_deaths (a->writer, gc_id, (const guint64 *) (void *) dead->data, dead->len);
       a->w_deaths += dead->len;

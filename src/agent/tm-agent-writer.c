@@ -7,8 +7,15 @@
 
 #include <string.h>
 
-static void
-mark_dead (guint64 id)
+gboolean
+tm_agent_is_dead (guint64 id)
+{
+  TmAgent *a = &tm_agent;
+  return (id >> 3) < a->w_dead_len && (a->w_dead[id >> 3] & (1u << (id & 7))) != 0;
+}
+
+void
+tm_agent_mark_dead (guint64 id)
 {
   TmAgent *a = &tm_agent;
   gsize byte = id >> 3;
@@ -52,10 +59,13 @@ tm_agent_write_deaths_upto (guint gc_id, gboolean all)
       TmAgentDeath *d = &g_array_index (pending, TmAgentDeath, i);
       if ((all || d->gc <= gc_id) && d->id <= a->w_last_id)
         {
+          /* a free posted after the final graph declared it dead */
+          if (tm_agent_is_dead (d->id))
+            continue;
           g_array_append_val (ids, d->id);
           if (d->gc < gc_id)
             a->w_late_deaths++;
-          mark_dead (d->id);
+          tm_agent_mark_dead (d->id);
         }
       else
         g_array_index (pending, TmAgentDeath, keep++) = *d;
@@ -88,6 +98,9 @@ write_event (const TmAgentEvent *ev)
   switch (ev->kind)
     {
     case TM_EV_ALLOC:
+      /* ids never given an ALLOC must not be declared dead at the end */
+      for (guint64 gap = a->w_last_id + 1; gap < ev->id; gap++)
+        tm_agent_mark_dead (gap);
       tm_trace_writer_alloc (a->writer, ev->id, ev->x, ev->site, ev->thread, ev->size, 0, ev->u.length);
       a->w_last_id = ev->id;
       a->w_allocs++;

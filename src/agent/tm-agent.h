@@ -261,6 +261,8 @@ gint64        tm_agent_graph_walk_ns (const TmAgentGraph *g);
 void     tm_agent_pump (JNIEnv *jni, gboolean final);
 void     tm_agent_write_deaths_upto (guint gc_id, gboolean all);
 void     tm_agent_write_status (void);
+gboolean tm_agent_is_dead (guint64 id);
+void     tm_agent_mark_dead (guint64 id);
 
 static inline jlong
 tm_agent_temp_tag (void)
