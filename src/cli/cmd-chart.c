@@ -4,6 +4,7 @@
  * Kinds are a table: views added later (trend, ds-growth) add a row. */
 #include "tm-config.h"
 #include "cli-common.h"
+#include "cli-commands.h"
 #include "tm-chart.h"
 #include "tm-windows.h"
 #include "cmd-trend.h"   /* --kind trend (issue 7) */

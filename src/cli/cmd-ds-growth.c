@@ -2,6 +2,7 @@
  * tidemark-cli ds-growth: data structure growth over a window (ICPE 2019),
  * sorted by retained heap growth portion. */
 #include "cli-common.h"
+#include "cli-commands.h"
 #include "cmd-ds-growth.h"
 
 #include <stdio.h>

@@ -2,6 +2,7 @@
  * tidemark-cli heap: the classification tree of the heap after one GC,
  * with shallow, deep and retained sizes (cli.md). */
 #include "cli-common.h"
+#include "cli-commands.h"
 #include "tm-classify.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * tidemark-cli info: a trace's summary. */
 #include "cli-common.h"
+#include "cli-commands.h"
 
 #include <stdio.h>
 

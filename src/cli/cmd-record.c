@@ -5,6 +5,7 @@
  * went.  See docs/agent.md. */
 #include "tm-config.h"
 #include "cli-common.h"
+#include "cli-commands.h"
 
 #include <glib/gstdio.h>
 #include <errno.h>

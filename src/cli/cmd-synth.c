@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * tidemark-cli synth: synthetic traces with a known truth. */
 #include "cli-common.h"
+#include "cli-commands.h"
 #include "tm-synth.h"
 
 #include <stdio.h>

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * tidemark-cli timeline: one row per GC. */
 #include "cli-common.h"
+#include "cli-commands.h"
 
 #include <stdio.h>
 

@@ -2,6 +2,7 @@
  * tidemark-cli windows: suspicious time windows (MPLR 2019; rules in
  * docs/windows.md), as a table or JSON. */
 #include "cli-common.h"
+#include "cli-commands.h"
 #include "tm-windows.h"
 
 #include <math.h>

@@ -8,25 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-int tm_cmd_info     (int argc, char **argv);
-int tm_cmd_timeline (int argc, char **argv);
-int tm_cmd_synth    (int argc, char **argv);
-#ifdef TM_HAVE_RENDER
-int tm_cmd_chart    (int argc, char **argv);
-#endif
-int tm_cmd_windows  (int argc, char **argv);   /* windows (issue 3) */
-int tm_cmd_heap     (int argc, char **argv);   /* heap (issue 6) */
-int tm_cmd_record   (int argc, char **argv);   /* record (issue 5) */
-int tm_cmd_ds_growth (int argc, char **argv);  /* ds-growth (issue 8) */
-int tm_cmd_trend   (int argc, char **argv);   /* trend (issue 7) */
-/* more commands: declare here */
+#include "cli-commands.h"
 
 static const TmCliCommand commands[] = {
   { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
   { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
   { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
 #ifdef TM_HAVE_RENDER
-  { "chart",    "TRACE --kind memory|objects|overhead --png FILE [--width W] [--height H]", "render a chart into a PNG", tm_cmd_chart },
+  { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
 #endif
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
@@ -47,7 +36,7 @@ print_help (FILE *out)
            "\n"
            "Commands:\n");
   for (gsize i = 0; i < G_N_ELEMENTS (commands); i++)
-    fprintf (out, "  %-10s %-44s %s\n", commands[i].name, commands[i].synopsis, commands[i].summary);
+    fprintf (out, "  %-10s %s\n  %-10s   %s\n", commands[i].name, commands[i].summary, "", commands[i].synopsis);
   fprintf (out,
            "\n"
            "Run 'tidemark-cli COMMAND --help' for a command's options.\n"

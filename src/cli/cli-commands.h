@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * The commands of tidemark-cli, one per cmd-NAME.c, registered in the
+ * table of tidemark-cli.c. */
+#pragma once
+
+#include "tm-config.h"
+
+int tm_cmd_info      (int argc, char **argv);
+int tm_cmd_timeline  (int argc, char **argv);
+int tm_cmd_synth     (int argc, char **argv);
+int tm_cmd_windows   (int argc, char **argv);   /* issue 3 */
+int tm_cmd_heap      (int argc, char **argv);   /* issue 6 */
+int tm_cmd_trend     (int argc, char **argv);   /* issue 7 */
+int tm_cmd_ds_growth (int argc, char **argv);   /* issue 8 */
+int tm_cmd_record    (int argc, char **argv);   /* issue 5 */
+#ifdef TM_HAVE_RENDER
+int tm_cmd_chart     (int argc, char **argv);
+#endif
