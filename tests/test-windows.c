@@ -817,7 +817,7 @@ test_trace_series_choice (void)
   g_assert_nonnull (b);
   g_assert_cmpstr (b->series, ==, "full-gc-occupancy");
   g_assert_null (strstr (b->explanation, "GC log"));
-  g_assert_cmpstr (tm_windows_leak_series_label (log, NULL), ==, "heap occupancy after full and mixed GCs");
+  g_assert_cmpstr (tm_windows_leak_series_label (log, NULL), ==, "heap occupancy after whole-heap GCs");
 }
 
 static void

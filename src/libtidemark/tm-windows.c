@@ -79,12 +79,12 @@ typedef enum {
 static const char *series_ids[] = { "reachable", "full-gc-occupancy", "occupancy" };
 static const char *series_labels[] = {
   N_("reachable memory"),
-  N_("heap occupancy after full and mixed GCs"),
+  N_("heap occupancy after whole-heap GCs"),
   N_("heap occupancy after GC"),
 };
 static const char *series_titles[] = {
   N_("Reachable memory"),
-  N_("Heap occupancy after full and mixed GCs"),
+  N_("Heap occupancy after whole-heap GCs"),
   N_("Heap occupancy after GC"),
 };
 
@@ -111,10 +111,16 @@ clamp_coord (guint64 x)
   return MIN (x, TM_WINDOWS_MAX_COORD - 1);
 }
 
+/* A collection that looks at the whole heap, so occupancy after it is
+ * close to the live data: full and mixed GCs, and the cycles of ZGC and
+ * Shenandoah, which are concurrent but always cover the whole heap. */
 static gboolean
 is_full (const TmGc *gc)
 {
-  return gc->kind == TM_GC_KIND_MAJOR || gc->kind == TM_GC_KIND_MIXED;
+  if (gc->kind == TM_GC_KIND_MAJOR || gc->kind == TM_GC_KIND_MIXED)
+    return TRUE;
+  return gc->kind == TM_GC_KIND_CONCURRENT
+         && (g_str_has_prefix (gc->collector, "ZGC") || g_str_has_prefix (gc->collector, "Shenandoah"));
 }
 
 static void
@@ -265,15 +271,15 @@ series_caveat (const TmTrace *trace, SeriesKind kind)
       return "";
     case SERIES_FULL_GC:
       return gc_log
-        ? _(" This comes from a GC log, which has no reference graphs: occupancy after full and mixed GCs"
+        ? _(" This comes from a GC log, which has no reference graphs: occupancy after whole-heap collections"
           " approximates the live data but may include garbage. Record the program with tidemark-cli record"
           " to confirm and to see which objects grow.")
-        : _(" This trace has no reference graphs: occupancy after full and mixed GCs approximates the live"
+        : _(" This trace has no reference graphs: occupancy after whole-heap collections approximates the live"
           " data but may include garbage. Record with reference graphs to confirm.");
     case SERIES_OCCUPANCY:
     default:
       return gc_log
-        ? _(" This comes from a GC log without enough full or mixed GCs, so the occupancy after every GC"
+        ? _(" This comes from a GC log without enough whole-heap collections, so the occupancy after every GC"
           " stands in for the live data; it includes garbage not yet collected. Record the program with"
           " tidemark-cli record to confirm.")
         : _(" This trace has no reference graphs, so the occupancy after every GC stands in for reachable"

@@ -68,7 +68,7 @@ GPtrArray  *tm_windows_detect         (const TmTrace        *trace,
                                        const TmWindowParams *params,
                                        gboolean              all);
 const char *tm_window_kind_to_string  (TmWindowKind kind);
-/* "reachable memory", "heap occupancy after full and mixed GCs", ...: what
+/* "reachable memory", "heap occupancy after whole-heap GCs", ...: what
  * the leak windows of this trace are computed on (NULL if none). */
 const char *tm_windows_leak_series_label (const TmTrace        *trace,
                                           const TmWindowParams *params);
