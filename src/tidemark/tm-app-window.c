@@ -875,6 +875,8 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
     GtkWidget *view = tm_ds_growth_view_new ();
     g_autofree char *title = g_strdup_printf (_("Data Structures, GC %u–%u"),
                                               st.reachable_first_gc, st.reachable_last_gc);
+    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
+    tm_ds_growth_view_set_user_files (TM_DS_GROWTH_VIEW (view), (const char * const *) ds_files);
     tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->trace,
                                   st.reachable_first_gc, st.reachable_last_gc);
     tm_app_window_add_analysis_page (self, title, view);

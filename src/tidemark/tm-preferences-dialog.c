@@ -11,6 +11,7 @@ struct _TmPreferencesDialog
   GtkGrid   *leak_grid;
   GtkGrid   *overhead_grid;
   GtkGrid   *churn_grid;
+  GtkListBox *ds_list;
 };
 
 G_DEFINE_FINAL_TYPE (TmPreferencesDialog, tm_preferences_dialog, GTK_TYPE_WINDOW)
@@ -116,6 +117,108 @@ reset_clicked_cb (GtkButton *button, TmPreferencesDialog *self)
       g_settings_reset (settings, keys[i]);
 }
 
+/* ---- data structure descriptions (the "ds-files" key) ---- */
+
+static void
+remove_ds_clicked_cb (GtkButton *button, gpointer data)
+{
+  const char *path = g_object_get_data (G_OBJECT (button), "path");
+  GSettings *settings = tm_settings_get ();
+  g_auto(GStrv) files = g_settings_get_strv (settings, "ds-files");
+  g_autoptr(GStrvBuilder) kept = g_strv_builder_new ();
+  g_auto(GStrv) result = NULL;
+
+  for (guint i = 0; files[i]; i++)
+    if (g_strcmp0 (files[i], path) != 0)
+      g_strv_builder_add (kept, files[i]);
+  result = g_strv_builder_end (kept);
+  g_settings_set_strv (settings, "ds-files", (const char * const *) result);
+}
+
+static void
+fill_ds_list (TmPreferencesDialog *self)
+{
+  g_auto(GStrv) files = g_settings_get_strv (tm_settings_get (), "ds-files");
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->ds_list))) != NULL)
+    gtk_list_box_remove (self->ds_list, child);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->ds_list), files[0] != NULL);
+  for (guint i = 0; files[i]; i++)
+    {
+      GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+      g_autofree char *base = g_path_get_basename (files[i]);
+      GtkWidget *label = gtk_label_new (base);
+      GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+
+      gtk_widget_set_margin_start (row, 12);
+      gtk_widget_set_margin_end (row, 6);
+      gtk_widget_set_margin_top (row, 6);
+      gtk_widget_set_margin_bottom (row, 6);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_widget_set_tooltip_text (label, files[i]);
+      gtk_widget_set_tooltip_text (remove, _("Stop loading this file"));
+      gtk_widget_add_css_class (remove, "flat");
+      g_object_set_data_full (G_OBJECT (remove), "path", g_strdup (files[i]), g_free);
+      g_signal_connect (remove, "clicked", G_CALLBACK (remove_ds_clicked_cb), NULL);
+      gtk_box_append (GTK_BOX (row), label);
+      gtk_box_append (GTK_BOX (row), remove);
+      gtk_list_box_append (self->ds_list, row);
+    }
+}
+
+static void
+ds_files_changed_cb (GSettings *settings, const char *key, TmPreferencesDialog *self)
+{
+  fill_ds_list (self);
+}
+
+static void
+add_ds_response_cb (GtkNativeDialog *chooser, int response, TmPreferencesDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        {
+          GSettings *settings = tm_settings_get ();
+          g_auto(GStrv) files = g_settings_get_strv (settings, "ds-files");
+
+          if (!g_strv_contains ((const char * const *) files, path))
+            {
+              g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+              g_auto(GStrv) result = NULL;
+              g_strv_builder_addv (builder, (const char **) files);
+              g_strv_builder_add (builder, path);
+              result = g_strv_builder_end (builder);
+              g_settings_set_strv (settings, "ds-files", (const char * const *) result);
+            }
+        }
+    }
+  g_object_unref (chooser);
+}
+
+static void
+add_ds_clicked_cb (GtkButton *button, TmPreferencesDialog *self)
+{
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) ds = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Add Data Structure Descriptions"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"), _("_Cancel"));
+  gtk_file_filter_set_name (ds, _("Data structure descriptions"));
+  gtk_file_filter_add_pattern (ds, "*.ds");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), ds);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (add_ds_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static void
 tm_preferences_dialog_class_init (TmPreferencesDialogClass *klass)
 {
@@ -125,7 +228,9 @@ tm_preferences_dialog_class_init (TmPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, leak_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, overhead_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, churn_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, ds_list);
   gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_ds_clicked_cb);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
 
@@ -153,6 +258,8 @@ tm_preferences_dialog_init (TmPreferencesDialog *self)
   add_rows (self->leak_grid, leak, G_N_ELEMENTS (leak));
   add_rows (self->overhead_grid, overhead, G_N_ELEMENTS (overhead));
   add_rows (self->churn_grid, churn, G_N_ELEMENTS (churn));
+  fill_ds_list (self);
+  g_signal_connect_object (tm_settings_get (), "changed::ds-files", G_CALLBACK (ds_files_changed_cb), self, 0);
 }
 
 TmPreferencesDialog *
