@@ -3,29 +3,14 @@
 #include "tm-chart.h"
 #include "tm-axis.h"
 #include "tm-downsample.h"
-#include "tm-error.h"
+#include "tm-render-common.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
-#define PAD          10.0
-#define HEADER       22.0
-#define X_LABELS     18.0
 #define PAUSE_STRIP  9.0
-
-static TmColor
-rgb (guint32 hex, double alpha)
-{
-  return (TmColor) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, alpha };
-}
-
-static void
-set_color (cairo_t *cr, TmColor c, double alpha_scale)
-{
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha * alpha_scale);
-}
 
 /* GNOME palette (Adwaita), one hue per meaning. */
 TmColor
@@ -33,13 +18,13 @@ tm_chart_window_color (TmWindowKind kind)
 {
   switch (kind)
     {
-    case TM_WINDOW_LEAK:            return rgb (0xe01b24, 1);
-    case TM_WINDOW_LEAK_PEAK:       return rgb (0xa51d2d, 1);
-    case TM_WINDOW_LEAK_REGRESSION: return rgb (0xc061cb, 1);
-    case TM_WINDOW_GC_OVERHEAD:     return rgb (0xe5a50a, 1);
-    case TM_WINDOW_CHURN:           return rgb (0x2ec27e, 1);
+    case TM_WINDOW_LEAK:            return tm_render_rgb (0xe01b24, 1);
+    case TM_WINDOW_LEAK_PEAK:       return tm_render_rgb (0xa51d2d, 1);
+    case TM_WINDOW_LEAK_REGRESSION: return tm_render_rgb (0xc061cb, 1);
+    case TM_WINDOW_GC_OVERHEAD:     return tm_render_rgb (0xe5a50a, 1);
+    case TM_WINDOW_CHURN:           return tm_render_rgb (0x2ec27e, 1);
     case TM_WINDOW_N_KINDS:
-    default:                        return rgb (0x77767b, 1);
+    default:                        return tm_render_rgb (0x77767b, 1);
     }
 }
 
@@ -64,39 +49,39 @@ tm_chart_space_color (TmSpaceKind kind, guint layer, gboolean dark)
   /* Light and dark variants; a second space of the same kind is shifted. */
   switch (kind)
     {
-    case TM_SPACE_KIND_OLD:       return dark ? rgb (0x3584e4, 1) : rgb (0x1c71d8, 1);
-    case TM_SPACE_KIND_HUMONGOUS: return dark ? rgb (0xc061cb, 1) : rgb (0x9141ac, 1);
-    case TM_SPACE_KIND_SURVIVOR:  return dark ? rgb (0x1a5fb4, 1) : rgb (0x62a0ea, 1);
-    case TM_SPACE_KIND_YOUNG:     return dark ? rgb (0x62a0ea, 1) : rgb (0x99c1f1, 1);
+    case TM_SPACE_KIND_OLD:       return dark ? tm_render_rgb (0x3584e4, 1) : tm_render_rgb (0x1c71d8, 1);
+    case TM_SPACE_KIND_HUMONGOUS: return dark ? tm_render_rgb (0xc061cb, 1) : tm_render_rgb (0x9141ac, 1);
+    case TM_SPACE_KIND_SURVIVOR:  return dark ? tm_render_rgb (0x1a5fb4, 1) : tm_render_rgb (0x62a0ea, 1);
+    case TM_SPACE_KIND_YOUNG:     return dark ? tm_render_rgb (0x62a0ea, 1) : tm_render_rgb (0x99c1f1, 1);
     case TM_SPACE_KIND_NON_HEAP:
     case TM_SPACE_KIND_OTHER:
     default:
-      return (layer & 1) ? rgb (0x986a44, 1) : rgb (0xb5835a, 1);
+      return (layer & 1) ? tm_render_rgb (0x986a44, 1) : tm_render_rgb (0xb5835a, 1);
     }
 }
 
 static TmColor
 reachable_color (gboolean dark)
 {
-  return dark ? rgb (0xffa348, 1) : rgb (0xc64600, 1);
+  return dark ? tm_render_rgb (0xffa348, 1) : tm_render_rgb (0xc64600, 1);
 }
 
 static TmColor
 objects_color (gboolean dark)
 {
-  return dark ? rgb (0xc061cb, 1) : rgb (0x813d9c, 1);
+  return dark ? tm_render_rgb (0xc061cb, 1) : tm_render_rgb (0x813d9c, 1);
 }
 
 static TmColor
 overhead_color (gboolean dark)
 {
-  return dark ? rgb (0xf5c211, 1) : rgb (0xe5a50a, 1);
+  return dark ? tm_render_rgb (0xf5c211, 1) : tm_render_rgb (0xe5a50a, 1);
 }
 
 static TmColor
 major_pause_color (gboolean dark)
 {
-  return dark ? rgb (0xf66151, 1) : rgb (0xc01c28, 1);
+  return dark ? tm_render_rgb (0xf66151, 1) : tm_render_rgb (0xc01c28, 1);
 }
 
 static const TmColor selection_color = { 0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0, 1 };
@@ -158,8 +143,8 @@ tm_chart_options_init (TmChartOptions        *o,
   o->view_end_ns = model ? MAX ((double) model->duration_ns, 1.0) : 1.0;
   o->selected_band = -1;
   o->overhead_threshold = 0.10;
-  o->foreground = rgb (0x241f31, 1);
-  o->background = rgb (0xffffff, 1);
+  o->foreground = tm_render_rgb (0x241f31, 1);
+  o->background = tm_render_rgb (0xffffff, 1);
   o->show_legend = TRUE;
   o->band_labels = kind == TM_CHART_MEMORY;
 }
@@ -184,30 +169,14 @@ tm_chart_bands_from_windows (GPtrArray *windows, guint *n_bands)
   return bands;
 }
 
-double
-tm_chart_layout_x_to_ns (const TmChartLayout *l, double x)
-{
-  if (l->width <= 0)
-    return l->t0;
-  return l->t0 + (x - l->x) / l->width * (l->t1 - l->t0);
-}
-
-double
-tm_chart_layout_ns_to_x (const TmChartLayout *l, double ns)
-{
-  if (l->t1 <= l->t0)
-    return l->x;
-  return l->x + (ns - l->t0) / (l->t1 - l->t0) * l->width;
-}
-
 /* ------------------------------------------------------------------ */
 
 typedef struct {
   cairo_t              *cr;
+  TmRenderText          t;      /* cr and the chart font */
   const TmTimelineModel *m;
   const TmChartOptions *o;
   TmChartLayout         l;
-  PangoFontDescription *font;
   double                y_max;
   /* scratch for downsampled series */
   double               *dx, *dy;
@@ -218,54 +187,6 @@ static double
 y_of (const Ctx *c, double v)
 {
   return c->l.y + c->l.height - (v / c->y_max) * c->l.height;
-}
-
-static PangoLayout *
-make_layout (Ctx *c, const char *text, gboolean bold, double scale)
-{
-  PangoLayout *layout = pango_cairo_create_layout (c->cr);
-  PangoFontDescription *fd = pango_font_description_copy (c->font);
-
-  if (bold)
-    pango_font_description_set_weight (fd, PANGO_WEIGHT_BOLD);
-  if (scale != 1.0)
-    pango_font_description_set_size (fd, (int) (pango_font_description_get_size (fd) * scale));
-  pango_layout_set_font_description (layout, fd);
-  pango_layout_set_text (layout, text, -1);
-  pango_font_description_free (fd);
-  return layout;
-}
-
-static void
-text_size (PangoLayout *layout, double *w, double *h)
-{
-  int pw, ph;
-  pango_layout_get_pixel_size (layout, &pw, &ph);
-  *w = pw;
-  *h = ph;
-}
-
-static void
-draw_text (Ctx *c, const char *text, double x, double y, double xalign, double yalign,
-           gboolean bold, TmColor color, double alpha)
-{
-  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, 1.0);
-  double w, h;
-
-  text_size (layout, &w, &h);
-  set_color (c->cr, color, alpha);
-  cairo_move_to (c->cr, round (x - w * xalign), round (y - h * yalign));
-  pango_cairo_show_layout (c->cr, layout);
-}
-
-static double
-text_width (Ctx *c, const char *text, gboolean bold)
-{
-  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, 1.0);
-  double w, h;
-
-  text_size (layout, &w, &h);
-  return w;
 }
 
 /* Downsamples one series over the visible range at one bucket per pixel. */
@@ -326,64 +247,6 @@ path_series (Ctx *c, gsize n, gboolean area)
     }
 }
 
-static void
-draw_value_axis (Ctx *c, const TmAxisTicks *ticks)
-{
-  cairo_t *cr = c->cr;
-  TmColor fg = c->o->foreground;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < ticks->n_ticks; i++)
-    {
-      double y = round (y_of (c, ticks->ticks[i])) + 0.5;
-      g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
-
-      set_color (cr, fg, i == 0 ? 0.35 : 0.10);
-      cairo_move_to (cr, c->l.x, y);
-      cairo_line_to (cr, c->l.x + c->l.width, y);
-      cairo_stroke (cr);
-      draw_text (c, label, c->l.x - 6, y, 1.0, 0.5, FALSE, fg, 0.65);
-    }
-  cairo_restore (cr);
-}
-
-static void
-draw_time_axis (Ctx *c, double bottom)
-{
-  cairo_t *cr = c->cr;
-  TmAxisTicks ticks;
-  TmColor fg = c->o->foreground;
-  guint max_ticks = CLAMP ((guint) (c->l.width / 90), 2, 12);
-  double last_right = -G_MAXDOUBLE;
-
-  tm_axis_ticks (&ticks, TM_AXIS_UNIT_TIME_NS, c->l.t0, c->l.t1, max_ticks, FALSE);
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < ticks.n_ticks; i++)
-    {
-      double x = round (tm_chart_layout_ns_to_x (&c->l, ticks.ticks[i])) + 0.5;
-      g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
-      double w = text_width (c, label, FALSE);
-
-      set_color (cr, fg, 0.06);
-      cairo_move_to (cr, x, c->l.y);
-      cairo_line_to (cr, x, c->l.y + c->l.height);
-      cairo_stroke (cr);
-      set_color (cr, fg, 0.35);
-      cairo_move_to (cr, x, bottom);
-      cairo_line_to (cr, x, bottom + 3);
-      cairo_stroke (cr);
-
-      /* Skip labels that would overlap the previous one or leave the chart. */
-      if (x - w / 2 < last_right + 8 || x + w / 2 > c->o->width - 2)
-        continue;
-      draw_text (c, label, x, bottom + 3, 0.5, 0.0, FALSE, fg, 0.65);
-      last_right = x + w / 2;
-    }
-  cairo_restore (cr);
-}
-
 typedef struct {
   const char *label;
   TmColor     color;
@@ -395,33 +258,33 @@ draw_header (Ctx *c, const LegendItem *items, guint n_items)
 {
   TmColor fg = c->o->foreground;
   const char *title = tm_chart_kind_title (c->o->kind);
-  double title_w = text_width (c, title, TRUE);
+  double title_w = tm_render_text_width (&c->t, title, TRUE);
   double x, total = 0;
   double widths[16];
   guint shown = 0;
 
-  draw_text (c, title, PAD, PAD + HEADER / 2 - 2, 0.0, 0.5, TRUE, fg, 0.9);
+  tm_render_draw_title (&c->t, title, fg, -1);
   if (!c->o->show_legend || n_items == 0)
     return;
 
   /* Legend right-aligned; drop trailing items that do not fit. */
   for (guint i = 0; i < n_items && i < G_N_ELEMENTS (widths); i++)
     {
-      double w = 12 + 4 + text_width (c, items[i].label, FALSE) + 14;
-      if (PAD + title_w + 24 + total + w > c->o->width - PAD)
+      double w = 12 + 4 + tm_render_text_width (&c->t, items[i].label, FALSE) + 14;
+      if (TM_RENDER_PAD + title_w + 24 + total + w > c->o->width - TM_RENDER_PAD)
         break;
       widths[i] = w;
       total += w;
       shown++;
     }
 
-  x = c->o->width - PAD - total + 14;
+  x = c->o->width - TM_RENDER_PAD - total + 14;
   for (guint i = 0; i < shown; i++)
     {
-      double cy = PAD + HEADER / 2 - 2;
+      double cy = TM_RENDER_PAD + TM_RENDER_HEADER / 2 - 2;
 
       cairo_save (c->cr);
-      set_color (c->cr, items[i].color, 1.0);
+      tm_render_set_color (c->cr, items[i].color, 1.0);
       if (items[i].line)
         {
           cairo_set_line_width (c->cr, 2);
@@ -435,7 +298,7 @@ draw_header (Ctx *c, const LegendItem *items, guint n_items)
           cairo_fill (c->cr);
         }
       cairo_restore (c->cr);
-      draw_text (c, items[i].label, x + 16, cy, 0.0, 0.5, FALSE, fg, 0.75);
+      tm_render_draw_text (&c->t, items[i].label, x + 16, cy, 0.0, 0.5, FALSE, fg, 0.75, -1);
       x += widths[i];
     }
 }
@@ -468,19 +331,19 @@ draw_bands (Ctx *c)
         x1 = x0 + 2;
 
       alpha = selected ? 0.20 : dimmed ? 0.04 : b->suspicious ? 0.09 : 0.04;
-      set_color (cr, color, alpha);
+      tm_render_set_color (cr, color, alpha);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, c->l.height);
       cairo_fill (cr);
 
       /* A strip on top of the plot names the band's kind by color. */
-      set_color (cr, color, selected ? 1.0 : dimmed ? 0.45 : 0.8);
+      tm_render_set_color (cr, color, selected ? 1.0 : dimmed ? 0.45 : 0.8);
       cairo_rectangle (cr, x0, c->l.y, x1 - x0, 3);
       cairo_fill (cr);
 
       if (o->band_labels && n_used < G_N_ELEMENTS (used_row))
         {
           const char *label = tm_chart_window_label (b->kind);
-          double tw = text_width (c, label, TRUE);
+          double tw = tm_render_text_width (&c->t, label, TRUE);
           int row = 0;
 
           for (gboolean moved = TRUE; moved; )
@@ -495,8 +358,8 @@ draw_bands (Ctx *c)
             }
           if (tw + 10 < x1 - x0 && c->l.y + 6 + (row + 1) * 16 < c->l.y + c->l.height)
             {
-              draw_text (c, label, x0 + 5, c->l.y + 6 + row * 16, 0.0, 0.0, TRUE, color,
-                         dimmed ? 0.55 : 0.95);
+              tm_render_draw_text (&c->t, label, x0 + 5, c->l.y + 6 + row * 16, 0.0, 0.0, TRUE, color,
+                                   dimmed ? 0.55 : 0.95, -1);
               used_x0[n_used] = x0 + 5;
               used_x1[n_used] = x0 + 5 + tw;
               used_row[n_used] = row;
@@ -506,7 +369,7 @@ draw_bands (Ctx *c)
 
       if (selected)
         {
-          set_color (cr, color, 0.9);
+          tm_render_set_color (cr, color, 0.9);
           cairo_set_line_width (cr, 1);
           cairo_move_to (cr, round (x0) + 0.5, c->l.y);
           cairo_line_to (cr, round (x0) + 0.5, c->l.y + c->l.height);
@@ -533,11 +396,11 @@ draw_selection (Ctx *c)
 
   if (o->selected_band < 0)
     {
-      set_color (cr, selection_color, 0.14);
+      tm_render_set_color (cr, selection_color, 0.14);
       cairo_rectangle (cr, x0, c->l.y, MAX (x1 - x0, 1), c->l.height);
       cairo_fill (cr);
     }
-  set_color (cr, selection_color, 0.9);
+  tm_render_set_color (cr, selection_color, 0.9);
   cairo_set_line_width (cr, 1.5);
   cairo_move_to (cr, x0, c->l.y);
   cairo_line_to (cr, x0, c->l.y + c->l.height);
@@ -560,7 +423,7 @@ draw_hover (Ctx *c, const double *values)
     return;
 
   cairo_save (cr);
-  set_color (cr, c->o->foreground, 0.55);
+  tm_render_set_color (cr, c->o->foreground, 0.55);
   cairo_set_line_width (cr, 1);
   cairo_move_to (cr, round (x) + 0.5, c->l.y);
   cairo_line_to (cr, round (x) + 0.5, c->l.y + c->l.height);
@@ -568,7 +431,7 @@ draw_hover (Ctx *c, const double *values)
   if (values != NULL && !isnan (values[gc - 1]))
     {
       double y = y_of (c, values[gc - 1]);
-      set_color (cr, c->o->foreground, 0.9);
+      tm_render_set_color (cr, c->o->foreground, 0.9);
       cairo_arc (cr, x, y, 3.5, 0, 2 * G_PI);
       cairo_fill (cr);
     }
@@ -589,12 +452,12 @@ draw_memory (Ctx *c, double y_top_value)
 
       n = sample (c, m->saw_x, m->layer_top + (gsize) s * 2 * m->n_gcs, 2 * (gsize) m->n_gcs);
       path_series (c, n, TRUE);
-      set_color (cr, color, 0.92);
+      tm_render_set_color (cr, color, 0.92);
       cairo_fill (cr);
       if (s == (int) m->n_spaces - 1)
         {
           path_series (c, n, FALSE);
-          set_color (cr, color, 1.0);
+          tm_render_set_color (cr, color, 1.0);
           cairo_set_source_rgba (cr, color.red * 0.7, color.green * 0.7, color.blue * 0.7, 1);
           cairo_set_line_width (cr, 1);
           cairo_stroke (cr);
@@ -611,7 +474,7 @@ draw_memory (Ctx *c, double y_top_value)
       cairo_rectangle (cr, c->l.x - 4, c->l.y - 4, c->l.width + 8, c->l.height + 8);
       cairo_clip (cr);
       path_series (c, n, FALSE);
-      set_color (cr, color, 1.0);
+      tm_render_set_color (cr, color, 1.0);
       cairo_set_line_width (cr, 2);
       cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
       cairo_stroke (cr);
@@ -646,9 +509,9 @@ draw_pause_marks (Ctx *c, double top)
       /* Square-root scale: short pauses stay visible next to long ones. */
       h = 2 + (PAUSE_STRIP - 3) * sqrt (pause[i] / max_pause);
       if (major[i])
-        set_color (c->cr, major_pause_color (c->o->dark), 0.95);
+        tm_render_set_color (c->cr, major_pause_color (c->o->dark), 0.95);
       else
-        set_color (c->cr, c->o->foreground, 0.40);
+        tm_render_set_color (c->cr, c->o->foreground, 0.40);
       cairo_rectangle (c->cr, c->l.x + i, top + PAUSE_STRIP - h, 1, h);
       cairo_fill (c->cr);
     }
@@ -661,6 +524,7 @@ tm_chart_render (cairo_t               *cr,
                  TmChartLayout         *layout_out)
 {
   Ctx c = { 0 };
+  g_autoptr(PangoFontDescription) font = NULL;
   TmAxisTicks ticks;
   TmAxisUnit unit;
   LegendItem legend[TM_TIMELINE_MAX_SPACES + 3];
@@ -674,25 +538,19 @@ tm_chart_render (cairo_t               *cr,
   c.cr = cr;
   c.m = model;
   c.o = o;
-  c.font = pango_font_description_from_string (o->font ? o->font : "Sans 9");
-  if (pango_font_description_get_size (c.font) <= 0)
-    pango_font_description_set_size (c.font, 9 * PANGO_SCALE);
+  font = tm_render_font_new (o->font);
+  c.t = (TmRenderText) { cr, font, PANGO_ELLIPSIZE_NONE };
 
   cairo_save (cr);
-  if (o->background.alpha > 0)
-    {
-      set_color (cr, o->background, 1.0);
-      cairo_rectangle (cr, 0, 0, o->width, o->height);
-      cairo_fill (cr);
-    }
+  tm_render_background (cr, o->background, o->width, o->height);
 
   /* Horizontal frame first: the y labels' width depends on the values,
    * which depend on the visible range, which needs the plot width; a first
    * guess of 64 px is refined once. */
   c.l.t0 = o->view_start_ns;
   c.l.t1 = o->view_end_ns > o->view_start_ns ? o->view_end_ns : o->view_start_ns + 1;
-  c.l.y = PAD + HEADER + 4;
-  bottom = o->height - PAD - X_LABELS;
+  c.l.y = TM_RENDER_PAD + TM_RENDER_HEADER + 4;
+  bottom = o->height - TM_RENDER_PAD - TM_RENDER_X_LABELS;
   c.l.height = bottom - c.l.y - (o->kind == TM_CHART_MEMORY ? PAUSE_STRIP + 3 : 0);
   c.l.height = MAX (c.l.height, 10);
 
@@ -701,10 +559,10 @@ tm_chart_render (cairo_t               *cr,
       double vmax = 0;
 
       if (o->y_axis_width > 0)
-        c.l.x = PAD + o->y_axis_width;
+        c.l.x = TM_RENDER_PAD + o->y_axis_width;
       else
-        c.l.x = PAD + (pass == 0 ? 64 : y_label_w + 8);
-      c.l.width = MAX (o->width - c.l.x - PAD - 4, 10);
+        c.l.x = TM_RENDER_PAD + (pass == 0 ? 64 : y_label_w + 8);
+      c.l.width = MAX (o->width - c.l.x - TM_RENDER_PAD - 4, 10);
 
       switch (o->kind)
         {
@@ -743,7 +601,7 @@ tm_chart_render (cairo_t               *cr,
       for (guint i = 0; i < ticks.n_ticks; i++)
         {
           g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
-          y_label_w = MAX (y_label_w, text_width (&c, label, FALSE));
+          y_label_w = MAX (y_label_w, tm_render_text_width (&c.t, label, FALSE));
         }
     }
 
@@ -771,7 +629,7 @@ tm_chart_render (cairo_t               *cr,
     }
   draw_header (&c, legend, n_legend);
 
-  draw_value_axis (&c, &ticks);
+  tm_render_value_axis (&c.t, &c.l, c.y_max, &ticks, o->foreground);
 
   cairo_save (cr);
   cairo_rectangle (cr, c.l.x, c.l.y - 1, c.l.width, c.l.height + 1);
@@ -788,10 +646,10 @@ tm_chart_render (cairo_t               *cr,
         TmColor color = objects_color (o->dark);
         n = sample (&c, model->end_ns, model->live_objects, model->n_gcs);
         path_series (&c, n, TRUE);
-        set_color (cr, color, 0.22);
+        tm_render_set_color (cr, color, 0.22);
         cairo_fill (cr);
         path_series (&c, n, FALSE);
-        set_color (cr, color, 1.0);
+        tm_render_set_color (cr, color, 1.0);
         cairo_set_line_width (cr, 1.5);
         cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
         cairo_stroke (cr);
@@ -805,17 +663,17 @@ tm_chart_render (cairo_t               *cr,
         TmColor color = overhead_color (o->dark);
         n = sample (&c, model->end_ns, model->overhead, model->n_gcs);
         path_series (&c, n, TRUE);
-        set_color (cr, color, 0.45);
+        tm_render_set_color (cr, color, 0.45);
         cairo_fill (cr);
         path_series (&c, n, FALSE);
-        set_color (cr, color, 1.0);
+        tm_render_set_color (cr, color, 1.0);
         cairo_set_line_width (cr, 1.2);
         cairo_stroke (cr);
         if (o->overhead_threshold > 0 && o->overhead_threshold <= c.y_max)
           {
             double y = round (y_of (&c, o->overhead_threshold)) + 0.5;
             double dash[] = { 5, 4 };
-            set_color (cr, tm_chart_window_color (TM_WINDOW_LEAK), 0.85);
+            tm_render_set_color (cr, tm_chart_window_color (TM_WINDOW_LEAK), 0.85);
             cairo_set_line_width (cr, 1);
             cairo_set_dash (cr, dash, 2, 0);
             cairo_move_to (cr, c.l.x, y);
@@ -836,7 +694,7 @@ tm_chart_render (cairo_t               *cr,
   if (o->kind == TM_CHART_MEMORY)
     draw_pause_marks (&c, c.l.y + c.l.height + 3);
 
-  draw_time_axis (&c, bottom);
+  tm_render_time_axis (&c.t, &c.l, bottom, o->width - 2, o->foreground);
 
   cairo_restore (cr);
 
@@ -845,7 +703,14 @@ tm_chart_render (cairo_t               *cr,
 
   g_free (c.dx);
   g_free (c.dy);
-  pango_font_description_free (c.font);
+}
+
+static void
+draw_png (cairo_t *cr, gpointer user_data)
+{
+  gpointer *args = user_data;
+
+  tm_chart_render (cr, args[0], args[1], NULL);
 }
 
 gboolean
@@ -854,35 +719,10 @@ tm_chart_write_png (const TmTimelineModel *model,
                     const char            *path,
                     GError               **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
-  int w, h;
+  gconstpointer args[] = { model, options };
 
   g_return_val_if_fail (model != NULL && options != NULL && path != NULL, FALSE);
 
-  w = (int) ceil (options->width);
-  h = (int) ceil (options->height);
-  if (w < 16 || h < 16 || w > 16384 || h > 16384)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
-      return FALSE;
-    }
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cr = cairo_create (surface);
-  tm_chart_render (cr, model, options, NULL);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return tm_render_write_png (options->width, options->height, draw_png, args, path, error);
 }
+

@@ -8,6 +8,7 @@
 #include <cairo.h>
 #include <glib.h>
 
+#include "tm-render-common.h"   /* TmColor, TmChartLayout */
 #include "tm-timeline-model.h"
 #include "tm-windows.h"
 
@@ -19,10 +20,6 @@ typedef enum {
   TM_CHART_OVERHEAD,      /* share of time spent in GC pauses */
   TM_CHART_N_KINDS
 } TmChartKind;
-
-typedef struct {
-  double red, green, blue, alpha;
-} TmColor;
 
 /* A translucent band over the charts (a suspicious window). */
 typedef struct {
@@ -55,12 +52,6 @@ typedef struct {
   gboolean           band_labels;    /* name the bands inside the plot */
 } TmChartOptions;
 
-/* Where the plot area ended up (for hit testing in the widgets). */
-typedef struct {
-  double x, y, width, height;
-  double t0, t1;            /* visible range mapped to x .. x + width */
-} TmChartLayout;
-
 void         tm_chart_options_init   (TmChartOptions *options,
                                       TmChartKind     kind,
                                       const TmTimelineModel *model,
@@ -78,9 +69,6 @@ gboolean     tm_chart_write_png      (const TmTimelineModel *model,
                                       const TmChartOptions  *options,
                                       const char            *path,
                                       GError               **error);
-
-double       tm_chart_layout_x_to_ns (const TmChartLayout *layout, double x);
-double       tm_chart_layout_ns_to_x (const TmChartLayout *layout, double ns);
 
 const char  *tm_chart_kind_to_string (TmChartKind kind);    /* "memory", ... */
 gboolean     tm_chart_kind_from_string (const char *name, TmChartKind *kind);

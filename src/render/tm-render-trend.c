@@ -4,31 +4,15 @@
 #include "tm-render-trend.h"
 #include "tm-axis.h"
 #include "tm-downsample.h"
-#include "tm-error.h"
+#include "tm-render-common.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
-/* the frame of tm-chart.c, so stacked charts of both kinds line up */
-#define PAD        10.0
-#define HEADER     22.0
-#define X_LABELS   18.0
 #define SWATCH     14.0
 #define HIT_PIXELS 5.0
-
-static TmColor
-rgb (guint32 hex)
-{
-  return (TmColor) { ((hex >> 16) & 0xff) / 255.0, ((hex >> 8) & 0xff) / 255.0, (hex & 0xff) / 255.0, 1 };
-}
-
-static void
-set_color (cairo_t *cr, TmColor c, double alpha_scale)
-{
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, c.alpha * alpha_scale);
-}
 
 /* Adwaita hues, ordered so neighbours in the ranking differ clearly. */
 TmColor
@@ -40,8 +24,8 @@ tm_trend_series_color (guint index, gboolean is_other, gboolean dark)
                                    0xcdab8f, 0x99c1f1, 0xff7b63, 0x8ff0a4, 0xffbe6f };
 
   if (is_other)
-    return rgb (dark ? 0x9a9996 : 0x77767b);
-  return rgb ((dark ? night : light)[index % G_N_ELEMENTS (light)]);
+    return tm_render_rgb (dark ? 0x9a9996 : 0x77767b, 1);
+  return tm_render_rgb ((dark ? night : light)[index % G_N_ELEMENTS (light)], 1);
 }
 
 const char *
@@ -115,8 +99,8 @@ tm_trend_chart_options_init (TmTrendChartOptions *o, double width, double height
   o->height = height;
   o->selected = -1;
   o->hover_ns = -1;
-  o->foreground = rgb (0x241f31);
-  o->background = rgb (0xffffff);
+  o->foreground = tm_render_rgb (0x241f31, 1);
+  o->background = tm_render_rgb (0xffffff, 1);
   o->show_legend = TRUE;
 }
 
@@ -136,57 +120,13 @@ tm_trend_nearest_point (const TmTrend *trend, double ns)
 
 typedef struct {
   cairo_t                   *cr;
+  TmRenderText               t;        /* cr, the font, middle ellipsis */
   const TmTrendChartOptions *o;
   TmTrendChartLayout         l;
-  PangoFontDescription      *font;
   double                    *x;        /* times as doubles */
   double                    *dx, *dy;  /* downsampled */
   gsize                      cap;
 } Ctx;
-
-static PangoLayout *
-make_layout (Ctx *c, const char *text, gboolean bold, double max_width)
-{
-  PangoLayout *layout = pango_cairo_create_layout (c->cr);
-  PangoFontDescription *fd = pango_font_description_copy (c->font);
-
-  if (bold)
-    pango_font_description_set_weight (fd, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, fd);
-  pango_layout_set_text (layout, text, -1);
-  if (max_width > 0)
-    {
-      /* long Java names keep their ends: package start and class name */
-      pango_layout_set_width (layout, (int) (max_width * PANGO_SCALE));
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_MIDDLE);
-    }
-  pango_font_description_free (fd);
-  return layout;
-}
-
-static void
-text_size (Ctx *c, const char *text, gboolean bold, double *w, double *h)
-{
-  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, -1);
-  int pw, ph;
-
-  pango_layout_get_pixel_size (layout, &pw, &ph);
-  *w = pw;
-  *h = ph;
-}
-
-static void
-draw_text (Ctx *c, const char *text, double x, double y, double xalign, double yalign,
-           gboolean bold, TmColor color, double alpha, double max_width)
-{
-  g_autoptr(PangoLayout) layout = make_layout (c, text, bold, max_width);
-  int w, h;
-
-  pango_layout_get_pixel_size (layout, &w, &h);
-  set_color (c->cr, color, alpha);
-  cairo_move_to (c->cr, round (x - w * xalign), round (y - h * yalign));
-  pango_cairo_show_layout (c->cr, layout);
-}
 
 static double
 y_of (const Ctx *c, double v)
@@ -226,61 +166,6 @@ visible_max (Ctx *c, GPtrArray *shown, guint n)
 }
 
 static void
-draw_value_axis (Ctx *c, const TmAxisTicks *ticks)
-{
-  cairo_t *cr = c->cr;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < ticks->n_ticks; i++)
-    {
-      double y = round (y_of (c, ticks->ticks[i])) + 0.5;
-      g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
-
-      set_color (cr, c->o->foreground, i == 0 ? 0.35 : 0.10);
-      cairo_move_to (cr, c->l.plot.x, y);
-      cairo_line_to (cr, c->l.plot.x + c->l.plot.width, y);
-      cairo_stroke (cr);
-      draw_text (c, label, c->l.plot.x - 6, y, 1.0, 0.5, FALSE, c->o->foreground, 0.65, -1);
-    }
-  cairo_restore (cr);
-}
-
-static void
-draw_time_axis (Ctx *c, double bottom)
-{
-  cairo_t *cr = c->cr;
-  TmAxisTicks ticks;
-  guint max_ticks = CLAMP ((guint) (c->l.plot.width / 90), 2, 12);
-  double last_right = -G_MAXDOUBLE;
-
-  tm_axis_ticks (&ticks, TM_AXIS_UNIT_TIME_NS, c->l.plot.t0, c->l.plot.t1, max_ticks, FALSE);
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
-  for (guint i = 0; i < ticks.n_ticks; i++)
-    {
-      double x = round (tm_chart_layout_ns_to_x (&c->l.plot, ticks.ticks[i])) + 0.5;
-      g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
-      double w, h;
-
-      text_size (c, label, FALSE, &w, &h);
-      set_color (cr, c->o->foreground, 0.06);
-      cairo_move_to (cr, x, c->l.plot.y);
-      cairo_line_to (cr, x, c->l.plot.y + c->l.plot.height);
-      cairo_stroke (cr);
-      set_color (cr, c->o->foreground, 0.35);
-      cairo_move_to (cr, x, bottom);
-      cairo_line_to (cr, x, bottom + 3);
-      cairo_stroke (cr);
-      if (x - w / 2 < last_right + 8 || x + w / 2 > c->l.plot.x + c->l.plot.width + PAD)
-        continue;
-      draw_text (c, label, x, bottom + 3, 0.5, 0.0, FALSE, c->o->foreground, 0.65, -1);
-      last_right = x + w / 2;
-    }
-  cairo_restore (cr);
-}
-
-static void
 draw_series (Ctx *c, const TmTrendSeries *ser, guint index, guint n, gboolean selected, gboolean dimmed)
 {
   cairo_t *cr = c->cr;
@@ -299,7 +184,7 @@ draw_series (Ctx *c, const TmTrendSeries *ser, guint index, guint n, gboolean se
       else
         cairo_line_to (cr, x, y);
     }
-  set_color (cr, color, dimmed ? 0.35 : 1.0);
+  tm_render_set_color (cr, color, dimmed ? 0.35 : 1.0);
   cairo_set_line_width (cr, selected ? 3.0 : 1.8);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
   if (ser->is_other)
@@ -323,7 +208,7 @@ draw_legend (Ctx *c, GPtrArray *shown)
   TmTrendChartLayout *l = &c->l;
   double w, h;
 
-  text_size (c, "Xg", FALSE, &w, &h);
+  tm_render_text_size (&c->t, "Xg", FALSE, &w, &h);
   l->legend_row = MAX (h + 4, 16);
   l->n_legend = MIN (shown->len, TM_TREND_CHART_MAX_LEGEND);
   for (guint s = 0; s < l->n_legend; s++)
@@ -335,19 +220,19 @@ draw_legend (Ctx *c, GPtrArray *shown)
       TmColor color = tm_trend_series_color (s, ser->is_other, c->o->dark);
 
       l->legend_y[s] = y;
-      if (y + l->legend_row > l->plot.y + l->plot.height + X_LABELS)
+      if (y + l->legend_row > l->plot.y + l->plot.height + TM_RENDER_X_LABELS)
         {
           l->n_legend = s;
           break;
         }
       if (selected)
         {
-          set_color (c->cr, color, 0.15);
+          tm_render_set_color (c->cr, color, 0.15);
           cairo_rectangle (c->cr, l->legend_x - 3, y, l->legend_width + 3, l->legend_row);
           cairo_fill (c->cr);
         }
       cairo_save (c->cr);
-      set_color (c->cr, color, 1.0);
+      tm_render_set_color (c->cr, color, 1.0);
       cairo_set_line_width (c->cr, 2.5);
       if (ser->is_other)
         {
@@ -358,8 +243,8 @@ draw_legend (Ctx *c, GPtrArray *shown)
       cairo_line_to (c->cr, l->legend_x + SWATCH - 2, cy);
       cairo_stroke (c->cr);
       cairo_restore (c->cr);
-      draw_text (c, ser->is_other ? _("Other") : ser->key, l->legend_x + SWATCH + 4, cy, 0.0, 0.5,
-                 selected, c->o->foreground, 0.8, l->legend_width - SWATCH - 6);
+      tm_render_draw_text (&c->t, ser->is_other ? _("Other") : ser->key, l->legend_x + SWATCH + 4, cy,
+                           0.0, 0.5, selected, c->o->foreground, 0.8, l->legend_width - SWATCH - 6);
     }
 }
 
@@ -377,7 +262,7 @@ draw_hover (Ctx *c, TmTrend *trend, GPtrArray *shown)
     return;
 
   cairo_save (c->cr);
-  set_color (c->cr, c->o->foreground, 0.55);
+  tm_render_set_color (c->cr, c->o->foreground, 0.55);
   cairo_set_line_width (c->cr, 1);
   cairo_move_to (c->cr, round (x) + 0.5, c->l.plot.y);
   cairo_line_to (c->cr, round (x) + 0.5, c->l.plot.y + c->l.plot.height);
@@ -385,7 +270,7 @@ draw_hover (Ctx *c, TmTrend *trend, GPtrArray *shown)
   for (guint s = 0; s < shown->len; s++)
     {
       const TmTrendSeries *ser = g_ptr_array_index (shown, s);
-      set_color (c->cr, tm_trend_series_color (s, ser->is_other, c->o->dark), 1.0);
+      tm_render_set_color (c->cr, tm_trend_series_color (s, ser->is_other, c->o->dark), 1.0);
       cairo_arc (c->cr, x, y_of (c, ser->values[p]), 3.5, 0, 2 * G_PI);
       cairo_fill (c->cr);
     }
@@ -400,6 +285,7 @@ tm_trend_chart_render (cairo_t                   *cr,
                        TmTrendChartLayout        *layout_out)
 {
   Ctx c = { 0 };
+  g_autoptr(PangoFontDescription) font = NULL;
   TmAxisTicks ticks;
   TmAxisUnit unit;
   g_autofree char *title = NULL;
@@ -411,20 +297,15 @@ tm_trend_chart_render (cairo_t                   *cr,
   n = trend->n_points;
   c.cr = cr;
   c.o = o;
-  c.font = pango_font_description_from_string (o->font ? o->font : "Sans 9");
-  if (pango_font_description_get_size (c.font) <= 0)
-    pango_font_description_set_size (c.font, 9 * PANGO_SCALE);
+  font = tm_render_font_new (o->font);
+  /* long Java names keep their ends: package start and class name */
+  c.t = (TmRenderText) { cr, font, PANGO_ELLIPSIZE_MIDDLE };
   c.x = g_new (double, MAX (n, 1));
   for (guint p = 0; p < n; p++)
     c.x[p] = (double) trend->times_ns[p];
 
   cairo_save (cr);
-  if (o->background.alpha > 0)
-    {
-      set_color (cr, o->background, 1.0);
-      cairo_rectangle (cr, 0, 0, o->width, o->height);
-      cairo_fill (cr);
-    }
+  tm_render_background (cr, o->background, o->width, o->height);
 
   /* the window, or the requested view; one point gets a little room */
   if (o->view_end_ns > o->view_start_ns)
@@ -450,14 +331,14 @@ tm_trend_chart_render (cairo_t                   *cr,
         {
           const TmTrendSeries *ser = g_ptr_array_index (shown, s);
           double w, h;
-          text_size (&c, ser->is_other ? _("Other") : ser->key, TRUE, &w, &h);
+          tm_render_text_size (&c.t, ser->is_other ? _("Other") : ser->key, TRUE, &w, &h);
           legend_room = MAX (legend_room, w + SWATCH + 8);
         }
       legend_room = MIN (legend_room, o->width / 3);
     }
 
-  c.l.plot.y = PAD + HEADER + 4;
-  bottom = o->height - PAD - X_LABELS;
+  c.l.plot.y = TM_RENDER_PAD + TM_RENDER_HEADER + 4;
+  bottom = o->height - TM_RENDER_PAD - TM_RENDER_X_LABELS;
   c.l.plot.height = MAX (bottom - c.l.plot.y, 10);
   unit = tm_trend_metric_is_bytes (trend->request.metric) ? TM_AXIS_UNIT_BYTES : TM_AXIS_UNIT_COUNT;
 
@@ -467,8 +348,9 @@ tm_trend_chart_render (cairo_t                   *cr,
     {
       double vmax;
 
-      c.l.plot.x = PAD + (o->y_axis_width > 0 ? o->y_axis_width : pass == 0 ? 64 : y_label_w + 8);
-      c.l.plot.width = MAX (o->width - c.l.plot.x - PAD - 4 - (legend_room > 0 ? legend_room + 12 : 0), 10);
+      c.l.plot.x = TM_RENDER_PAD + (o->y_axis_width > 0 ? o->y_axis_width : pass == 0 ? 64 : y_label_w + 8);
+      c.l.plot.width = MAX (o->width - c.l.plot.x - TM_RENDER_PAD - 4 - (legend_room > 0 ? legend_room + 12 : 0),
+                            10);
       vmax = visible_max (&c, shown, n);
       if (vmax <= 0)
         vmax = unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
@@ -479,7 +361,7 @@ tm_trend_chart_render (cairo_t                   *cr,
         {
           g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
           double w, h;
-          text_size (&c, label, FALSE, &w, &h);
+          tm_render_text_size (&c.t, label, FALSE, &w, &h);
           y_label_w = MAX (y_label_w, w);
         }
     }
@@ -487,9 +369,8 @@ tm_trend_chart_render (cairo_t                   *cr,
   c.l.legend_width = legend_room;
 
   title = o->title ? g_strdup (o->title) : tm_trend_chart_title (trend);
-  draw_text (&c, title, PAD, PAD + HEADER / 2 - 2, 0.0, 0.5, TRUE, o->foreground, 0.9,
-             o->width - 2 * PAD);
-  draw_value_axis (&c, &ticks);
+  tm_render_draw_title (&c.t, title, o->foreground, o->width - 2 * TM_RENDER_PAD);
+  tm_render_value_axis (&c.t, &c.l.plot, c.l.y_max, &ticks, o->foreground);
 
   cairo_save (cr);
   cairo_rectangle (cr, c.l.plot.x - 4, c.l.plot.y - 4, c.l.plot.width + 8, c.l.plot.height + 5);
@@ -503,7 +384,8 @@ tm_trend_chart_render (cairo_t                   *cr,
   draw_hover (&c, trend, shown);
   cairo_restore (cr);
 
-  draw_time_axis (&c, bottom);
+  tm_render_time_axis (&c.t, &c.l.plot, bottom, c.l.plot.x + c.l.plot.width + TM_RENDER_PAD,
+                       o->foreground);
   if (legend_room > 0)
     draw_legend (&c, shown);
   cairo_restore (cr);
@@ -513,7 +395,20 @@ tm_trend_chart_render (cairo_t                   *cr,
   g_free (c.x);
   g_free (c.dx);
   g_free (c.dy);
-  pango_font_description_free (c.font);
+}
+
+typedef struct {
+  TmTrend                   *trend;
+  GPtrArray                 *shown;
+  const TmTrendChartOptions *options;
+} PngArgs;
+
+static void
+draw_png (cairo_t *cr, gpointer user_data)
+{
+  PngArgs *a = user_data;
+
+  tm_trend_chart_render (cr, a->trend, a->shown, a->options, NULL);
 }
 
 gboolean
@@ -523,35 +418,11 @@ tm_trend_chart_write_png (TmTrend                   *trend,
                           const char                *path,
                           GError                   **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
-  int w, h;
+  PngArgs args = { trend, shown, options };
 
   g_return_val_if_fail (trend != NULL && shown != NULL && options != NULL && path != NULL, FALSE);
 
-  w = (int) ceil (options->width);
-  h = (int) ceil (options->height);
-  if (w < 16 || h < 16 || w > 16384 || h > 16384)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
-      return FALSE;
-    }
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
-  cr = cairo_create (surface);
-  tm_trend_chart_render (cr, trend, shown, options, NULL);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
-      return FALSE;
-    }
-  return TRUE;
+  return tm_render_write_png (options->width, options->height, draw_png, &args, path, error);
 }
 
 /* Distance from (px, py) to the segment a-b. */
