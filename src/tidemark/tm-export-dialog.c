@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-export-dialog.h"
+#include "tm-export.h"
 #include "tm-settings.h"
 
 #include <glib/gi18n.h>
@@ -18,62 +19,49 @@ struct _TmExportDialog
 G_DEFINE_FINAL_TYPE (TmExportDialog, tm_export_dialog, GTK_TYPE_WINDOW)
 
 static void
-save_response_cb (GtkNativeDialog *chooser, int response, TmExportDialog *self)
+save_chart (const char *path, gpointer user_data)
 {
-  if (response == GTK_RESPONSE_ACCEPT && self->app_window)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-      int w = gtk_spin_button_get_value_as_int (self->width_spin);
-      int h = gtk_spin_button_get_value_as_int (self->height_spin);
-      TmChartKind kind = gtk_drop_down_get_selected (self->chart_dropdown);
+  TmExportDialog *self = user_data;
+  g_autoptr(GError) error = NULL;
+  int w = gtk_spin_button_get_value_as_int (self->width_spin);
+  int h = gtk_spin_button_get_value_as_int (self->height_spin);
+  TmChartKind kind = gtk_drop_down_get_selected (self->chart_dropdown);
 
-      g_settings_set_uint (tm_settings_get (), "export-width", w);
-      g_settings_set_uint (tm_settings_get (), "export-height", h);
-      if (path == NULL ||
-          !tm_app_window_export_chart (self->app_window, kind, path, w, h, &error))
-        {
-          GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self->app_window),
-                                                      GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
-                                                      GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
-                                                      _("Could not export the chart"));
-          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
-                                                    error ? error->message : _("Only local files can be written."));
-          g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
-          gtk_window_present (GTK_WINDOW (dialog));
-        }
+  if (self->app_window == NULL)
+    return;
+  g_settings_set_uint (tm_settings_get (), "export-width", w);
+  g_settings_set_uint (tm_settings_get (), "export-height", h);
+  if (path == NULL ||
+      !tm_app_window_export_chart (self->app_window, kind, path, w, h, &error))
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self->app_window),
+                                                  GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                  _("Could not export the chart"));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                                error ? error->message : _("Only local files can be written."));
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
     }
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
-  gtk_window_destroy (GTK_WINDOW (self));
 }
 
 static void
 export_clicked_cb (GtkButton *button, TmExportDialog *self)
 {
-  GtkFileChooserNative *chooser;
   TmChartKind kind = gtk_drop_down_get_selected (self->chart_dropdown);
   GFile *trace_file = self->app_window ? tm_app_window_get_file (self->app_window) : NULL;
   g_autofree char *base = trace_file ? g_file_get_basename (trace_file) : g_strdup ("trace");
   g_autofree char *name = NULL;
   char *dot;
-  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
 
   if ((dot = strrchr (base, '.')) != NULL && dot != base)
     *dot = '\0';
   name = g_strdup_printf ("%s-%s.png", base, tm_chart_kind_to_string (kind));
 
-  chooser = gtk_file_chooser_native_new (_("Export Chart"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_filter_set_name (png, _("PNG images"));
-  gtk_file_filter_add_mime_type (png, "image/png");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), png);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), self);
+  /* the dialog hides while the chooser is up and goes once it is answered */
   gtk_widget_set_visible (GTK_WIDGET (self), FALSE);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  tm_export_choose_file (GTK_WINDOW (self), _("Export Chart"), _("PNG images"), "image/png", name,
+                         save_chart, self, (GDestroyNotify) gtk_window_destroy);
 }
 
 static void

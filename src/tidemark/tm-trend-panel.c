@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-trend-panel.h"
+#include "tm-export.h"
 #include "tm-render-trend.h"
 #include "tm-format-util.h"
 
@@ -677,42 +678,40 @@ tm_trend_panel_write_csv (TmTrendPanel *self, const char *path, GError **error)
 }
 
 static void
-export_response_cb (GtkNativeDialog *chooser, int response, TmTrendPanel *self)
+save_png (const char *path, gpointer user_data)
 {
-  gboolean csv = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (chooser), "csv"));
+  TmTrendPanel *self = user_data;
+  g_autoptr(GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-      g_autofree char *path = g_file_get_path (file);
-      g_autoptr(GError) error = NULL;
-      gboolean ok = csv ? tm_trend_panel_write_csv (self, path, &error)
-                        : tm_trend_panel_write_png (self, path, 1200, 400, &error);
-      if (!ok)
-        show_status (self, error->message);
-    }
-  gtk_native_dialog_destroy (chooser);
-  g_object_unref (chooser);
-  g_object_unref (self);
+  if (path == NULL)
+    show_status (self, _("Only local files can be written."));
+  else if (!tm_trend_panel_write_png (self, path, 1200, 400, &error))
+    show_status (self, error->message);
+}
+
+static void
+save_csv (const char *path, gpointer user_data)
+{
+  TmTrendPanel *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (path == NULL)
+    show_status (self, _("Only local files can be written."));
+  else if (!tm_trend_panel_write_csv (self, path, &error))
+    show_status (self, error->message);
 }
 
 static void
 export (TmTrendPanel *self, gboolean csv)
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new (csv ? _("Export Chart Data") : _("Export Chart"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  gtk_file_filter_set_name (filter, csv ? _("CSV files") : _("PNG images"));
-  gtk_file_filter_add_mime_type (filter, csv ? "text/csv" : "image/png");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), csv ? "trend.csv" : "trend.png");
-  g_object_set_data (G_OBJECT (chooser), "csv", GINT_TO_POINTER (csv));
-  g_signal_connect (chooser, "response", G_CALLBACK (export_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  tm_export_choose_file (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                         csv ? _("Export Chart Data") : _("Export Chart"),
+                         csv ? _("CSV files") : _("PNG images"),
+                         csv ? "text/csv" : "image/png",
+                         csv ? "trend.csv" : "trend.png",
+                         csv ? save_csv : save_png, g_object_ref (self), g_object_unref);
 }
 
 static void
