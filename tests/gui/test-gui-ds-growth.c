@@ -10,55 +10,20 @@
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
-#include "tm-application.h"
-#include "tm-app-window.h"
+#include "gui-test-util.h"
 #include "tm-ds-growth-view.h"
 #include "tm-render-ds-growth.h"
-#include "tm-synth.h"
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TmApplication *app;
-static char *leak_path;
-
-static void
-spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  TmAppWindow *win = data;
-  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
-}
+static TmGuiTestFixture fx;
 
 static gboolean
 view_done (gpointer data)
 {
   return tm_ds_growth_view_get_result (data) != NULL;
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static int
@@ -76,23 +41,19 @@ find_row (TmDsGrowthView *view, const char *name)
 static void
 test_window (void)
 {
-  TmAppWindow *win = tm_app_window_new (app);
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmAppWindow *win = tm_app_window_new (fx.app);
   const TmDsGrowth *g;
   TmDsGrowthView *view;
   guint n_top;
   int row;
 
-  gtk_window_present (GTK_WINDOW (win));
-  tm_app_window_open (win, file);
-  spin_until (window_idle, win, 60000);
-  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  tm_gui_test_open_and_wait (win, fx.leak_path);
 
   tm_session_select_gcs (tm_app_window_get_session (win), 40, 200);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.ds-growth-at-selection", NULL));
-  view = TM_DS_GROWTH_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_DS_GROWTH_VIEW));
+  view = TM_DS_GROWTH_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_DS_GROWTH_VIEW));
   g_assert_nonnull (view);
-  spin_until (view_done, view, 60000);
+  tm_gui_test_spin_until (view_done, view, 60000);
   g = tm_ds_growth_view_get_result (view);
   g_assert_nonnull (g);
   /* graphs every 10 GCs: the selection's first and last graph */
@@ -150,7 +111,7 @@ static void
 test_chart (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
   g_autoptr(TmDsl) dsl = NULL;
   g_autoptr(TmDsGrowth) growth = NULL;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 360);
@@ -213,54 +174,13 @@ test_chart (void)
   cairo_surface_destroy (surface);
 }
 
-static gboolean
-fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
-{
-  if ((level & G_LOG_LEVEL_WARNING) && message &&
-      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
-       strstr (message, "AT-SPI")))
-    return FALSE;
-  return TRUE;
-}
-
 int
 main (int argc, char **argv)
 {
-  TmSynthOptions options;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  int ret;
-
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_handler, NULL);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
-
-  dir = g_dir_make_tmp ("tidemark-gui-ds-XXXXXX", &error);
-  g_assert_no_error (error);
-  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
-  tm_synth_options_init (&options);
-  options.scenario = "leak";
-  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
-  g_assert_no_error (error);
-
-  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-ds-XXXXXX", 0, &fx))
+    return 77;
 
   g_test_add_func ("/gui/ds-growth/window", test_window);
   g_test_add_func ("/gui/ds-growth/chart", test_chart);
-  ret = g_test_run ();
-
-  g_object_unref (app);
-  g_unlink (leak_path);
-  g_rmdir (dir);
-  g_free (leak_path);
-  return ret;
+  return tm_gui_test_run (&fx);
 }

@@ -10,55 +10,20 @@
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
-#include "tm-application.h"
-#include "tm-app-window.h"
+#include "gui-test-util.h"
 #include "tm-trend-view.h"
 #include "tm-render-trend.h"
-#include "tm-synth.h"
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TmApplication *app;
-static char *leak_path;
-
-static void
-spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  TmAppWindow *win = data;
-  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
-}
+static TmGuiTestFixture fx;
 
 static gboolean
 panel_done (gpointer data)
 {
   return !tm_trend_panel_is_busy (data) && tm_trend_panel_get_trend (data) != NULL;
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static int
@@ -75,8 +40,7 @@ shown_index (TmTrendPanel *panel, const char *key)
 static void
 test_drill_down (void)
 {
-  TmAppWindow *win = tm_app_window_new (app);
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmAppWindow *win = tm_app_window_new (fx.app);
   const char *leak[] = { "java.util.concurrent.ConcurrentHashMap$Node", "com.example.travel.JourneyKey",
                          "com.example.travel.Journey", "java.lang.String", "byte[]" };
   TmSession *session;
@@ -87,20 +51,17 @@ test_drill_down (void)
   const TmTrendSeries *journey;
   int j;
 
-  gtk_window_present (GTK_WINDOW (win));
-  tm_app_window_open (win, file);
-  spin_until (window_idle, win, 60000);
-  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  tm_gui_test_open_and_wait (win, fx.leak_path);
 
   session = tm_app_window_get_session (win);
   tm_session_select_gcs (session, 40, 200);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.trend-at-selection", NULL));
-  view = TM_TREND_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_TREND_VIEW));
+  view = TM_TREND_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_TREND_VIEW));
   g_assert_nonnull (view);
   g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
 
   top = tm_trend_view_get_chart (view, 0);
-  spin_until (panel_done, top, 30000);
+  tm_gui_test_spin_until (panel_done, top, 30000);
   trend = tm_trend_panel_get_trend (top);
   g_assert_true (trend->complete);
   g_assert_cmpuint (trend->request.from_gc, ==, 40);
@@ -124,7 +85,7 @@ test_drill_down (void)
   g_assert_cmpint (tm_trend_panel_get_selected (top), ==, j);
   g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
   drilled = tm_trend_view_get_chart (view, 1);
-  spin_until (panel_done, drilled, 30000);
+  tm_gui_test_spin_until (panel_done, drilled, 30000);
   sub = tm_trend_panel_get_trend (drilled);
   g_assert_cmpuint (sub->request.n_drill, ==, 1);
   g_assert_cmpstr (sub->request.drill[0], ==, "com.example.travel.Journey");
@@ -162,7 +123,7 @@ test_drill_down (void)
 
   /* the keyboard does what a click does */
   {
-    GtkWidget *area = find_widget (GTK_WIDGET (top), GTK_TYPE_DRAWING_AREA);
+    GtkWidget *area = tm_gui_test_find_widget (GTK_WIDGET (top), GTK_TYPE_DRAWING_AREA);
     g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (area);
     GtkEventController *keys = NULL;
     gboolean handled = FALSE;
@@ -186,11 +147,11 @@ test_drill_down (void)
 
   /* grouping the top chart by another classifier drops the drill-down */
   {
-    GtkDropDown *group = GTK_DROP_DOWN (find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
+    GtkDropDown *group = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
     gtk_drop_down_set_selected (group, TM_CLASSIFIER_THREAD);
     g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
     g_assert_cmpint (tm_trend_panel_get_selected (top), ==, -1);
-    spin_until (panel_done, top, 30000);
+    tm_gui_test_spin_until (panel_done, top, 30000);
     g_assert_cmpint (tm_trend_panel_get_trend (top)->level_classifier, ==, TM_CLASSIFIER_THREAD);
     gtk_drop_down_set_selected (group, TM_CLASSIFIER_TYPE);
   }
@@ -198,7 +159,7 @@ test_drill_down (void)
   /* a retained chart: only GCs with a graph */
   tm_trend_panel_set_metric (top, TM_TREND_METRIC_RETAINED_BYTES);
   g_assert_true (tm_trend_panel_is_busy (top));
-  spin_until (panel_done, top, 60000);
+  tm_gui_test_spin_until (panel_done, top, 60000);
   trend = tm_trend_panel_get_trend (top);
   g_assert_true (trend->complete);
   for (guint p = 0; p < trend->n_points; p++)
@@ -216,6 +177,7 @@ test_drill_down (void)
 
     g_assert_true (tm_trend_panel_write_png (top, png, 800, 300, &error));
     g_assert_no_error (error);
+    tm_gui_test_assert_png (png, 800, 300);
     g_assert_true (tm_trend_panel_write_csv (top, csv, &error));
     g_assert_no_error (error);
     g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
@@ -247,7 +209,7 @@ static void
 test_hit (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
   g_autoptr(TmTrend) trend = NULL;
   g_autoptr(GPtrArray) shown = NULL;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 900, 320);
@@ -283,54 +245,13 @@ test_hit (void)
   cairo_surface_destroy (surface);
 }
 
-static gboolean
-fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
-{
-  if ((level & G_LOG_LEVEL_WARNING) && message &&
-      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
-       strstr (message, "AT-SPI")))
-    return FALSE;
-  return TRUE;
-}
-
 int
 main (int argc, char **argv)
 {
-  TmSynthOptions options;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  int ret;
-
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_handler, NULL);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
-
-  dir = g_dir_make_tmp ("tidemark-gui-trend-XXXXXX", &error);
-  g_assert_no_error (error);
-  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
-  tm_synth_options_init (&options);
-  options.scenario = "leak";
-  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
-  g_assert_no_error (error);
-
-  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-trend-XXXXXX", 0, &fx))
+    return 77;
 
   g_test_add_func ("/gui/trend/drill-down", test_drill_down);
   g_test_add_func ("/gui/trend/hit", test_hit);
-  ret = g_test_run ();
-
-  g_object_unref (app);
-  g_unlink (leak_path);
-  g_rmdir (dir);
-  g_free (leak_path);
-  return ret;
+  return tm_gui_test_run (&fx);
 }

@@ -7,20 +7,15 @@
  * when no display can be opened.
  */
 #include "tm-config.h"
-#include "tm-application.h"
-#include "tm-app-window.h"
+#include "gui-test-util.h"
 #include "tm-chart-view.h"
 #include "tm-export-dialog.h"
-#include "tm-synth.h"
 
 #include <gtk/gtk.h>
-#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
 
-static TmApplication *app;
-static char *tmpdir;
-static char *leak_path;
+static TmGuiTestFixture fx;
 
 typedef struct {
   gint64 start_us;
@@ -70,21 +65,13 @@ wait_until_idle (TmAppWindow *win)
   return gap.max_gap_us / 1000.0;
 }
 
-static void
-spin (guint ms)
-{
-  gint64 end = g_get_monotonic_time () + ms * 1000;
-  while (g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-}
-
 static TmAppWindow *
 new_window (void)
 {
-  TmAppWindow *win = tm_app_window_new (app);
+  TmAppWindow *win = tm_app_window_new (fx.app);
   gtk_window_present (GTK_WINDOW (win));
   /* Let the window map and draw its first frames before the measurement. */
-  spin (300);
+  tm_gui_test_spin (300);
   return win;
 }
 
@@ -92,7 +79,7 @@ static void
 test_leak_window (void)
 {
   TmAppWindow *win = new_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
   TmSession *session;
   TmTrace *trace;
   GtkListBox *list;
@@ -101,10 +88,9 @@ test_leak_window (void)
   int leak_index = -1;
   guint n_gcs;
   double gap_ms;
-  g_autofree char *png = g_build_filename (tmpdir, "memory.png", NULL);
+  g_autofree char *png = g_build_filename (fx.tmpdir, "memory.png", NULL);
   g_autofree char *tooltip = NULL;
   g_autoptr(GError) error = NULL;
-  cairo_surface_t *surface;
 
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "empty");
   tm_app_window_open (win, file);
@@ -141,7 +127,7 @@ test_leak_window (void)
   row = gtk_list_box_get_row_at_index (list, leak_index);
   g_assert_false (tm_session_get_has_selection (session));
   gtk_widget_activate (GTK_WIDGET (row));
-  spin (50);
+  tm_gui_test_spin (50);
   g_assert_true (tm_session_get_has_selection (session));
   g_assert_cmpint (tm_session_get_selected_window (session), ==, leak_index);
   g_assert_cmpuint (tm_session_get_selected_first_gc (session), ==, leak->first_gc);
@@ -167,7 +153,7 @@ test_leak_window (void)
 
   /* Export: the action opens the size dialog; the PNG has the chosen size. */
   gtk_widget_activate_action (GTK_WIDGET (win), "win.export-chart", "s", "memory");
-  spin (50);
+  tm_gui_test_spin (50);
   {
     GListModel *toplevels = gtk_window_get_toplevels ();
     gboolean found = FALSE;
@@ -185,15 +171,10 @@ test_leak_window (void)
   }
   g_assert_true (tm_app_window_export_chart (win, TM_CHART_MEMORY, png, 900, 320, &error));
   g_assert_no_error (error);
-  g_assert_true (g_file_test (png, G_FILE_TEST_IS_REGULAR));
-  surface = cairo_image_surface_create_from_png (png);
-  g_assert_cmpint (cairo_surface_status (surface), ==, CAIRO_STATUS_SUCCESS);
-  g_assert_cmpint (cairo_image_surface_get_width (surface), ==, 900);
-  g_assert_cmpint (cairo_image_surface_get_height (surface), ==, 320);
-  cairo_surface_destroy (surface);
+  tm_gui_test_assert_png (png, 900, 320);
 
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
+  tm_gui_test_spin (20);
 }
 
 static gboolean
@@ -214,7 +195,7 @@ static void
 test_thresholds (void)
 {
   TmAppWindow *win = new_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
   TmSession *session = tm_app_window_get_session (win);
   GSettings *settings = NULL;
   gboolean dialog = FALSE;
@@ -223,8 +204,8 @@ test_thresholds (void)
   wait_until_idle (win);
   g_assert_false (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
 
-  g_action_group_activate_action (G_ACTION_GROUP (app), "preferences", NULL);
-  spin (100);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  tm_gui_test_spin (100);
   {
     GListModel *toplevels = gtk_window_get_toplevels ();
     for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
@@ -242,12 +223,12 @@ test_thresholds (void)
 
   settings = g_settings_new ("io.github.tidemark.Tidemark");
   g_settings_set_double (settings, "overhead-threshold", 0.01);
-  spin (20);
+  tm_gui_test_spin (20);
   wait_until_idle (win);
   g_assert_true (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
   g_assert_cmpfloat (tm_session_get_overhead_threshold (session), ==, 0.01);
   g_settings_reset (settings, "overhead-threshold");
-  spin (20);
+  tm_gui_test_spin (20);
   wait_until_idle (win);
   g_assert_false (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
   g_object_unref (settings);
@@ -255,7 +236,7 @@ test_thresholds (void)
   /* The trace is now in Open Recent (the recent list lives in the test's
    * own XDG_DATA_HOME). */
   {
-    GMenuModel *recent = tm_application_get_recent_menu (app);
+    GMenuModel *recent = tm_application_get_recent_menu (fx.app);
     g_autofree char *uri = g_file_get_uri (file);
     gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
     g_autoptr(GVariant) target = NULL;
@@ -268,7 +249,7 @@ test_thresholds (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
+  tm_gui_test_spin (20);
 }
 
 static void
@@ -288,7 +269,7 @@ static void
 test_not_a_trace (void)
 {
   TmAppWindow *win = new_window ();
-  g_autofree char *path = g_build_filename (tmpdir, "notes.txt", NULL);
+  g_autofree char *path = g_build_filename (fx.tmpdir, "notes.txt", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   const char *message;
   gboolean dialog = FALSE;
@@ -317,21 +298,21 @@ test_not_a_trace (void)
   g_assert_true (dialog);
   close_dialogs ();
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
+  tm_gui_test_spin (20);
 }
 
 static void
 test_cut_short (void)
 {
   TmAppWindow *win = new_window ();
-  g_autofree char *path = g_build_filename (tmpdir, "cut.tmtrace", NULL);
+  g_autofree char *path = g_build_filename (fx.tmpdir, "cut.tmtrace", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autofree char *data = NULL;
   gsize len;
   TmTrace *trace;
   const char *text;
 
-  g_assert_true (g_file_get_contents (leak_path, &data, &len, NULL));
+  g_assert_true (g_file_get_contents (fx.leak_path, &data, &len, NULL));
   g_assert_true (g_file_set_contents (path, data, len * 6 / 10, NULL));
   tm_app_window_open (win, file);
   wait_until_idle (win);
@@ -352,14 +333,14 @@ test_cut_short (void)
   }
   close_dialogs ();
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
+  tm_gui_test_spin (20);
 }
 
 static void
 test_cancel (void)
 {
   TmAppWindow *win = new_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
 
   /* Cancel right away: back to the empty state, no error dialog. */
   tm_app_window_open (win, file);
@@ -373,19 +354,7 @@ test_cancel (void)
   else
     g_test_message ("the load finished before the cancel was seen");
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
-}
-
-/* No session bus or accessibility bus under a bare Xvfb: GTK warns and
- * carries on, and so do we; anything else stays fatal. */
-static gboolean
-fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
-{
-  if ((level & G_LOG_LEVEL_WARNING) && message &&
-      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
-       strstr (message, "AT-SPI")))
-    return FALSE;
-  return TRUE;
+  tm_gui_test_spin (20);
 }
 
 static GtkGestureDrag *
@@ -409,7 +378,7 @@ static void
 test_chart_pointer (void)
 {
   TmAppWindow *win = new_window ();
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
   TmSession *session = tm_app_window_get_session (win);
   TmChartView *chart;
   GtkGestureDrag *drag;
@@ -421,7 +390,7 @@ test_chart_pointer (void)
 
   tm_app_window_open (win, file);
   wait_until_idle (win);
-  spin (200);   /* a frame, so the charts have a layout */
+  tm_gui_test_spin (200);   /* a frame, so the charts have a layout */
   chart = TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_MEMORY));
   drag = find_drag (GTK_WIDGET (chart));
   g_assert_nonnull (drag);
@@ -491,7 +460,7 @@ test_chart_pointer (void)
   g_assert_false (tm_session_get_has_selection (session));
 
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (20);
+  tm_gui_test_spin (20);
 }
 
 /* Opening another file while one loads shows the second; closing a window
@@ -500,13 +469,13 @@ static void
 test_replace_and_close (void)
 {
   TmAppWindow *win = new_window ();
-  g_autofree char *cut = g_build_filename (tmpdir, "second.tmtrace", NULL);
-  g_autoptr(GFile) first = g_file_new_for_path (leak_path);
+  g_autofree char *cut = g_build_filename (fx.tmpdir, "second.tmtrace", NULL);
+  g_autoptr(GFile) first = g_file_new_for_path (fx.leak_path);
   g_autoptr(GFile) second = g_file_new_for_path (cut);
   g_autofree char *data = NULL;
   gsize len;
 
-  g_assert_true (g_file_get_contents (leak_path, &data, &len, NULL));
+  g_assert_true (g_file_get_contents (fx.leak_path, &data, &len, NULL));
   g_assert_true (g_file_set_contents (cut, data, len / 2, NULL));
 
   tm_app_window_open (win, first);
@@ -519,46 +488,19 @@ test_replace_and_close (void)
 
   tm_app_window_open (win, first);
   gtk_window_destroy (GTK_WINDOW (win));
-  spin (500);
+  tm_gui_test_spin (500);
 }
 
 int
 main (int argc, char **argv)
 {
-  TmSynthOptions options;
-  g_autoptr(GError) error = NULL;
-  int ret;
-
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);   /* no accessibility bus under Xvfb */
-  g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_handler, NULL);
-
-  tmpdir = g_dir_make_tmp ("tidemark-gui-XXXXXX", &error);
-  g_assert_no_error (error);
-  /* Recent files go to the test's directory, not the user's. */
-  g_setenv ("XDG_DATA_HOME", tmpdir, TRUE);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      g_rmdir (tmpdir);
-      return 77;
-    }
-
-  leak_path = g_build_filename (tmpdir, "leak.tmtrace", NULL);
-  tm_synth_options_init (&options);
-  options.scenario = "leak";
   /* TIDEMARK_GUI_TEST_SCALE=50 measures the main loop on a big trace
    * (docs/app.md); the planted truth is the same at every scale. */
-  if (g_getenv ("TIDEMARK_GUI_TEST_SCALE"))
-    options.scale = g_ascii_strtod (g_getenv ("TIDEMARK_GUI_TEST_SCALE"), NULL);
-  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
-  g_assert_no_error (error);
+  const char *scale = g_getenv ("TIDEMARK_GUI_TEST_SCALE");
 
-  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
+  if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-XXXXXX", scale ? g_ascii_strtod (scale, NULL) : 0,
+                          &fx))
+    return 77;
 
   g_test_add_func ("/gui/leak-window", test_leak_window);
   g_test_add_func ("/gui/not-a-trace", test_not_a_trace);
@@ -567,18 +509,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/thresholds", test_thresholds);
   g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
-  ret = g_test_run ();
-
-  g_object_unref (app);
-  {
-    g_autoptr(GDir) dir = g_dir_open (tmpdir, 0, NULL);
-    const char *name;
-    while (dir && (name = g_dir_read_name (dir)))
-      {
-        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (tmpdir);
-  }
-  return ret;
+  return tm_gui_test_run (&fx);
 }
