@@ -83,6 +83,16 @@ tm_cli_load (const char *path, int *exit_code)
   return trace;
 }
 
+gboolean
+tm_cli_check_gc (const char *command, const char *path, const TmTrace *trace, gint64 gc, int *exit_code)
+{
+  if (gc <= (gint64) tm_trace_n_gcs (trace))
+    return TRUE;
+  *exit_code = tm_cli_usage_error (command, "GC %" G_GINT64_FORMAT " does not exist (%s has %u GCs)",
+                                   gc, path, tm_trace_n_gcs (trace));
+  return FALSE;
+}
+
 void
 tm_cli_json_warnings (GString *out, const TmTrace *trace)
 {

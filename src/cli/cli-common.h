@@ -37,6 +37,12 @@ const char *tm_cli_single_input (const char *command, int argc, char **argv, int
  * short or damaged (with the byte offset). */
 TmTrace  *tm_cli_load        (const char *path, int *exit_code);
 
+/* Requires GC number gc (1 or more) to be in the loaded trace; otherwise
+ * prints "GC N does not exist (FILE has M GCs)" and returns FALSE with
+ * *exit_code = TM_EXIT_USAGE. */
+gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
+                              gint64 gc, int *exit_code);
+
 /* Writes the trace's warnings as a JSON array of strings. */
 void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
 

@@ -64,9 +64,8 @@ render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name,
 
   if (args->from_gc <= 0 || args->to_gc <= 0 || args->from_gc >= args->to_gc)
     return tm_cli_usage_error ("chart", "--kind ds-growth needs --from-gc A and --to-gc B with A < B");
-  if (args->to_gc > (gint64) tm_trace_n_gcs (trace))
-    return tm_cli_usage_error ("chart", "GC %" G_GINT64_FORMAT " does not exist (%s has %u GCs)",
-                               args->to_gc, path, tm_trace_n_gcs (trace));
+  if (!tm_cli_check_gc ("chart", path, trace, args->to_gc, &code))
+    return code;
   if ((dsl = tm_cli_load_descriptions (args->ds_files, &code)) == NULL)
     return code;
   growth = tm_ds_growth_new (trace, dsl, (guint32) args->from_gc, (guint32) args->to_gc, NULL, NULL, NULL, &error);

@@ -194,8 +194,8 @@ tm_cmd_ds_growth (int argc, char **argv)
     return code;
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
-  if ((guint) to > tm_trace_n_gcs (trace))
-    return tm_cli_usage_error ("ds-growth", "GC %d does not exist (%s has %u GCs)", to, path, tm_trace_n_gcs (trace));
+  if (!tm_cli_check_gc ("ds-growth", path, trace, to, &code))
+    return code;
 
   growth = tm_ds_growth_new (trace, dsl, from, to, NULL, NULL, NULL, &error);
   if (growth == NULL)

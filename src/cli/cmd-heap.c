@@ -224,8 +224,8 @@ tm_cmd_heap (int argc, char **argv)
 
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
-  if ((guint) gc > tm_trace_n_gcs (trace))
-    return tm_cli_usage_error ("heap", "GC %d does not exist (%s has %u GCs)", gc, path, tm_trace_n_gcs (trace));
+  if (!tm_cli_check_gc ("heap", path, trace, gc, &code))
+    return code;
 
   view.has_graph = tm_trace_gc (trace, gc)->has_graph;
   if (metric == N_METRICS)

@@ -205,10 +205,10 @@ compute (const char *command, const char *path, TmTrace *trace, TmTrendRequest *
          guint from_gc, guint to_gc, TmTrend **out)
 {
   g_autoptr(GError) error = NULL;
+  int code;
 
-  if (from_gc > tm_trace_n_gcs (trace))
-    return tm_cli_usage_error (command, "GC %u does not exist (%s has %u GCs)", from_gc, path,
-                               tm_trace_n_gcs (trace));
+  if (!tm_cli_check_gc (command, path, trace, from_gc, &code))
+    return code;
   req->from_gc = from_gc;
   /* a window reaching past the end of a trace cut short is clipped */
   req->to_gc = MIN (to_gc, tm_trace_n_gcs (trace));
