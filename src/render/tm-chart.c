@@ -590,19 +590,8 @@ tm_chart_render (cairo_t               *cr,
           unit = TM_AXIS_UNIT_FRACTION;
           break;
         }
-      if (vmax <= 0)
-        vmax = unit == TM_AXIS_UNIT_FRACTION ? 0.1 : unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
-      tm_axis_ticks (&ticks, unit, 0, vmax * 1.04, CLAMP ((guint) (c.l.height / 28), 2, 8), TRUE);
-      if (unit == TM_AXIS_UNIT_FRACTION && ticks.max > 1.0 && vmax <= 1.0)
-        tm_axis_ticks (&ticks, unit, 0, 1.0, CLAMP ((guint) (c.l.height / 28), 2, 8), TRUE);
+      y_label_w = tm_render_value_ticks (&c.t, &ticks, unit, vmax, c.l.height);
       c.y_max = ticks.max;
-
-      y_label_w = 0;
-      for (guint i = 0; i < ticks.n_ticks; i++)
-        {
-          g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
-          y_label_w = MAX (y_label_w, tm_render_text_width (&c.t, label, FALSE));
-        }
     }
 
   /* Legend */

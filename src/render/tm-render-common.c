@@ -115,6 +115,26 @@ tm_render_background (cairo_t *cr, TmColor color, double width, double height)
   cairo_fill (cr);
 }
 
+double
+tm_render_value_ticks (const TmRenderText *t, TmAxisTicks *ticks, TmAxisUnit unit, double vmax, double height)
+{
+  guint max_ticks = CLAMP ((guint) (height / 28), 2, 8);
+  double label_w = 0;
+
+  if (vmax <= 0)
+    vmax = unit == TM_AXIS_UNIT_FRACTION ? 0.1 : unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
+  tm_axis_ticks (ticks, unit, 0, vmax * 1.04, max_ticks, TRUE);
+  if (unit == TM_AXIS_UNIT_FRACTION && ticks->max > 1.0 && vmax <= 1.0)
+    tm_axis_ticks (ticks, unit, 0, 1.0, max_ticks, TRUE);
+
+  for (guint i = 0; i < ticks->n_ticks; i++)
+    {
+      g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
+      label_w = MAX (label_w, tm_render_text_width (t, label, FALSE));
+    }
+  return label_w;
+}
+
 static double
 value_y (const TmChartLayout *l, double y_max, double v)
 {

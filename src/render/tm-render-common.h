@@ -87,6 +87,14 @@ void         tm_render_background   (cairo_t *cr,
                                      double   width,
                                      double   height);
 
+/* Ticks for values 0..vmax on a plot `height` pixels high, the top tick
+ * just above vmax (vmax <= 0: a small default range; fractions stop at
+ * 100 % when the data does).  Returns the widest tick label. */
+double       tm_render_value_ticks  (const TmRenderText  *t,
+                                     TmAxisTicks         *ticks,
+                                     TmAxisUnit           unit,
+                                     double               vmax,
+                                     double               height);
 /* Value grid and labels left of the plot; values 0..y_max bottom to top. */
 void         tm_render_value_axis   (const TmRenderText  *t,
                                      const TmChartLayout *plot,

@@ -346,24 +346,11 @@ tm_trend_chart_render (cairo_t                   *cr,
    * width: a first guess, refined once (as tm-chart.c does) */
   for (int pass = 0; pass < 2; pass++)
     {
-      double vmax;
-
       c.l.plot.x = TM_RENDER_PAD + (o->y_axis_width > 0 ? o->y_axis_width : pass == 0 ? 64 : y_label_w + 8);
       c.l.plot.width = MAX (o->width - c.l.plot.x - TM_RENDER_PAD - 4 - (legend_room > 0 ? legend_room + 12 : 0),
                             10);
-      vmax = visible_max (&c, shown, n);
-      if (vmax <= 0)
-        vmax = unit == TM_AXIS_UNIT_BYTES ? 1024 : 10;
-      tm_axis_ticks (&ticks, unit, 0, vmax * 1.04, CLAMP ((guint) (c.l.plot.height / 28), 2, 8), TRUE);
+      y_label_w = tm_render_value_ticks (&c.t, &ticks, unit, visible_max (&c, shown, n), c.l.plot.height);
       c.l.y_max = ticks.max;
-      y_label_w = 0;
-      for (guint i = 0; i < ticks.n_ticks; i++)
-        {
-          g_autofree char *label = tm_axis_format_tick (&ticks, ticks.ticks[i]);
-          double w, h;
-          tm_render_text_size (&c.t, label, FALSE, &w, &h);
-          y_label_w = MAX (y_label_w, w);
-        }
     }
   c.l.legend_x = c.l.plot.x + c.l.plot.width + 12;
   c.l.legend_width = legend_room;
