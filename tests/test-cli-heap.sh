@@ -61,7 +61,45 @@ assert d['tree']['retained_bytes'] is None and d['tree']['objects'] > 0
 "
 grep -q "nearest GCs with one are 10 and 20" "$dir/shallow.err" || fail "no-graph note"
 
+# Data structures (issue 8): the view of heads, the ds classifiers, --ds.
+"$cli" heap "$dir/leak.tmtrace" --gc 200 --data-structures --classify type --json > "$dir/ds.json" 2>/dev/null || fail "--data-structures"
+json "$dir/ds.json" "
+heads = d['tree']['children'][0]
+assert heads['key'] == 'Data structures', heads['key']
+top = heads['children'][0]
+# the leaking JourneyCache map retains the most of all structures
+assert top['key'] == 'java.util.concurrent.ConcurrentHashMap', top['key']
+assert top['retained_bytes'] > 0.8 * d['tree']['retained_bytes'], (top['retained_bytes'], d['tree']['retained_bytes'])
+assert d['classifiers'] == ['data-structures', 'type']
+"
+"$cli" heap "$dir/leak.tmtrace" --gc 200 --classify containing-ds,type --top 0 --json > "$dir/cds.json" 2>/dev/null || fail "containing-ds"
+json "$dir/cds.json" "
+groups = {c['key']: c for c in d['tree']['children']}
+assert '(no data structure)' in groups, list(groups)
+cache = max((c for k, c in groups.items() if k.startswith('java.util.concurrent.ConcurrentHashMap @')), key=lambda c: c['objects'])
+types = {c['key'] for c in cache['children']}
+# the map's own parts belong to it; the key objects are its leaves
+assert 'java.util.concurrent.ConcurrentHashMap\$Node' in types, types
+assert 'com.example.travel.JourneyKey' in types, types
+"
+cat > "$dir/journey.ds" <<'DS'
+// the cache's values as structures of their own
+DS com.example.travel.Journey { java.lang.String; byte[]; }
+DS
+"$cli" heap "$dir/leak.tmtrace" --gc 200 --classify containing-ds --top 0 --ds "$dir/journey.ds" --json > "$dir/ds2.json" 2>/dev/null || fail "--ds"
+json "$dir/ds2.json" "
+journeys = [c for c in d['tree']['children'] if c['key'].startswith('com.example.travel.Journey @')]
+# every leaked Journey is now a structure holding its name and payload
+assert len(journeys) > 10, len(journeys)
+assert all(c['objects'] >= 2 for c in journeys), [c['objects'] for c in journeys][:5]
+"
+"$cli" heap "$dir/leak.tmtrace" --gc 200 --classify containing-ds --top 0 --json > "$dir/ds3.json" 2>/dev/null
+json "$dir/ds3.json" "assert not [c for c in d['tree']['children'] if c['key'].startswith('com.example.travel.Journey @')]"
+"$cli" heap "$dir/leak.tmtrace" --gc 200 --classify leaves --top 0 --json > "$dir/lv.json" 2>/dev/null || fail "leaves"
+json "$dir/lv.json" "assert len(d['tree']['children']) > 0"
+
 set +e
+"$cli" heap "$dir/leak.tmtrace" --gc 15 --data-structures > /dev/null 2>&1; [ $? -eq 2 ] || fail "data structures need a graph"
 "$cli" heap "$dir/leak.tmtrace" --gc 15 --metric retained-bytes > "$dir/out" 2>"$dir/err"; rc=$?
 [ $rc -eq 2 ] && [ ! -s "$dir/out" ] || fail "retained without graph: rc=$rc"
 "$cli" heap "$dir/leak.tmtrace" > /dev/null 2>&1; [ $? -eq 1 ] || fail "missing --gc"

@@ -18,7 +18,7 @@ static const TmCliCommand commands[] = {
   { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
 #endif
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
-  { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
+  { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
   { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
