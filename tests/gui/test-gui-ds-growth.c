@@ -11,6 +11,7 @@
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
+#include "tm-settings.h"
 #include "tm-ds-growth-view.h"
 #include "tm-render-ds-growth.h"
 
@@ -107,6 +108,49 @@ test_window (void)
 }
 
 /* The rendered chart: bars in HGP order, hit boxes, pattern colors. */
+/* Preferences > Data Structures: the user's .ds files reach the view.
+ * Describing AppContext as a structure makes its HashMap a nested part,
+ * so the growth analysis lists AppContext instead. */
+static void
+test_user_files (void)
+{
+  GSettings *settings = tm_settings_get ();
+  g_autofree char *ds = g_build_filename (fx.tmpdir, "app.ds", NULL);
+  const char *files[] = { ds, NULL };
+  const char *none[] = { NULL };
+  TmAppWindow *win;
+  TmDsGrowthView *view;
+  const TmDsGrowth *g;
+  gboolean app_context = FALSE, hash_map = FALSE;
+
+  g_assert_true (g_file_set_contents (ds, "DS com.example.app.AppContext { java.util.HashMap; }\n"
+                                          "java.util.HashMap { *; }\n", -1, NULL));
+  g_settings_set_strv (settings, "ds-files", files);
+
+  win = tm_app_window_new (fx.app);
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  tm_session_select_gcs (tm_app_window_get_session (win), 40, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.ds-growth-at-selection", NULL));
+  view = TM_DS_GROWTH_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_DS_GROWTH_VIEW));
+  tm_gui_test_spin_until (view_done, view, 60000);
+  g = tm_ds_growth_view_get_result (view);
+  g_assert_nonnull (g);
+  for (guint i = 0; i < g->entries->len; i++)
+    {
+      const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
+      const char *type = tm_trace_type (tm_app_window_get_trace (win), e->type)->name;
+      app_context |= g_strcmp0 (type, "com.example.app.AppContext") == 0;
+      hash_map |= g_strcmp0 (type, "java.util.HashMap") == 0;
+    }
+  g_assert_true (app_context);
+  g_assert_false (hash_map);
+
+  g_settings_set_strv (settings, "ds-files", none);
+  gtk_window_destroy (GTK_WINDOW (win));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
 static void
 test_chart (void)
 {
@@ -182,5 +226,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/ds-growth/window", test_window);
   g_test_add_func ("/gui/ds-growth/chart", test_chart);
+  g_test_add_func ("/gui/ds-growth/user-files", test_user_files);
   return tm_gui_test_run (&fx);
 }
