@@ -18,30 +18,13 @@
 #include "tm-session.h"
 #include "tm-synth.h"
 
+#include "gui-test-util.h"
+
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
 #include <string.h>
 
-static TmApplication *app;
-static char *leak_path;
-
-static void
-spin_until (gboolean (*done) (gpointer), gpointer data, guint max_ms)
-{
-  gint64 end = g_get_monotonic_time () + (gint64) max_ms * 1000;
-
-  while (!done (data) && g_get_monotonic_time () < end)
-    g_main_context_iteration (NULL, FALSE);
-  for (int i = 0; i < 20; i++)
-    g_main_context_iteration (NULL, FALSE);
-}
-
-static gboolean
-window_idle (gpointer data)
-{
-  TmAppWindow *win = data;
-  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
-}
+static TmGuiTestFixture fx;
 
 static gboolean
 view_idle (gpointer data)
@@ -53,20 +36,6 @@ static gboolean
 path_done (gpointer data)
 {
   return tm_heap_view_get_path_text (data) != NULL;
-}
-
-static GtkWidget *
-find_widget (GtkWidget *root, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (root, type))
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_widget (c, type);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static GtkWidget *
@@ -110,24 +79,21 @@ retained_of (TmHeapView *view, guint row)
 static void
 test_window (void)
 {
-  TmAppWindow *win = tm_app_window_new (app);
-  g_autoptr(GFile) file = g_file_new_for_path (leak_path);
+  TmAppWindow *win = tm_app_window_new (fx.app);
   TmHeapView *view;
   TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
   guint n_gcs, n_top;
   int row;
 
-  gtk_window_present (GTK_WINDOW (win));
-  tm_app_window_open (win, file);
-  spin_until (window_idle, win, 60000);
+  tm_gui_test_open_and_wait (win, fx.leak_path);
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
 
   n_gcs = 200;
   tm_session_select_gcs (tm_app_window_get_session (win), 100, n_gcs);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.heap-at-selection", NULL));
-  view = TM_HEAP_VIEW (find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  view = TM_HEAP_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
   g_assert_nonnull (view);
-  spin_until (view_idle, view, 60000);
+  tm_gui_test_spin_until (view_idle, view, 60000);
   g_assert_true (tm_heap_view_get_metrics_ready (view));
   g_assert_cmpuint (tm_heap_view_get_chain (view, chain), ==, 1);
   g_assert_cmpint (chain[0], ==, TM_CLASSIFIER_TYPE);
@@ -155,7 +121,7 @@ test_window (void)
   /* chain editor: type > call site; the journeys come from one caller */
   chain[1] = TM_CLASSIFIER_CALL_SITE;
   tm_heap_view_set_chain (view, chain, 2);
-  spin_until (view_idle, view, 60000);
+  tm_gui_test_spin_until (view_idle, view, 60000);
   row = find_row (view, "com.example.travel.Journey");
   g_assert_cmpint (row, >=, 0);
   tm_heap_view_set_expanded (view, row, TRUE);
@@ -184,7 +150,7 @@ test_window (void)
   row = find_row (view, "com.example.travel.Journey");
   tm_heap_view_select (view, row);
   tm_heap_view_show_path (view);
-  spin_until (path_done, view, 30000);
+  tm_gui_test_spin_until (path_done, view, 30000);
   {
     const char *text = tm_heap_view_get_path_text (view);
     g_assert_nonnull (text);
@@ -196,11 +162,11 @@ test_window (void)
   chain[0] = TM_CLASSIFIER_CALL_SITE;
   chain[1] = TM_CLASSIFIER_TYPE;
   tm_heap_view_set_chain (view, chain, 2);
-  spin_until (view_idle, view, 60000);
+  tm_gui_test_spin_until (view_idle, view, 60000);
   g_assert_cmpint (find_row (view, "com.example.travel.Journey"), ==, -1);
   g_assert_cmpint (tm_class_tree_node (tm_heap_view_get_tree (view), 1)->level, ==, 1);
   tm_heap_view_set_chain (view, chain, 1);
-  spin_until (view_idle, view, 60000);
+  tm_gui_test_spin_until (view_idle, view, 60000);
   g_assert_cmpuint (tm_class_tree_node (tm_heap_view_get_tree (view), 1)->n_children, ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (win));
@@ -213,7 +179,7 @@ static void
 test_no_graph (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) trace = tm_trace_load (leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
   GtkWidget *window = gtk_window_new ();
   TmHeapView *view;
 
@@ -222,7 +188,7 @@ test_no_graph (void)
   view = TM_HEAP_VIEW (tm_heap_view_new (trace, 15));
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
-  spin_until (view_idle, view, 60000);
+  tm_gui_test_spin_until (view_idle, view, 60000);
   g_assert_false (tm_heap_view_get_metrics_ready (view));
   g_assert_cmpuint (tm_heap_view_get_n_rows (view), >, 0);
   {
@@ -239,55 +205,12 @@ test_no_graph (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-static gboolean
-fatal_handler (const char *domain, GLogLevelFlags level, const char *message, gpointer data)
-{
-  if ((level & G_LOG_LEVEL_WARNING) && message &&
-      (strstr (message, "session bus") || strstr (message, "accessibility bus") ||
-       strstr (message, "AT-SPI")))
-    return FALSE;
-  return TRUE;
-}
-
 int
 main (int argc, char **argv)
 {
-  TmSynthOptions options;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *dir = NULL;
-  int ret;
-
-  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  g_setenv ("NO_AT_BRIDGE", "1", TRUE);
-  g_setenv ("GTK_A11Y", "none", TRUE);
-  g_test_init (&argc, &argv, NULL);
-  g_test_log_set_fatal_handler (fatal_handler, NULL);
-  if (!gtk_init_check ())
-    {
-      g_printerr ("no display: skipping the GUI tests\n");
-      return 77;
-    }
-
-  dir = g_dir_make_tmp ("tidemark-gui-heap-XXXXXX", &error);
-  g_assert_no_error (error);
-  leak_path = g_build_filename (dir, "leak.tmtrace", NULL);
-  tm_synth_options_init (&options);
-  options.scenario = "leak";
-  options.scale = 0.5;
-  g_assert_true (tm_synth_write_file (&options, leak_path, &error));
-  g_assert_no_error (error);
-
-  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (app), NULL, &error));
-  g_assert_no_error (error);
-
+  if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-heap-XXXXXX", 0.5, &fx))
+    return 77;
   g_test_add_func ("/gui/heap/window", test_window);
   g_test_add_func ("/gui/heap/no-graph", test_no_graph);
-  ret = g_test_run ();
-
-  g_object_unref (app);
-  g_unlink (leak_path);
-  g_rmdir (dir);
-  g_free (leak_path);
-  return ret;
+  return tm_gui_test_run (&fx);
 }
