@@ -260,31 +260,35 @@ tm_windows_leak_series_label (const TmTrace        *trace,
 /* ---- explanations ---- */
 
 /* Why the leak series is only a stand-in for reachable memory. */
-static const char *
-series_caveat (const TmTrace *trace, SeriesKind kind)
+static char *
+series_caveat (const TmTrace *trace, SeriesKind kind, const TmWindowParams *params)
 {
   gboolean gc_log = g_strcmp0 (trace->format, "gc-log") == 0;
+  g_autofree char *graphs = NULL;
 
-  switch (kind)
-    {
-    case SERIES_REACHABLE:
-      return "";
-    case SERIES_FULL_GC:
-      return gc_log
-        ? _(" This comes from a GC log, which has no reference graphs: occupancy after whole-heap collections"
+  if (kind == SERIES_REACHABLE)
+    return g_strdup ("");
+  if (gc_log)
+    return g_strdup (kind == SERIES_FULL_GC
+      ? _(" This comes from a GC log, which has no reference graphs: occupancy after whole-heap collections"
           " approximates the live data but may include garbage. Record the program with tidemark-cli record"
           " to confirm and to see which objects grow.")
-        : _(" This trace has no reference graphs: occupancy after whole-heap collections approximates the live"
-          " data but may include garbage. Record with reference graphs to confirm.");
-    case SERIES_OCCUPANCY:
-    default:
-      return gc_log
-        ? _(" This comes from a GC log without enough whole-heap collections, so the occupancy after every GC"
+      : _(" This comes from a GC log without enough whole-heap collections, so the occupancy after every GC"
           " stands in for the live data; it includes garbage not yet collected. Record the program with"
-          " tidemark-cli record to confirm.")
-        : _(" This trace has no reference graphs, so the occupancy after every GC stands in for reachable"
-          " memory; it includes garbage not yet collected. Record with reference graphs to confirm.");
-    }
+          " tidemark-cli record to confirm."));
+
+  graphs = trace->n_graphs == 0
+    ? g_strdup (_("This trace has no reference graphs"))
+    : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "This trace has only %u reference graph (a leak series needs %u)",
+                                    "This trace has only %u reference graphs (a leak series needs %u)",
+                                    trace->n_graphs),
+                       trace->n_graphs, MAX (params->leak_min_points, 2));
+  return g_strdup_printf (kind == SERIES_FULL_GC
+      ? _(" %s: occupancy after whole-heap collections approximates the live data but may include garbage."
+          " Record with more frequent reference graphs to confirm.")
+      : _(" %s, so the occupancy after every GC stands in for reachable memory; it includes garbage not yet"
+          " collected. Record with more frequent reference graphs (tidemark-cli record --graph-every N) to confirm."),
+      graphs);
 }
 
 static char *
@@ -337,7 +341,7 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
   gboolean covers, leak_suspicious;
   double v0, v1, secs, growth, rel;
   const char *label, *what;
-  const char *caveat;
+  g_autofree char *caveat = NULL;
 
   leak_series_build (tl, params, &s);
   p = s.points;
@@ -347,7 +351,7 @@ detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline
     goto out;
   label = _(series_titles[s.kind]);
   what = _(series_labels[s.kind]);
-  caveat = series_caveat (trace, s.kind);
+  caveat = series_caveat (trace, s.kind, params);
 
   /* leak: the heuristic growth window */
   start = tm_leak_heuristic_start (p, n, params->leak_tolerance);
