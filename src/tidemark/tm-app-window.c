@@ -44,6 +44,7 @@ struct _TmAppWindow
   TmChartView          *objects_chart;
   TmChartView          *overhead_chart;
   GtkNotebook          *analysis_notebook;
+  GtkPaned             *vpaned;
   GtkLabel             *selection_title;
   GtkLabel             *selection_explanation;
   GtkGrid              *selection_grid;
@@ -916,6 +917,19 @@ close_page_cb (GtkButton *button, GtkWidget *page)
     gtk_notebook_remove_page (GTK_NOTEBOOK (notebook), gtk_notebook_page_num (GTK_NOTEBOOK (notebook), page));
 }
 
+/* An analysis needs room: if the charts take most of the height, give the
+ * analysis 60% of it (the user can still drag the divider). */
+static gboolean
+make_room_for_analysis (gpointer data)
+{
+  TmAppWindow *self = data;
+  int height = gtk_widget_get_height (GTK_WIDGET (self->vpaned));
+
+  if (height > 0 && gtk_paned_get_position (self->vpaned) > height * 2 / 5)
+    gtk_paned_set_position (self->vpaned, height * 2 / 5);
+  return G_SOURCE_REMOVE;
+}
+
 void
 tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget *page)
 {
@@ -937,6 +951,9 @@ tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget
   n = gtk_notebook_append_page (self->analysis_notebook, page, tab);
   gtk_notebook_set_tab_reorderable (self->analysis_notebook, page, TRUE);
   gtk_notebook_set_current_page (self->analysis_notebook, n);
+
+  /* after layout, when the paned has its height */
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, make_room_for_analysis, g_object_ref (self), g_object_unref);
 }
 
 gboolean
@@ -1075,6 +1092,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
