@@ -4,7 +4,7 @@
 #include "cli-common.h"
 #include "cli-commands.h"
 #include "tm-classify.h"
-#include "tm-ds-classify.h"
+#include "tm-classify-chain.h"
 #include "cmd-ds-growth.h"
 
 #include <stdio.h>
@@ -166,123 +166,6 @@ text_node (HeapView *v, guint32 index)
     }
 }
 
-/* ---- data-structure levels (ds-dsl.md, issue 8) ---- */
-
-typedef struct {
-  TmDsResult     *result;
-  TmDsClassifier  which;
-} DsLevel;
-
-static guint32
-ds_domain (const TmClassLevel *level, TmHeapAnalysis *heap)
-{
-  const DsLevel *d = level->data;
-  return tm_ds_classifier_domain (d->result);
-}
-
-static void
-ds_pairs (const TmClassLevel *level, TmHeapAnalysis *heap, const guint32 *items, guint32 n,
-          GArray *keys, GArray *out_items)
-{
-  const DsLevel *d = level->data;
-  tm_ds_classify (d->result, d->which, items, n, keys, out_items);
-}
-
-static char *
-ds_label (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key)
-{
-  const DsLevel *d = level->data;
-  return tm_ds_classifier_key_label (d->result, tm_heap_analysis_get_trace (heap), key);
-}
-
-/* --data-structures: one group holding the heads of the data-structure
- * view (structures not contained in another one). */
-static guint32
-heads_domain (const TmClassLevel *level, TmHeapAnalysis *heap)
-{
-  return 1;
-}
-
-static void
-heads_pairs (const TmClassLevel *level, TmHeapAnalysis *heap, const guint32 *items, guint32 n,
-             GArray *keys, GArray *out_items)
-{
-  const DsLevel *d = level->data;
-  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
-  g_autoptr(GHashTable) wanted = g_hash_table_new (NULL, NULL);
-  guint32 zero = 0;
-
-  tm_ds_result_view_heads (d->result, heads);
-  for (guint i = 0; i < heads->len; i++)
-    g_hash_table_add (wanted, GUINT_TO_POINTER (g_array_index (heads, guint32, i) + 1));
-  for (guint32 i = 0; i < n; i++)
-    if (g_hash_table_contains (wanted, GUINT_TO_POINTER (items[i] + 1)))
-      {
-        g_array_append_val (keys, zero);
-        g_array_append_val (out_items, items[i]);
-      }
-}
-
-static char *
-heads_label (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key)
-{
-  return g_strdup ("Data structures");
-}
-
-/* Parses --classify with the built-in and the data-structure classifiers. */
-static gboolean
-parse_chain (const char *list, TmClassLevel *levels, guint *depth, gboolean *needs_ds, GError **error)
-{
-  g_auto(GStrv) names = g_strsplit (list, ",", -1);
-
-  *depth = 0;
-  *needs_ds = FALSE;
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      TmClassifier c;
-      TmDsClassifier dc;
-      char *name = g_strstrip (names[i]);
-
-      if (*name == '\0')
-        continue;
-      if (*depth >= TM_CLASSIFY_MAX_DEPTH - 1)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "at most %d classifiers", TM_CLASSIFY_MAX_DEPTH - 1);
-          return FALSE;
-        }
-      memset (&levels[*depth], 0, sizeof (TmClassLevel));
-      if (tm_classifier_from_string (name, &c))
-        tm_class_level_init_builtin (&levels[*depth], c);
-      else if (tm_ds_classifier_from_string (name, &dc))
-        {
-          DsLevel *d = g_new0 (DsLevel, 1);
-          d->which = dc;
-          levels[*depth].name = tm_ds_classifier_to_string (dc);
-          levels[*depth].builtin = TM_N_CLASSIFIERS;
-          levels[*depth].data = d;
-          levels[*depth].data_free = g_free;
-          levels[*depth].domain = ds_domain;
-          levels[*depth].pairs = ds_pairs;
-          levels[*depth].label = ds_label;
-          *needs_ds = TRUE;
-        }
-      else
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "unknown classifier '%s' (known: type, site, call-site, thread, space, age, "
-                       "leaves, deep-leaves, containing-ds)", name);
-          return FALSE;
-        }
-      (*depth)++;
-    }
-  if (*depth == 0)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "no classifier given");
-      return FALSE;
-    }
-  return TRUE;
-}
-
 int tm_cmd_heap (int argc, char **argv);
 
 int
@@ -313,10 +196,10 @@ tm_cmd_heap (int argc, char **argv)
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --gc N - classification tree of the heap after GC N");
   g_autoptr(TmTrace) trace = NULL;
   g_autoptr(TmHeapAnalysis) heap = NULL;
-  g_autoptr(TmDsl) dsl = NULL;
-  g_autoptr(TmDsResult) ds_result = NULL;   /* freed after the tree that uses it */
+  g_autoptr(TmDsContext) ds = NULL;
   g_autoptr(TmClassTree) tree = NULL;
   g_autoptr(GError) error = NULL;
+  TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
   TmClassLevel levels[TM_CLASSIFY_MAX_DEPTH];
   guint depth = 0;
   gboolean needs_ds = FALSE;
@@ -334,9 +217,9 @@ tm_cmd_heap (int argc, char **argv)
     return tm_cli_usage_error ("heap", "--gc N is required (a GC number, 1 or more)");
   if (top < 0)
     return tm_cli_usage_error ("heap", "--top must be 0 or more");
-  if (!parse_chain (classify ? classify : "type", levels, &depth, &needs_ds, &error))
+  if (!tm_classify_chain_parse (classify ? classify : "type", chain, &depth, &error))
     return tm_cli_usage_error ("heap", "--classify: %s", error->message);
-  needs_ds |= data_structures;
+  needs_ds = data_structures || tm_classify_chain_needs_ds (chain, depth);
   if (metric_name)
     {
       for (guint m = 0; m < N_METRICS; m++)
@@ -370,6 +253,8 @@ tm_cmd_heap (int argc, char **argv)
     }
   if (needs_ds)
     {
+      TmDsl *dsl;
+
       if (!view.has_graph)
         {
           g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
@@ -378,30 +263,23 @@ tm_cmd_heap (int argc, char **argv)
         }
       if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
         return code;
-      ds_result = tm_ds_detect_heap_analysis (heap, dsl, NULL, &error);
-      if (ds_result == NULL)
-        {
-          fprintf (stderr, "%s: %s\n", path, error->message);
-          return TM_EXIT_INPUT;
-        }
-      for (guint i = 0; i < depth; i++)
-        if (levels[i].pairs == ds_pairs)
-          ((DsLevel *) levels[i].data)->result = ds_result;
-      if (data_structures)
-        {
-          static DsLevel heads;
-          heads.result = ds_result;
-          memmove (&levels[1], &levels[0], depth * sizeof (TmClassLevel));
-          memset (&levels[0], 0, sizeof (TmClassLevel));
-          levels[0].name = "data-structures";
-          levels[0].builtin = TM_N_CLASSIFIERS;
-          levels[0].data = &heads;
-          levels[0].domain = heads_domain;
-          levels[0].pairs = heads_pairs;
-          levels[0].label = heads_label;
-          depth++;
-        }
+      ds = tm_ds_context_new (dsl, TM_DS_CONTEXT_DEFAULT_BUDGET);
     }
+  /* --data-structures: the heads of the data-structure view come first */
+  if (data_structures && !tm_ds_context_heads_level (ds, heap, &levels[0], NULL, &error))
+    {
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (!tm_classify_chain_levels (ds, heap, chain, depth, levels + (data_structures ? 1 : 0), NULL, &error))
+    {
+      if (data_structures)
+        tm_classify_chain_levels_clear (levels, 1);
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (data_structures)
+    depth++;
   tree = tm_class_tree_new_for_levels (heap, levels, depth, NULL, &error);
   if (tree == NULL)
     {
