@@ -58,6 +58,14 @@ tm_ds_metric_label (TmDsMetric metric)
     }
 }
 
+double
+tm_ds_growth_chart_natural_height (guint n_bars, gboolean show_legend)
+{
+  /* the legend wraps to two rows at ordinary widths */
+  return TM_RENDER_PAD + TM_RENDER_HEADER + MAX (n_bars, 1) * MAX_ROW + TM_RENDER_X_LABELS + TM_RENDER_PAD
+         + (show_legend ? 2 * LEGEND + 6 : 0);
+}
+
 void
 tm_ds_growth_chart_options_init (TmDsGrowthChartOptions *o,
                                  double                  width,

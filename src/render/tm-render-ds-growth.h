@@ -63,6 +63,10 @@ gboolean tm_ds_growth_chart_write_png    (const TmTrace                *trace,
                                           const char                   *path,
                                           GError                      **error);
 
+/* The height at which n_bars get their full row height: for widgets that
+ * size the chart to its content. */
+double   tm_ds_growth_chart_natural_height (guint n_bars, gboolean show_legend);
+
 /* Entry index under (x, y), or -1. */
 int      tm_ds_growth_chart_hit          (const TmDsGrowthChartLayout  *layout,
                                           double                        x,

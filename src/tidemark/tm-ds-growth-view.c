@@ -76,6 +76,7 @@ struct _TmDsGrowthView
   GtkDropDown      *metric_dropdown;
   GtkLabel         *status_label;
   GtkDrawingArea   *chart;
+  GtkPaned       *paned;
   GtkColumnView    *table;
 
   GListStore       *roots;        /* TmDsGrowthRow, the structures */
@@ -551,6 +552,13 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
     show_status (self, r->warnings);
   job_result_free (r);
   rebuild_rows (self);
+  /* the chart as tall as its bars need; the table gets the rest */
+  {
+    guint bars = MIN (self->growth->entries->len, 10);
+    int h = (int) tm_ds_growth_chart_natural_height (bars, TRUE);
+    gtk_drawing_area_set_content_height (self->chart, h);
+    gtk_paned_set_position (self->paned, h);
+  }
   gtk_widget_queue_draw (GTK_WIDGET (self->chart));
 }
 
@@ -663,6 +671,7 @@ tm_ds_growth_view_class_init (TmDsGrowthViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, metric_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, status_label);
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, chart);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, paned);
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, table);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_set_css_name (widget_class, "tm-ds-growth-view");
