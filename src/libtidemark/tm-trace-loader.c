@@ -384,6 +384,16 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
     }
 }
 
+/* Reader messages start with "FILE: "; the builder adds that itself. */
+static const char *
+without_name (const char *message, const char *path)
+{
+  gsize n = strlen (path);
+  if (strncmp (message, path, n) == 0 && message[n] == ':' && message[n + 1] == ' ')
+    return message + n + 2;
+  return message;
+}
+
 static TmTrace *
 load_from_reader (TmTraceReader  *r,
                   const char     *path,
@@ -415,11 +425,13 @@ load_from_reader (TmTraceReader  *r,
         {
           if (!d.have_header)
             {
-              g_propagate_error (error, g_steal_pointer (&local));
+              /* nothing usable came before: the whole file is unusable */
+              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header: %s", path,
+                           without_name (local->message, path));
               trace = NULL;
               goto out_free;
             }
-          tm_trace_builder_warning (b, tm_trace_reader_consumed (r), "%s", local->message);
+          tm_trace_builder_warning (b, tm_trace_reader_consumed (r), "%s", without_name (local->message, path));
           tm_trace_builder_stopped (b, tm_trace_reader_consumed (r));
           d.stopped = TRUE;
           break;

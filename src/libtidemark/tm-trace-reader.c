@@ -529,8 +529,11 @@ fail_at (TmTraceReader *r, GError **error, const char *what)
   if (r->final_error != NULL)
     {
       /* the producer's message says more (damaged frame, cut short...) */
-      g_propagate_error (error, g_error_copy (r->final_error));
-      g_prefix_error (error, "%s (raw offset %" G_GUINT64_FORMAT "); ", what, r->raw_offset);
+      if (r->raw_offset > 0)
+        g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s (%s at raw stream offset %" G_GUINT64_FORMAT ")",
+                     r->final_error->message, what, r->raw_offset);
+      else
+        g_propagate_error (error, g_error_copy (r->final_error));
       return TM_READ_ERROR;
     }
   g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED,
