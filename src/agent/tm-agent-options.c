@@ -60,7 +60,7 @@ tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error)
   guint64 v;
 
   memset (opts, 0, sizeof *opts);
-  opts->stack_depth = 4;
+  opts->stack_depth = 2;   /* the allocating method and its caller: what the site and call-site classifiers use */
   opts->graph_every = 10;
   opts->zstd_level = 3;
 

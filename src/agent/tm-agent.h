@@ -203,7 +203,6 @@ typedef struct {
   char     *w_gc_family;           /* e.g. "G1" */
   jclass    helper;                /* global ref */
   jmethodID helper_counts;
-  jmethodID helper_pools;
   jmethodID helper_usage;
   char    **w_pool_names;          /* from the helper, in its order */
   guint     w_n_pools;

@@ -139,7 +139,7 @@ tm_cmd_record (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default COMMAND-DATE-TIME.tmtrace)", "FILE" },
     { "graph-every", 0, 0, G_OPTION_ARG_INT, &graph_every, "A reference graph every N GCs (default 10; 0: only at the end)", "N" },
     { "sample-bytes", 0, 0, G_OPTION_ARG_INT64, &sample_bytes, "Record one allocation per about N bytes (default 0: every allocation; no graphs)", "N" },
-    { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, "Frames per allocation site (default 4, at most 64; 0: no sites)", "N" },
+    { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, "Frames per allocation site (default 2, at most 64; 0: no sites)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[--] COMMAND [ARGS...] - record a JVM's memory behaviour");
