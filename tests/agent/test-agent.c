@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * End-to-end tests of the JVMTI agent: real JVMs record Java programs with
- * known allocation counts and a known leak (tests/agent/*.java), and the
+ * known allocation counts and a known leak (the .java files here), and the
  * traces are checked exactly through the same loader the app uses.
  *
  * Environment (set by tests/agent/meson.build): TM_JAVA_HOME (the JDK the
