@@ -141,7 +141,6 @@ check_exception (JNIEnv *jni, const char *what, char **error)
 {
   if (!(*jni)->ExceptionCheck (jni))
     return TRUE;
-  (*jni)->ExceptionDescribe (jni);
   (*jni)->ExceptionClear (jni);
   if (error != NULL)
     *error = g_strdup_printf ("%s failed (Java exception)", what);
@@ -492,6 +491,8 @@ tm_agent_gc_ready (guint n, gboolean final)
 static guint
 kind_for (const char *bean, const TmAgentGcNote *note)
 {
+  if (tm_agent.helper == NULL)
+    return TM_GC_KIND_UNKNOWN;   /* no MXBeans to tell */
   if (bean == NULL || strstr (bean, "Pauses") != NULL)
     return TM_GC_KIND_CONCURRENT;
   if (note != NULL && strstr (note->action, "minor") != NULL)
@@ -543,7 +544,8 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
     }
 
   tm_trace_writer_gc_start (a->writer, n, (guint64) start, kind_for (g->bean, note), collector,
-                            note ? note->cause : (g->bean ? "unknown" : "concurrent cycle pause"));
+                            note ? note->cause
+                            : (g->bean != NULL || a->helper == NULL) ? "unknown" : "concurrent cycle pause");
   tm_trace_writer_gc_end (a->writer, n, (guint64) end, (guint64) (end - start), usage->len,
                           (const TmSpaceUsageRecord *) (void *) usage->data);
   if (g->graph != NULL)
