@@ -3,7 +3,9 @@
 # tidemark-cli trend end to end on the synthetic leak: the leaking types
 # rank on top by absolute growth over the leak window, Other = total -
 # shown, agreement with `heap` at the window's ends, drill-down into the
-# allocation sites, retained sizes only at GCs with a graph, CSV, exit codes.
+# allocation sites, retained sizes only at GCs with a graph, CSV, the
+# data-structure classifiers (containing-ds, leaves, deep-leaves, --ds),
+# exit codes.
 set -euo pipefail
 cli=${TIDEMARK_CLI:?}
 dir=$(mktemp -d)
@@ -140,8 +142,76 @@ assert struct.unpack('>II', b[16:24]) == (640, 240)
   "$cli" chart "$t" --kind trend --sort nowhere --png "$dir/x.png" >/dev/null 2>&1 && fail "chart bad sort"
 fi
 
+# data-structure classifiers: only GCs with a graph; the JourneyCache map's
+# containing-ds group grows by its leaked entries' three member objects
+# (Node, JourneyKey, Journey) each, checked against `heap` at both ends
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --classify containing-ds,type --metric objects --top 0 \
+  --no-other --json > "$dir/cds.json" 2>"$dir/cds.err" || fail "trend containing-ds"
+grep -q "reference graph" "$dir/cds.err" || fail "no note about graphs for containing-ds"
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --metric retained-bytes --json > "$dir/rg.json" 2>/dev/null \
+  || fail "retained for the graph GCs"
+for gc in 40 200; do
+  "$cli" heap "$t" --gc $gc --classify containing-ds,type --metric objects --top 0 --json \
+    > "$dir/cdsheap$gc.json" 2>/dev/null || fail "heap containing-ds $gc"
+done
+json "$dir/cds.json" "
+import json
+assert d['classifiers'] == ['containing-ds', 'type'] and d['level'] == 'containing-ds', d['classifiers']
+assert d['gcs'] == json.load(open('$dir/rg.json'))['gcs'], d['gcs']
+s = d['series']
+structures = [x for x in s if x['key'] != '(no data structure)']
+cache = structures[0]
+assert cache['key'].startswith('java.util.concurrent.ConcurrentHashMap @'), cache['key']
+ends = []
+for idx, gc in ((0, 40), (-1, 200)):
+  h = json.load(open('$dir/cdsheap%d.json' % gc))['tree']
+  groups = {c['key']: c for c in h['children']}
+  for x in s:
+    assert x['points'][idx][1] == groups.get(x['key'], {'objects': 0})['objects'], (gc, x['key'])
+  ends.append({c['key']: c['objects'] for c in groups[cache['key']]['children']})
+entries = ends[1]['com.example.travel.JourneyKey'] - ends[0].get('com.example.travel.JourneyKey', 0)
+assert entries > 0
+for ty in ('java.util.concurrent.ConcurrentHashMap\$Node', 'com.example.travel.Journey'):
+  assert ends[1][ty] - ends[0].get(ty, 0) == entries, ty
+assert cache['rank_value'] == 3 * entries, (cache['rank_value'], entries)
+"
+key=$(json "$dir/cds.json" "print([x['key'] for x in d['series'] if x['key'] != '(no data structure)'][0])")
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --classify containing-ds,type --metric objects --top 0 \
+  --drill "$key" --json > "$dir/cdsd.json" 2>/dev/null || fail "drill into a data structure"
+json "$dir/cdsd.json" "
+import json
+h = json.load(open('$dir/cdsheap200.json'))['tree']
+cache = [c for c in h['children'] if c['key'] == '$key'][0]
+by = {c['key']: c['objects'] for c in cache['children']}
+assert d['level'] == 'type' and d['drill'] == ['$key']
+for x in d['series']:
+  if not x['other']:
+    assert x['points'][-1][1] == by[x['key']], x['key']
+assert d['total'][-1][1] == cache['objects']
+"
+# --ds: the user's descriptions make every leaked Journey a structure
+cat > "$dir/journey.ds" <<'DS'
+DS com.example.travel.Journey { java.lang.String; byte[]; }
+DS
+"$cli" trend "$t" --from-gc 180 --to-gc 200 --classify containing-ds --metric objects --top 0 \
+  --ds "$dir/journey.ds" --json > "$dir/cdsu.json" 2>/dev/null || fail "trend --ds"
+json "$dir/cdsu.json" "
+assert len([x for x in d['series'] if x['key'].startswith('com.example.travel.Journey @')]) > 10
+"
+"$cli" trend "$t" --from-gc 180 --to-gc 200 --classify containing-ds --metric objects --top 0 \
+  --json > "$dir/cdsn.json" 2>/dev/null || fail "trend containing-ds without --ds"
+json "$dir/cdsn.json" "assert not [x for x in d['series'] if x['key'].startswith('com.example.travel.Journey @')]"
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --classify leaves --top 3 --json > "$dir/lv.json" 2>/dev/null \
+  || fail "trend leaves"
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --classify deep-leaves --top 3 --json > "$dir/dl.json" 2>/dev/null \
+  || fail "trend deep-leaves"
+json "$dir/dl.json" "assert d['level'] == 'deep-leaves' and len(d['series']) > 0"
+
 # exit codes
 set +e
+"$cli" trend "$t" --from-gc 41 --to-gc 49 --classify containing-ds >/dev/null 2>&1; [ $? -eq 2 ] || fail "ds without graph"
+"$cli" trend "$t" --from-gc 40 --to-gc 200 --classify containing-ds --ds "$dir/none.ds" >/dev/null 2>&1
+[ $? -eq 2 ] || fail "missing .ds file"
 "$cli" trend "$t" --from-gc 40 --to-gc 200 --sort sideways >/dev/null 2>&1; [ $? -eq 1 ] || fail "bad sort"
 "$cli" trend "$t" --from-gc 40 --to-gc 200 --every 2 --interval 1 >/dev/null 2>&1; [ $? -eq 1 ] || fail "every+interval"
 "$cli" trend "$t" --from-gc 40 --to-gc 200 --drill byte[] >/dev/null 2>&1; [ $? -eq 1 ] || fail "drill w/o level"

@@ -3,6 +3,7 @@
  * time, ranked by a sorting strategy, top K plus Other, drill-down
  * (cli.md). */
 #include "cmd-trend.h"
+#include "cmd-ds-growth.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -45,7 +46,7 @@ print_json (TmTrace *trace, TmTrend *trend, GPtrArray *shown, TmTrendSort sort, 
                           tm_trend_sort_to_string (sort), top, other ? "true" : "false",
                           trace->complete ? "true" : "false");
   for (guint i = 0; i < r->depth; i++)
-    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tm_classifier_to_string (r->chain[i]));
+    g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tm_chain_classifier_to_string (r->chain[i]));
   g_string_append (s, "], \"drill\": [");
   for (guint i = 0; i < r->n_drill; i++)
     {
@@ -54,7 +55,7 @@ print_json (TmTrace *trace, TmTrend *trend, GPtrArray *shown, TmTrendSort sort, 
       tm_json_append_string (s, r->drill[i]);
     }
   g_string_append_printf (s, "], \"level\": \"%s\", \"groups\": %u, \"gcs\": [",
-                          tm_classifier_to_string (trend->level_classifier), trend->groups->len);
+                          tm_chain_classifier_to_string (trend->level_classifier), trend->groups->len);
   for (guint p = 0; p < trend->n_points; p++)
     g_string_append_printf (s, "%s%u", p ? ", " : "", trend->gcs[p]);
   g_string_append (s, "], \"total\": ");
@@ -103,7 +104,7 @@ print_text (const char *path, TmTrend *trend, GPtrArray *shown, TmTrendSort sort
 
   printf ("TrendViz of %s, GCs %u..%u: %u classified GCs (%u..%u), %u groups by %s",
           path, r->from_gc, r->to_gc, trend->n_points, trend->gcs[0], trend->gcs[last],
-          trend->groups->len, tm_classifier_to_string (trend->level_classifier));
+          trend->groups->len, tm_chain_classifier_to_string (trend->level_classifier));
   if (r->n_drill > 0)
     {
       printf (" inside ");
@@ -140,11 +141,13 @@ static struct {
   char     *metric;
   char     *sort;
   char     *drill;
-} opt = { TM_TREND_DEFAULT_TOP, 0, 0, FALSE, NULL, NULL, NULL, NULL };
+  char    **ds_files;
+} opt = { TM_TREND_DEFAULT_TOP, 0, 0, FALSE, NULL, NULL, NULL, NULL, NULL };
 
 static const GOptionEntry view_entries[] = {
   { "classify", 0, 0, G_OPTION_ARG_STRING, &opt.classify,
-    "Classifier chain: type, site, call-site, thread, space, age (default: type)", "C1,C2,..." },
+    "Classifier chain: type, site, call-site, thread, space, age, leaves, deep-leaves, containing-ds "
+    "(default: type; data-structure classifiers only at GCs with a reference graph)", "C1,C2,..." },
   { "metric", 0, 0, G_OPTION_ARG_STRING, &opt.metric,
     "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "
     "deep and retained only at GCs with a reference graph)", "M" },
@@ -157,6 +160,8 @@ static const GOptionEntry view_entries[] = {
     "Classify the next GC at least SECONDS after the last classified one", "SECONDS" },
   { "drill", 0, 0, G_OPTION_ARG_STRING, &opt.drill,
     "Series of the children of this group (one key per level, '/'-separated; '\\/' for a '/' in a key)", "KEY[/KEY...]" },
+  { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &opt.ds_files,
+    "Also load these data structure descriptions (repeatable)", "FILE" },
   { NULL }
 };
 
@@ -167,6 +172,7 @@ clear_options (void)
   g_clear_pointer (&opt.metric, g_free);
   g_clear_pointer (&opt.sort, g_free);
   g_clear_pointer (&opt.drill, g_free);
+  g_clear_pointer (&opt.ds_files, g_strfreev);
 }
 
 /* Checks the view options and fills the request (window left to the
@@ -186,7 +192,7 @@ options_to_request (const char *command, TmTrendRequest *req, TmTrendSort *sort)
     return tm_cli_usage_error (command, "--interval must be a number of seconds, 0 or more");
   req->every = opt.every > 0 ? opt.every : 1;
   req->interval_ns = (guint64) (opt.interval * 1e9);
-  if (!tm_classifier_chain_parse (opt.classify ? opt.classify : "type", req->chain, &req->depth, &error))
+  if (!tm_classify_chain_parse (opt.classify ? opt.classify : "type", req->chain, &req->depth, &error))
     return tm_cli_usage_error (command, "--classify: %s", error->message);
   if (opt.metric && !tm_trend_metric_from_string (opt.metric, &req->metric))
     return tm_cli_usage_error (command, "unknown metric '%s' (known: objects, bytes, deep-objects, "
@@ -196,6 +202,15 @@ options_to_request (const char *command, TmTrendRequest *req, TmTrendSort *sort)
                                opt.sort);
   if (opt.drill && !tm_trend_request_set_drill (req, opt.drill, &error))
     return tm_cli_usage_error (command, "--drill: %s (add the next level to --classify)", error->message);
+  if (tm_trend_request_uses_ds (req))
+    {
+      TmDsl *dsl;
+      int code;
+
+      if ((dsl = tm_cli_load_descriptions (opt.ds_files, &code)) == NULL)
+        return code;
+      req->ds = tm_ds_context_new (dsl, TM_DS_CONTEXT_DEFAULT_BUDGET);
+    }
   return TM_EXIT_OK;
 }
 
@@ -224,6 +239,9 @@ compute (const char *command, const char *path, TmTrace *trace, TmTrendRequest *
   if (tm_trend_metric_needs_graph (req->metric))
     fprintf (stderr, "note: %s: %s is known only at GCs with a reference graph: %u of GCs %u..%u classified\n",
              path, tm_trend_metric_to_string (req->metric), (*out)->n_points, req->from_gc, req->to_gc);
+  else if (tm_trend_request_uses_ds (req))
+    fprintf (stderr, "note: %s: data structures are detected only at GCs with a reference graph: "
+             "%u of GCs %u..%u classified\n", path, (*out)->n_points, req->from_gc, req->to_gc);
   return TM_EXIT_OK;
 }
 

@@ -12,6 +12,9 @@
  *
  * Per GC (deep/retained metrics, or `age` in the levels used): classify
  * the heap state of each planned GC, and hand out a snapshot after each.
+ * Data-structure levels also go through each GC's tree; their keys are
+ * structure indices of that GC's detection, so their series are matched
+ * across GCs by label (the head's type and object id).
  */
 #include "tm-trend-private.h"
 #include "tm-error.h"
@@ -28,13 +31,16 @@ typedef struct {
   const guint32        *plan;
   guint                 m;
   TmClassifier          level_c;
+  gboolean              level_ds;     /* a data-structure level: slots by label */
   guint32               domain;       /* of level_c over the whole trace */
   guint32              *slot_of_key;  /* domain entries, NO_SLOT if unseen */
+  GHashTable           *slot_of_label;/* label -> slot + 1 (data-structure levels) */
   GArray               *slot_key;     /* guint32 */
   GPtrArray            *slot_label;   /* char* */
   GPtrArray            *slot_values;  /* gint64 diffs (m + 1) or double values (m) */
   gboolean              use_diff;
   TmTrendHeapCache     *heaps;        /* may be NULL */
+  TmDsContext          *ds;           /* when a data-structure level is used */
 } Acc;
 
 static void
@@ -47,9 +53,11 @@ acc_init (Acc *acc, TmTrace *trace, const TmTrendRequest *req, const guint32 *pl
   acc->plan = plan;
   acc->m = m;
   acc->level_c = req->chain[req->n_drill];
-  acc->domain = tm_classifier_domain (acc->level_c, trace, tm_trace_n_gcs (trace));
-  acc->slot_of_key = g_new (guint32, acc->domain);
+  acc->level_ds = tm_chain_classifier_is_ds (acc->level_c);
+  acc->domain = acc->level_ds ? 0 : tm_classifier_domain (acc->level_c, trace, tm_trace_n_gcs (trace));
+  acc->slot_of_key = g_new (guint32, MAX (acc->domain, 1));
   memset (acc->slot_of_key, 0xff, acc->domain * sizeof (guint32));
+  acc->slot_of_label = g_hash_table_new (g_str_hash, g_str_equal);
   acc->slot_key = g_array_new (FALSE, FALSE, sizeof (guint32));
   acc->slot_label = g_ptr_array_new_with_free_func (g_free);
   acc->slot_values = g_ptr_array_new_with_free_func (g_free);
@@ -60,6 +68,8 @@ static void
 acc_clear (Acc *acc)
 {
   g_free (acc->slot_of_key);
+  g_hash_table_unref (acc->slot_of_label);
+  g_clear_pointer (&acc->ds, tm_ds_context_unref);
   g_array_unref (acc->slot_key);
   g_ptr_array_unref (acc->slot_label);
   g_ptr_array_unref (acc->slot_values);
@@ -83,6 +93,26 @@ acc_slot (Acc *acc, guint32 key)
     g_ptr_array_add (acc->slot_values, g_new0 (gint64, acc->m + 1));
   else
     g_ptr_array_add (acc->slot_values, g_new0 (double, MAX (acc->m, 1)));
+  return slot;
+}
+
+/* The slot of a data-structure group, by its label. */
+static guint32
+acc_slot_label (Acc *acc, guint32 key, char *label)
+{
+  gpointer found = g_hash_table_lookup (acc->slot_of_label, label);
+  guint32 slot;
+
+  if (found != NULL)
+    {
+      g_free (label);
+      return GPOINTER_TO_UINT (found) - 1;
+    }
+  slot = acc->slot_key->len;
+  g_array_append_val (acc->slot_key, key);
+  g_ptr_array_add (acc->slot_label, label);   /* owns it; the table borrows it */
+  g_hash_table_insert (acc->slot_of_label, label, GUINT_TO_POINTER (slot + 1));
+  g_ptr_array_add (acc->slot_values, g_new0 (double, MAX (acc->m, 1)));
   return slot;
 }
 
@@ -180,7 +210,7 @@ no_group_error (const TmTrendRequest *req, guint level, GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                "no %s group '%s' in GCs %u..%u",
-               tm_classifier_to_string (req->chain[level]), req->drill[level],
+               tm_chain_classifier_to_string (req->chain[level]), req->drill[level],
                req->from_gc, req->to_gc);
 }
 
@@ -317,7 +347,8 @@ node_metric (const TmClassNode *n, TmTrendMetric metric)
     }
 }
 
-/* Deep/retained at one GC through its classification tree. */
+/* One GC through its classification tree: deep/retained sizes, or any
+ * metric of a chain with data-structure levels. */
 static gboolean
 classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable, GError **error)
 {
@@ -331,7 +362,7 @@ classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable
                     : tm_heap_analysis_new (acc->trace, acc->plan[p], NULL, NULL, cancellable, error);
   if (heap == NULL)
     return FALSE;
-  tree = tm_class_tree_new (heap, req->chain, req->n_drill + 1, cancellable, error);
+  tree = tm_classify_chain_tree (acc->ds, heap, req->chain, req->n_drill + 1, cancellable, error);
   if (tree == NULL)
     return FALSE;
 
@@ -347,9 +378,13 @@ classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable
       guint32 slot;
       double *values;
 
-      if (!tm_class_tree_compute_metrics (tree, c, cancellable, error))
+      if (tm_trend_metric_needs_graph (req->metric) &&
+          !tm_class_tree_compute_metrics (tree, c, cancellable, error))
         return FALSE;
-      slot = acc_slot (acc, tm_class_tree_node (tree, c)->key);
+      if (acc->level_ds)
+        slot = acc_slot_label (acc, tm_class_tree_node (tree, c)->key, tm_class_tree_node_label (tree, c));
+      else
+        slot = acc_slot (acc, tm_class_tree_node (tree, c)->key);
       values = g_ptr_array_index (acc->slot_values, slot);
       values[p] = node_metric (tm_class_tree_node (tree, c), req->metric);
     }
@@ -396,7 +431,7 @@ per_gc (Acc *acc, TmTrendPartialFunc partial, gpointer partial_data,
         GCancellable *cancellable, GError **error)
 {
   const TmTrendRequest *req = acc->req;
-  gboolean graph = tm_trend_metric_needs_graph (req->metric);
+  gboolean graph = tm_trend_metric_needs_graph (req->metric) || tm_trend_request_uses_ds (req);
   guint8 *match[TM_CLASSIFY_MAX_DEPTH] = { NULL };
   gboolean found = FALSE, ok = FALSE;
 
@@ -489,13 +524,25 @@ tm_trend_compute_cached (TmTrace              *trace,
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
                    "no GC in %u..%u has a reference graph, which %s needs",
-                   request->from_gc, request->to_gc, tm_trend_metric_to_string (request->metric));
+                   request->from_gc, request->to_gc,
+                   tm_trend_metric_needs_graph (request->metric) ? tm_trend_metric_to_string (request->metric)
+                                                                 : "data structure detection");
       return NULL;
     }
 
-  one = !tm_trend_metric_needs_graph (request->metric) && !uses_age (request);
+  one = !tm_trend_metric_needs_graph (request->metric) && !uses_age (request) &&
+        !tm_trend_request_uses_ds (request);
   acc_init (&acc, trace, request, (const guint32 *) (gpointer) plan->data, plan->len, one);
   acc.heaps = heaps;
+  if (tm_trend_request_uses_ds (request))
+    {
+      acc.ds = request->ds ? tm_ds_context_ref (request->ds) : tm_ds_context_new_for_files (NULL, error);
+      if (acc.ds == NULL)
+        {
+          acc_clear (&acc);
+          return NULL;
+        }
+    }
   if (one ? one_pass (&acc, cancellable, error)
           : per_gc (&acc, partial, partial_data, cancellable, error))
     {

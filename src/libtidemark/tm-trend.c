@@ -85,13 +85,20 @@ tm_trend_request_init (TmTrendRequest *request)
   request->every = 1;
 }
 
+static void
+clear_drill (TmTrendRequest *request)
+{
+  for (guint i = 0; i < request->n_drill; i++)
+    g_clear_pointer (&request->drill[i], g_free);
+  request->n_drill = 0;
+}
+
 void
 tm_trend_request_clear (TmTrendRequest *request)
 {
   g_return_if_fail (request != NULL);
-  for (guint i = 0; i < request->n_drill; i++)
-    g_clear_pointer (&request->drill[i], g_free);
-  request->n_drill = 0;
+  clear_drill (request);
+  g_clear_pointer (&request->ds, tm_ds_context_unref);
 }
 
 void
@@ -101,6 +108,25 @@ tm_trend_request_copy (TmTrendRequest *dest, const TmTrendRequest *src)
   *dest = *src;
   for (guint i = 0; i < src->n_drill; i++)
     dest->drill[i] = g_strdup (src->drill[i]);
+  if (src->ds != NULL)
+    tm_ds_context_ref (src->ds);
+}
+
+void
+tm_trend_request_set_ds (TmTrendRequest *request, TmDsContext *ds)
+{
+  g_return_if_fail (request != NULL);
+  if (ds != NULL)
+    tm_ds_context_ref (ds);
+  g_clear_pointer (&request->ds, tm_ds_context_unref);
+  request->ds = ds;
+}
+
+gboolean
+tm_trend_request_uses_ds (const TmTrendRequest *request)
+{
+  g_return_val_if_fail (request != NULL, FALSE);
+  return tm_classify_chain_needs_ds (request->chain, MIN (request->n_drill + 1, request->depth));
 }
 
 gboolean
@@ -112,7 +138,7 @@ tm_trend_request_push_drill (TmTrendRequest *request, const char *label, GError 
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                    "cannot drill into '%s': the classifier chain has no level below %s",
-                   label, tm_classifier_to_string (request->chain[request->n_drill]));
+                   label, tm_chain_classifier_to_string (request->chain[request->n_drill]));
       return FALSE;
     }
   request->drill[request->n_drill++] = g_strdup (label);
@@ -152,7 +178,7 @@ tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **
 
   g_return_val_if_fail (request != NULL && path != NULL, FALSE);
 
-  tm_trend_request_clear (request);
+  clear_drill (request);
   keys = split_drill_path (path);
   for (guint i = 0; i < keys->len; i++)
     {
@@ -162,12 +188,12 @@ tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                        "empty key in drill path '%s'", path);
-          tm_trend_request_clear (request);
+          clear_drill (request);
           return FALSE;
         }
       if (!tm_trend_request_push_drill (request, key, error))
         {
-          tm_trend_request_clear (request);
+          clear_drill (request);
           return FALSE;
         }
     }
@@ -195,7 +221,7 @@ tm_trend_plan_gcs (const TmTrace *trace, const TmTrendRequest *request)
   n_gcs = tm_trace_n_gcs (trace);
   to = MIN (request->to_gc, n_gcs);
   every = MAX (request->every, 1);
-  need_graph = tm_trend_metric_needs_graph (request->metric);
+  need_graph = tm_trend_metric_needs_graph (request->metric) || tm_trend_request_uses_ds (request);
 
   for (guint32 g = MAX (request->from_gc, 1); g <= to; g++)
     {

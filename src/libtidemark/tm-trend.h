@@ -19,7 +19,7 @@
  */
 #pragma once
 
-#include "tm-classify.h"
+#include "tm-classify-chain.h"
 #include "tm-trend-heap-cache.h"
 
 G_BEGIN_DECLS
@@ -49,8 +49,15 @@ typedef enum {
 typedef struct {
   guint32       from_gc;            /* window, inclusive, 1-based */
   guint32       to_gc;
+  /* Built-in or data-structure classifiers (tm-classify-chain.h).  With
+   * a data-structure classifier among the levels used (0..n_drill),
+   * only GCs with a graph are classified, each through its tree. */
   TmClassifier  chain[TM_CLASSIFY_MAX_DEPTH];
   guint         depth;              /* >= 1 */
+  /* Descriptions and detection results for data-structure levels
+   * (a reference, copied and cleared with the request); NULL: the
+   * shipped descriptions, detected anew per computation. */
+  TmDsContext  *ds;
   /* Drill-down: labels of the groups to descend into, one per level;
    * the series are then that group's children under chain[n_drill].
    * n_drill < depth. */
@@ -64,6 +71,10 @@ typedef struct {
 void        tm_trend_request_init  (TmTrendRequest *request);
 void        tm_trend_request_clear (TmTrendRequest *request);
 void        tm_trend_request_copy  (TmTrendRequest *dest, const TmTrendRequest *src);
+/* Replaces request->ds (a new reference; NULL clears it). */
+void        tm_trend_request_set_ds (TmTrendRequest *request, TmDsContext *ds);
+/* TRUE when a level used by the request (0..n_drill) is a data-structure one. */
+gboolean    tm_trend_request_uses_ds (const TmTrendRequest *request);
 /* Parses "A/B/C" into the drill labels; "\/" is a '/' inside a key and
  * "\\" a backslash. */
 gboolean    tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **error);
@@ -80,12 +91,13 @@ gboolean    tm_trend_sort_from_string   (const char *name, TmTrendSort *out);
 
 /* The GCs a request classifies (ascending ids): the window's GCs, every
  * n-th or by interval, and only GCs with a graph when the metric needs
- * one.  Empty array when none qualifies. */
+ * one or a data-structure level is used.  Empty array when none qualifies. */
 GArray     *tm_trend_plan_gcs      (const TmTrace *trace, const TmTrendRequest *request);
 
 typedef struct {
   char     *key;          /* group label (classifier key label); "Other" for the other series */
-  guint32   key_index;    /* classifier key; G_MAXUINT32 for Other */
+  guint32   key_index;    /* classifier key (data-structure levels: the structure
+                           * index at the first GC it was seen); G_MAXUINT32 for Other */
   double   *values;       /* n_points */
   gboolean  is_other;
 } TmTrendSeries;

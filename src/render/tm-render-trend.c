@@ -47,6 +47,13 @@ tm_trend_metric_label (TmTrendMetric metric)
 static const char *
 classifier_label (TmClassifier c)
 {
+  /* the data-structure classifiers of tm-classify-chain.h */
+  if (c == TM_CLASSIFIER_LEAVES)
+    return _("leaves");
+  if (c == TM_CLASSIFIER_DEEP_LEAVES)
+    return _("deep leaves");
+  if (c == TM_CLASSIFIER_CONTAINING_DS)
+    return _("containing data structure");
   switch (c)
     {
     case TM_CLASSIFIER_TYPE:      return _("type");

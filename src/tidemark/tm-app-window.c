@@ -836,7 +836,11 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 #ifdef TM_HAVE_HEAP_VIEW
   {
     g_autofree char *title = g_strdup_printf (_("Heap after GC %u"), gc);
-    tm_app_window_add_analysis_page (self, title, tm_heap_view_new (self->trace, gc));
+    GtkWidget *view = tm_heap_view_new (self->trace, gc);
+    /* the user's .ds files, for the data-structure classifiers */
+    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
+    tm_heap_view_set_ds_files (TM_HEAP_VIEW (view), (const char * const *) ds_files);
+    tm_app_window_add_analysis_page (self, title, view);
   }
 #endif
 }
@@ -902,6 +906,9 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   {
     GtkWidget *view = tm_trend_view_new (self->session);
     g_autofree char *title = g_strdup_printf (_("Trends, GC %u–%u"), first, last);
+    /* the user's .ds files, for the data-structure classifiers */
+    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
+    tm_trend_view_set_ds_files (TM_TREND_VIEW (view), (const char * const *) ds_files);
     tm_trend_view_set_window (TM_TREND_VIEW (view), self->trace, first, last);
     tm_app_window_add_analysis_page (self, title, view);
   }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-heap-view.h"
+#include "tm-classify-chain.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
@@ -131,6 +132,7 @@ struct _TmHeapView
   TmClassTree         *tree;
   TmClassifier         chain[TM_CLASSIFY_MAX_DEPTH];
   guint                depth;
+  TmDsContext         *ds;             /* for the data-structure classifiers */
   gboolean             metrics_ready;
   guint                busy;
   GCancellable        *cancellable;    /* tree and metrics */
@@ -153,8 +155,15 @@ classifier_title (TmClassifier c)
     case TM_CLASSIFIER_SPACE:     return _("Space");
     case TM_CLASSIFIER_AGE:       return _("Age (GCs survived)");
     case TM_N_CLASSIFIERS:
-    default:                      return "?";
+    default:                      break;
     }
+  if (c == TM_CLASSIFIER_LEAVES)
+    return _("Data structure leaves");
+  if (c == TM_CLASSIFIER_DEEP_LEAVES)
+    return _("Data structure deep leaves");
+  if (c == TM_CLASSIFIER_CONTAINING_DS)
+    return _("Containing data structure");
+  return "?";
 }
 
 static void refresh_metrics (TmHeapView *self);
@@ -475,6 +484,7 @@ typedef struct {
   TmClassTree    *tree;       /* metrics job */
   TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
   guint           depth;
+  TmDsContext    *ds;
   ProgressShare  *share;
   guint32         node;       /* path job */
 } Job;
@@ -490,6 +500,7 @@ job_free (Job *job)
   g_clear_pointer (&job->trace, tm_trace_unref);
   g_clear_pointer (&job->heap, tm_heap_analysis_unref);
   g_clear_pointer (&job->tree, tm_class_tree_unref);
+  g_clear_pointer (&job->ds, tm_ds_context_unref);
   if (job->share)
     progress_share_release (job->share);
   g_free (job);
@@ -513,7 +524,7 @@ build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cance
   r->heap = job->heap ? tm_heap_analysis_ref (job->heap)
                       : tm_heap_analysis_new (job->trace, job->gc_id, progress_cb, job->share, cancellable, &error);
   if (r->heap != NULL)
-    r->tree = tm_class_tree_new (r->heap, job->chain, job->depth, cancellable, &error);
+    r->tree = tm_classify_chain_tree (job->ds, r->heap, job->chain, job->depth, cancellable, &error);
   if (r->tree == NULL)
     {
       build_result_free (r);
@@ -682,6 +693,8 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), FALSE);
 }
 
+static void load_ds (TmHeapView *self, const char * const *files);
+
 static void
 rebuild (TmHeapView *self)
 {
@@ -697,6 +710,13 @@ rebuild (TmHeapView *self)
   job->heap = self->heap ? tm_heap_analysis_ref (self->heap) : NULL;
   memcpy (job->chain, self->chain, sizeof self->chain);
   job->depth = self->depth;
+  if (tm_classify_chain_needs_ds (self->chain, self->depth))
+    {
+      /* the shipped descriptions unless the app gave the user's */
+      if (self->ds == NULL)
+        load_ds (self, NULL);
+      job->ds = self->ds ? tm_ds_context_ref (self->ds) : NULL;
+    }
   if (self->heap == NULL)
     {
       gtk_progress_bar_set_fraction (self->progress, 0.0);
@@ -712,6 +732,7 @@ rebuild (TmHeapView *self)
 /* ---- chain editor ---- */
 
 static void rebuild_chain_box (TmHeapView *self);
+static void update_add_button (TmHeapView *self);
 
 static void
 chain_button_cb (GtkButton *button, TmHeapView *self)
@@ -783,19 +804,75 @@ rebuild_chain_box (TmHeapView *self)
                                                      _("Remove this classifier"), self->depth > 1));
       gtk_box_append (self->chain_box, group);
     }
-  gtk_widget_set_sensitive (GTK_WIDGET (self->add_button), self->depth < TM_CLASSIFY_MAX_DEPTH);
+  update_add_button (self);
+}
+
+/* The data-structure classifiers need this GC's reference graph: Add
+ * is disabled for them where there is none, and says why. */
+static void
+update_add_button (TmHeapView *self)
+{
+  guint choice = gtk_drop_down_get_selected (self->add_dropdown);
+  gboolean ds = choice < TM_CHAIN_N_CHOICES && tm_chain_classifier_is_ds (tm_chain_choice_classifier (choice));
+  gboolean graph = self->trace != NULL && tm_trace_gc (self->trace, self->gc_id)->has_graph;
+  g_autofree char *tooltip = NULL;
+
+  if (ds && !graph)
+    tooltip = g_strdup_printf (_("Data structures are detected on the reference graph, and GC %u has none"),
+                               self->gc_id);
+  else
+    tooltip = g_strdup (_("Add the classifier at the end of the chain"));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->add_button), tooltip);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->add_button),
+                            self->depth < TM_CLASSIFY_MAX_DEPTH && (!ds || graph));
+}
+
+static void
+add_selected_cb (GObject *dropdown, GParamSpec *pspec, TmHeapView *self)
+{
+  update_add_button (self);
 }
 
 static void
 add_clicked_cb (GtkButton *button, TmHeapView *self)
 {
-  guint c = gtk_drop_down_get_selected (self->add_dropdown);
+  guint choice = gtk_drop_down_get_selected (self->add_dropdown);
+  TmClassifier c;
 
-  if (c >= TM_N_CLASSIFIERS || self->depth >= TM_CLASSIFY_MAX_DEPTH)
+  if (choice >= TM_CHAIN_N_CHOICES || self->depth >= TM_CLASSIFY_MAX_DEPTH)
+    return;
+  c = tm_chain_choice_classifier (choice);
+  if (tm_chain_classifier_is_ds (c) && !tm_trace_gc (self->trace, self->gc_id)->has_graph)
     return;
   self->chain[self->depth++] = c;
   rebuild_chain_box (self);
   rebuild (self);
+}
+
+static void
+load_ds (TmHeapView *self, const char * const *files)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&self->ds, tm_ds_context_unref);
+  self->ds = tm_ds_context_new_for_files (files, &error);
+  if (self->ds == NULL)
+    {
+      /* an unreadable file: the shipped descriptions still work */
+      g_message ("%s", error->message);
+      self->ds = tm_ds_context_new_for_files (NULL, NULL);
+    }
+}
+
+void
+tm_heap_view_set_ds_files (TmHeapView         *self,
+                           const char * const *files)
+{
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+
+  load_ds (self, files);
+  if (tm_classify_chain_needs_ds (self->chain, self->depth) && self->trace != NULL)
+    rebuild (self);
 }
 
 void
@@ -1249,6 +1326,7 @@ tm_heap_view_new (TmTrace *trace,
   self->trace = tm_trace_ref (trace);
   self->gc_id = gc_id;
   update_title (self);
+  update_add_button (self);
   rebuild (self);
   return GTK_WIDGET (self);
 }
@@ -1283,6 +1361,7 @@ tm_heap_view_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, tm_class_tree_unref);
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
+  g_clear_pointer (&self->ds, tm_ds_context_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
   if (self->share)
     progress_share_release (self->share);
@@ -1335,10 +1414,11 @@ tm_heap_view_init (TmHeapView *self)
   self->chain[0] = TM_CLASSIFIER_TYPE;
   self->depth = 1;
 
-  for (guint c = 0; c < TM_N_CLASSIFIERS; c++)
-    gtk_string_list_append (classifiers, classifier_title (c));
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    gtk_string_list_append (classifiers, classifier_title (tm_chain_choice_classifier (i)));
   gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (classifiers));
   gtk_drop_down_set_selected (self->add_dropdown, TM_CLASSIFIER_SITE);
+  g_signal_connect (self->add_dropdown, "notify::selected", G_CALLBACK (add_selected_cb), self);
 
   add_column (self, TM_HEAP_VIEW_COLUMN_NAME, _("Group"));
   add_column (self, TM_HEAP_VIEW_COLUMN_OBJECTS, _("Objects"));

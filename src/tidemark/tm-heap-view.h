@@ -3,7 +3,8 @@
  * TmHeapView: the heap after one GC as a classification tree (issue 6):
  * a GtkColumnView tree (name, objects, %, bytes, %, deep, retained),
  * sortable by every column, children built when a row is expanded; a
- * classifier-chain editor (add, remove, reorder); search; and "path to
+ * classifier-chain editor (add, remove, reorder; the data-structure
+ * classifiers too); search; and "path to
  * GC roots" for the selected group.
  *
  * Everything heavy runs on workers: reading the graph and the dominator
@@ -42,6 +43,13 @@ void         tm_heap_view_set_chain      (TmHeapView         *self,
                                           guint               depth);
 guint        tm_heap_view_get_chain      (TmHeapView         *self,
                                           TmClassifier       *chain);
+/* The user's data structure descriptions (the "ds-files" key) on top of
+ * the shipped ones, for the data-structure classifiers (leaves,
+ * deep-leaves, containing-ds of tm-classify-chain.h), which work only at
+ * a GC with a reference graph.  A file that cannot be read or parsed is
+ * left out. */
+void         tm_heap_view_set_ds_files   (TmHeapView         *self,
+                                          const char * const *files);
 
 /* TRUE while a worker runs; tree NULL until the first one is built.
  * metrics_ready: deep and retained sizes are shown. */

@@ -65,13 +65,18 @@ static const struct {
   { N_("Every 5 s"), 1, 5000000000 },
 };
 
-static const char *classifier_titles[TM_N_CLASSIFIERS] = {
+/* Indexed by chain choice (tm-classify-chain.h): the built-in
+ * classifiers, then the data-structure ones. */
+static const char *classifier_titles[TM_CHAIN_N_CHOICES] = {
   [TM_CLASSIFIER_TYPE]      = N_("Type"),
   [TM_CLASSIFIER_SITE]      = N_("Allocation site"),
   [TM_CLASSIFIER_CALL_SITE] = N_("Call site"),
   [TM_CLASSIFIER_THREAD]    = N_("Thread"),
   [TM_CLASSIFIER_SPACE]     = N_("Space"),
   [TM_CLASSIFIER_AGE]       = N_("Age"),
+  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_LEAVES]        = N_("Data structure leaves"),
+  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_DEEP_LEAVES]   = N_("Data structure deep leaves"),
+  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_CONTAINING_DS] = N_("Containing data structure"),
 };
 
 static const char *sort_titles[TM_TREND_N_SORTS] = {
@@ -208,6 +213,10 @@ set_trend (TmTrendPanel *self, TmTrend *trend)
   else if (tm_trend_metric_needs_graph (trend->request.metric))
     status = g_strdup_printf (ngettext ("Deep and retained sizes need a reference graph: %u GC of the window has one.",
                                        "Deep and retained sizes need a reference graph: %u GCs of the window have one.",
+                                       trend->n_points), trend->n_points);
+  else if (tm_trend_request_uses_ds (&trend->request))
+    status = g_strdup_printf (ngettext ("Data structures are detected on reference graphs: %u GC of the window has one.",
+                                       "Data structures are detected on reference graphs: %u GCs of the window have one.",
                                        trend->n_points), trend->n_points);
   else if (trend->groups->len == 0)
     status = g_strdup (_("No objects of this group are alive in the window."));
@@ -501,6 +510,7 @@ static void
 settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
 {
   guint group, metric, every;
+  TmClassifier group_c;
   gboolean recompute = FALSE;
 
   if (self->updating)
@@ -509,9 +519,10 @@ settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
   metric = gtk_drop_down_get_selected (self->metric_dropdown);
   every = gtk_drop_down_get_selected (self->every_dropdown);
 
-  if (group < TM_N_CLASSIFIERS && group != self->request.chain[self->request.n_drill])
+  group_c = group < TM_CHAIN_N_CHOICES ? tm_chain_choice_classifier (group) : self->request.chain[self->request.n_drill];
+  if (group_c != self->request.chain[self->request.n_drill])
     {
-      self->request.chain[self->request.n_drill] = group;
+      self->request.chain[self->request.n_drill] = group_c;
       recompute = TRUE;
       /* the groups change: a drill-down below would name an old one */
       g_clear_pointer (&self->selected_key, g_free);
@@ -529,7 +540,8 @@ settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
       self->request.interval_ns = plans[every].interval_ns;
       recompute = TRUE;
     }
-  tm_trend_panel_set_next_classifier (self, gtk_drop_down_get_selected (self->next_dropdown));
+  if (gtk_drop_down_get_selected (self->next_dropdown) < TM_CHAIN_N_CHOICES)
+    tm_trend_panel_set_next_classifier (self, tm_chain_choice_classifier (gtk_drop_down_get_selected (self->next_dropdown)));
   self->sort = MIN (gtk_drop_down_get_selected (self->sort_dropdown), TM_TREND_N_SORTS - 1);
   self->top = (guint) gtk_spin_button_get_value_as_int (self->top_spin);
   self->with_other = gtk_check_button_get_active (self->other_check);
@@ -549,8 +561,8 @@ sync_controls (TmTrendPanel *self)
     if (plans[i].every == self->request.every && plans[i].interval_ns == self->request.interval_ns)
       plan = i;
   self->updating = TRUE;
-  gtk_drop_down_set_selected (self->group_dropdown, self->request.chain[self->request.n_drill]);
-  gtk_drop_down_set_selected (self->next_dropdown, self->request.chain[self->request.n_drill + 1]);
+  gtk_drop_down_set_selected (self->group_dropdown, tm_chain_classifier_choice (self->request.chain[self->request.n_drill]));
+  gtk_drop_down_set_selected (self->next_dropdown, tm_chain_classifier_choice (self->request.chain[self->request.n_drill + 1]));
   gtk_drop_down_set_selected (self->metric_dropdown, self->request.metric);
   gtk_drop_down_set_selected (self->sort_dropdown, self->sort);
   gtk_drop_down_set_selected (self->every_dropdown, plan);
@@ -593,11 +605,11 @@ void
 tm_trend_panel_set_next_classifier (TmTrendPanel *self, TmClassifier classifier)
 {
   g_return_if_fail (TM_IS_TREND_PANEL (self));
-  if (classifier >= TM_N_CLASSIFIERS)
+  if (classifier >= TM_N_CLASSIFIERS && !tm_chain_classifier_is_ds (classifier))
     return;
   /* only drill-downs use it: no recomputation */
   self->request.chain[self->request.n_drill + 1] = classifier;
-  if (gtk_drop_down_get_selected (self->next_dropdown) != classifier)
+  if (gtk_drop_down_get_selected (self->next_dropdown) != tm_chain_classifier_choice (classifier))
     sync_controls (self);
 }
 
@@ -778,8 +790,12 @@ build (TmTrendPanel *self, gboolean closable)
 
 
 
-  self->group_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What the series of this chart group the objects by"));
-  self->next_dropdown = dropdown_new (classifier_titles, TM_N_CLASSIFIERS, _("What a drill-down into a series groups its objects by"));
+  self->group_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
+                                      _("What the series of this chart group the objects by. The data structure "
+                                        "classifiers classify only the GCs with a reference graph."));
+  self->next_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
+                                     _("What a drill-down into a series groups its objects by. The data structure "
+                                       "classifiers classify only the GCs with a reference graph."));
   self->metric_dropdown = dropdown_new (metric_titles, TM_TREND_N_METRICS,
                                         _("Shallow, deep or retained size; deep and retained only at GCs with a reference graph"));
   self->sort_dropdown = dropdown_new (sort_titles, TM_TREND_N_SORTS, _("Which groups get a series of their own"));

@@ -19,7 +19,8 @@ struct _TmTrendView
 
   TmSession  *session;
   GPtrArray  *charts;
-  TmTrendHeapCache *heaps;  /* heap states shared by the charts (deep/retained) */     /* TmTrendPanel*, top to bottom (the column holds them) */
+  TmTrendHeapCache *heaps;  /* heap states shared by the charts (deep/retained) */
+  TmDsContext *ds;          /* descriptions and detections shared by the charts */     /* TmTrendPanel*, top to bottom (the column holds them) */
 };
 
 G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
@@ -111,8 +112,29 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
   request.to_gc = to_gc;
+  /* the shipped descriptions unless the app gave the user's */
+  if (self->ds == NULL)
+    tm_trend_view_set_ds_files (self, NULL);
+  tm_trend_request_set_ds (&request, self->ds);
   append_chart (self, trace, &request);
   tm_trend_request_clear (&request);
+}
+
+void
+tm_trend_view_set_ds_files (TmTrendView *self, const char * const *files)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_return_if_fail (TM_IS_TREND_VIEW (self));
+
+  g_clear_pointer (&self->ds, tm_ds_context_unref);
+  self->ds = tm_ds_context_new_for_files (files, &error);
+  if (self->ds == NULL)
+    {
+      /* an unreadable file: the shipped descriptions still work */
+      g_message ("%s", error->message);
+      self->ds = tm_ds_context_new_for_files (NULL, NULL);
+    }
 }
 
 guint
@@ -151,6 +173,7 @@ tm_trend_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_VIEW);
   g_clear_object (&self->session);
   g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
+  g_clear_pointer (&self->ds, tm_ds_context_unref);
   G_OBJECT_CLASS (tm_trend_view_parent_class)->dispose (object);
 }
 

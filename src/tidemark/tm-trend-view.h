@@ -29,6 +29,13 @@ void          tm_trend_view_set_window   (TmTrendView *self,
                                           guint        from_gc,
                                           guint        to_gc);
 
+/* The user's data structure descriptions (the "ds-files" key) on top of
+ * the shipped ones, for the data-structure classifiers of every chart
+ * set up afterwards (tm_trend_view_set_window).  A file that cannot be
+ * read or parsed is left out. */
+void          tm_trend_view_set_ds_files (TmTrendView        *self,
+                                          const char * const *files);
+
 guint         tm_trend_view_get_n_charts (TmTrendView *self);
 TmTrendPanel *tm_trend_view_get_chart    (TmTrendView *self, guint index);
 

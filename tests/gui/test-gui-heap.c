@@ -8,7 +8,10 @@
  * reordering and removing classifiers rebuild the tree; search finds and
  * reveals a nested group; "path to GC roots" of the journeys ends at the
  * cache's static field.  At a GC without a graph the view shows shallow
- * sizes and names the nearest GCs with one.
+ * sizes and names the nearest GCs with one.  The chain editor offers the
+ * data-structure classifiers: at a graph GC "Containing data structure"
+ * groups by the structures (with the user's .ds files of Preferences);
+ * without a graph Add is disabled for them and its tooltip says why.
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
@@ -17,6 +20,8 @@
 #include "tm-heap-view.h"
 #include "tm-session.h"
 #include "tm-synth.h"
+#include "tm-settings.h"
+#include "tm-classify-chain.h"
 
 #include "gui-test-util.h"
 
@@ -205,6 +210,125 @@ test_no_graph (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+static GtkWidget *
+find_button (GtkWidget *root, const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_button (c, label);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* The add dropdown's position of a title, or -1. */
+static int
+choice_of (GtkDropDown *dd, const char *title)
+{
+  GListModel *model = gtk_drop_down_get_model (dd);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), title) == 0)
+      return (int) i;
+  return -1;
+}
+
+static gboolean
+has_row_prefix (TmHeapView *view, const char *prefix)
+{
+  for (guint r = 0; r < tm_heap_view_get_n_rows (view); r++)
+    {
+      g_autofree char *cell = tm_heap_view_dup_cell (view, r, TM_HEAP_VIEW_COLUMN_NAME);
+      if (g_str_has_prefix (cell, prefix))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+test_data_structures (void)
+{
+  GSettings *settings = tm_settings_get ();
+  g_autofree char *ds = g_build_filename (fx.tmpdir, "journey.ds", NULL);
+  const char *files[] = { ds, NULL };
+  const char *none[] = { NULL };
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  TmHeapView *view;
+  GtkDropDown *add;
+  GtkWidget *add_button;
+  TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
+  int containing;
+
+  /* the user's description makes each Journey a structure of its own */
+  g_assert_true (g_file_set_contents (ds, "DS com.example.travel.Journey { java.lang.String; byte[]; }\n", -1, NULL));
+  g_settings_set_strv (settings, "ds-files", files);
+
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  tm_session_select_gcs (tm_app_window_get_session (win), 100, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.heap-at-selection", NULL));
+  view = TM_HEAP_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  tm_gui_test_spin_until (view_idle, view, 60000);
+
+  /* the three classifiers are offered; Add works at this graph GC */
+  add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_DROP_DOWN));
+  add_button = find_button (GTK_WIDGET (view), "_Add");
+  g_assert_nonnull (add_button);
+  g_assert_cmpint (choice_of (add, "Data structure leaves"), >=, 0);
+  g_assert_cmpint (choice_of (add, "Data structure deep leaves"), >=, 0);
+  containing = choice_of (add, "Containing data structure");
+  g_assert_cmpint (containing, >=, 0);
+  gtk_drop_down_set_selected (add, containing);
+  g_assert_true (gtk_widget_get_sensitive (add_button));
+  g_signal_emit_by_name (add_button, "clicked");
+  g_assert_cmpuint (tm_heap_view_get_chain (view, chain), ==, 2);
+  g_assert_cmpint (chain[1], ==, TM_CLASSIFIER_CONTAINING_DS);
+  tm_gui_test_spin_until (view_idle, view, 60000);
+  g_assert_cmpuint (tm_heap_view_get_tree (view)->depth, ==, 2);
+
+  /* structures first: the cache map, the objects in none, the journeys */
+  chain[0] = TM_CLASSIFIER_CONTAINING_DS;
+  tm_heap_view_set_chain (view, chain, 1);
+  tm_gui_test_spin_until (view_idle, view, 60000);
+  g_assert_cmpint (find_row (view, "(no data structure)"), >=, 0);
+  g_assert_true (has_row_prefix (view, "java.util.concurrent.ConcurrentHashMap @"));
+  g_assert_true (has_row_prefix (view, "com.example.travel.Journey @"));
+  g_assert_true (tm_heap_view_get_metrics_ready (view));
+
+  g_settings_set_strv (settings, "ds-files", none);
+  gtk_window_destroy (GTK_WINDOW (win));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  /* without a graph: disabled, and the tooltip says why */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
+    GtkWidget *window = gtk_window_new ();
+    TmHeapView *shallow;
+
+    g_assert_no_error (error);
+    shallow = TM_HEAP_VIEW (tm_heap_view_new (trace, 15));
+    gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (shallow));
+    gtk_window_present (GTK_WINDOW (window));
+    tm_gui_test_spin_until (view_idle, shallow, 60000);
+    add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (shallow), GTK_TYPE_DROP_DOWN));
+    add_button = find_button (GTK_WIDGET (shallow), "_Add");
+    gtk_drop_down_set_selected (add, choice_of (add, "Containing data structure"));
+    g_assert_false (gtk_widget_get_sensitive (add_button));
+    g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (add_button), "GC 15 has none"));
+    g_signal_emit_by_name (add_button, "clicked");
+    g_assert_cmpuint (tm_heap_view_get_chain (shallow, NULL), ==, 1);
+    gtk_drop_down_set_selected (add, choice_of (add, "Call site"));
+    g_assert_true (gtk_widget_get_sensitive (add_button));
+    gtk_window_destroy (GTK_WINDOW (window));
+    for (int i = 0; i < 50; i++)
+      g_main_context_iteration (NULL, FALSE);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -212,5 +336,6 @@ main (int argc, char **argv)
     return 77;
   g_test_add_func ("/gui/heap/window", test_window);
   g_test_add_func ("/gui/heap/no-graph", test_no_graph);
+  g_test_add_func ("/gui/heap/data-structures", test_data_structures);
   return tm_gui_test_run (&fx);
 }

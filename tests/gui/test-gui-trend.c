@@ -6,13 +6,17 @@
  * Journey series adds a chart of its call sites below whose total is the
  * Journey series; a selection in the first chart replaces the drill-down;
  * closing it leaves one chart; hover and zoom go through the session.
- * Also hit-testing of the rendered chart (legend entries and lines).
+ * Also hit-testing of the rendered chart (legend entries and lines), and
+ * the data-structure classifiers: grouping by "Containing data structure"
+ * classifies the GCs with a graph, puts the JourneyCache map on top of the
+ * structures, and drills into it by type; the user's .ds files apply.
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
 #include "tm-trend-view.h"
 #include "tm-render-trend.h"
+#include "tm-settings.h"
 
 #include <gtk/gtk.h>
 #include <glib/gstdio.h>
@@ -241,6 +245,102 @@ test_hit (void)
   cairo_surface_destroy (surface);
 }
 
+static int
+title_choice (GtkDropDown *dd, const char *title)
+{
+  GListModel *model = gtk_drop_down_get_model (dd);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), title) == 0)
+      return (int) i;
+  return -1;
+}
+
+static void
+test_data_structures (void)
+{
+  GSettings *settings = tm_settings_get ();
+  g_autofree char *ds = g_build_filename (fx.tmpdir, "journey.ds", NULL);
+  const char *files[] = { ds, NULL };
+  const char *none[] = { NULL };
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  TmTrendView *view;
+  TmTrendPanel *top, *drilled;
+  GtkDropDown *group;
+  TmTrend *trend;
+  GPtrArray *shown;
+  const char *cache = NULL;
+  int choice, cache_index = -1;
+  guint journeys = 0;
+
+  g_assert_true (g_file_set_contents (ds, "DS com.example.travel.Journey { java.lang.String; byte[]; }\n", -1, NULL));
+  g_settings_set_strv (settings, "ds-files", files);
+
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  tm_session_select_gcs (tm_app_window_get_session (win), 40, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.trend-at-selection", NULL));
+  view = TM_TREND_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_TREND_VIEW));
+  top = tm_trend_view_get_chart (view, 0);
+  tm_gui_test_spin_until (panel_done, top, 30000);
+
+  /* Group by: the first dropdown of the chart; Drill into offers them too */
+  group = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
+  g_assert_cmpint (title_choice (group, "Data structure leaves"), >=, 0);
+  g_assert_cmpint (title_choice (group, "Data structure deep leaves"), >=, 0);
+  choice = title_choice (group, "Containing data structure");
+  g_assert_cmpint (choice, >=, 0);
+  tm_trend_panel_set_top (top, 20, FALSE);
+  gtk_drop_down_set_selected (group, choice);
+  g_assert_true (tm_trend_panel_is_busy (top));
+  tm_gui_test_spin_until (panel_done, top, 60000);
+  trend = tm_trend_panel_get_trend (top);
+  g_assert_true (trend->complete);
+  g_assert_cmpint (trend->level_classifier, ==, TM_CLASSIFIER_CONTAINING_DS);
+  for (guint p = 0; p < trend->n_points; p++)
+    g_assert_true (tm_trace_gc (trend->trace, trend->gcs[p])->has_graph);
+
+  /* by absolute growth the map leads the structures; the journeys of
+   * the user's file are structures of their own */
+  shown = tm_trend_panel_get_shown (top);
+  for (guint i = 0; i < shown->len; i++)
+    {
+      const char *key = ((TmTrendSeries *) g_ptr_array_index (shown, i))->key;
+      if (cache == NULL && strcmp (key, "(no data structure)") != 0)
+        {
+          cache = key;
+          cache_index = (int) i;
+        }
+    }
+  for (guint i = 0; i < trend->groups->len; i++)
+    journeys += g_str_has_prefix (((TmTrendSeries *) g_ptr_array_index (trend->groups, i))->key,
+                                  "com.example.travel.Journey @");
+  g_assert_nonnull (cache);
+  g_assert_true (g_str_has_prefix (cache, "java.util.concurrent.ConcurrentHashMap @"));
+  g_assert_cmpuint (journeys, >, 10);
+
+  /* drill into it: its members by type */
+  tm_trend_panel_set_next_classifier (top, TM_CLASSIFIER_TYPE);
+  g_assert_cmpint (tm_trend_panel_get_next_classifier (top), ==, TM_CLASSIFIER_TYPE);
+  tm_trend_panel_select (top, cache_index);
+  g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 2);
+  drilled = tm_trend_view_get_chart (view, 1);
+  tm_gui_test_spin_until (panel_done, drilled, 60000);
+  g_assert_cmpint (tm_trend_panel_get_trend (drilled)->level_classifier, ==, TM_CLASSIFIER_TYPE);
+  g_assert_nonnull (tm_trend_find_group (tm_trend_panel_get_trend (drilled), "com.example.travel.JourneyKey"));
+  {
+    const TmTrendSeries *parent = tm_trend_find_group (trend, tm_trend_panel_get_request (drilled)->drill[0]);
+    TmTrend *sub = tm_trend_panel_get_trend (drilled);
+    g_assert_nonnull (parent);
+    g_assert_cmpuint (sub->n_points, ==, trend->n_points);
+    for (guint p = 0; p < sub->n_points; p++)
+      g_assert_cmpfloat (sub->total[p], ==, parent->values[p]);
+  }
+
+  g_settings_set_strv (settings, "ds-files", none);
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -249,5 +349,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/trend/drill-down", test_drill_down);
   g_test_add_func ("/gui/trend/hit", test_hit);
+  g_test_add_func ("/gui/trend/data-structures", test_data_structures);
   return tm_gui_test_run (&fx);
 }
