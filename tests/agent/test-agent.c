@@ -241,6 +241,33 @@ test_exact_counts (gconstpointer data)
   remove_tree (dir);
 }
 
+/* Concurrent collectors: exact counts too, GCs recorded as the pauses of
+ * concurrent cycles, and an orderly end (a forced GC at VMDeath would wait
+ * forever for their stopped threads). */
+static void
+test_concurrent (gconstpointer data)
+{
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-Xmx256m", data, NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "concurrent.tmtrace", NULL, args, "AllocCount");
+  TypeStats m, w;
+
+  assert_clean (t);
+  m = type_stats (t, "AllocCountMarker", "AllocCount.makeMarker(int)",
+                  source_line ("AllocCount.java", "SITE-MARKER"), "main");
+  w = type_stats (t, "AllocCountWorkerMarker", "AllocCount.lambda$main$",
+                  source_line ("AllocCount.java", "SITE-WORKER"), "alloc-worker");
+  g_assert_cmpuint (m.count, ==, MAIN_MARKERS);
+  g_assert_cmpuint (m.at_site, ==, MAIN_MARKERS);
+  g_assert_cmpuint (w.count, ==, WORKER_MARKERS);
+  g_assert_cmpuint (w.in_thread, ==, WORKER_MARKERS);
+  /* System.gc() at least: one cycle, three pauses */
+  g_assert_cmpuint (tm_trace_n_gcs (t), >=, 1);
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    g_assert_cmpint (tm_trace_gc (t, n)->kind, ==, TM_GC_KIND_CONCURRENT);
+  remove_tree (dir);
+}
+
 /* Sampling: about one ALLOC per N bytes, said in the header. */
 static void
 test_sampled (void)
@@ -462,6 +489,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/agent/exact-counts/g1", "-XX:+UseG1GC", test_exact_counts);
   g_test_add_data_func ("/agent/exact-counts/serial", "-XX:+UseSerialGC", test_exact_counts);
   g_test_add_data_func ("/agent/exact-counts/parallel", "-XX:+UseParallelGC", test_exact_counts);
+  g_test_add_data_func ("/agent/concurrent/zgc", "-XX:+UseZGC", test_concurrent);
+  g_test_add_data_func ("/agent/concurrent/shenandoah", "-XX:+UseShenandoahGC", test_concurrent);
   g_test_add_func ("/agent/sampled", test_sampled);
   g_test_add_func ("/agent/leak-graphs", test_leak_graphs);
   g_test_add_func ("/agent/sigkill", test_sigkill);
