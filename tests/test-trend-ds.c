@@ -6,7 +6,9 @@
  * Journey per leaked entry.  Every expected value comes from the heap
  * itself: a detection of its own (tm_ds_detect_heap_analysis, counting
  * each structure's members directly, not through tm_ds_classify) and the
- * classification trees at both ends of the window.
+ * classification trees at both ends of the window.  Also: one detection
+ * per GC shared by every computation on a TmDsContext, and a context over
+ * its budget giving the same series.
  */
 #include "tm-trend.h"
 #include "tm-synth.h"
@@ -351,6 +353,29 @@ test_containing_ds (void)
       g_assert_cmpfloat (keys->values[p], ==, (double) oracle[p].journey_keys);
       g_assert_cmpfloat (drill->total[p], ==, cache->values[p]);
     }
+
+  /* a context over budget keeps only the result in use: the same series */
+  {
+    g_autoptr(TmDsl) dsl2 = tm_dsl_new_default (&error);
+    g_autoptr(TmDsContext) small = NULL;
+    g_autoptr(TmTrend) again = NULL;
+
+    g_assert_no_error (error);
+    small = tm_ds_context_new (g_steal_pointer (&dsl2), 1);
+    again = compute (small, "containing-ds,type", NULL, TM_TREND_METRIC_OBJECTS, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_ds_context_get_n_kept (small), ==, 1);
+    g_assert_cmpuint (tm_ds_context_get_n_detected (small), ==, n);
+    g_assert_cmpuint (again->groups->len, ==, trend->groups->len);
+    for (guint i = 0; i < again->groups->len; i++)
+      {
+        const TmTrendSeries *s = g_ptr_array_index (again->groups, i);
+        const TmTrendSeries *t = tm_trend_find_group (trend, s->key);
+        g_assert_nonnull (t);
+        for (guint p = 0; p < n; p++)
+          g_assert_cmpfloat (s->values[p], ==, t->values[p]);
+      }
+  }
 
   for (guint p = 0; p < n; p++)
     oracle_clear (&oracle[p]);
