@@ -11,7 +11,9 @@
  *  - ObjectFree callbacks (a JDK thread, holding the JVMTI tag map lock)
  *    take only death_lock, never held around a JVMTI call;
  *  - the agent thread (or the VMDeath thread at the end) holds writer_lock
- *    and is the only user of the TmTraceWriter.
+ *    and is the only user of the TmTraceWriter;
+ *  - while a due graph waits to be walked (graph_gate), allocating threads
+ *    wait on gate_cond before taking any lock.
  *
  * queue_lock may be held across SetTag/JNI calls that block for a
  * safepoint; that is safe because no safepoint-time callback takes it.
