@@ -7,7 +7,7 @@
 #   - javac compiling real sources (this repository's Java files),
 #   - with --large: javac compiling java.util (126 files) from the
 #     src.zip of a JDK that has one (JDK 25 here), ~40 s without agent,
-# in full mode (every allocation; stack depth 4 and 1) and sampled mode
+# in full mode (every allocation; stack depth 2 = the default, 1 and 4) and sampled mode
 # (sample-bytes=512k), plus trace bytes per recorded allocation.
 #
 #   tests/bench/bench-agent.sh [--large] [BUILD_DIR]     (default: build)
@@ -56,7 +56,7 @@ run_once () {
 # bench NAME CMD...: prints one table row per mode
 bench () {
   local name="$1"; shift
-  local modes=(none "full:stack-depth=4" "full-depth1:stack-depth=1" "sampled-512k:sample-bytes=524288")
+  local modes=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "full-depth4:stack-depth=4" "sampled-512k:sample-bytes=524288")
   declare -A best
   for ((r = 0; r < runs; r++)); do
     for m in "${modes[@]}"; do
