@@ -88,9 +88,10 @@ tm_trend_chart_title (const TmTrend *trend)
       title = g_strdup_printf (_("%s by %s in %s"), tm_trend_metric_label (r->metric),
                                classifier_label (trend->level_classifier), path);
     }
-  if (!tm_trend_metric_needs_graph (r->metric))
+  if (!tm_trend_metric_needs_graph (r->metric) && !tm_trend_request_uses_ds (r))
     return g_steal_pointer (&title);
-  /* deep and retained sizes exist only where the trace has a graph */
+  /* deep and retained sizes, and data structures, exist only where the
+   * trace has a graph */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (the %u GC with a reference graph)",
                                        "%s (the %u GCs with a reference graph)", trend->n_points),
                           title, trend->n_points);

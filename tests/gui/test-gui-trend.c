@@ -298,6 +298,10 @@ test_data_structures (void)
   g_assert_cmpint (trend->level_classifier, ==, TM_CLASSIFIER_CONTAINING_DS);
   for (guint p = 0; p < trend->n_points; p++)
     g_assert_true (tm_trace_gc (trend->trace, trend->gcs[p])->has_graph);
+  {
+    g_autofree char *title = tm_trend_chart_title (trend);
+    g_assert_nonnull (strstr (title, "GCs with a reference graph"));
+  }
 
   /* by absolute growth the map leads the structures; the journeys of
    * the user's file are structures of their own */
