@@ -21,7 +21,7 @@ static const TmCliCommand commands[] = {
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
-  { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
+  { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--ds FILE]... [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
   /* more commands: register here */
 };
 
