@@ -78,7 +78,8 @@ shown_children (HeapView *v, guint32 index, guint *n_all)
       g_array_append_val (kids, k);
     }
   sort_view = v;
-  qsort (kids->data, kids->len, sizeof (guint32), cmp_by_metric);
+  if (kids->len > 1)   /* an empty GArray has no data, and qsort (NULL, ...) is undefined */
+    qsort (kids->data, kids->len, sizeof (guint32), cmp_by_metric);
   *n_all = kids->len;
   if (v->top > 0 && kids->len > v->top)
     g_array_set_size (kids, v->top);

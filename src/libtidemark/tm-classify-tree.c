@@ -206,7 +206,8 @@ split (Builder *b, guint32 p, guint level, gsize first, gsize cnt, const guint32
       if (b->count[k]++ == 0)
         g_array_append_val (b->touched, k);
     }
-  qsort (b->touched->data, b->touched->len, sizeof (guint32), cmp_u32);
+  if (b->touched->len > 1)   /* qsort (NULL, 0, ...) is undefined */
+    qsort (b->touched->data, b->touched->len, sizeof (guint32), cmp_u32);
 
   g_array_set_size (b->children, b->touched->len);
   for (guint32 t = 0; t < b->touched->len; t++)
@@ -231,7 +232,8 @@ split (Builder *b, guint32 p, guint level, gsize first, gsize cnt, const guint32
   for (guint l = level; l < b->depth; l++)
     if (b->carry[l] != NULL)
       permute (b, b->carry[l] + first, cnt);
-  qsort (b->children->data, b->children->len, sizeof (Child), cmp_child_bytes_desc);
+  if (b->children->len > 1)
+    qsort (b->children->data, b->children->len, sizeof (Child), cmp_child_bytes_desc);
 
   {
     TmClassNode *parent = &g_array_index (tree->nodes, TmClassNode, p);
