@@ -877,7 +877,10 @@ tm_trace_builder_finish (TmTraceBuilder *b)
       guint32 id = gc->id;
 
       for (; born < gc->allocs_before; born++)
-        born_bytes += tm_trace_object_size (t, born);
+        {
+          guint32 s32 = t->obj_size[born];
+          born_bytes += G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, born);
+        }
       if (id < b->deaths_at->len)
         {
           dead += g_array_index (b->deaths_at, guint64, id);

@@ -119,6 +119,33 @@ decode_alloc (Decoder *d, const TmRecord *rec, GError **error)
          ? DECODE_OK : DECODE_SKIP;
 }
 
+/* The other hot record: a graph has one REFS per object with references. */
+static inline DecodeResult
+decode_refs (Decoder *d, const TmRecord *rec, GError **error)
+{
+  TmPayload c;
+  guint64 src, n, prev;
+  guint64 *out;
+
+  tm_payload_init (&c, rec->payload, rec->len);
+  src = tm_payload_u (&c, "REFS object");
+  n = tm_payload_count (&c, 1, "REFS count");
+  prev = src;
+  d->ids.len = 0;
+  tm_vec_u64_reserve (&d->ids, (gsize) n);
+  out = d->ids.data;
+  for (guint64 i = 0; i < n && c.ok; i++)
+    {
+      gint64 delta = tm_payload_s (&c, "REFS target");
+      prev += (guint64) delta;
+      out[i] = prev;
+    }
+  if (!c.ok)
+    return payload_error (&c, rec->tag, error);
+  d->ids.len = (gsize) n;
+  return builder_result (tm_trace_builder_refs (d->b, src, (guint) n, d->ids.data, error));
+}
+
 static DecodeResult
 decode (Decoder *d, const TmRecord *rec, GError **error)
 {
@@ -448,6 +475,8 @@ load_from_reader (TmTraceReader  *r,
 
       if (G_LIKELY (rec.tag == TM_TAG_ALLOC))
         res = decode_alloc (&d, &rec, &local);
+      else if (rec.tag == TM_TAG_REFS)
+        res = decode_refs (&d, &rec, &local);
       else
         res = decode (&d, &rec, &local);
       if (G_UNLIKELY (res != DECODE_OK))
