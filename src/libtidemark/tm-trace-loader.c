@@ -363,25 +363,7 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
       }
 
     case TM_TAG_REFS:
-      {
-        guint64 src = tm_payload_u (&c, "REFS object");
-        guint64 n = tm_payload_count (&c, 1, "REFS count");
-        guint64 prev = src;
-        guint64 *out;
-        d->ids.len = 0;
-        tm_vec_u64_reserve (&d->ids, (gsize) n);
-        d->ids.len = (gsize) n;
-        out = d->ids.data;
-        for (guint64 i = 0; i < n && c.ok; i++)
-          {
-            gint64 delta = tm_payload_s (&c, "REFS target");
-            prev += (guint64) delta;
-            out[i] = prev;
-          }
-        if (!c.ok)
-          return payload_error (&c, rec->tag, error);
-        return builder_result (tm_trace_builder_refs (b, src, (guint) d->ids.len, d->ids.data, error));
-      }
+      return decode_refs (d, rec, error);   /* the record loop calls it directly; decode() stays complete */
 
     case TM_TAG_GRAPH_END:
       {
