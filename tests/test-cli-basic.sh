@@ -2,11 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tidemark-cli end to end: exit codes, JSON shapes, cut traces.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 "$cli" synth leak -o "$dir/leak.tmtrace" --scale 0.2 2>/dev/null || fail "synth"
 "$cli" info "$dir/leak.tmtrace" --json > "$dir/info.json" || fail "info"

@@ -2,10 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tidemark-cli chart: PNG of the requested size, documented exit codes.
 set -u
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 "$cli" synth leak -o "$dir/leak.tmtrace" >/dev/null || fail "synth"
 

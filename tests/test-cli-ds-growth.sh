@@ -4,11 +4,7 @@
 # with single-ownership container growth, the JSON shape of cli.md, user
 # description files (--ds), options and exit codes.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 "$cli" synth leak -o "$dir/leak.tmtrace" 2>/dev/null || fail "synth leak"
 # graphs every 10 GCs in 200: the leak runs from GC 40 to the end

@@ -3,11 +3,7 @@
 # tidemark-cli heap end to end: JSON shape and sums, the leak scenario's
 # cache on top by retained size, shallow-only GCs, exit codes.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 "$cli" synth leak -o "$dir/leak.tmtrace" --scale 0.3 >/dev/null 2>&1 || fail "synth"
 "$cli" timeline "$dir/leak.tmtrace" --json > "$dir/tl.json" || fail "timeline"

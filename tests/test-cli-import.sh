@@ -5,12 +5,8 @@
 # names prove it), with the counts of tests/data/gc-logs/README.md and the
 # heaptrack_print totals of tests/data/heaptrack/README.md.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
+. "$(dirname "$0")/cli-test-lib.sh"
 src=${TM_SOURCE_DIR:?}/tests/data
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
 
 # --- GC logs: names say nothing, content decides ---------------------------
 cp "$src/gc-logs/jdk17-g1.log" "$dir/a.data"

@@ -7,11 +7,7 @@
 # data-structure classifiers (containing-ds, leaves, deep-leaves, --ds),
 # exit codes.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 "$cli" synth leak -o "$dir/leak.tmtrace" >/dev/null 2>&1 || fail "synth"
 t="$dir/leak.tmtrace"

@@ -3,11 +3,7 @@
 # tidemark-cli windows end to end: the planted phases of the synthetic
 # scenarios (tm-synth.h), the JSON shape of cli.md, options, exit codes.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-fail() { echo "FAIL: $*" >&2; exit 1; }
-json() { python3 -c "import json,sys; d=json.load(open('$1')); $2"; }
+. "$(dirname "$0")/cli-test-lib.sh"
 
 for s in steady leak churn gc-overhead; do
   "$cli" synth "$s" -o "$dir/$s.tmtrace" 2>/dev/null || fail "synth $s"

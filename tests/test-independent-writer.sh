@@ -4,10 +4,8 @@
 # written from the spec alone) must read back exactly as that writer's own
 # simulation says: times, pauses, occupancy, live objects, reachable bytes.
 set -euo pipefail
-cli=${TIDEMARK_CLI:?}
+. "$(dirname "$0")/cli-test-lib.sh"
 src=${TM_SOURCE_DIR:?}
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
 n=0
 for seed in 1 2 3 4 5 6; do
   for mode in "" "--no-deaths" "--raw"; do
