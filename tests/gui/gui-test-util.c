@@ -151,3 +151,14 @@ tm_gui_test_assert_png (const char *path, int width, int height)
   g_assert_cmpint (cairo_image_surface_get_height (surface), ==, height);
   cairo_surface_destroy (surface);
 }
+
+int
+tm_gui_test_dropdown_index (GtkDropDown *dropdown, const char *title)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), title) == 0)
+      return (int) i;
+  return -1;
+}

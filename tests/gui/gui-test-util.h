@@ -48,6 +48,11 @@ void           tm_gui_test_open_and_wait (TmAppWindow *win,
 GtkWidget     *tm_gui_test_find_widget   (GtkWidget *root,
                                           GType      type);
 
+/* The position of `title` among the strings of a dropdown's
+ * GtkStringList, or -1. */
+int            tm_gui_test_dropdown_index (GtkDropDown *dropdown,
+                                           const char  *title);
+
 /* Asserts that path is a PNG image of width x height. */
 void           tm_gui_test_assert_png    (const char *path,
                                           int         width,

@@ -224,18 +224,6 @@ find_button (GtkWidget *root, const char *label)
   return NULL;
 }
 
-/* The add dropdown's position of a title, or -1. */
-static int
-choice_of (GtkDropDown *dd, const char *title)
-{
-  GListModel *model = gtk_drop_down_get_model (dd);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), title) == 0)
-      return (int) i;
-  return -1;
-}
-
 static gboolean
 has_row_prefix (TmHeapView *view, const char *prefix)
 {
@@ -276,9 +264,9 @@ test_data_structures (void)
   add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_DROP_DOWN));
   add_button = find_button (GTK_WIDGET (view), "_Add");
   g_assert_nonnull (add_button);
-  g_assert_cmpint (choice_of (add, "Data structure leaves"), >=, 0);
-  g_assert_cmpint (choice_of (add, "Data structure deep leaves"), >=, 0);
-  containing = choice_of (add, "Containing data structure");
+  g_assert_cmpint (tm_gui_test_dropdown_index (add, "Data structure leaves"), >=, 0);
+  g_assert_cmpint (tm_gui_test_dropdown_index (add, "Data structure deep leaves"), >=, 0);
+  containing = tm_gui_test_dropdown_index (add, "Containing data structure");
   g_assert_cmpint (containing, >=, 0);
   gtk_drop_down_set_selected (add, containing);
   g_assert_true (gtk_widget_get_sensitive (add_button));
@@ -316,12 +304,12 @@ test_data_structures (void)
     tm_gui_test_spin_until (view_idle, shallow, 60000);
     add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (shallow), GTK_TYPE_DROP_DOWN));
     add_button = find_button (GTK_WIDGET (shallow), "_Add");
-    gtk_drop_down_set_selected (add, choice_of (add, "Containing data structure"));
+    gtk_drop_down_set_selected (add, tm_gui_test_dropdown_index (add, "Containing data structure"));
     g_assert_false (gtk_widget_get_sensitive (add_button));
     g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (add_button), "GC 15 has none"));
     g_signal_emit_by_name (add_button, "clicked");
     g_assert_cmpuint (tm_heap_view_get_chain (shallow, NULL), ==, 1);
-    gtk_drop_down_set_selected (add, choice_of (add, "Call site"));
+    gtk_drop_down_set_selected (add, tm_gui_test_dropdown_index (add, "Call site"));
     g_assert_true (gtk_widget_get_sensitive (add_button));
     gtk_window_destroy (GTK_WINDOW (window));
     for (int i = 0; i < 50; i++)

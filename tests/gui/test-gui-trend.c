@@ -245,17 +245,6 @@ test_hit (void)
   cairo_surface_destroy (surface);
 }
 
-static int
-title_choice (GtkDropDown *dd, const char *title)
-{
-  GListModel *model = gtk_drop_down_get_model (dd);
-
-  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
-    if (strcmp (gtk_string_list_get_string (GTK_STRING_LIST (model), i), title) == 0)
-      return (int) i;
-  return -1;
-}
-
 static void
 test_data_structures (void)
 {
@@ -285,9 +274,9 @@ test_data_structures (void)
 
   /* Group by: the first dropdown of the chart; Drill into offers them too */
   group = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
-  g_assert_cmpint (title_choice (group, "Data structure leaves"), >=, 0);
-  g_assert_cmpint (title_choice (group, "Data structure deep leaves"), >=, 0);
-  choice = title_choice (group, "Containing data structure");
+  g_assert_cmpint (tm_gui_test_dropdown_index (group, "Data structure leaves"), >=, 0);
+  g_assert_cmpint (tm_gui_test_dropdown_index (group, "Data structure deep leaves"), >=, 0);
+  choice = tm_gui_test_dropdown_index (group, "Containing data structure");
   g_assert_cmpint (choice, >=, 0);
   tm_trend_panel_set_top (top, 20, FALSE);
   gtk_drop_down_set_selected (group, choice);
