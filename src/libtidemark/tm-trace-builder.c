@@ -163,25 +163,23 @@ tm_trace_builder_header (TmTraceBuilder *b, const TmTraceHeader *h)
   t->flags = h->flags;
 }
 
-/* Defines or redefines an entry of a table; returns its index. */
-static guint32
-define (TmIdMap *map, GArray *table, guint64 id, gconstpointer entry, gboolean *replaced)
+/* Defines or redefines an entry of a table. */
+static void
+define (TmIdMap *map, GArray *table, guint64 id, gconstpointer entry)
 {
   guint32 index;
 
   if (tm_id_map_lookup (map, id, &index) && id != 0)
     {
-      /* Redefinition: replace in place so that earlier references follow. */
+      /* Redefinition (rare): replace in place so that earlier references
+       * follow; removing frees the old entry through the table's clear func. */
       g_array_remove_index (table, index);
       g_array_insert_vals (table, index, entry, 1);
-      *replaced = TRUE;
-      return index;
+      return;
     }
   index = table->len;
   g_array_append_vals (table, entry, 1);
   tm_id_map_insert (map, id, index);
-  *replaced = FALSE;
-  return index;
 }
 
 static gboolean
@@ -198,7 +196,6 @@ gboolean
 tm_trace_builder_space (TmTraceBuilder *b, guint64 id, guint kind, const char *name, GError **error)
 {
   TmSpace s;
-  gboolean replaced;
 
   if (!check_def_id (id, "space", error))
     return FALSE;
@@ -207,7 +204,7 @@ tm_trace_builder_space (TmTraceBuilder *b, guint64 id, guint kind, const char *n
   s.id = id;
   s.kind = kind <= TM_SPACE_KIND_NON_HEAP ? (TmSpaceKind) kind : TM_SPACE_KIND_OTHER;
   s.name = g_strdup (name);
-  define (&b->spaces, b->trace->spaces, id, &s, &replaced);
+  define (&b->spaces, b->trace->spaces, id, &s);
   return TRUE;
 }
 
@@ -215,14 +212,13 @@ gboolean
 tm_trace_builder_type (TmTraceBuilder *b, guint64 id, const char *name, guint32 flags, GError **error)
 {
   TmType ty;
-  gboolean replaced;
 
   if (!check_def_id (id, "type", error))
     return FALSE;
   ty.id = id;
   ty.name = g_strdup (name);
   ty.flags = flags;
-  define (&b->types, b->trace->types, id, &ty, &replaced);
+  define (&b->types, b->trace->types, id, &ty);
   return TRUE;
 }
 
@@ -231,7 +227,6 @@ tm_trace_builder_frame (TmTraceBuilder *b, guint64 id, const char *method, const
                         GError **error)
 {
   TmFrame f;
-  gboolean replaced;
 
   if (!check_def_id (id, "frame", error))
     return FALSE;
@@ -239,7 +234,7 @@ tm_trace_builder_frame (TmTraceBuilder *b, guint64 id, const char *method, const
   f.method = g_strdup (method);
   f.file = g_strdup (file ? file : "");
   f.line = (line < -1 || line > G_MAXINT32) ? -1 : (gint32) line;
-  define (&b->frames, b->trace->frames, id, &f, &replaced);
+  define (&b->frames, b->trace->frames, id, &f);
   return TRUE;
 }
 
@@ -247,7 +242,6 @@ gboolean
 tm_trace_builder_site (TmTraceBuilder *b, guint64 id, guint32 depth, const guint64 *frame_ids, GError **error)
 {
   TmSite s;
-  gboolean replaced;
 
   if (!check_def_id (id, "site", error))
     return FALSE;
@@ -263,7 +257,7 @@ tm_trace_builder_site (TmTraceBuilder *b, guint64 id, guint32 depth, const guint
                        id, frame_ids[i]);
         }
     }
-  define (&b->sites, b->trace->sites, id, &s, &replaced);
+  define (&b->sites, b->trace->sites, id, &s);
   return TRUE;
 }
 
@@ -271,13 +265,12 @@ gboolean
 tm_trace_builder_thread (TmTraceBuilder *b, guint64 id, const char *name, GError **error)
 {
   TmThread th;
-  gboolean replaced;
 
   if (!check_def_id (id, "thread", error))
     return FALSE;
   th.id = id;
   th.name = g_strdup (name);
-  define (&b->threads, b->trace->threads, id, &th, &replaced);
+  define (&b->threads, b->trace->threads, id, &th);
   return TRUE;
 }
 
