@@ -38,7 +38,7 @@ test_signed (void)
       guint8 buf[10];
       guint n = tm_uvarint_write (buf, tm_zigzag (values[i]));
       const guint8 *p = buf;
-      gint64 out;
+      gint64 out = 0;
 
       g_assert_true (tm_svarint_read (&p, buf + n, &out));
       g_assert_cmpint (out, ==, values[i]);
