@@ -47,14 +47,15 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
   return argv[1];
 }
 
-TmTrace *
-tm_cli_load (const char *path, int *exit_code)
+TmDocument *
+tm_cli_open (const char *path, int *exit_code)
 {
   g_autoptr(GError) error = NULL;
+  TmDocument *doc;
   TmTrace *trace;
 
-  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
-  if (trace == NULL)
+  doc = tm_document_load (path, NULL, NULL, NULL, &error);
+  if (doc == NULL)
     {
       /* Loader messages already start with the file name when they
        * concern its content. */
@@ -66,6 +67,7 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
+  trace = tm_document_get_trace (doc);
   if (!trace->complete)
     {
       fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
@@ -80,7 +82,7 @@ tm_cli_load (const char *path, int *exit_code)
     fprintf (stderr, "warning: %s: %u more warnings\n", path, trace->warnings->len - 20);
 
   *exit_code = TM_EXIT_OK;
-  return trace;
+  return doc;
 }
 
 gboolean

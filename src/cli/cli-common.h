@@ -32,10 +32,10 @@ gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
 /* Requires exactly one positional argument (the input file) left in argv. */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
-/* Loads any supported input.  On failure prints "FILE: reason" and sets
- * *exit_code = TM_EXIT_INPUT.  Prints a warning on stderr for traces cut
- * short or damaged (with the byte offset). */
-TmTrace  *tm_cli_load        (const char *path, int *exit_code);
+/* Opens any supported input as a document.  On failure prints
+ * "FILE: reason" and sets *exit_code = TM_EXIT_INPUT.  Prints a warning
+ * on stderr for traces cut short or damaged (with the byte offset). */
+TmDocument *tm_cli_open      (const char *path, int *exit_code);
 
 /* Requires GC number gc (1 or more) to be in the loaded trace; otherwise
  * prints "GC N does not exist (FILE has M GCs)" and returns FALSE with

@@ -162,7 +162,8 @@ tm_cmd_ds_growth (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --from-gc A --to-gc B - data structure growth over a window");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmDsl) dsl = NULL;
   g_autoptr(TmDsGrowth) growth = NULL;
   g_autoptr(GError) error = NULL;
@@ -192,12 +193,14 @@ tm_cmd_ds_growth (int argc, char **argv)
 
   if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_check_gc ("ds-growth", path, trace, to, &code))
     return code;
 
-  growth = tm_ds_growth_new (trace, dsl, from, to, NULL, NULL, NULL, &error);
+  growth = tm_document_ds_growth (doc, from, to, NULL, NULL, NULL, &error);
   if (growth == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);

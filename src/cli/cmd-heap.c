@@ -195,13 +195,11 @@ tm_cmd_heap (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --gc N - classification tree of the heap after GC N");
-  g_autoptr(TmTrace) trace = NULL;
-  g_autoptr(TmHeapAnalysis) heap = NULL;
-  g_autoptr(TmDsContext) ds = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmClassTree) tree = NULL;
   g_autoptr(GError) error = NULL;
   TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
-  TmClassLevel levels[TM_CLASSIFY_MAX_DEPTH];
   guint depth = 0;
   gboolean needs_ds = FALSE;
   Metric metric = N_METRICS;
@@ -231,62 +229,40 @@ tm_cmd_heap (int argc, char **argv)
                                    "deep-bytes, retained-objects, retained-bytes)", metric_name);
     }
 
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_check_gc ("heap", path, trace, gc, &code))
     return code;
 
   view.has_graph = tm_trace_gc (trace, gc)->has_graph;
   if (metric == N_METRICS)
     metric = view.has_graph ? METRIC_RETAINED_BYTES : METRIC_BYTES;
-  if (!view.has_graph && metric >= METRIC_DEEP_OBJECTS)
+  if (!view.has_graph && (metric >= METRIC_DEEP_OBJECTS || needs_ds))
     {
       g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
-      fprintf (stderr, "%s: %s\n", path, msg);
-      return TM_EXIT_INPUT;
-    }
-
-  heap = tm_heap_analysis_new (trace, gc, NULL, NULL, NULL, &error);
-  if (heap == NULL)
-    {
-      fprintf (stderr, "%s: %s\n", path, error->message);
+      fprintf (stderr, "%s: %s%s\n", path,
+               metric >= METRIC_DEEP_OBJECTS ? "" : "data structures need a reference graph: ", msg);
       return TM_EXIT_INPUT;
     }
   if (needs_ds)
     {
-      TmDsl *dsl;
+      TmDsl *dsl = tm_cli_load_descriptions (ds_files, &code);
 
-      if (!view.has_graph)
-        {
-          g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
-          fprintf (stderr, "%s: data structures need a reference graph: %s\n", path, msg);
-          return TM_EXIT_INPUT;
-        }
-      if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
+      if (dsl == NULL)
         return code;
-      ds = tm_ds_context_new (dsl, TM_DS_CONTEXT_DEFAULT_BUDGET);
+      tm_document_set_dsl (doc, dsl);
     }
   /* --data-structures: the heads of the data-structure view come first */
-  if (data_structures && !tm_ds_context_heads_level (ds, heap, &levels[0], NULL, &error))
-    {
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (!tm_classify_chain_levels (ds, heap, chain, depth, levels + (data_structures ? 1 : 0), NULL, &error))
-    {
-      if (data_structures)
-        tm_classify_chain_levels_clear (levels, 1);
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (data_structures)
-    depth++;
-  tree = tm_class_tree_new_for_levels (heap, levels, depth, NULL, &error);
+  tree = tm_document_class_tree (doc, gc, chain, depth,
+                                 data_structures ? TM_DOCUMENT_TREE_DS_HEADS : TM_DOCUMENT_TREE_DEFAULT,
+                                 NULL, NULL, NULL, &error);
   if (tree == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);
       return TM_EXIT_INPUT;
     }
+  depth = tree->depth;
 
   view.path = path;
   view.tree = tree;
@@ -308,7 +284,7 @@ tm_cmd_heap (int argc, char **argv)
 
       g_string_append_printf (s, "{\"gc\": %d, \"metric\": \"%s\", \"classifiers\": [", gc, metric_names[metric]);
       for (guint i = 0; i < depth; i++)
-        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", levels[i].name);
+        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tree->levels[i].name);
       g_string_append_printf (s, "], \"has_graph\": %s, \"complete\": %s, \"top\": %d, \"tree\": ",
                               view.has_graph ? "true" : "false", trace->complete ? "true" : "false", top);
       json_node (&view, s, 0);
@@ -325,7 +301,7 @@ tm_cmd_heap (int argc, char **argv)
               view.has_graph ? "yes" : "no");
       printf ("Classified by");
       for (guint i = 0; i < depth; i++)
-        printf ("%s %s", i ? " >" : "", levels[i].name);
+        printf ("%s %s", i ? " >" : "", tree->levels[i].name);
       printf ("; sorted by %s", metric_names[metric]);
       if (top > 0)
         printf ("; top %d per group", top);

@@ -79,7 +79,8 @@ tm_cmd_info (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - summary of a trace");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   const char *path;
   int code = 0;
 
@@ -88,8 +89,9 @@ tm_cmd_info (int argc, char **argv)
     return code;
   if ((path = tm_cli_single_input ("info", argc, argv, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
 
   if (json)
     print_json (trace);

@@ -19,7 +19,7 @@ GOptionGroup *tm_cli_trend_option_group  (void);
 /* Renders the trend chart of the window (whole trace when from/to are 0)
  * with the parsed options; returns the exit code. */
 int           tm_cli_trend_chart         (const char *path,
-                                          TmTrace    *trace,
+                                          TmDocument *doc,
                                           const char *png,
                                           int         width,
                                           int         height,

@@ -158,7 +158,8 @@ tm_cmd_windows (int argc, char **argv)
   gboolean json = FALSE, all = FALSE;
   gint min_gcs = -1, max_gcs = -1;
   g_autoptr(GOptionContext) ctx = NULL;
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(GPtrArray) windows = NULL;
   const char *path;
   int code = 0;
@@ -233,10 +234,11 @@ tm_cmd_windows (int argc, char **argv)
   if (!(params.leak_regression_slack >= 0 && params.leak_regression_slack < 1))
     return tm_cli_usage_error ("windows", "--leak-regression-slack must be in [0, 1)");
 
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
 
-  windows = tm_windows_detect (trace, &params, all);
+  windows = tm_document_windows (doc, &params, all, NULL, NULL);
   if (json)
     print_json (trace, &params, windows);
   else

@@ -7,5 +7,6 @@
 #include "tm-trace-builder.h"
 #include "tm-trace-writer.h"
 #include "tm-trace-loader.h"
+#include "tm-document.h"
 #include "tm-heap-graph.h"
 #include "tm-format-util.h"

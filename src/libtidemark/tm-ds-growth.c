@@ -269,8 +269,7 @@ half_progress (double fraction, gpointer user_data)
 }
 
 TmDsGrowth *
-tm_ds_growth_new (TmTrace         *trace,
-                  const TmDsl     *dsl,
+tm_ds_growth_new (TmHeapCache     *heaps,
                   guint32          from_gc,
                   guint32          to_gc,
                   TmProgressFunc   progress,
@@ -280,13 +279,15 @@ tm_ds_growth_new (TmTrace         *trace,
 {
   TmHeapAnalysis *analysis[2] = { NULL, NULL };
   guint32 gcs[2] = { from_gc, to_gc };
-  TmDsGrowthHeap heaps[2];
+  TmDsGrowthHeap ends[2];
   g_autoptr(TmDsTypes) types = NULL;
   TmDsGrowth *growth;
+  TmTrace *trace;
 
-  g_return_val_if_fail (trace != NULL, NULL);
-  g_return_val_if_fail (dsl != NULL, NULL);
+  g_return_val_if_fail (heaps != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  trace = tm_heap_cache_get_trace (heaps);
 
   if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
     {
@@ -307,8 +308,8 @@ tm_ds_growth_new (TmTrace         *trace,
     {
       Progress p = { progress, progress_data, 0.45 * k };
 
-      analysis[k] = tm_heap_analysis_new (trace, gcs[k], progress != NULL ? half_progress : NULL, &p,
-                                          cancellable, error);
+      analysis[k] = tm_heap_cache_get (heaps, gcs[k], progress != NULL ? half_progress : NULL, &p,
+                                       cancellable, error);
       if (analysis[k] == NULL)
         goto fail;
       if (!tm_heap_analysis_has_graph (analysis[k]))
@@ -317,15 +318,16 @@ tm_ds_growth_new (TmTrace         *trace,
           g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "%s", message);
           goto fail;
         }
-      heaps[k].heap.graph = tm_heap_analysis_get_graph (analysis[k]);
-      heaps[k].heap.obj_type = trace->obj_type;
-      heaps[k].heap.sizes.trace = trace;
-      heaps[k].heap.sizes.obj_size = trace->obj_size;
-      heaps[k].dominators = tm_heap_analysis_get_dominators (analysis[k]);
+      ends[k].heap.graph = tm_heap_analysis_get_graph (analysis[k]);
+      ends[k].heap.obj_type = trace->obj_type;
+      ends[k].heap.sizes.trace = trace;
+      ends[k].heap.sizes.obj_size = trace->obj_size;
+      ends[k].dominators = tm_heap_analysis_get_dominators (analysis[k]);
     }
 
-  types = tm_ds_types_new_for_trace (dsl, trace);
-  growth = tm_ds_growth_new_for_heaps (types, &heaps[0], &heaps[1], cancellable, error);
+  if ((types = tm_heap_cache_new_ds_types (heaps, error)) == NULL)
+    goto fail;
+  growth = tm_ds_growth_new_for_heaps (types, &ends[0], &ends[1], cancellable, error);
   if (growth == NULL)
     goto fail;
   growth->from_gc = from_gc;

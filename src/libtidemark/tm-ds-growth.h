@@ -25,7 +25,7 @@
 #pragma once
 
 #include "tm-ds-detect.h"
-#include "tm-heap-analysis.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -94,11 +94,11 @@ TmDsGrowth *tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
                                         GCancellable          *cancellable,
                                         GError               **error);
 
-/* The analysis of a trace between two GCs with reference graphs.  Keeps
- * what it reads alive inside the result.  TM_ERROR_NO_GRAPH when either
- * GC has no graph; TM_ERROR_INVALID_ARGUMENT for a bad window. */
-TmDsGrowth *tm_ds_growth_new           (TmTrace               *trace,
-                                        const TmDsl           *dsl,
+/* The analysis of a trace between two GCs with reference graphs, on the
+ * heap states of the trace's cache `heaps` with its descriptions.  Keeps
+ * the heaps it uses alive inside the result.  TM_ERROR_NO_GRAPH when
+ * either GC has no graph; TM_ERROR_INVALID_ARGUMENT for a bad window. */
+TmDsGrowth *tm_ds_growth_new           (TmHeapCache           *heaps,
                                         guint32                from_gc,
                                         guint32                to_gc,
                                         TmProgressFunc         progress,

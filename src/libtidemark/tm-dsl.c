@@ -261,6 +261,19 @@ tm_dsl_lookup (const TmDsl *dsl,
   return slot != NULL ? g_ptr_array_index (dsl->descriptions, GPOINTER_TO_UINT (slot) - 1) : NULL;
 }
 
+void
+tm_dsl_add_files (TmDsl *dsl, const char * const *files)
+{
+  g_return_if_fail (dsl != NULL);
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!tm_dsl_add_file (dsl, files[i], &local))
+        add_warning (dsl, "%s", local->message);
+    }
+}
+
 const char * const *
 tm_dsl_warnings (const TmDsl *dsl)
 {

@@ -49,6 +49,11 @@ gboolean                tm_dsl_add_string      (TmDsl       *dsl,
 gboolean                tm_dsl_add_file        (TmDsl       *dsl,
                                                 const char  *path,
                                                 GError     **error);
+/* Adds each of `files` (NULL-terminated, may be NULL); one that cannot be
+ * read or parsed is left out and becomes a warning (the app's policy for
+ * the user's preference; the CLI fails on an unreadable file instead). */
+void                    tm_dsl_add_files       (TmDsl              *dsl,
+                                                const char * const *files);
 /* Adds every "*.ds" file of `dir` in name order.  A file that fails is
  * reported as a warning and skipped.  Returns the number of files added. */
 guint                   tm_dsl_add_directory   (TmDsl       *dsl,

@@ -139,6 +139,18 @@ tm_heap_analysis_new (TmTrace        *trace,
                       GCancellable   *cancellable,
                       GError        **error)
 {
+  return tm_heap_analysis_new_from_fd (trace, gc_id, -1, progress, progress_data, cancellable, error);
+}
+
+TmHeapAnalysis *
+tm_heap_analysis_new_from_fd (TmTrace        *trace,
+                              guint32         gc_id,
+                              int             graph_fd,
+                              TmProgressFunc  progress,
+                              gpointer        progress_data,
+                              GCancellable   *cancellable,
+                              GError        **error)
+{
   g_autoptr(TmHeapAnalysis) self = NULL;
   const TmGc *gc;
 
@@ -157,7 +169,7 @@ tm_heap_analysis_new (TmTrace        *trace,
 
   if (gc->has_graph)
     {
-      TmHeapGraph *graph = tm_heap_graph_read (trace, gc_id, cancellable, error);
+      TmHeapGraph *graph = tm_heap_graph_read_from_fd (trace, graph_fd, gc_id, cancellable, error);
       if (graph == NULL)
         return NULL;
       if (progress)

@@ -330,6 +330,12 @@ nearest_graphs (const TmTrace *trace, guint32 gc_id)
 TmHeapGraph *
 tm_heap_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GError **error)
 {
+  return tm_heap_graph_read_from_fd (trace, -1, gc_id, cancellable, error);
+}
+
+TmHeapGraph *
+tm_heap_graph_read_from_fd (TmTrace *trace, int fd, guint32 gc_id, GCancellable *cancellable, GError **error)
+{
   const TmGc *gc;
   g_autoptr(TmTraceReader) r = NULL;
   GraphRead gr = { 0 };
@@ -356,6 +362,8 @@ tm_heap_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GE
 
   if (trace->source_bytes != NULL)
     r = tm_trace_reader_new_bytes (trace->source_bytes, trace->path, error);
+  else if (fd >= 0)
+    r = tm_trace_reader_new_for_fd (fd, trace->path, error);
   else
     r = tm_trace_reader_new (trace->path, error);
   if (r == NULL)

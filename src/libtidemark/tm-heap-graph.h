@@ -38,6 +38,14 @@ TmHeapGraph *tm_heap_graph_read        (TmTrace       *trace,
                                         GCancellable  *cancellable,
                                         GError       **error);
 
+/* The same through `fd`, an open handle of the trace file (not taken;
+ * reads use pread, so threads may share it); -1: open trace->path. */
+TmHeapGraph *tm_heap_graph_read_from_fd (TmTrace       *trace,
+                                         int            fd,
+                                         guint32        gc_id,
+                                         GCancellable  *cancellable,
+                                         GError       **error);
+
 /* Builds a graph from plain arrays (tests, importers).  edges_src/dst are
  * object indices; nodes are `objects` (must be ascending). */
 TmHeapGraph *tm_heap_graph_new         (guint32        gc_id,

@@ -98,7 +98,6 @@ tm_trend_request_clear (TmTrendRequest *request)
 {
   g_return_if_fail (request != NULL);
   clear_drill (request);
-  g_clear_pointer (&request->ds, tm_ds_context_unref);
 }
 
 void
@@ -108,18 +107,6 @@ tm_trend_request_copy (TmTrendRequest *dest, const TmTrendRequest *src)
   *dest = *src;
   for (guint i = 0; i < src->n_drill; i++)
     dest->drill[i] = g_strdup (src->drill[i]);
-  if (src->ds != NULL)
-    tm_ds_context_ref (src->ds);
-}
-
-void
-tm_trend_request_set_ds (TmTrendRequest *request, TmDsContext *ds)
-{
-  g_return_if_fail (request != NULL);
-  if (ds != NULL)
-    tm_ds_context_ref (ds);
-  g_clear_pointer (&request->ds, tm_ds_context_unref);
-  request->ds = ds;
 }
 
 gboolean

@@ -2,7 +2,6 @@
 #include "tm-config.h"
 #include "tm-app-window.h"
 #include "tm-chart-view.h"
-#include "tm-document-loader.h"
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-settings.h"
@@ -56,9 +55,10 @@ struct _TmAppWindow
   /* state */
   TmSession            *session;
   GFile                *file;
-  TmTrace              *trace;
-  TmDocumentLoader     *loader;
-  GCancellable         *cancellable;        /* load and detection */
+  TmDocument           *document;
+  TmTrace              *trace;              /* the document's */
+  GCancellable         *load_cancellable;   /* non-NULL while loading */
+  GCancellable         *cancellable;        /* window detection */
   gboolean              detecting;
   guint                 update_idle;
   char                 *last_error;
@@ -237,7 +237,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-selection", has_sel);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-selection", has_sel);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-window", loaded);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loader != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
 #ifdef TM_HAVE_HEAP_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
 #else
@@ -257,29 +257,46 @@ update_actions (TmAppWindow *self)
   gtk_widget_set_visible (self->zoom_box, loaded);
 }
 
+/* The user's data structure descriptions, parsed once per document. */
+static void
+apply_ds_files (TmAppWindow *self)
+{
+  g_auto(GStrv) files = g_settings_get_strv (tm_settings_get (), "ds-files");
+  g_autoptr(GError) error = NULL;
+
+  if (self->document != NULL &&
+      !tm_document_set_ds_files (self->document, (const char * const *) files, &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+load_progress_cb (double fraction, gpointer data)
+{
+  TmAppWindow *self = data;   /* alive: nothing is delivered after load_cb */
+
+  gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+}
+
 static void
 load_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(TmAppWindow) self = data;
-  TmDocumentLoader *loader = TM_DOCUMENT_LOADER (source);
-  g_autoptr(TmTimelineModel) model = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(TmDocument) document = tm_document_load_finish (result, &error);
+  GFile *file = self->file;
   TmTrace *trace;
-  GFile *file = tm_document_loader_get_file (loader);
-
-  trace = tm_document_loader_load_finish (loader, result, &model, &error);
 
   /* A load replaced by another file, or of a window being closed (no
    * longer part of the application). */
-  if (loader != self->loader || self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
-    {
-      g_clear_pointer (&trace, tm_trace_unref);
-      return;
-    }
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable ||
+      self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return;
   stop_measuring (self);
-  g_clear_object (&self->loader);
+  /* cancelled now that it is done: no progress is delivered after this */
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
 
-  if (trace == NULL)
+  if (document == NULL)
     {
       g_autoptr(GFile) failed = g_object_ref (file);
 
@@ -292,7 +309,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
 
-  self->trace = trace;
+  self->document = g_steal_pointer (&document);
+  self->trace = trace = tm_document_get_trace (self->document);
+  apply_ds_files (self);
   tm_application_add_recent (TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), self->file);
 
   {
@@ -309,7 +328,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   }
 
   /* Charts appear as soon as the timeline is there; windows follow. */
-  tm_session_set_model (self->session, trace, model);
+  tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
   update_actions (self);
@@ -321,35 +340,47 @@ tm_app_window_open (TmAppWindow *self, GFile *file)
 {
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
+  g_autofree char *path = NULL;
 
   g_return_if_fail (TM_IS_APP_WINDOW (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->loader);
-  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->trace = NULL;
   tm_session_set_windows (self->session, NULL);
-  tm_session_set_model (self->session, NULL, NULL);
+  tm_session_set_document (self->session, NULL);
+  g_clear_object (&self->document);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
 
   g_set_object (&self->file, file);
-  self->cancellable = g_cancellable_new ();
-  self->loader = tm_document_loader_new (file);
+  self->load_cancellable = g_cancellable_new ();
 
   name = g_file_get_basename (file);
   label = g_strdup_printf (_("Reading “%s”…"), name);
   gtk_label_set_label (self->loading_label, label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_DEFAULT);
   set_title (self, name, _("Loading…"));
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
   start_measuring (self);
 
   update_actions (self);
-  tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+  path = g_file_get_path (file);
+  if (path == NULL)
+    {
+      /* reported by load_cb like any other failure */
+      g_autofree char *uri = g_file_get_uri (file);
+      g_autoptr(GTask) task = g_task_new (NULL, self->load_cancellable, load_cb, g_object_ref (self));
+
+      g_task_set_source_tag (task, tm_document_load_async);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("%s: only local files can be opened"), uri);
+      return;
+    }
+  tm_document_load_async (path, load_progress_cb, self, self->load_cancellable, load_cb, g_object_ref (self));
 }
 
 /* ------------------------------------------------------------------ */
@@ -524,7 +555,7 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(TmAppWindow) self = data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) windows = tm_detect_windows_finish (result, &error);
+  g_autoptr(GPtrArray) windows = tm_document_windows_finish (TM_DOCUMENT (source), result, &error);
 
   /* Results of a detection that a newer one (or closing) replaced. */
   if (self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL ||
@@ -559,7 +590,7 @@ detect_windows (TmAppWindow *self)
    * cancellable marks this run as the current one. */
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  tm_detect_windows_async (self->trace, &params, self->cancellable, detect_cb, g_object_ref (self));
+  tm_document_windows_async (self->document, &params, FALSE, self->cancellable, detect_cb, g_object_ref (self));
 }
 
 static void
@@ -567,6 +598,8 @@ settings_changed_cb (GSettings *settings, const char *key, TmAppWindow *self)
 {
   if (g_str_has_prefix (key, "leak-") || g_str_has_prefix (key, "overhead-") || g_str_has_prefix (key, "churn-"))
     detect_windows (self);
+  else if (g_str_equal (key, "ds-files"))
+    apply_ds_files (self);
 }
 
 static void
@@ -781,8 +814,8 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
 
-  if (self->loader && self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
 }
 
 static void
@@ -836,10 +869,7 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 #ifdef TM_HAVE_HEAP_VIEW
   {
     g_autofree char *title = g_strdup_printf (_("Heap after GC %u"), gc);
-    GtkWidget *view = tm_heap_view_new (self->trace, gc);
-    /* the user's .ds files, for the data-structure classifiers */
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_heap_view_set_ds_files (TM_HEAP_VIEW (view), (const char * const *) ds_files);
+    GtkWidget *view = tm_heap_view_new (self->document, gc);
     tm_app_window_add_analysis_page (self, title, view);
   }
 #endif
@@ -880,9 +910,7 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
     GtkWidget *view = tm_ds_growth_view_new ();
     g_autofree char *title = g_strdup_printf (_("Data Structures, GC %u–%u"),
                                               st.reachable_first_gc, st.reachable_last_gc);
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_ds_growth_view_set_user_files (TM_DS_GROWTH_VIEW (view), (const char * const *) ds_files);
-    tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->trace,
+    tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->document,
                                   st.reachable_first_gc, st.reachable_last_gc);
     tm_app_window_add_analysis_page (self, title, view);
   }
@@ -906,10 +934,7 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   {
     GtkWidget *view = tm_trend_view_new (self->session);
     g_autofree char *title = g_strdup_printf (_("Trends, GC %u–%u"), first, last);
-    /* the user's .ds files, for the data-structure classifiers */
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_trend_view_set_ds_files (TM_TREND_VIEW (view), (const char * const *) ds_files);
-    tm_trend_view_set_window (TM_TREND_VIEW (view), self->trace, first, last);
+    tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
     tm_app_window_add_analysis_page (self, title, view);
   }
 #endif
@@ -1062,9 +1087,9 @@ tm_app_window_finalize (GObject *object)
 
   g_clear_object (&self->session);
   g_clear_object (&self->file);
-  g_clear_object (&self->loader);
+  g_clear_object (&self->load_cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_object (&self->document);
   g_free (self->last_error);
   G_OBJECT_CLASS (tm_app_window_parent_class)->finalize (object);
 }
@@ -1186,7 +1211,7 @@ tm_app_window_new (TmApplication *app)
 GFile *tm_app_window_get_file (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->file; }
 TmSession *tm_app_window_get_session (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->session; }
 TmTrace *tm_app_window_get_trace (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->trace; }
-gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->loader != NULL || self->detecting; }
+gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->load_cancellable != NULL || self->detecting; }
 GtkListBox *tm_app_window_get_windows_list (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->windows_list; }
 const char *tm_app_window_get_page (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_stack_get_visible_child_name (self->main_stack); }
 gboolean tm_app_window_get_banner_shown (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return gtk_info_bar_get_revealed (self->info_bar); }

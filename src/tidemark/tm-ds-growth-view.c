@@ -87,7 +87,6 @@ struct _TmDsGrowthView
   TmTrace          *trace;
   TmDsGrowth       *growth;
   GCancellable     *cancellable;
-  char            **user_files;
   int               selected_entry;
 };
 
@@ -451,77 +450,6 @@ add_column (TmDsGrowthView *self, guint column, const char *title, gboolean expa
   g_object_unref (col);
 }
 
-/* ---- the worker ---- */
-
-typedef struct {
-  TmTrace  *trace;
-  guint     from_gc;
-  guint     to_gc;
-  char    **files;
-} Job;
-
-typedef struct {
-  TmDsGrowth *growth;
-  char       *warnings;   /* description files that did not load, one per line */
-} JobResult;
-
-static void
-job_free (Job *job)
-{
-  tm_trace_unref (job->trace);
-  g_strfreev (job->files);
-  g_free (job);
-}
-
-static void
-job_result_free (JobResult *r)
-{
-  tm_ds_growth_free (r->growth);
-  g_free (r->warnings);
-  g_free (r);
-}
-
-static void
-job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  g_autoptr(TmDsl) dsl = NULL;
-  g_autoptr(GString) warnings = g_string_new (NULL);
-  GError *error = NULL;
-  JobResult *r;
-  const char * const *w;
-
-  dsl = tm_dsl_new_default (&error);
-  if (dsl == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  for (guint i = 0; job->files != NULL && job->files[i] != NULL; i++)
-    if (!tm_dsl_add_file (dsl, job->files[i], &error))
-      {
-        g_string_append_printf (warnings, "%s\n", error->message);
-        g_clear_error (&error);
-      }
-  for (w = tm_dsl_warnings (dsl); *w != NULL; w++)
-    g_string_append_printf (warnings, "%s\n", *w);
-
-  r = g_new0 (JobResult, 1);
-  r->growth = tm_ds_growth_new (job->trace, dsl, job->from_gc, job->to_gc, NULL, NULL, cancellable, &error);
-  if (r->growth == NULL)
-    {
-      job_result_free (r);
-      g_task_return_error (task, error);
-      return;
-    }
-  if (warnings->len > 0)
-    {
-      g_string_truncate (warnings, warnings->len - 1);
-      r->warnings = g_strdup (warnings->str);
-    }
-  g_task_return_pointer (task, r, (GDestroyNotify) job_result_free);
-}
-
 static void
 show_status (TmDsGrowthView *self, const char *text)
 {
@@ -530,27 +458,32 @@ show_status (TmDsGrowthView *self, const char *text)
 }
 
 static void
-job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+growth_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmDsGrowthView) self = user_data;
   g_autoptr(GError) error = NULL;
-  JobResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+  TmDocument *doc = TM_DOCUMENT (source);
+  TmDsGrowth *growth = tm_document_ds_growth_finish (doc, result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;   /* a newer request took over */
 
   gtk_spinner_set_spinning (self->spinner, FALSE);
-  if (r == NULL)
+  if (growth == NULL)
     {
       show_status (self, error->message);
       return;
     }
-  self->growth = g_steal_pointer (&r->growth);
+  self->growth = growth;
   if (self->growth->entries->len == 0)
     show_status (self, _("No data structure is alive at both ends of the window."));
   else
-    show_status (self, r->warnings);
-  job_result_free (r);
+    {
+      /* description files that did not load, one per line */
+      const TmDsl *dsl = tm_document_get_dsl (doc, NULL);
+      g_autofree char *warnings = dsl ? g_strjoinv ("\n", (char **) tm_dsl_warnings (dsl)) : NULL;
+      show_status (self, warnings);
+    }
   rebuild_rows (self);
   /* the chart as tall as its bars need; the table gets the rest */
   {
@@ -564,16 +497,17 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
 void
 tm_ds_growth_view_set_window (TmDsGrowthView *self,
-                              TmTrace        *trace,
+                              TmDocument     *doc,
                               guint           from_gc,
                               guint           to_gc)
 {
-  g_autoptr(GTask) task = NULL;
   g_autofree char *title = NULL;
-  Job *job;
+  TmTrace *trace;
 
   g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
-  g_return_if_fail (trace != NULL);
+  g_return_if_fail (TM_IS_DOCUMENT (doc));
+
+  trace = tm_document_get_trace (doc);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -596,25 +530,8 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
   show_status (self, NULL);
   gtk_spinner_set_spinning (self->spinner, TRUE);
 
-  job = g_new0 (Job, 1);
-  job->trace = tm_trace_ref (trace);
-  job->from_gc = from_gc;
-  job->to_gc = to_gc;
-  job->files = g_strdupv (self->user_files);
-  task = g_task_new (NULL, self->cancellable, job_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_ds_growth_view_set_window);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_run);
-}
-
-void
-tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
-                                  const char * const *files)
-{
-  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
-
-  g_strfreev (self->user_files);
-  self->user_files = g_strdupv ((char **) files);
+  tm_document_ds_growth_async (doc, from_gc, to_gc, NULL, NULL, self->cancellable, growth_done,
+                               g_object_ref (self));
 }
 
 const TmDsGrowth *
@@ -651,7 +568,6 @@ tm_ds_growth_view_finalize (GObject *object)
 
   g_clear_pointer (&self->growth, tm_ds_growth_free);
   g_clear_pointer (&self->trace, tm_trace_unref);
-  g_strfreev (self->user_files);
   G_OBJECT_CLASS (tm_ds_growth_view_parent_class)->finalize (object);
 }
 

@@ -14,7 +14,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-ds-growth.h"
+#include "tm-document.h"
 
 G_BEGIN_DECLS
 
@@ -23,16 +23,12 @@ G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, Gtk
 
 GtkWidget        *tm_ds_growth_view_new            (void);
 
-/* Analyzes the window from_gc..to_gc of `trace` (both GCs need a graph). */
+/* Analyzes the window from_gc..to_gc of `doc` (both GCs need a graph)
+ * with the document's descriptions. */
 void              tm_ds_growth_view_set_window     (TmDsGrowthView     *self,
-                                                    TmTrace            *trace,
+                                                    TmDocument         *doc,
                                                     guint               from_gc,
                                                     guint               to_gc);
-
-/* The user's description files (a preference), loaded after the shipped
- * library for the next analysis. */
-void              tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
-                                                    const char * const *files);
 
 /* The current result, NULL while computing or after an error. */
 const TmDsGrowth *tm_ds_growth_view_get_result     (TmDsGrowthView     *self);

@@ -126,13 +126,13 @@ struct _TmHeapView
   GtkSorter           *sorters[TM_HEAP_VIEW_N_COLUMNS];
   GPtrArray           *rows;           /* every TmHeapRow made for this tree */
 
-  TmTrace             *trace;
+  TmDocument          *doc;
+  TmTrace             *trace;          /* the document's */
   guint                gc_id;
   TmHeapAnalysis      *heap;
   TmClassTree         *tree;
   TmClassifier         chain[TM_CLASSIFY_MAX_DEPTH];
   guint                depth;
-  TmDsContext         *ds;             /* for the data-structure classifiers */
   gboolean             metrics_ready;
   guint                busy;
   GCancellable        *cancellable;    /* tree and metrics */
@@ -484,7 +484,7 @@ typedef struct {
   TmClassTree    *tree;       /* metrics job */
   TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
   guint           depth;
-  TmDsContext    *ds;
+  TmDocument     *doc;
   ProgressShare  *share;
   guint32         node;       /* path job */
 } Job;
@@ -500,7 +500,7 @@ job_free (Job *job)
   g_clear_pointer (&job->trace, tm_trace_unref);
   g_clear_pointer (&job->heap, tm_heap_analysis_unref);
   g_clear_pointer (&job->tree, tm_class_tree_unref);
-  g_clear_pointer (&job->ds, tm_ds_context_unref);
+  g_clear_object (&job->doc);
   if (job->share)
     progress_share_release (job->share);
   g_free (job);
@@ -522,9 +522,10 @@ build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cance
   BuildResult *r = g_new0 (BuildResult, 1);
 
   r->heap = job->heap ? tm_heap_analysis_ref (job->heap)
-                      : tm_heap_analysis_new (job->trace, job->gc_id, progress_cb, job->share, cancellable, &error);
+                      : tm_document_heap (job->doc, job->gc_id, progress_cb, job->share, cancellable, &error);
   if (r->heap != NULL)
-    r->tree = tm_classify_chain_tree (job->ds, r->heap, job->chain, job->depth, cancellable, &error);
+    r->tree = tm_classify_chain_tree (tm_document_get_heap_cache (job->doc), r->heap, job->chain, job->depth,
+                                      cancellable, &error);
   if (r->tree == NULL)
     {
       build_result_free (r);
@@ -607,6 +608,7 @@ job_new (TmHeapView *self)
   Job *job = g_new0 (Job, 1);
 
   job->trace = tm_trace_ref (self->trace);
+  job->doc = g_object_ref (self->doc);
   job->gc_id = self->gc_id;
   job->share = g_atomic_rc_box_acquire (self->share);
   return job;
@@ -693,7 +695,6 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), FALSE);
 }
 
-static void load_ds (TmHeapView *self, const char * const *files);
 
 static void
 rebuild (TmHeapView *self)
@@ -710,13 +711,6 @@ rebuild (TmHeapView *self)
   job->heap = self->heap ? tm_heap_analysis_ref (self->heap) : NULL;
   memcpy (job->chain, self->chain, sizeof self->chain);
   job->depth = self->depth;
-  if (tm_classify_chain_needs_ds (self->chain, self->depth))
-    {
-      /* the shipped descriptions unless the app gave the user's */
-      if (self->ds == NULL)
-        load_ds (self, NULL);
-      job->ds = self->ds ? tm_ds_context_ref (self->ds) : NULL;
-    }
   if (self->heap == NULL)
     {
       gtk_progress_bar_set_fraction (self->progress, 0.0);
@@ -849,29 +843,12 @@ add_clicked_cb (GtkButton *button, TmHeapView *self)
   rebuild (self);
 }
 
+/* The document's descriptions changed: trees with data-structure levels
+ * are out of date. */
 static void
-load_ds (TmHeapView *self, const char * const *files)
+descriptions_changed_cb (TmDocument *doc, TmHeapView *self)
 {
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
-  self->ds = tm_ds_context_new_for_files (files, &error);
-  if (self->ds == NULL)
-    {
-      /* an unreadable file: the shipped descriptions still work */
-      g_message ("%s", error->message);
-      self->ds = tm_ds_context_new_for_files (NULL, NULL);
-    }
-}
-
-void
-tm_heap_view_set_ds_files (TmHeapView         *self,
-                           const char * const *files)
-{
-  g_return_if_fail (TM_IS_HEAP_VIEW (self));
-
-  load_ds (self, files);
-  if (tm_classify_chain_needs_ds (self->chain, self->depth) && self->trace != NULL)
+  if (tm_classify_chain_needs_ds (self->chain, self->depth))
     rebuild (self);
 }
 
@@ -1314,16 +1291,18 @@ selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapVi
 /* ---- life cycle ---- */
 
 GtkWidget *
-tm_heap_view_new (TmTrace *trace,
-                  guint    gc_id)
+tm_heap_view_new (TmDocument *doc,
+                  guint       gc_id)
 {
   TmHeapView *self;
 
-  g_return_val_if_fail (trace != NULL, NULL);
-  g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (trace), NULL);
+  g_return_val_if_fail (TM_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (tm_document_get_trace (doc)), NULL);
 
   self = g_object_new (TM_TYPE_HEAP_VIEW, NULL);
-  self->trace = tm_trace_ref (trace);
+  self->doc = g_object_ref (doc);
+  self->trace = tm_trace_ref (tm_document_get_trace (doc));
+  g_signal_connect_object (doc, "descriptions-changed", G_CALLBACK (descriptions_changed_cb), self, 0);
   self->gc_id = gc_id;
   update_title (self);
   update_add_button (self);
@@ -1361,8 +1340,8 @@ tm_heap_view_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, tm_class_tree_unref);
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_object (&self->doc);
   if (self->share)
     progress_share_release (self->share);
   g_free (self->path_text);

@@ -16,7 +16,7 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-classify.h"
+#include "tm-document.h"
 
 G_BEGIN_DECLS
 
@@ -34,7 +34,7 @@ enum {
   TM_HEAP_VIEW_N_COLUMNS
 };
 
-GtkWidget   *tm_heap_view_new            (TmTrace            *trace,
+GtkWidget   *tm_heap_view_new            (TmDocument         *doc,
                                           guint               gc_id);
 
 /* The classifier chain (default: type). */
@@ -43,13 +43,6 @@ void         tm_heap_view_set_chain      (TmHeapView         *self,
                                           guint               depth);
 guint        tm_heap_view_get_chain      (TmHeapView         *self,
                                           TmClassifier       *chain);
-/* The user's data structure descriptions (the "ds-files" key) on top of
- * the shipped ones, for the data-structure classifiers (leaves,
- * deep-leaves, containing-ds of tm-classify-chain.h), which work only at
- * a GC with a reference graph.  A file that cannot be read or parsed is
- * left out. */
-void         tm_heap_view_set_ds_files   (TmHeapView         *self,
-                                          const char * const *files);
 
 /* TRUE while a worker runs; tree NULL until the first one is built.
  * metrics_ready: deep and retained sizes are shown. */

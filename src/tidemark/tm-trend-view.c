@@ -4,11 +4,6 @@
 
 #include <glib/gi18n.h>
 
-/* Heap states kept for drill-downs: 4 M graph nodes, ~220 MB at the
- * ~54 bytes per node measured on the synthetic leak (graph, dominator
- * tree, reverse graph). */
-#define HEAP_CACHE_ITEMS 4000000
-
 struct _TmTrendView
 {
   GtkWidget   parent_instance;
@@ -18,9 +13,7 @@ struct _TmTrendView
   GtkWidget  *column;
 
   TmSession  *session;
-  GPtrArray  *charts;
-  TmTrendHeapCache *heaps;  /* heap states shared by the charts (deep/retained) */
-  TmDsContext *ds;          /* descriptions and detections shared by the charts */     /* TmTrendPanel*, top to bottom (the column holds them) */
+  GPtrArray  *charts;       /* TmTrendPanel*, top to bottom (the column holds them) */
 };
 
 G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
@@ -43,9 +36,9 @@ truncate_charts (TmTrendView *self, guint index)
 }
 
 static void
-append_chart (TmTrendView *self, TmTrace *trace, const TmTrendRequest *request)
+append_chart (TmTrendView *self, const TmTrendRequest *request)
 {
-  TmTrendPanel *panel = tm_trend_panel_new (self->session, trace, request, self->heaps,
+  TmTrendPanel *panel = tm_trend_panel_new (self->session, tm_session_get_document (self->session), request,
                                             self->charts->len > 0);
 
   g_signal_connect (panel, "drill", G_CALLBACK (drill_cb), self);
@@ -68,7 +61,7 @@ drill_cb (TmTrendPanel *panel, const char *key, TmTrendView *self)
   truncate_charts (self, index + 1);
   tm_trend_request_copy (&request, tm_trend_panel_get_request (panel));
   if (tm_trend_request_push_drill (&request, label, NULL))
-    append_chart (self, tm_trend_panel_get_trend (panel)->trace, &request);
+    append_chart (self, &request);
   tm_trend_request_clear (&request);
 }
 
@@ -94,17 +87,16 @@ regrouped_cb (TmTrendPanel *panel, TmTrendView *self)
 }
 
 void
-tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guint to_gc)
+tm_trend_view_set_window (TmTrendView *self, guint from_gc, guint to_gc)
 {
   g_autofree char *title = NULL;
   TmTrendRequest request;
 
   g_return_if_fail (TM_IS_TREND_VIEW (self));
-  g_return_if_fail (trace != NULL && from_gc >= 1 && from_gc <= to_gc);
+  g_return_if_fail (tm_session_get_document (self->session) != NULL);
+  g_return_if_fail (from_gc >= 1 && from_gc <= to_gc);
 
   truncate_charts (self, 0);
-  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
-  self->heaps = tm_trend_heap_cache_new (trace, HEAP_CACHE_ITEMS);
   /* TRANSLATORS: view title with the window's first and last GC */
   title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
@@ -112,29 +104,8 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
   request.to_gc = to_gc;
-  /* the shipped descriptions unless the app gave the user's */
-  if (self->ds == NULL)
-    tm_trend_view_set_ds_files (self, NULL);
-  tm_trend_request_set_ds (&request, self->ds);
-  append_chart (self, trace, &request);
+  append_chart (self, &request);
   tm_trend_request_clear (&request);
-}
-
-void
-tm_trend_view_set_ds_files (TmTrendView *self, const char * const *files)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (TM_IS_TREND_VIEW (self));
-
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
-  self->ds = tm_ds_context_new_for_files (files, &error);
-  if (self->ds == NULL)
-    {
-      /* an unreadable file: the shipped descriptions still work */
-      g_message ("%s", error->message);
-      self->ds = tm_ds_context_new_for_files (NULL, NULL);
-    }
 }
 
 guint
@@ -172,8 +143,6 @@ tm_trend_view_dispose (GObject *object)
     truncate_charts (self, 0);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_VIEW);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
   G_OBJECT_CLASS (tm_trend_view_parent_class)->dispose (object);
 }
 

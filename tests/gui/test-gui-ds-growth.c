@@ -155,8 +155,8 @@ static void
 test_chart (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
-  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmDocument) doc = tm_document_load (fx.leak_path, NULL, NULL, NULL, &error);
+  TmTrace *trace;
   g_autoptr(TmDsGrowth) growth = NULL;
   cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 800, 360);
   cairo_t *cr = cairo_create (surface);
@@ -166,9 +166,8 @@ test_chart (void)
   guint n;
 
   g_assert_no_error (error);
-  dsl = tm_dsl_new_default (&error);
-  g_assert_no_error (error);
-  growth = tm_ds_growth_new (trace, dsl, 40, 200, NULL, NULL, NULL, &error);
+  trace = tm_document_get_trace (doc);
+  growth = tm_document_ds_growth (doc, 40, 200, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
 
   tm_ds_growth_chart_options_init (&o, 800, 360);
