@@ -11,6 +11,7 @@
 #include "tm-error.h"
 #include "tm-trace-builder.h"
 #include "tm-synth.h"
+#include "tm-document.h"
 #include "tm-trace-loader.h"
 #include "heap-test-util.h"
 
@@ -475,16 +476,18 @@ async_done (GObject *source, GAsyncResult *result, gpointer data)
   *out = g_object_ref (result);
 }
 
+/* The heap through a document's worker, as the app asks for it. */
 static TmHeapAnalysis *
 new_async (TmTrace *trace, guint32 gc, GCancellable *cancellable, GError **error)
 {
+  g_autoptr(TmDocument) doc = tm_document_new_for_trace (trace);
   GAsyncResult *result = NULL;
   TmHeapAnalysis *heap;
 
-  tm_heap_analysis_new_async (trace, gc, NULL, NULL, cancellable, async_done, &result);
+  tm_document_heap_async (doc, gc, NULL, NULL, cancellable, async_done, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  heap = tm_heap_analysis_new_finish (result, error);
+  heap = tm_document_heap_finish (doc, result, error);
   g_object_unref (result);
   return heap;
 }

@@ -1069,8 +1069,9 @@ tm_app_window_dispose (GObject *object)
   TmAppWindow *self = TM_APP_WINDOW (object);
 
   self->disposed = TRUE;
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->cancellable);
+  /* no load progress reaches the widgets after this */
+  g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
   g_clear_handle_id (&self->probe_id, g_source_remove);
   g_signal_handlers_disconnect_by_data (tm_settings_get (), self);

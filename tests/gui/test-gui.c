@@ -75,6 +75,12 @@ new_window (void)
   return win;
 }
 
+static gboolean
+zoom_to_selection (gpointer win)
+{
+  return gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-selection", NULL);
+}
+
 static void
 test_leak_window (void)
 {
@@ -143,8 +149,8 @@ test_leak_window (void)
   g_assert_nonnull (strstr (tooltip, "GC 100"));
   g_assert_nonnull (strstr (tooltip, "Heap after"));
 
-  /* Zoom to the window, then reset. */
-  gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-selection", NULL);
+  /* Zoom to the window (enabled once the window shows the selection), then reset. */
+  tm_gui_test_spin_until (zoom_to_selection, win, 10000);
   g_assert_cmpfloat (tm_session_get_visible_start (session), <, leak->start_ns);
   g_assert_cmpfloat (tm_session_get_visible_start (session), >, 0);
   gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-reset", NULL);
