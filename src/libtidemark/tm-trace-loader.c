@@ -225,18 +225,22 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         guint64 flags = tm_payload_u (&c, "TYPE flags");
         guint64 super = 0, n_ifaces = 0;
 
-        /* Trailing fields: superclass, then interfaces (both optional). */
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        if (!tm_trace_builder_type (b, id, name, (guint32) flags, error))
+          return DECODE_SKIP;
+        /* Trailing fields: superclass, then interfaces.  Bytes that do not
+         * parse as such are some other extension and are ignored, as any
+         * trailing bytes are. */
         d->ids.len = 0;
-        if (c.ok && c.p < c.end)
+        if (c.p < c.end)
           super = tm_payload_u (&c, "TYPE superclass");
         if (c.ok && c.p < c.end)
           n_ifaces = tm_payload_count (&c, 1, "TYPE interface count");
         for (guint64 i = 0; i < n_ifaces && c.ok; i++)
           tm_vec_u64_push (&d->ids, tm_payload_u (&c, "TYPE interface"));
         if (!c.ok)
-          return payload_error (&c, rec->tag, error);
-        if (!tm_trace_builder_type (b, id, name, (guint32) flags, error))
-          return DECODE_SKIP;
+          return DECODE_OK;
         if (super == 0 && n_ifaces == 0)
           return DECODE_OK;
         return builder_result (tm_trace_builder_type_hierarchy (b, id, super, (guint) n_ifaces, d->ids.data, error));
