@@ -13,15 +13,33 @@
  * GCs: 1 with a graph (2 objects reachable, 30 bytes); 2 a graph begun and
  * abandoned; 3 a failed walk with no GRAPH_BEGIN; an OOM after GC 3; 4 the
  * graph at the OOM; 5 a post-mortem graph (only object 1 reachable). */
+static void
+write_gc (TmTraceWriter *w, guint64 n, guint64 start, guint64 end, guint kind, const char *collector)
+{
+  TmSpaceUsageRecord u[] = { { 1, 100, 50, 512 } };
+
+  tm_trace_writer_gc_start (w, n, start, kind, collector, "");
+  tm_trace_writer_gc_end (w, n, end, end - start, 1, u);
+}
+
+/* Begins the graph of GC n: object 1 a root, referencing `to` if not 0. */
+static void
+write_graph_start (TmTraceWriter *w, guint64 n, guint64 to)
+{
+  TmRootRecord roots[] = { { 1, TM_ROOT_KIND_STATIC, 0 } };
+
+  tm_trace_writer_graph_begin (w, n);
+  tm_trace_writer_roots (w, 1, roots);
+  if (to != 0)
+    tm_trace_writer_refs (w, 1, 1, &to);
+}
+
 static GBytes *
 write_trace (gboolean compress, gboolean undefined_super)
 {
   TmTraceWriter *w = tm_trace_writer_new_for_memory (compress);
   TmTraceHeader h = { 1, 1, "TestVM", "17", "java Lru", 8, 0, TM_TRACE_FLAG_GRAPHS | TM_TRACE_FLAG_DEATHS };
-  TmSpaceUsageRecord u[] = { { 1, 100, 50, 512 } };
-  TmRootRecord roots[] = { { 1, TM_ROOT_KIND_STATIC, 0 } };
   guint64 map_iface[] = { 6 };
-  guint64 to2[] = { 2 }, to3[] = { 3 };
 
   tm_trace_writer_header (w, &h);
   tm_trace_writer_space (w, 1, TM_SPACE_KIND_OLD, "Old");
@@ -37,40 +55,28 @@ write_trace (gboolean compress, gboolean undefined_super)
   for (guint i = 1; i <= 3; i++)
     tm_trace_writer_alloc (w, i, i == 1 ? 5 : 1, 0, 1, 10 * i, 0, 0);
 
-  tm_trace_writer_gc_start (w, 1, 1000, TM_GC_KIND_MINOR, "G1 Young", "alloc");
-  tm_trace_writer_gc_end (w, 1, 2000, 1000, 1, u);
-  tm_trace_writer_graph_begin (w, 1);
-  tm_trace_writer_roots (w, 1, roots);
-  tm_trace_writer_refs (w, 1, 1, to2);
+  write_gc (w, 1, 1000, 2000, TM_GC_KIND_MINOR, "G1 Young");
+  write_graph_start (w, 1, 2);
   tm_trace_writer_graph_end (w, 1, 1);
 
-  tm_trace_writer_gc_start (w, 2, 3000, TM_GC_KIND_CONCURRENT, "G1 Remark", "");
-  tm_trace_writer_gc_end (w, 2, 3100, 100, 1, u);
-  tm_trace_writer_graph_begin (w, 2);
-  tm_trace_writer_roots (w, 1, roots);
-  tm_trace_writer_refs (w, 1, 1, to2);
+  write_gc (w, 2, 3000, 3100, TM_GC_KIND_CONCURRENT, "G1 Remark");
+  write_graph_start (w, 2, 2);
   tm_trace_writer_graph_failed (w, 2, "FollowReferences: error 99");
 
-  tm_trace_writer_gc_start (w, 3, 4000, TM_GC_KIND_MINOR, "G1 Young", "alloc");
-  tm_trace_writer_gc_end (w, 3, 4100, 100, 1, u);
+  write_gc (w, 3, 4000, 4100, TM_GC_KIND_MINOR, "G1 Young");
   tm_trace_writer_graph_failed (w, 3, "");
 
   tm_trace_writer_type (w, 8, "a.Parent", 0);
   if (undefined_super)
     tm_trace_writer_type_full (w, 9, "a.Orphan", 0, 99, 0, NULL);
-  tm_trace_writer_gc_start (w, 4, 5000, TM_GC_KIND_MAJOR, "G1 Full", "Allocation Failure");
-  tm_trace_writer_gc_end (w, 4, 6000, 1000, 1, u);
+  write_gc (w, 4, 5000, 6000, TM_GC_KIND_MAJOR, "G1 Full");
   tm_trace_writer_oom (w, 6500, 3, 2, TM_OOM_JAVA_HEAP, "Java heap space");
   tm_trace_writer_graph_context (w, 4, TM_GRAPH_AT_OOM);
-  tm_trace_writer_graph_begin (w, 4);
-  tm_trace_writer_roots (w, 1, roots);
-  tm_trace_writer_refs (w, 1, 1, to3);
+  write_graph_start (w, 4, 3);
   tm_trace_writer_graph_end (w, 4, 1);
 
-  tm_trace_writer_gc_start (w, 5, 7000, TM_GC_KIND_MAJOR, "G1 Full", "System.gc()");
-  tm_trace_writer_gc_end (w, 5, 7500, 500, 1, u);
-  tm_trace_writer_graph_begin (w, 5);
-  tm_trace_writer_roots (w, 1, roots);
+  write_gc (w, 5, 7000, 7500, TM_GC_KIND_MAJOR, "G1 Full");
+  write_graph_start (w, 5, 0);
   tm_trace_writer_graph_end (w, 5, 0);
   tm_trace_writer_graph_context (w, 5, TM_GRAPH_POST_MORTEM);
   tm_trace_writer_end (w, 3, 0, 5, 8000);

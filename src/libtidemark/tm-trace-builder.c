@@ -687,6 +687,26 @@ tm_trace_builder_gc_end (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guin
   return TRUE;
 }
 
+/* GC gc_id, which a graph record names: it must have ended. */
+static TmGc *
+completed_gc (TmTraceBuilder *b, guint64 gc_id, const char *record, GError **error)
+{
+  TmGc *gc;
+
+  if (gc_id == 0 || gc_id > b->gcs_started)
+    {
+      fail (error, "%s for GC %" G_GUINT64_FORMAT ", which has not happened", record, gc_id);
+      return NULL;
+    }
+  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
+  if (!gc->complete)
+    {
+      fail (error, "%s %" G_GUINT64_FORMAT " before its GC_END", record, gc_id);
+      return NULL;
+    }
+  return gc;
+}
+
 gboolean
 tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_offset, guint64 raw_skip,
                               GError **error)
@@ -695,13 +715,12 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
 
   if (b->in_graph)
     return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
-  if (gc_id == 0 || gc_id > b->gcs_started)
-    return fail (error, "GRAPH_BEGIN for GC %" G_GUINT64_FORMAT ", which has not happened", gc_id);
-  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
-  if (!gc->complete)
-    return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " before its GC_END", gc_id);
+  if ((gc = completed_gc (b, gc_id, "GRAPH_BEGIN", error)) == NULL)
+    return FALSE;
   if (gc->has_graph)
     return fail (error, "second graph for GC %" G_GUINT64_FORMAT, gc_id);
+  if (gc->graph_failed)
+    return fail (error, "graph for GC %" G_GUINT64_FORMAT " after its GRAPH_FAILED", gc_id);
 
   b->in_graph = TRUE;
   b->graph_gc = (guint32) gc_id;
@@ -882,13 +901,10 @@ tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_li
 gboolean
 tm_trace_builder_graph_failed (TmTraceBuilder *b, guint64 gc_id, const char *reason, GError **error)
 {
-  TmGc *gc;
+  TmGc *gc = completed_gc (b, gc_id, "GRAPH_FAILED", error);
 
-  if (gc_id == 0 || gc_id > b->gcs_started)
-    return fail (error, "GRAPH_FAILED for GC %" G_GUINT64_FORMAT ", which has not happened", gc_id);
-  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
-  if (!gc->complete)
-    return fail (error, "GRAPH_FAILED %" G_GUINT64_FORMAT " before its GC_END", gc_id);
+  if (gc == NULL)
+    return FALSE;
   if (gc->has_graph)
     return fail (error, "GRAPH_FAILED for GC %" G_GUINT64_FORMAT ", which has a complete graph", gc_id);
   if (b->in_graph)
@@ -907,13 +923,10 @@ tm_trace_builder_graph_failed (TmTraceBuilder *b, guint64 gc_id, const char *rea
 gboolean
 tm_trace_builder_graph_context (TmTraceBuilder *b, guint64 gc_id, guint context, GError **error)
 {
-  TmGc *gc;
+  TmGc *gc = completed_gc (b, gc_id, "GRAPH_CONTEXT", error);
 
-  if (gc_id == 0 || gc_id > b->gcs_started)
-    return fail (error, "GRAPH_CONTEXT for GC %" G_GUINT64_FORMAT ", which has not happened", gc_id);
-  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
-  if (!gc->complete)
-    return fail (error, "GRAPH_CONTEXT %" G_GUINT64_FORMAT " before its GC_END", gc_id);
+  if (gc == NULL)
+    return FALSE;
   /* Unknown contexts from newer writers: the graph is still not the
    * program's ordinary state, the closest known meaning is post-mortem. */
   gc->graph_context = context <= TM_GRAPH_POST_MORTEM ? (TmGraphContext) context : TM_GRAPH_POST_MORTEM;
