@@ -6,8 +6,9 @@
  *   the same GCs build each GC's dominator tree once (the library's
  *   build counter, which also counts builds that bypass the cache);
  * - the async twins deliver on the caller's main context, with progress
- *   and partial results coalesced there, and a cancelled request fails
- *   with G_IO_ERROR_CANCELLED and reports nothing;
+ *   and partial results coalesced there and never after the result, and
+ *   a cancelled request fails with G_IO_ERROR_CANCELLED and reports
+ *   nothing;
  * - graphs are re-read through the handle opened at load, so the
  *   document keeps working after its file is removed;
  * - the windows of the same parameters are computed once;
@@ -142,7 +143,7 @@ test_one_build_per_gc (void)
   /* data structure growth between the window's ends, and path to roots */
   {
     g_autoptr(TmDsGrowth) growth = tm_document_ds_growth (doc, first, last, NULL, NULL, NULL, &error);
-    g_autoptr(GArray) path = NULL;
+    g_autoptr(TmRootPath) path = NULL;
     g_autoptr(TmHeapAnalysis) heap = NULL;
     const guint32 *objects;
     guint32 n_items;
@@ -152,8 +153,9 @@ test_one_build_per_gc (void)
     heap = tm_document_heap (doc, last, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
     objects = tm_heap_analysis_get_objects (heap, &n_items);
-    path = tm_document_path_to_root (doc, last, objects[n_items - 1], NULL, NULL, &error);
+    path = tm_document_path_to_root (doc, last, objects[n_items - 1], NULL, &error);
     g_assert_no_error (error);
+    g_assert_cmpuint (path->object, ==, objects[n_items - 1]);
   }
   g_assert_cmpuint (tm_dominator_tree_get_n_builds () - before, ==, n);
   g_assert_cmpuint (tm_heap_cache_get_n_built (tm_document_get_heap_cache (doc)), ==, n);
@@ -228,6 +230,71 @@ load_done (GObject *source, GAsyncResult *result, gpointer data)
   g_main_loop_quit (w->loop);
 }
 
+/* TmProgress itself: reports from another thread arrive coalesced on the
+ * creating thread, the latest value and payload only; none after stop. */
+typedef struct {
+  TmProgress *progress;
+} Pump;
+
+static gpointer
+pump_thread (gpointer data)
+{
+  Pump *p = data;
+
+  for (int i = 1; i <= 100; i++)
+    tm_progress_update (i / 100.0, p->progress);
+  tm_progress_offer (p->progress, g_strdup ("first"), g_free);
+  tm_progress_offer (p->progress, g_strdup ("latest"), g_free);
+  return NULL;
+}
+
+static void
+payload_seen (gpointer payload, gpointer data)
+{
+  Wait *w = data;
+
+  g_assert_true (g_thread_self () == w->main_thread);
+  g_assert_cmpstr (payload, ==, "latest");
+  w->n_partials++;
+}
+
+static void
+test_progress (void)
+{
+  Wait w = { NULL, g_thread_self (), 0, 0, 0, NULL, NULL };
+  Pump p = { tm_progress_new (wait_progress, payload_seen, &w, NULL) };
+  GThread *t = g_thread_new ("pump", pump_thread, &p);
+
+  g_thread_join (t);
+  /* all of it was queued before the main context ran: one delivery */
+  for (int i = 0; i < 10; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (w.n_progress, ==, 1);
+  g_assert_cmpfloat (w.last_fraction, ==, 1.0);
+  g_assert_cmpuint (w.n_partials, ==, 1);
+
+  /* after stop, queued reports are dropped */
+  tm_progress_update (0.5, p.progress);
+  tm_progress_stop (p.progress);
+  for (int i = 0; i < 10; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpuint (w.n_progress, ==, 1);
+  tm_progress_unref (p.progress);
+
+  /* a cancelled job reports nothing */
+  {
+    g_autoptr(GCancellable) c = g_cancellable_new ();
+    TmProgress *q = tm_progress_new (wait_progress, NULL, &w, c);
+
+    tm_progress_update (1.0, q);
+    g_cancellable_cancel (c);
+    for (int i = 0; i < 10; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpuint (w.n_progress, ==, 1);
+    tm_progress_unref (q);
+  }
+}
+
 static void
 test_async (void)
 {
@@ -240,19 +307,30 @@ test_async (void)
   g_main_loop_run (w.loop);
   g_assert_no_error (w.error);
   doc = w.result;
-  g_assert_cmpuint (w.n_progress, >, 0);
   g_assert_cmpfloat (w.last_fraction, <=, 1.0);
   gcs = graph_gcs (tm_document_get_trace (doc));
+  /* nothing after the result */
+  {
+    guint n = w.n_progress;
+    for (int i = 0; i < 100; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpuint (w.n_progress, ==, n);
+  }
 
-  /* a heap with progress on this thread */
+  /* a heap, any progress on this thread and none after the result */
   w.n_progress = 0;
   w.last_fraction = 0;
   tm_document_heap_async (doc, g_array_index (gcs, guint32, 0), wait_progress, &w, NULL, heap_done, &w);
   g_main_loop_run (w.loop);
   g_assert_no_error (w.error);
   g_assert_true (tm_heap_analysis_has_graph (w.result));
-  g_assert_cmpuint (w.n_progress, >, 0);
   tm_heap_analysis_unref (w.result);
+  {
+    guint n = w.n_progress;
+    for (int i = 0; i < 100; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpuint (w.n_progress, ==, n);
+  }
 
   /* a trend with partial snapshots on this thread */
   tm_trend_request_init (&req);
@@ -266,8 +344,13 @@ test_async (void)
   g_assert_no_error (w.error);
   g_assert_true (((TmTrend *) w.result)->complete);
   g_assert_cmpuint (((TmTrend *) w.result)->n_points, ==, gcs->len);
-  g_assert_cmpuint (w.n_partials, >, 0);
   tm_trend_unref (w.result);
+  {
+    guint n = w.n_partials;
+    for (int i = 0; i < 100; i++)
+      g_main_context_iteration (NULL, FALSE);
+    g_assert_cmpuint (w.n_partials, ==, n);
+  }
 
   /* cancelled before it starts: the error, and no partial result */
   {
@@ -372,10 +455,12 @@ test_path_to_root (void)
 
   for (guint32 node = 0; node < g->n_nodes; node += 1 + g->n_nodes / 97)
     {
-      g_autoptr(GArray) path = tm_document_path_to_root (doc, gc, g->node_object[node], NULL, NULL, &error);
+      g_autoptr(TmRootPath) root_path = tm_document_path_to_root (doc, gc, g->node_object[node], NULL, &error);
+      GArray *path;
       guint32 prev;
 
       g_assert_no_error (error);
+      path = root_path->objects;
       if (dist[node] == G_MAXUINT32)
         {
           g_assert_cmpuint (path->len, ==, 0);
@@ -402,12 +487,12 @@ test_path_to_root (void)
 
   /* an object not alive then */
   {
-    g_autoptr(GArray) none = NULL;
+    g_autoptr(TmRootPath) none = NULL;
     guint32 dead = 0, node;
 
     while (tm_heap_graph_node_for_object (g, dead, &node))
       dead++;
-    none = tm_document_path_to_root (doc, gc, dead, NULL, NULL, &error);
+    none = tm_document_path_to_root (doc, gc, dead, NULL, &error);
     g_assert_null (none);
     g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   }
@@ -421,6 +506,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   fixture_setup ();
   g_test_add_func ("/document/one-build-per-gc", test_one_build_per_gc);
+  g_test_add_func ("/document/progress", test_progress);
   g_test_add_func ("/document/async", test_async);
   g_test_add_func ("/document/open-handle", test_open_handle);
   g_test_add_func ("/document/windows-once", test_windows_once);

@@ -157,6 +157,13 @@ gboolean     tm_class_tree_compute_all      (TmClassTree    *tree,
 /* The child of `parent` whose label is `label`, or TM_CLASS_NODE_NONE. */
 guint32      tm_class_tree_find_child       (TmClassTree *tree, guint32 parent, const char *label);
 
+/* Group label paths, "A/B" (a group and one of its children): split at
+ * the slashes, where "\/" is a slash inside a label (thread names may
+ * hold one) and "\\" a backslash.  Returns the labels (char*). */
+GPtrArray   *tm_class_path_split            (const char  *path);
+/* The node a label path names below the root, or TM_CLASS_NODE_NONE. */
+guint32      tm_class_tree_find_path        (TmClassTree *tree, const char *path);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmClassTree, tm_class_tree_unref)
 
 G_END_DECLS

@@ -207,6 +207,29 @@ work_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     g_task_return_pointer (task, result, w->result_free);
 }
 
+/* The caller's callback, after the progress of the work is stopped (its
+ * last coalesced report may still be queued behind the result). */
+typedef struct {
+  GAsyncReadyCallback  callback;
+  gpointer             user_data;
+  TmProgress          *progress;    /* may be NULL */
+} Done;
+
+static void
+done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Done *d = data;
+
+  if (d->progress != NULL)
+    {
+      tm_progress_stop (d->progress);
+      tm_progress_unref (d->progress);
+    }
+  if (d->callback != NULL)
+    d->callback (source, result, d->user_data);
+  g_free (d);
+}
+
 static void
 run_async (TmDocument          *self,
            gpointer             source_tag,
@@ -219,8 +242,14 @@ run_async (TmDocument          *self,
            GAsyncReadyCallback  callback,
            gpointer             user_data)
 {
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Done *d = g_new0 (Done, 1);
+  g_autoptr(GTask) task = NULL;
   Work *w = g_new0 (Work, 1);
+
+  d->callback = callback;
+  d->user_data = user_data;
+  d->progress = progress ? tm_progress_ref (progress) : NULL;
+  task = g_task_new (self, cancellable, done_cb, d);
 
   w->work = work;
   w->args = args;
@@ -491,19 +520,16 @@ tm_document_class_tree_finish (TmDocument *self, GAsyncResult *result, GError **
 
 /* ---- path to roots ---- */
 
-GArray *
+TmRootPath *
 tm_document_path_to_root (TmDocument    *self,
                           guint32        gc_id,
                           guint32        object_index,
-                          guint         *root_kind,
                           GCancellable  *cancellable,
                           GError       **error)
 {
   g_autoptr(TmHeapAnalysis) heap = NULL;
   const TmHeapGraph *graph;
-  const guint32 *objects;
-  guint32 node, n_items;
-  GArray *path;
+  guint32 node;
 
   g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
 
@@ -521,12 +547,67 @@ tm_document_path_to_root (TmDocument    *self,
                    "object %u is not alive after GC %u", object_index, gc_id);
       return NULL;
     }
-  if ((path = tm_heap_analysis_path_to_root (heap, node, root_kind, error)) == NULL)
+  return tm_root_path_new (heap, node, error);
+}
+
+TmRootPath *
+tm_document_group_path_to_root (TmDocument    *self,
+                                TmClassTree   *tree,
+                                guint32        node,
+                                GCancellable  *cancellable,
+                                GError       **error)
+{
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (tree != NULL && node < tree->nodes->len, NULL);
+
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
-  objects = tm_heap_analysis_get_objects (heap, &n_items);
-  for (guint i = 0; i < path->len; i++)
-    g_array_index (path, guint32, i) = objects[g_array_index (path, guint32, i)];
-  return path;
+  return tm_root_path_new_for_group (tree, node, error);
+}
+
+typedef struct {
+  TmClassTree *tree;
+  guint32      node;
+} GroupArgs;
+
+static void
+group_args_free (GroupArgs *a)
+{
+  tm_class_tree_unref (a->tree);
+  g_free (a);
+}
+
+static gpointer
+group_path_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+                 GCancellable *cancellable, GError **error)
+{
+  GroupArgs *a = args;
+  return tm_document_group_path_to_root (self, a->tree, a->node, cancellable, error);
+}
+
+void
+tm_document_group_path_to_root_async (TmDocument          *self,
+                                      TmClassTree         *tree,
+                                      guint32              node,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  GroupArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (tree != NULL && node < tree->nodes->len);
+  a = g_new0 (GroupArgs, 1);
+  a->tree = tm_class_tree_ref (tree);
+  a->node = node;
+  run_async (self, tm_document_group_path_to_root_async, group_path_work, a, (GDestroyNotify) group_args_free,
+             (GDestroyNotify) tm_root_path_free, NULL, cancellable, callback, user_data);
+}
+
+TmRootPath *
+tm_document_group_path_to_root_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_group_path_to_root_async, error);
 }
 
 /* ---- TrendViz ---- */
@@ -589,8 +670,10 @@ tm_document_trend_async (TmDocument           *self,
   tm_trend_request_copy (&a->request, request);
   if (partial != NULL)
     a->partials = tm_progress_new (NULL, (TmProgressPayloadFunc) partial, partial_data, cancellable);
+  /* as the work's progress, so no snapshot follows the result */
   run_async (self, tm_document_trend_async, trend_work, a, (GDestroyNotify) trend_args_free,
-             (GDestroyNotify) tm_trend_unref, NULL, cancellable, callback, user_data);
+             (GDestroyNotify) tm_trend_unref, a->partials ? tm_progress_ref (a->partials) : NULL,
+             cancellable, callback, user_data);
 }
 
 TmTrend *

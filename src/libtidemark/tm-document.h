@@ -33,6 +33,7 @@
 #include "tm-ds-growth.h"
 #include "tm-heap-cache.h"
 #include "tm-progress.h"
+#include "tm-root-path.h"
 #include "tm-timeline-model.h"
 #include "tm-trend.h"
 #include "tm-windows.h"
@@ -159,16 +160,30 @@ TmClassTree     *tm_document_class_tree_finish (TmDocument         *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 
-/* A shortest chain of references from a GC root to the object with
- * index `object_index` in the heap after gc_id: object indices (guint32),
- * root first; *root_kind (may be NULL) gets the root's TmRootKind.  Empty
- * when no root reaches it; TM_ERROR_INVALID_ARGUMENT when the object is
- * not alive then. */
-GArray          *tm_document_path_to_root    (TmDocument           *self,
+/* ---- path to GC roots (tm-root-path.h) ---- */
+
+/* Of the object with index `object_index` in the heap after gc_id;
+ * TM_ERROR_INVALID_ARGUMENT when it is not alive then, TM_ERROR_NO_GRAPH
+ * when that GC has no reference graph. */
+TmRootPath      *tm_document_path_to_root    (TmDocument           *self,
                                               guint32               gc_id,
                                               guint32               object_index,
-                                              guint                *root_kind,
                                               GCancellable         *cancellable,
+                                              GError              **error);
+/* Of a group of a classification tree (through its representative). */
+TmRootPath      *tm_document_group_path_to_root (TmDocument        *self,
+                                              TmClassTree          *tree,
+                                              guint32               node,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_group_path_to_root_async (TmDocument  *self,
+                                              TmClassTree          *tree,
+                                              guint32               node,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmRootPath      *tm_document_group_path_to_root_finish (TmDocument *self,
+                                              GAsyncResult         *result,
                                               GError              **error);
 
 /* ---- TrendViz ---- */

@@ -14,6 +14,7 @@ struct _TmProgress {
   gpointer               payload;        /* latest offered, not delivered yet */
   GDestroyNotify         payload_free;
   gboolean               queued;
+  gboolean               stopped;        /* main context only */
 };
 
 TmProgress *
@@ -72,7 +73,7 @@ deliver_idle (gpointer data)
   p->queued = FALSE;
   g_mutex_unlock (&p->lock);
 
-  if (!g_cancellable_is_cancelled (p->cancellable))
+  if (!p->stopped && !g_cancellable_is_cancelled (p->cancellable))
     {
       if (payload != NULL && p->payload_func != NULL)
         p->payload_func (payload, p->user_data);
@@ -111,6 +112,13 @@ tm_progress_update (double fraction, gpointer progress)
   p->fraction = CLAMP (fraction, 0.0, 1.0);
   queue_locked (p);
   g_mutex_unlock (&p->lock);
+}
+
+void
+tm_progress_stop (TmProgress *p)
+{
+  g_return_if_fail (p != NULL);
+  p->stopped = TRUE;
 }
 
 void

@@ -6,7 +6,8 @@
  * one low-priority idle is queued on the starting thread's main context,
  * and it reports the latest fraction (and the latest offered payload, e.g.
  * a partial result) when it runs.  Nothing is reported once the
- * cancellable is cancelled, so a callback never sees a superseded job.
+ * cancellable is cancelled or tm_progress_stop() was called, so a
+ * callback never sees a superseded or finished job.
  */
 #pragma once
 
@@ -32,6 +33,9 @@ void        tm_progress_unref       (TmProgress *progress);
 /* A TmProgressFunc for workers: `progress` is the TmProgress. */
 void        tm_progress_update      (double                 fraction,
                                      gpointer               progress);
+/* Delivers nothing from now on (called when the work's result arrives,
+ * so progress never follows it). */
+void        tm_progress_stop        (TmProgress            *progress);
 /* Offers a payload (ownership taken), replacing one not delivered yet. */
 void        tm_progress_offer       (TmProgress            *progress,
                                      gpointer               payload,

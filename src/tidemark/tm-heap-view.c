@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-heap-view.h"
 #include "tm-classify-chain.h"
+#include "tm-error.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
@@ -486,7 +487,6 @@ typedef struct {
   guint           depth;
   TmDocument     *doc;
   ProgressShare  *share;
-  guint32         node;       /* path job */
 } Job;
 
 typedef struct {
@@ -1127,21 +1127,6 @@ search_next_cb (GtkSearchEntry *entry, TmHeapView *self)
 
 /* ---- path to GC roots ---- */
 
-static const char *
-root_kind_label (guint kind)
-{
-  switch (kind)
-    {
-    case TM_ROOT_KIND_STATIC:       return _("static field");
-    case TM_ROOT_KIND_THREAD_STACK: return _("thread stack");
-    case TM_ROOT_KIND_JNI_GLOBAL:   return _("JNI global");
-    case TM_ROOT_KIND_JNI_LOCAL:    return _("JNI local");
-    case TM_ROOT_KIND_MONITOR:      return _("monitor");
-    case TM_ROOT_KIND_SYSTEM_CLASS: return _("system class");
-    default:                        return _("other");
-    }
-}
-
 static char *
 describe_object (TmTrace *trace, guint32 object)
 {
@@ -1153,83 +1138,58 @@ describe_object (TmTrace *trace, guint32 object)
                           tm_trace_object_id (trace, object), site);
 }
 
-static void
-path_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+/* The panel's text for a path the document found. */
+static char *
+path_text (TmHeapView *self, TmClassTree *tree, guint32 node, const TmRootPath *path)
 {
-  Job *job = task_data;
-  const TmClassNode *n = tm_class_tree_node (job->tree, job->node);
-  const TmDominatorTree *dom = tm_heap_analysis_get_dominators (job->heap);
-  const guint32 *objects = tm_heap_analysis_get_objects (job->heap, NULL);
-  g_autofree char *label = tm_class_tree_node_label (job->tree, job->node);
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GArray) path = NULL;
-  guint32 best = G_MAXUINT32;
-  guint64 best_bytes = 0;
-  guint kind = 0;
-  GError *error = NULL;
+  g_autofree char *label = tm_class_tree_node_label (tree, node);
+  g_autofree char *retained = tm_format_bytes ((double) path->retained_bytes);
+  g_autofree char *obj = describe_object (self->trace, path->object);
+  GString *text = g_string_new (NULL);
 
-  /* the member that retains most stands for the group */
-  for (guint32 i = n->first; i < n->first + n->count; i++)
-    {
-      guint32 item = job->tree->members[i];
-      guint32 p = dom->position[item];
-      guint64 b = p ? dom->retained_bytes[p] : 0;
-      if (best == G_MAXUINT32 || b > best_bytes)
-        {
-          best = item;
-          best_bytes = b;
-        }
-    }
-  if (best == G_MAXUINT32)
-    {
-      g_task_return_pointer (task, g_strdup (_("The group is empty.")), g_free);
-      return;
-    }
-
-  path = tm_heap_analysis_path_to_root (job->heap, best, &kind, &error);
-  if (path == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  {
-    g_autofree char *retained = tm_format_bytes ((double) best_bytes);
-    g_autofree char *obj = describe_object (job->trace, objects[best]);
-    /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
-    g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
-                            label, obj, retained);
-  }
-  if (path->len == 0)
+  /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
+  g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
+                          label, obj, retained);
+  if (path->objects->len == 0)
     g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
-  for (guint i = 0; i < path->len; i++)
+  for (guint i = 0; i < path->objects->len; i++)
     {
-      g_autofree char *obj = describe_object (job->trace, objects[g_array_index (path, guint32, i)]);
+      g_autofree char *step = describe_object (self->trace, g_array_index (path->objects, guint32, i));
       if (i == 0)
         /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
-        g_string_append_printf (text, _("  GC root (%s): %s\n"), root_kind_label (kind), obj);
+        g_string_append_printf (text, _("  GC root (%s): %s\n"), _(tm_root_kind_to_string (path->root_kind)), step);
       else
-        g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
+        g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", step);
     }
-  g_task_return_pointer (task, g_string_free (g_steal_pointer (&text), FALSE), g_free);
+  return g_string_free (text, FALSE);
 }
+
+typedef struct {
+  TmHeapView  *self;
+  TmClassTree *tree;
+  guint32      node;
+} PathRequest;
 
 static void
 path_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(TmHeapView) self = user_data;
+  PathRequest *req = user_data;
+  g_autoptr(TmHeapView) self = req->self;
+  g_autoptr(TmClassTree) tree = req->tree;
   g_autoptr(GError) error = NULL;
-  char *text = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(TmRootPath) path = tm_document_group_path_to_root_finish (TM_DOCUMENT (source), result, &error);
+  guint32 node = req->node;
 
+  g_free (req);
   set_busy (self, -1);
-  if (text == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      text = g_strdup (error->message);
-    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   g_free (self->path_text);
-  self->path_text = text;
-  gtk_label_set_text (self->path_label, text);
+  if (path == NULL && g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+    self->path_text = g_strdup (_("The group is empty."));
+  else
+    self->path_text = path ? path_text (self, tree, node, path) : g_strdup (error->message);
+  gtk_label_set_text (self->path_label, self->path_text);
 }
 
 void
@@ -1237,9 +1197,8 @@ tm_heap_view_show_path (TmHeapView *self)
 {
   g_autoptr(GtkTreeListRow) tree_row = NULL;
   g_autoptr(TmHeapRow) row = NULL;
-  g_autoptr(GTask) task = NULL;
+  PathRequest *req;
   guint selected;
-  Job *job;
 
   g_return_if_fail (TM_IS_HEAP_VIEW (self));
 
@@ -1255,15 +1214,12 @@ tm_heap_view_show_path (TmHeapView *self)
   g_clear_pointer (&self->path_text, g_free);
   gtk_label_set_text (self->path_label, _("Searching a path to the GC roots…"));
 
-  job = job_new (self);
-  job->heap = tm_heap_analysis_ref (self->heap);
-  job->tree = tm_class_tree_ref (row->tree);
-  job->node = row->node;
+  req = g_new0 (PathRequest, 1);
+  req->self = g_object_ref (self);
+  req->tree = tm_class_tree_ref (row->tree);
+  req->node = row->node;
   set_busy (self, +1);
-  task = g_task_new (NULL, self->path_cancellable, path_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_heap_view_show_path);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, path_run);
+  tm_document_group_path_to_root_async (self->doc, row->tree, row->node, self->path_cancellable, path_done, req);
 }
 
 const char *
