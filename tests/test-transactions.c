@@ -161,6 +161,7 @@ test_suspects (void)
       g_assert_cmpuint (tx->id, ==, 10 * (i + 1));
       g_assert_cmpuint (run->surviving_objects, ==, 1);
       g_assert_cmpuint (run->surviving_bytes, ==, 48);
+      g_assert_cmpuint (run->recurring_bytes, ==, 48);
       g_assert_cmpuint (run->allocated_objects, ==, 4);
       g_assert_cmpuint (run->sites->len, ==, 1);
       site = &g_array_index (run->sites, TmTxSurvivorSite, 0);
@@ -182,6 +183,8 @@ test_suspects (void)
   g_assert_cmpuint (checkout->sites->len, ==, 1);
   site = &g_array_index (checkout->sites, TmTxSurvivorSite, 0);
   g_assert_cmpuint (site->runs, ==, 2);
+  g_assert_true (tm_tx_site_is_recurring (checkout, site));
+  g_assert_cmpuint (checkout->one_time_runs, ==, 0);
   g_assert_cmpuint (site->objects, ==, 2);
   /* per class: Tmp 60 allocated, all freed; Leak 3 allocated, 2 survive
    * (the third is in the unchecked run) */

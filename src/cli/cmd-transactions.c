@@ -15,8 +15,9 @@ site_label (const TmTrace *trace, guint32 site)
   return site == TM_UNKNOWN ? g_strdup ("(unknown site)") : tm_trace_site_label (trace, site);
 }
 
+/* kind: to mark recurring sites (NULL: every site of one run) */
 static void
-json_sites (GString *s, const TmTrace *trace, const GArray *sites, guint top)
+json_sites (GString *s, const TmTrace *trace, const TmTxKindReport *kind, const GArray *sites, guint top)
 {
   guint n = top == 0 ? sites->len : MIN (top, sites->len);
 
@@ -31,7 +32,8 @@ json_sites (GString *s, const TmTrace *trace, const GArray *sites, guint top)
       g_string_append (s, ", \"site\": ");
       tm_json_append_string (s, label);
       g_string_append_printf (s, ", \"objects\": %" G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT
-                              ", \"runs\": %u}", ss->objects, ss->bytes, ss->runs);
+                              ", \"runs\": %u, \"recurring\": %s}", ss->objects, ss->bytes, ss->runs,
+                              kind == NULL || tm_tx_site_is_recurring (kind, ss) ? "true" : "false");
     }
   g_string_append_c (s, ']');
 }
@@ -57,10 +59,11 @@ print_json (const TmTxReport *r, guint top)
       first = FALSE;
       tm_json_append_string (s, g_array_index (trace->tx_kinds, TmTxKind, kr->kind).name);
       g_string_append_printf (s, ", \"runs\": %" G_GUINT64_FORMAT ", \"checked_runs\": %" G_GUINT64_FORMAT
-                              ", \"suspect_runs\": %" G_GUINT64_FORMAT ", \"allocated_objects\": %" G_GUINT64_FORMAT
+                              ", \"suspect_runs\": %" G_GUINT64_FORMAT ", \"one_time_runs\": %" G_GUINT64_FORMAT
+                              ", \"allocated_objects\": %" G_GUINT64_FORMAT
                               ", \"allocated_bytes\": %" G_GUINT64_FORMAT ", \"surviving_objects\": %" G_GUINT64_FORMAT
                               ", \"surviving_bytes\": %" G_GUINT64_FORMAT ", \"classes\": [",
-                              kr->runs, kr->checked_runs, kr->suspect_runs, kr->allocated_objects,
+                              kr->runs, kr->checked_runs, kr->suspect_runs, kr->one_time_runs, kr->allocated_objects,
                               kr->allocated_bytes, kr->surviving_objects, kr->surviving_bytes);
       for (guint c = 0; c < kr->classes->len; c++)
         {
@@ -75,7 +78,7 @@ print_json (const TmTxReport *r, guint top)
                                   cs->surviving_objects, cs->surviving_bytes);
         }
       g_string_append (s, "], \"survivor_sites\": ");
-      json_sites (s, trace, kr->sites, 0);
+      json_sites (s, trace, kr, kr->sites, 0);
       g_string_append_c (s, '}');
     }
   g_string_append (s, "], \"suspects\": [");
@@ -91,9 +94,12 @@ print_json (const TmTxReport *r, guint top)
       g_string_append_printf (s, ", \"begin_ns\": %" G_GUINT64_FORMAT ", \"end_ns\": %" G_GUINT64_FORMAT
                               ", \"check_gc\": %u, \"allocated_objects\": %" G_GUINT64_FORMAT
                               ", \"surviving_objects\": %" G_GUINT64_FORMAT ", \"surviving_bytes\": %"
-                              G_GUINT64_FORMAT ", \"sites\": ", tx->begin_ns, tx->end_ns, run->check_gc,
-                              run->allocated_objects, run->surviving_objects, run->surviving_bytes);
-      json_sites (s, trace, run->sites, 0);
+                              G_GUINT64_FORMAT ", \"recurring_objects\": %" G_GUINT64_FORMAT
+                              ", \"recurring_bytes\": %" G_GUINT64_FORMAT ", \"sites\": ",
+                              tx->begin_ns, tx->end_ns, run->check_gc, run->allocated_objects,
+                              run->surviving_objects, run->surviving_bytes, run->recurring_objects,
+                              run->recurring_bytes);
+      json_sites (s, trace, g_ptr_array_index (r->kinds, tx->kind), run->sites, 0);
       g_string_append_c (s, '}');
     }
   g_string_append (s, "]}\n");
@@ -127,8 +133,9 @@ print_text (const char *path, const TmTxReport *r, guint top)
           const TmTxSurvivorSite *ss = &g_array_index (kr->sites, TmTxSurvivorSite, i);
           g_autofree char *label = site_label (trace, ss->site);
           g_autofree char *b = tm_format_bytes ((double) ss->bytes);
-          printf ("    survivors: %s x %" G_GUINT64_FORMAT " (%s, in %u runs) at %s\n",
-                  tm_trace_type (trace, ss->type)->name, ss->objects, b, ss->runs, label);
+          printf ("    survivors: %s x %" G_GUINT64_FORMAT " (%s, in %u runs%s) at %s\n",
+                  tm_trace_type (trace, ss->type)->name, ss->objects, b, ss->runs,
+                  tm_tx_site_is_recurring (kr, ss) ? "" : ": once, initialisation", label);
         }
     }
   if (n > 0)
@@ -137,11 +144,11 @@ print_text (const char *path, const TmTxReport *r, guint top)
     {
       const TmTxRun *run = g_ptr_array_index (r->suspects, i);
       const TmTransaction *tx = &g_array_index (trace->transactions, TmTransaction, run->index);
-      g_autofree char *sb = tm_format_bytes ((double) run->surviving_bytes);
+      g_autofree char *sb = tm_format_bytes ((double) run->recurring_bytes);
 
       printf ("  run %" G_GUINT64_FORMAT " of %s on %s at %.3f s: %" G_GUINT64_FORMAT " objects (%s) alive after GC %u\n",
               tx->id, g_array_index (trace->tx_kinds, TmTxKind, tx->kind).name,
-              tm_trace_thread (trace, tx->thread)->name, tx->begin_ns / 1e9, run->surviving_objects, sb,
+              tm_trace_thread (trace, tx->thread)->name, tx->begin_ns / 1e9, run->recurring_objects, sb,
               run->check_gc);
     }
 }

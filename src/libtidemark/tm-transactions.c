@@ -65,8 +65,8 @@ compare_suspects (gconstpointer a, gconstpointer b)
 {
   const TmTxRun *x = *(TmTxRun * const *) a, *y = *(TmTxRun * const *) b;
 
-  if (x->surviving_bytes != y->surviving_bytes)
-    return x->surviving_bytes < y->surviving_bytes ? 1 : -1;
+  if (x->recurring_bytes != y->recurring_bytes)
+    return x->recurring_bytes < y->recurring_bytes ? 1 : -1;
   return (x->index > y->index) - (x->index < y->index);
 }
 
@@ -217,11 +217,37 @@ tm_transactions_analyse (TmTrace *trace, GCancellable *cancellable, GError **err
       kr->allocated_bytes += run->allocated_bytes;
       kr->surviving_objects += run->surviving_objects;
       kr->surviving_bytes += run->surviving_bytes;
-      if (run->surviving_objects > 0)
+    }
+
+  /* Now that each site's number of runs is known: the suspect part of
+   * every run. */
+  for (guint i = 0; i < r->runs->len; i++)
+    {
+      TmTxRun *run = g_ptr_array_index (r->runs, i);
+      const TmTransaction *tx = &g_array_index (trace->transactions, TmTransaction, run->index);
+      TmTxKindReport *kr = g_ptr_array_index (r->kinds, tx->kind);
+      GHashTable *sites = g_ptr_array_index (site_index, tx->kind);
+
+      for (guint s = 0; s < run->sites->len; s++)
+        {
+          const TmTxSurvivorSite *ss = &g_array_index (run->sites, TmTxSurvivorSite, s);
+          guint64 key = ((guint64) ss->type << 32) | ss->site;
+          guint pos = GPOINTER_TO_UINT (g_hash_table_lookup (sites, &key));
+          const TmTxSurvivorSite *ks = &g_array_index (kr->sites, TmTxSurvivorSite, pos - 1);
+
+          if (tm_tx_site_is_recurring (kr, ks))
+            {
+              run->recurring_objects += ss->objects;
+              run->recurring_bytes += ss->bytes;
+            }
+        }
+      if (run->recurring_objects > 0)
         {
           kr->suspect_runs++;
           g_ptr_array_add (r->suspects, run);
         }
+      else if (run->surviving_objects > 0)
+        kr->one_time_runs++;
     }
   for (guint k = 0; k < r->kinds->len; k++)
     {
@@ -231,6 +257,12 @@ tm_transactions_analyse (TmTrace *trace, GCancellable *cancellable, GError **err
     }
   g_ptr_array_sort (r->suspects, compare_suspects);
   return g_steal_pointer (&r);
+}
+
+gboolean
+tm_tx_site_is_recurring (const TmTxKindReport *kind, const TmTxSurvivorSite *site)
+{
+  return site->runs >= 2 || kind->checked_runs < TM_TX_MIN_RUNS;
 }
 
 void

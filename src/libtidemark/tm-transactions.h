@@ -9,15 +9,22 @@
  * GC, or a concurrent cycle of ZGC/Shenandoah) that starts after the run
  * ended: a young collection may leave dead old objects in place, a
  * whole-heap one does not.  Objects still alive after it are the run's
- * survivors; runs with survivors are leak suspects, ranked by surviving
- * bytes, with the survivors' types and allocation sites.  Runs with no
- * whole-heap collection after them are counted as unchecked.
+ * survivors.  A survivor's (type, allocation site) is recurring when it
+ * leaves objects in at least two runs of the kind: what one run keeps
+ * once is lazy initialisation (class loading, caches filled on first
+ * use), what many runs keep is a leak.  Runs with recurring survivors
+ * are the leak suspects, ranked by recurring bytes, with the survivors'
+ * types and sites.  With fewer than TM_TX_MIN_RUNS checked runs of a
+ * kind nothing can be told apart, and every survivor counts.  Runs with
+ * no whole-heap collection after them are counted as unchecked.
  */
 #pragma once
 
 #include "tm-trace.h"
 
 G_BEGIN_DECLS
+
+#define TM_TX_MIN_RUNS 3
 
 typedef struct {
   guint32  type;            /* type index */
@@ -38,23 +45,28 @@ typedef struct {
   guint32  check_gc;        /* 0: no whole-heap GC after it (unchecked) */
   guint64  allocated_objects, allocated_bytes;
   guint64  surviving_objects, surviving_bytes;
+  guint64  recurring_objects, recurring_bytes;   /* at recurring sites: the suspect part */
   GArray  *sites;           /* TmTxSurvivorSite of its survivors (runs = 1), descending by bytes */
 } TmTxRun;
 
 typedef struct {
   guint32    kind;          /* index into trace->tx_kinds */
   guint64    runs, checked_runs, suspect_runs;
+  guint64    one_time_runs;   /* runs whose survivors are all one-time (initialisation) */
   guint64    allocated_objects, allocated_bytes;
   guint64    surviving_objects, surviving_bytes;
   GArray    *classes;       /* TmTxClassStats, descending by allocated bytes */
   GArray    *sites;         /* TmTxSurvivorSite over all its runs, descending by bytes */
 } TmTxKindReport;
 
+/* TRUE when survivors at this site of a kind count as leaks. */
+gboolean    tm_tx_site_is_recurring (const TmTxKindReport *kind, const TmTxSurvivorSite *site);
+
 typedef struct {
   TmTrace   *trace;
   GPtrArray *kinds;         /* TmTxKindReport*, in kind order */
   GPtrArray *runs;          /* TmTxRun*, stream order */
-  GPtrArray *suspects;      /* borrowed TmTxRun* with survivors, descending by surviving bytes */
+  GPtrArray *suspects;      /* borrowed TmTxRun* with recurring survivors, descending by recurring bytes */
   guint64    unchecked_runs;
 } TmTxReport;
 
