@@ -117,6 +117,24 @@ done
 "$cli" windows "$logs/legacy-serial-SampleSun1_4_2PrintGCDetails.txt" > "$dir/four.txt" || fail "4-GC log"
 grep -q "4 GCs: too few to judge growth" "$dir/four.txt" || fail "4-GC log note: $(cat "$dir/four.txt")"
 
+# heaptrack: a C program that leaks and frees everything at exit
+# (tests/data/heaptrack/teardown.c): the leak holds up to the teardown,
+# the teardown raises no churn, the words are heaptrack's
+ht="$TM_SOURCE_DIR/tests/data/heaptrack/teardown.zst"
+"$cli" windows "$ht" --json > "$dir/ht.json" || fail "windows heaptrack"
+json "$dir/ht.json" "
+w = [w for w in d['windows'] if w['kind'] == 'leak']
+assert len(w) == 1 and w[0]['growth'] == 'leak' and w[0]['first_gc'] == 1, d['windows']
+assert w[0]['last_gc'] == d['gcs'] - 2, (w[0], d['gcs'])
+assert 'teardown' in d['note'] and 'time point' in d['note'], d['note']
+assert not [x for x in d['windows'] if x['kind'] == 'churn'], d['windows']
+assert d['leak_series'] == 'heap in use'
+for x in d['windows']:
+  assert 'GC' not in x['explanation'] and 'graph-every' not in x['explanation'], x
+" || fail "heaptrack teardown"
+"$cli" windows "$ht" --json --paper-rules > "$dir/htp.json" || fail "windows heaptrack paper"
+json "$dir/htp.json" "assert not [w for w in d['windows'] if w['series']], d['windows']" || fail "paper teardown"
+
 # thresholds are options: above the planted overhead, it is no longer suspicious
 "$cli" windows "$dir/gc-overhead.tmtrace" --json --overhead-threshold 0.9 > "$dir/o9.json" || fail "threshold option"
 json "$dir/o9.json" "assert not [w for w in d['windows'] if w['kind'] == 'gc-overhead']" || fail "--overhead-threshold"

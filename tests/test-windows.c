@@ -1320,23 +1320,21 @@ test_rate_time_median_brute (void)
 static void
 test_trace_min_evidence (void)
 {
-  /* steady growth of 2 MiB per GC with a whole-heap GC every 2: judged on
-   * the whole-heap GCs, which need min_evidence (15) points */
+  /* steady growth of 2 MiB per GC with a whole-heap GC every 2: below 15
+   * GCs no verdict at all; from 15 on, judged on the whole-heap GCs */
   for (gsize n = 4; n <= 40; n++)
     {
       g_autoptr(TmTrace) t = growth_trace (n, 0, 2, "gc-log");
       g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
       g_autofree char *note = tm_windows_evidence_note (t, NULL);
-      gsize points = n / 2;
 
-      if (points < 15)
+      if (n < 15)
         {
-          /* under 5 whole-heap GCs the series is occupancy after every GC */
-          g_autofree char *want = points < 5
-            ? g_strdup_printf ("%u GCs: too few to judge growth", (guint) n)
-            : g_strdup_printf ("%u full collections: too few to judge growth", (guint) points);
+          g_autofree char *want = g_strdup_printf ("%u GCs: too few to judge growth or churn", (guint) n);
+
           g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
           g_assert_null (find_kind (ws, TM_WINDOW_LEAK_REGRESSION));
+          g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
           g_assert_nonnull (note);
           g_assert_nonnull (strstr (note, want));
         }
@@ -1345,10 +1343,20 @@ test_trace_min_evidence (void)
           const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
 
           g_assert_nonnull (w);
+          g_assert_cmpstr (w->series, ==, "full-gc-occupancy");
           g_assert_cmpstr (w->growth, ==, "leak");
-          g_assert_true (note == NULL || strstr (note, "growth") == NULL);
+          g_assert_null (note);
         }
     }
+  /* enough GCs, but 5 whole-heap GCs are too few points for a verdict */
+  {
+    g_autoptr(TmTrace) t = growth_trace (25, 0, 5, "gc-log");
+    g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+    g_autofree char *note = tm_windows_evidence_note (t, NULL);
+
+    g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+    g_assert_cmpstr (note, ==, "5 full collections: too few to judge growth (a verdict needs at least 6).");
+  }
   /* the paper's rules judge even 8 GCs (100 -> 114 MiB) */
   {
     g_autoptr(TmTrace) t = growth_trace (8, 0, 1, "gc-log");
@@ -1474,6 +1482,33 @@ test_synth_backlog_vs_leak (void)
 }
 
 static void
+test_synth_oom (void)
+{
+  /* a leak until an OutOfMemoryError after GC 198; 2 post-mortem graphs */
+  g_autoptr(TmTrace) t = synth_trace ("oom", 0);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+  g_autofree char *note = tm_windows_evidence_note (t, NULL);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+  const TmWindow *o = find_kind (ws, TM_WINDOW_GC_OVERHEAD);
+
+  dump_windows ("oom", ws);
+  g_assert_cmpuint (tm_trace_n_oom_events (t), ==, 1);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpstr (w->growth, ==, "leak");
+  g_assert_cmpuint (w->last_gc, ==, 190);
+  g_assert_nonnull (strstr (w->explanation, "OutOfMemoryError after GC 198 (Java heap space)"));
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "ran out of memory (OutOfMemoryError: Java heap space)"));
+  g_assert_nonnull (strstr (note, "2 reference graphs taken after the main thread ended are left out"));
+  /* the thrashing before the error is GC overhead; nothing after it counts */
+  g_assert_nonnull (o);
+  g_assert_cmpuint (o->first_gc, >=, 170);
+  g_assert_cmpuint (o->last_gc, <=, 198);
+  g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+}
+
+static void
 test_synth_too_few (void)
 {
   /* the leak scenario over 12 GCs: one graph, 12 GCs; and a recording of
@@ -1533,6 +1568,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/real/heaptrack-words", test_trace_heaptrack_words);
   g_test_add_func ("/windows/synth/plateau", test_synth_plateau);
   g_test_add_func ("/windows/synth/teardown", test_synth_teardown);
+  g_test_add_func ("/windows/synth/oom", test_synth_oom);
   g_test_add_func ("/windows/synth/churn-burst", test_synth_churn_burst);
   g_test_add_func ("/windows/synth/backlog", test_synth_backlog_vs_leak);
   g_test_add_func ("/windows/synth/too-few", test_synth_too_few);

@@ -666,6 +666,7 @@ typedef struct {
   gboolean over;   double over_from, over_to;
   gboolean lru;    double lru_full;      /* bounded cache, full at this fraction */
   gboolean teardown;                     /* the last 2 GCs free the program's data at exit */
+  gboolean oom;                          /* thrashes from 85%, OutOfMemoryError before the last 2 GCs */
   gboolean burst;  double burst_from, burst_to, burst_factor;  /* allocation x factor, GCs as often */
   gboolean backlog; double backlog_from; /* the consumer falls behind from here */
 } Plan;
@@ -701,6 +702,11 @@ plan_for (const char *scenario, Plan *p)
       p->leak = TRUE; p->leak_from = 0.20; p->teardown = TRUE;
       return TRUE;
     }
+  if (g_strcmp0 (scenario, "oom") == 0)
+    {
+      p->leak = TRUE; p->leak_from = 0.20; p->oom = TRUE;
+      return TRUE;
+    }
   if (g_strcmp0 (scenario, "churn-burst") == 0)
     {
       p->burst = TRUE; p->burst_from = 0.10; p->burst_to = 0.90; p->burst_factor = 10;
@@ -734,7 +740,7 @@ const char * const *
 tm_synth_scenarios (void)
 {
   static const char * const names[] = { "steady", "leak", "churn", "gc-overhead", "mixed", "plateau",
-                                        "teardown", "churn-burst", "backlog", NULL };
+                                        "teardown", "oom", "churn-burst", "backlog", NULL };
   return names;
 }
 
@@ -859,7 +865,8 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
       gboolean in_churn = plan.churn && f >= plan.churn_from && f < plan.churn_to;
       gboolean in_over = plan.over && f >= plan.over_from && f < plan.over_to;
       gboolean in_burst = plan.burst && f >= plan.burst_from && f < plan.burst_to;
-      gboolean at_exit = plan.teardown && i + 2 >= s.n_gcs;
+      gboolean at_exit = (plan.teardown || plan.oom) && i + 2 >= s.n_gcs;
+      gboolean thrash = plan.oom && f >= 0.85 && !at_exit;
       guint64 interval = 100000000ull + rnd (&s, 0, 20000000) - 10000000;
       guint64 pause;
       TmGcKind kind = TM_GC_KIND_MINOR;
@@ -900,7 +907,11 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
       if (plan.leak && f >= plan.leak_from && !at_exit)
         for (guint k = 0; k < leak_per_gc; k++)
           leak_entry (&s);
-      if (at_exit && s.cache != 0)
+      if (plan.oom && i + 2 == s.n_gcs)
+        /* the heap is full: the next lookup throws, nobody catches it, and
+         * the main thread dies; what follows is post-mortem */
+        tm_trace_writer_oom (s.w, s.now_ns, s.gcs_done, worker (&s), TM_OOM_JAVA_HEAP, "Java heap space");
+      if (at_exit && s.cache_table != 0)
         {
           /* the main thread has returned: the program clears its cache
            * on the way out */
@@ -972,8 +983,16 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
           interval = (guint64) ((double) interval / plan.burst_factor);
         }
 
+      if (thrash)
+        interval = 30000000ull;   /* near the limit: full GCs back to back */
       s.now_ns += interval;
-      if (in_over)
+      if (thrash)
+        {
+          kind = TM_GC_KIND_MAJOR;
+          cause = "Allocation Failure";
+          pause = 14000000ull + rnd (&s, 0, 2000000);
+        }
+      else if (in_over)
         {
           kind = TM_GC_KIND_MAJOR;
           cause = "Allocation Failure";
@@ -991,7 +1010,11 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
       do_gc (&s, kind, cause, pause, (guint64) (64.0 * scale * 1024 * 1024));
       if ((graph_every != G_MAXUINT && s.gcs_done % graph_every == 0) || s.gcs_done == s.n_gcs ||
           (at_exit && graph_every != G_MAXUINT))
-        write_graph (&s, s.gcs_done);
+        {
+          write_graph (&s, s.gcs_done);
+          if (at_exit && plan.oom)
+            tm_trace_writer_graph_context (s.w, s.gcs_done, TM_GRAPH_POST_MORTEM);
+        }
     }
 
   tm_trace_writer_end (w, s.total_allocs, s.total_deaths, s.gcs_done, s.now_ns);

@@ -41,6 +41,12 @@
  *                thread returned: the cache is released and both carry a
  *                graph, so reachable memory falls by over 90% at exit.  The
  *                leak ends at the last graph before them (GC n - 10).
+ *   oom          the leak scenario under a heap that runs out: from 85% on
+ *                full GCs every 30 ms pausing ~15 ms (~33% overhead); an
+ *                OutOfMemoryError ("Java heap space") after GC n - 2; the
+ *                last 2 GCs come after the main thread died (the cache is
+ *                released) and their graphs are marked post-mortem.  The
+ *                leak ends at the last graph before the error (GC n - 10).
  *   churn-burst  GCs 10%..90%: 10x the short-lived allocation, and so a GC
  *                10x as often (10 ms): the burst holds 80% of the GCs but
  *                only ~29% of the time.  Live set flat.

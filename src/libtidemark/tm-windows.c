@@ -146,6 +146,7 @@ typedef struct {
   guint32  *ids;
   guint8   *flags;
   guint     n_graphs;
+  guint     n_post_mortem;  /* graphs left out: taken after the main thread ended */
   guint     n_full;
 } Timeline;
 
@@ -169,6 +170,14 @@ is_full (const TmGc *gc)
          && (g_str_has_prefix (gc->collector, "ZGC") || g_str_has_prefix (gc->collector, "Shenandoah"));
 }
 
+/* A graph of the program's working state: graphs taken after its main
+ * thread ended (post-mortem) are not (trace-format.md, GRAPH_CONTEXT). */
+static gboolean
+working_graph (const TmGc *gc)
+{
+  return gc->has_graph && gc->graph_context != TM_GRAPH_POST_MORTEM;
+}
+
 static void
 timeline_build (const TmTrace *trace, Timeline *tl)
 {
@@ -176,7 +185,7 @@ timeline_build (const TmTrace *trace, Timeline *tl)
   gsize cap = MAX (len, 1);
 
   tl->n = 0;
-  tl->n_graphs = tl->n_full = 0;
+  tl->n_graphs = tl->n_full = tl->n_post_mortem = 0;
   tl->bounds = g_new (guint64, cap + 1);
   tl->pause = g_new (guint64, cap);
   tl->freed = g_new (guint64, cap);
@@ -202,8 +211,9 @@ timeline_build (const TmTrace *trace, Timeline *tl)
       tl->after[k] = clamp_coord (gc->used_after);
       tl->reach[k] = clamp_coord (gc->reachable_bytes);
       tl->ids[k] = gc->id;
-      tl->flags[k] = (gc->has_graph ? TL_GRAPH : 0) | (is_full (gc) ? TL_FULL : 0);
-      tl->n_graphs += gc->has_graph ? 1 : 0;
+      tl->flags[k] = (working_graph (gc) ? TL_GRAPH : 0) | (is_full (gc) ? TL_FULL : 0);
+      tl->n_graphs += working_graph (gc) ? 1 : 0;
+      tl->n_post_mortem += gc->has_graph && !working_graph (gc) ? 1 : 0;
       tl->n_full += is_full (gc) ? 1 : 0;
       tl->n++;
     }
@@ -295,7 +305,7 @@ tm_windows_leak_series_label (const TmTrace        *trace,
 
         if (gc->complete)
           {
-            graphs += gc->has_graph ? 1 : 0;
+            graphs += working_graph (gc) ? 1 : 0;
             full += is_full (gc) ? 1 : 0;
           }
       }
@@ -370,7 +380,7 @@ window_new (TmWindowKind kind, guint32 first_gc, guint32 last_gc,
 
 /* ---- where the run effectively ends, and whether there is enough ---- */
 
-typedef enum { END_RUN, END_TEARDOWN } EndKind;
+typedef enum { END_RUN, END_TEARDOWN, END_OOM } EndKind;
 
 typedef struct {
   const TmTrace        *trace;
@@ -385,6 +395,7 @@ typedef struct {
   double                end_to;      /* ... and at the end of the run */
   gsize                 first_restart;  /* end of the series' first cycle (tm_leak_first_restart) */
   const Timeline       *tl;
+  const TmOomEvent     *oom;         /* END_OOM: the first OutOfMemoryError */
 } Evidence;
 
 /* Where the application effectively ends: the start of its teardown. */
@@ -412,6 +423,35 @@ evidence_teardown (Evidence *ev, const Timeline *tl)
     ev->timeline_n--;
 }
 
+/* Still part of the run that ended in an OutOfMemoryError: GCs completed
+ * before it, and the graph taken as it was thrown (the heap at the error). */
+static gboolean
+before_oom (const Evidence *ev, guint32 gc_id)
+{
+  return gc_id <= ev->oom->gc_before ||
+         tm_trace_gc (ev->trace, gc_id)->graph_context == TM_GRAPH_AT_OOM;
+}
+
+/* The effective end is the first OutOfMemoryError: after it the program
+ * is dying (its later graphs, if any, are post-mortem and left out). */
+static gboolean
+evidence_oom (Evidence *ev, const Timeline *tl)
+{
+  gsize n = 0, k = 0;
+
+  if (tm_trace_n_oom_events (ev->trace) == 0)
+    return FALSE;
+  ev->oom = tm_trace_oom_event (ev->trace, 0);
+  ev->end = END_OOM;
+  while (n < ev->s.n && before_oom (ev, ev->s.gc_ids[n]))
+    n++;
+  while (k < tl->n && before_oom (ev, tl->ids[k]))
+    k++;
+  ev->n = n;
+  ev->timeline_n = k;
+  return TRUE;
+}
+
 static void
 evidence_build (const TmTrace *trace, const TmWindowParams *params, const Timeline *tl, Evidence *ev)
 {
@@ -424,7 +464,8 @@ evidence_build (const TmTrace *trace, const TmWindowParams *params, const Timeli
   ev->n = ev->s.n;
   ev->timeline_n = tl->n;
   ev->end = END_RUN;
-  evidence_teardown (ev, tl);
+  if (!evidence_oom (ev, tl))
+    evidence_teardown (ev, tl);
   ev->first_restart = ev->n > 0 ? tm_leak_first_restart (ev->s.points, ev->n, params->leak_tolerance) : 0;
 }
 
@@ -452,10 +493,12 @@ points_word (const Evidence *ev, gsize n)
     }
 }
 
-static gboolean
-enough_for_growth (const Evidence *ev)
+/* Fewest series points a leak verdict needs: with the continuation test
+ * a window's last third (3 points) and the two thirds before it. */
+static gsize
+min_series_points (const TmWindowParams *params)
 {
-  return ev->n >= MAX (ev->params->min_evidence, 2);
+  return params->leak_continue_ratio > 0 ? 6 : 2;
 }
 
 static gboolean
@@ -464,26 +507,24 @@ enough_for_churn (const Evidence *ev)
   return ev->timeline_n >= ev->params->min_evidence;
 }
 
+static gboolean
+enough_for_growth (const Evidence *ev)
+{
+  return enough_for_churn (ev) && ev->n >= min_series_points (ev->params);
+}
+
 static char *
 evidence_note (const Evidence *ev)
 {
   GString *note = g_string_new (NULL);
-  guint need = ev->params->min_evidence;
+  const char *gcs = ev->timeline_n == 1 ? _(ev->voc->gc) : _(ev->voc->gcs);
 
-  if (!enough_for_growth (ev) && !enough_for_churn (ev) && ev->n == ev->timeline_n && ev->s.kind == SERIES_OCCUPANCY)
+  if (!enough_for_churn (ev))
     g_string_append_printf (note, _("%u %s: too few to judge growth or churn (a verdict needs at least %u)."),
-                            (guint) ev->n, points_word (ev, ev->n), need);
-  else
-    {
-      if (!enough_for_growth (ev))
-        g_string_append_printf (note, _("%u %s: too few to judge growth (a verdict needs at least %u)."),
-                                (guint) ev->n, points_word (ev, ev->n), MAX (need, 2));
-      if (!enough_for_churn (ev))
-        g_string_append_printf (note, _("%s%u %s: too few to judge churn against the run's own rate"
-                                        " (a verdict needs at least %u)."),
-                                note->len ? " " : "", (guint) ev->timeline_n,
-                                ev->timeline_n == 1 ? _(ev->voc->gc) : _(ev->voc->gcs), need);
-    }
+                            (guint) ev->timeline_n, gcs, ev->params->min_evidence);
+  else if (!enough_for_growth (ev))
+    g_string_append_printf (note, _("%u %s: too few to judge growth (a verdict needs at least %u)."),
+                            (guint) ev->n, points_word (ev, ev->n), (guint) min_series_points (ev->params));
   if (ev->end == END_TEARDOWN)
     {
       g_autofree char *a = fmt_bytes (ev->end_from), *b = fmt_bytes (ev->end_to);
@@ -493,6 +534,23 @@ evidence_note (const Evidence *ev)
                               note->len ? " " : "", _(ev->voc->gc), ev->end_gc,
                               _(ev->voc->labels[ev->s.kind]), a, b);
     }
+  else if (ev->end == END_OOM)
+    {
+      g_autofree char *t = fmt_time ((double) ev->oom->time_ns);
+
+      g_string_append_printf (note, _("%sThe program ran out of memory (OutOfMemoryError: %s) at %s, after %s %u;"
+                                      " the windows stop there."),
+                              note->len ? " " : "",
+                              *ev->oom->message ? ev->oom->message : tm_oom_kind_to_string (ev->oom->kind),
+                              t, _(ev->voc->gc), ev->oom->gc_before);
+    }
+  if (ev->tl->n_post_mortem > 0)
+    g_string_append_printf (note, g_dngettext (GETTEXT_PACKAGE,
+                                               "%s%u reference graph taken after the main thread ended is left out"
+                                               " (not the program's working state).",
+                                               "%s%u reference graphs taken after the main thread ended are left out"
+                                               " (not the program's working state).", ev->tl->n_post_mortem),
+                            note->len ? " " : "", ev->tl->n_post_mortem);
   return g_string_free (note, note->len == 0);
 }
 
@@ -638,6 +696,10 @@ end_sentence (const Evidence *ev)
 {
   g_autofree char *b = NULL;
 
+  if (ev->end == END_OOM)
+    return g_strdup_printf (_(" The run ended in an OutOfMemoryError after %s %u (%s)."),
+                            _(ev->voc->gc), ev->oom->gc_before,
+                            *ev->oom->message ? ev->oom->message : tm_oom_kind_to_string (ev->oom->kind));
   if (ev->end != END_TEARDOWN)
     return g_strdup ("");
   b = fmt_bytes (ev->end_to);
