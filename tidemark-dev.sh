@@ -74,8 +74,8 @@ case "${1:-}" in
   build) deps; build ;;
   run)
     deps; build
-    export GSETTINGS_SCHEMA_DIR="$PWD/$BUILD/data"
-    exec "$BUILD/src/tidemark/tidemark" "$BUILD/data/sample-leak.tmtrace"
+    # the build tree's data, schema and translations (meson.add_devenv)
+    exec meson devenv -C "$BUILD" ./src/tidemark/tidemark data/sample-leak.tmtrace
     ;;
   test)
     deps; build

@@ -622,12 +622,11 @@ test_root_path_oracle (void)
       g_autofree guint32 *live = NULL;
       g_autofree guint8 *reach = NULL;
       g_autofree guint32 *dist = NULL;
-      g_autofree guint32 *queue = NULL;
       g_autofree guint8 *removed = NULL;
       const TmHeapGraph *g;
       const guint32 *objects;
       TmClassifier type = TM_CLASSIFIER_TYPE;
-      guint32 n_live, head = 0, tail = 0;
+      guint32 n_live;
       TestGraphSpec spec;
 
       live = tm_trace_live_objects (trace, N_GCS, &n_live);
@@ -647,26 +646,7 @@ test_root_path_oracle (void)
       reach = test_reach (g, NULL);
       removed = g_new0 (guint8, MAX (g->n_nodes, 1));
 
-      /* breadth-first distances from the roots (1 at a root) */
-      dist = g_new (guint32, MAX (g->n_nodes, 1));
-      queue = g_new (guint32, MAX (g->n_nodes, 1));
-      memset (dist, 0xff, g->n_nodes * sizeof *dist);
-      for (guint32 r = 0; r < g->n_roots; r++)
-        if (dist[g->root_node[r]] == G_MAXUINT32)
-          {
-            dist[g->root_node[r]] = 1;
-            queue[tail++] = g->root_node[r];
-          }
-      while (head < tail)
-        {
-          guint32 v = queue[head++];
-          for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
-            if (dist[g->edges[e]] == G_MAXUINT32)
-              {
-                dist[g->edges[e]] = dist[v] + 1;
-                queue[tail++] = g->edges[e];
-              }
-        }
+      dist = test_root_distances (g);
 
       tree = tm_class_tree_new (heap, &type, 1, NULL, &error);
       g_assert_no_error (error);

@@ -57,7 +57,7 @@ assert d['tree']['retained_bytes'] is None and d['tree']['objects'] > 0
 "
 grep -q "nearest GCs with one are 10 and 20" "$dir/shallow.err" || fail "no-graph note"
 
-# Data structures (issue 8): the view of heads, the ds classifiers, --ds.
+# Data structures: the view of heads, the ds classifiers, --ds.
 "$cli" heap "$dir/leak.tmtrace" --gc 200 --data-structures --classify type --json > "$dir/ds.json" 2>/dev/null || fail "--data-structures"
 json "$dir/ds.json" "
 heads = d['tree']['children'][0]

@@ -18,6 +18,7 @@
 #include "tm-document.h"
 #include "tm-synth.h"
 #include "tm-error.h"
+#include "heap-test-util.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
@@ -430,28 +431,10 @@ test_path_to_root (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(TmHeapAnalysis) heap = tm_document_heap (doc, gc, NULL, NULL, NULL, &error);
   const TmHeapGraph *g = tm_heap_analysis_get_graph (heap);
-  g_autofree guint32 *dist = g_new (guint32, g->n_nodes);
-  g_autofree guint32 *queue = g_new (guint32, g->n_nodes);
-  guint head = 0, tail = 0, checked = 0;
+  g_autofree guint32 *dist = test_root_distances (g);
+  guint checked = 0;
 
   g_assert_no_error (error);
-  memset (dist, 0xff, g->n_nodes * sizeof *dist);
-  for (guint32 r = 0; r < g->n_roots; r++)
-    if (dist[g->root_node[r]] == G_MAXUINT32)
-      {
-        dist[g->root_node[r]] = 1;
-        queue[tail++] = g->root_node[r];
-      }
-  while (head < tail)
-    {
-      guint32 v = queue[head++];
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
-        if (dist[g->edges[e]] == G_MAXUINT32)
-          {
-            dist[g->edges[e]] = dist[v] + 1;
-            queue[tail++] = g->edges[e];
-          }
-    }
 
   for (guint32 node = 0; node < g->n_nodes; node += 1 + g->n_nodes / 97)
     {

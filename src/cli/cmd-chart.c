@@ -7,7 +7,7 @@
 #include "cli-commands.h"
 #include "tm-chart.h"
 #include "tm-windows.h"
-#include "cmd-trend.h"   /* --kind trend (issue 7) */
+#include "cmd-trend.h"   /* --kind trend */
 #include "cmd-ds-growth.h"
 #include "tm-render-ds-growth.h"
 
@@ -40,8 +40,8 @@ static const struct {
   { "memory",    render_timeline_chart },
   { "objects",   render_timeline_chart },
   { "overhead",  render_timeline_chart },
-  { "trend",     render_trend_chart },   /* TrendViz (issue 7) */
-  { "ds-growth", render_ds_growth_chart },   /* data structure growth (issue 8) */
+  { "trend",     render_trend_chart },   /* TrendViz */
+  { "ds-growth", render_ds_growth_chart },   /* data structure growth */
 };
 
 static int

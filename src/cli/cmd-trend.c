@@ -315,7 +315,6 @@ out:
   return code;
 }
 
-#ifdef TM_HAVE_RENDER
 GOptionGroup *
 tm_cli_trend_option_group (void)
 {
@@ -370,4 +369,3 @@ out:
   clear_options ();
   return code;
 }
-#endif

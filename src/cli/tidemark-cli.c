@@ -14,9 +14,7 @@ static const TmCliCommand commands[] = {
   { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
   { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
   { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
-#ifdef TM_HAVE_RENDER
   { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
-#endif
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },

@@ -2,6 +2,7 @@
  * TmDsl: the set of descriptions from all loaded files. */
 #include "tm-config.h"
 #include "tm-dsl-private.h"
+#include "tm-install.h"
 #include "tm-error.h"
 
 #include <string.h>
@@ -192,28 +193,12 @@ tm_dsl_add_directory (TmDsl       *dsl,
 
 /* Uninstalled runs (the executable lives in the build tree) use the
  * source tree's library, so a stale installed copy never shadows it. */
-static gboolean
-running_uninstalled (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  return exe != NULL && g_str_has_prefix (exe, TM_BUILD_DIR G_DIR_SEPARATOR_S);
-}
-
 char *
 tm_dsl_library_dir (void)
 {
-  const char *env = g_getenv ("TM_DSL_LIBRARY");
-  g_autofree char *source = g_build_filename (TM_SOURCE_DIR, "dsl-library", NULL);
-  g_autofree char *installed = g_build_filename (PKGDATADIR, "dsl-library", NULL);
+  char *dir = tm_install_find ("TM_DSL_LIBRARY", TM_INSTALL_DATADIR, "tidemark/dsl-library");
 
-  if (env != NULL && *env != '\0')
-    return g_strdup (env);
-  if (running_uninstalled () && g_file_test (source, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&source);
-  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&installed);
-  return g_steal_pointer (&source);
+  return dir ? dir : tm_install_path (TM_INSTALL_DATADIR, "tidemark/dsl-library");
 }
 
 TmDsl *

@@ -60,8 +60,8 @@ guint                   tm_dsl_add_directory   (TmDsl       *dsl,
                                                 const char  *dir,
                                                 GError     **error);
 
-/* The shipped descriptions: $TM_DSL_LIBRARY if set, else the source tree's
- * dsl-library/ when running uninstalled, else PKGDATADIR/dsl-library. */
+/* The shipped descriptions: $TM_DSL_LIBRARY if set (running from the
+ * build tree), else the installed dsl-library/ (tm-install.h). */
 char                   *tm_dsl_library_dir     (void);
 /* A set with the shipped library loaded (errors of single files become
  * warnings; fails only when the library directory cannot be read). */

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-trace-private.h"
 
+#include <glib/gi18n-lib.h>
+
 static void
 clear_space (gpointer p)
 {
@@ -320,13 +322,14 @@ tm_root_kind_to_string (guint kind)
 {
   switch (kind)
     {
-    case TM_ROOT_KIND_STATIC: return "static field";
-    case TM_ROOT_KIND_THREAD_STACK: return "thread stack";
-    case TM_ROOT_KIND_JNI_GLOBAL: return "JNI global";
-    case TM_ROOT_KIND_JNI_LOCAL: return "JNI local";
-    case TM_ROOT_KIND_MONITOR: return "monitor";
-    case TM_ROOT_KIND_SYSTEM_CLASS: return "system class";
-    default: return "other";
+    /* marked for the app, which shows them translated */
+    case TM_ROOT_KIND_STATIC: return N_("static field");
+    case TM_ROOT_KIND_THREAD_STACK: return N_("thread stack");
+    case TM_ROOT_KIND_JNI_GLOBAL: return N_("JNI global");
+    case TM_ROOT_KIND_JNI_LOCAL: return N_("JNI local");
+    case TM_ROOT_KIND_MONITOR: return N_("monitor");
+    case TM_ROOT_KIND_SYSTEM_CLASS: return N_("system class");
+    default: return N_("other");
     }
 }
 

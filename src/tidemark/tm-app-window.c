@@ -5,16 +5,9 @@
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-settings.h"
-/* Analysis views of later issues, present when built (src/tidemark/meson.build). */
-#ifdef TM_HAVE_HEAP_VIEW
-# include "tm-heap-view.h"
-#endif
-#ifdef TM_HAVE_DS_GROWTH_VIEW
-# include "tm-ds-growth-view.h"
-#endif
-#ifdef TM_HAVE_TREND_VIEW
-# include "tm-trend-view.h"
-#endif
+#include "tm-ds-growth-view.h"
+#include "tm-heap-view.h"
+#include "tm-trend-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -63,24 +56,13 @@ struct _TmAppWindow
   guint                 update_idle;
   char                 *last_error;
 
-  /* main loop responsiveness while loading: frame clock ticks, and a
-   * 5 ms timeout that measures gaps between main loop dispatches */
-  guint                 tick_id;
-  gint64                last_tick_us;
-  gint64                max_gap_us;
-  guint                 n_ticks;
-  guint                 probe_id;
-  gint64                load_start_us;
-  gint64                last_probe_us;
-  gint64                max_probe_gap_us;
-  gint64                max_probe_gap_at_us;
-
   gboolean              disposed;
 };
 
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void detect_windows (TmAppWindow *self);
+static void tm_app_window_add_analysis_page (TmAppWindow *self, TmSection *section);
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
@@ -101,64 +83,6 @@ format_time (double ns)
   if (ns < 1.0)
     return g_strdup (_("0 s"));
   return tm_format_duration (ns);
-}
-
-static gboolean
-tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  TmAppWindow *self = TM_APP_WINDOW (widget);
-  gint64 now = g_get_monotonic_time ();
-
-  if (self->last_tick_us != 0)
-    self->max_gap_us = MAX (self->max_gap_us, now - self->last_tick_us);
-  self->last_tick_us = now;
-  self->n_ticks++;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-probe_cb (gpointer data)
-{
-  TmAppWindow *self = data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (self->last_probe_us != 0 && now - self->last_probe_us > self->max_probe_gap_us)
-    {
-      self->max_probe_gap_us = now - self->last_probe_us;
-      self->max_probe_gap_at_us = now - self->load_start_us;
-    }
-  self->last_probe_us = now;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-start_measuring (TmAppWindow *self)
-{
-  self->max_gap_us = 0;
-  self->last_tick_us = 0;
-  self->n_ticks = 0;
-  self->load_start_us = g_get_monotonic_time ();
-  self->last_probe_us = 0;
-  self->max_probe_gap_us = 0;
-  if (self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
-  if (self->probe_id == 0 && g_getenv ("TIDEMARK_MEASURE_STALLS"))
-    self->probe_id = g_timeout_add (5, probe_cb, self);
-}
-
-static void
-stop_measuring (TmAppWindow *self)
-{
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
-  g_clear_handle_id (&self->probe_id, g_source_remove);
-  if (g_getenv ("TIDEMARK_MEASURE_STALLS"))
-    g_printerr ("tidemark: loading took %.0f ms; largest gap between frames %.1f ms over %u frames; "
-                "largest gap between 5 ms timeouts %.1f ms (at %.0f ms)\n",
-                (g_get_monotonic_time () - self->load_start_us) / 1000.0,
-                self->max_gap_us / 1000.0, self->n_ticks,
-                self->max_probe_gap_us / 1000.0, self->max_probe_gap_at_us / 1000.0);
 }
 
 static void
@@ -238,21 +162,9 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-selection", has_sel);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-window", loaded);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
-#ifdef TM_HAVE_HEAP_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
-#endif
-#ifdef TM_HAVE_DS_GROWTH_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
-#endif
-#ifdef TM_HAVE_TREND_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
-#endif
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
 }
@@ -291,7 +203,6 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable ||
       self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
     return;
-  stop_measuring (self);
   /* cancelled now that it is done: no progress is delivered after this */
   g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
@@ -365,7 +276,6 @@ tm_app_window_open (TmAppWindow *self, GFile *file)
   set_title (self, name, _("Loading…"));
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
-  start_measuring (self);
 
   update_actions (self);
   path = g_file_get_path (file);
@@ -517,58 +427,6 @@ fill_windows_list (TmAppWindow *self, GPtrArray *windows)
     gtk_label_set_label (self->windows_status, text);
 }
 
-/* TIDEMARK_SCREENSHOT=FILE.png: once the windows are listed, select the
- * first one as a click would, let the charts draw, save the window as a
- * PNG and quit.  For the README's screenshot and for looking at the app
- * under Xvfb. */
-static gboolean
-screenshot_cb (gpointer data)
-{
-  TmAppWindow *self = data;
-  const char *path = g_getenv ("TIDEMARK_SCREENSHOT");
-  int w = gtk_widget_get_width (GTK_WIDGET (self));
-  int h = gtk_widget_get_height (GTK_WIDGET (self));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node != NULL && renderer != NULL)
-    {
-      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-      if (!gdk_texture_save_to_png (texture, path))
-        g_printerr ("tidemark: could not write %s\n", path);
-    }
-  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-maybe_screenshot (TmAppWindow *self)
-{
-  const char *select = g_getenv ("TIDEMARK_SCREENSHOT_SELECT");
-  GtkListBoxRow *row;
-  const char *action;
-  guint delay;
-
-  if (g_getenv ("TIDEMARK_SCREENSHOT") == NULL)
-    return;
-  row = gtk_list_box_get_row_at_index (self->windows_list, select ? atoi (select) : 0);
-  action = g_getenv ("TIDEMARK_SCREENSHOT_ACTION");   /* e.g. win.heap-at-selection */
-  if (action != NULL && *action == '\0')
-    action = NULL;
-  delay = action ? 3000 : 800;
-
-  if (row != NULL)
-    gtk_widget_activate (GTK_WIDGET (row));
-  if (action)
-    gtk_widget_activate_action (GTK_WIDGET (self), action, NULL);
-  g_timeout_add_full (G_PRIORITY_LOW, delay, screenshot_cb, g_object_ref (self), g_object_unref);
-}
-
 static void
 detect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -591,7 +449,6 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
   tm_session_set_windows (self->session, windows);
   fill_windows_list (self, windows);
   update_actions (self);
-  maybe_screenshot (self);
 }
 
 static void
@@ -775,9 +632,12 @@ update_idle_cb (gpointer data)
 static void
 session_notify_cb (TmSession *session, GParamSpec *pspec, TmAppWindow *self)
 {
-  /* Hover changes do not touch the summary; everything else is coalesced. */
+  /* Hover changes do not touch the summary; everything else is coalesced.
+   * The actions follow at once: a busy frame clock can hold idles back,
+   * and a zoom to the selection must not find itself disabled. */
   if (g_strcmp0 (pspec->name, "hover-gc") == 0)
     return;
+  update_actions (self);
   if (self->update_idle == 0)
     self->update_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
 }
@@ -885,13 +745,7 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   gc = tm_session_get_selected_last_gc (self->session);
   if (gc == 0)
     gc = tm_trace_n_gcs (self->trace);
-#ifdef TM_HAVE_HEAP_VIEW
-  {
-    g_autofree char *title = g_strdup_printf (_("Heap after GC %u"), gc);
-    GtkWidget *view = tm_heap_view_new (self->document, gc);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  tm_app_window_add_analysis_page (self, TM_SECTION (tm_heap_view_new (self->session, gc)));
 }
 
 /* Data structure growth compares two heaps with graphs: the first and the
@@ -901,6 +755,7 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
   TmTimelineModel *m = tm_session_get_model (self->session);
+  GtkWidget *view;
   TmRangeStats st;
   guint first, last;
 
@@ -924,16 +779,9 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
-#ifdef TM_HAVE_DS_GROWTH_VIEW
-  {
-    GtkWidget *view = tm_ds_growth_view_new ();
-    g_autofree char *title = g_strdup_printf (_("Data Structures, GC %u–%u"),
-                                              st.reachable_first_gc, st.reachable_last_gc);
-    tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->document,
-                                  st.reachable_first_gc, st.reachable_last_gc);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  view = tm_ds_growth_view_new (self->session);
+  tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), st.reachable_first_gc, st.reachable_last_gc);
+  tm_app_window_add_analysis_page (self, TM_SECTION (view));
 }
 
 /* TrendViz over the selected GCs, or the whole trace. */
@@ -941,6 +789,7 @@ static void
 trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkWidget *view;
   guint first, last;
 
   if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
@@ -949,14 +798,9 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   last = tm_session_get_selected_last_gc (self->session);
   if (first == 0 || last == 0)
     first = 1, last = tm_trace_n_gcs (self->trace);
-#ifdef TM_HAVE_TREND_VIEW
-  {
-    GtkWidget *view = tm_trend_view_new (self->session);
-    g_autofree char *title = g_strdup_printf (_("Trends, GC %u–%u"), first, last);
-    tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  view = tm_trend_view_new (self->session);
+  tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, TM_SECTION (view));
 }
 
 static void
@@ -981,17 +825,18 @@ make_room_for_analysis (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-void
-tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget *page)
+/* A closable page for an analysis view; its tab shows the view's title. */
+static void
+tm_app_window_add_analysis_page (TmAppWindow *self, TmSection *section)
 {
-  GtkWidget *tab, *close;
+  GtkWidget *page = GTK_WIDGET (section);
+  GtkWidget *tab, *close, *label;
   int n;
 
-  g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (GTK_IS_WIDGET (page));
-
   tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  gtk_box_append (GTK_BOX (tab), gtk_label_new (title));
+  label = gtk_label_new (NULL);
+  g_object_bind_property (section, "title", label, "label", G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (tab), label);
   close = gtk_button_new_from_icon_name ("window-close-symbolic");
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_add_css_class (close, "circular");
@@ -1092,7 +937,6 @@ tm_app_window_dispose (GObject *object)
   /* no load progress reaches the widgets after this */
   g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
-  g_clear_handle_id (&self->probe_id, g_source_remove);
   g_signal_handlers_disconnect_by_data (tm_settings_get (), self);
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -1192,21 +1036,10 @@ tm_app_window_init (TmAppWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   gtk_widget_set_visible (self->sample_button, sample != NULL);
-  /* The Analyze menu lists the analysis views built into this binary;
-   * TrendViz (issue 7, TM_HAVE_TREND_VIEW) adds its item here too. */
-#ifdef TM_HAVE_HEAP_VIEW
+  /* The Analyze menu: the analysis views of the selected range. */
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
-#else
-  gtk_widget_set_visible (self->heap_button, FALSE);
-#endif
-#ifdef TM_HAVE_TREND_VIEW
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
-#endif
-#ifdef TM_HAVE_DS_GROWTH_VIEW
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
-#else
-  gtk_widget_set_visible (self->ds_button, FALSE);
-#endif
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
@@ -1237,7 +1070,6 @@ const char *tm_app_window_get_page (TmAppWindow *self) { g_return_val_if_fail (T
 gboolean tm_app_window_get_banner_shown (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return gtk_info_bar_get_revealed (self->info_bar); }
 const char *tm_app_window_get_banner_text (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_label_get_label (self->info_label); }
 const char *tm_app_window_get_last_error (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->last_error; }
-double tm_app_window_get_max_load_gap_ms (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), 0); return self->max_gap_us / 1000.0; }
 
 GtkWidget *
 tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)

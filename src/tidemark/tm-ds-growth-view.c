@@ -68,7 +68,7 @@ row_new (RowKind kind, guint entry, const char *name)
 
 struct _TmDsGrowthView
 {
-  GtkWidget         parent_instance;
+  TmSection         parent_instance;
 
   GtkWidget        *box;
   GtkLabel         *title_label;
@@ -90,7 +90,7 @@ struct _TmDsGrowthView
   int               selected_entry;
 };
 
-G_DEFINE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM_TYPE_SECTION)
 
 static TmDsMetric
 current_metric (TmDsGrowthView *self)
@@ -497,14 +497,16 @@ growth_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
 void
 tm_ds_growth_view_set_window (TmDsGrowthView *self,
-                              TmDocument     *doc,
                               guint           from_gc,
                               guint           to_gc)
 {
   g_autofree char *title = NULL;
+  g_autofree char *tab = NULL;
+  TmDocument *doc;
   TmTrace *trace;
 
   g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
+  doc = tm_section_get_document (TM_SECTION (self));
   g_return_if_fail (TM_IS_DOCUMENT (doc));
 
   trace = tm_document_get_trace (doc);
@@ -527,6 +529,8 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
   /* TRANSLATORS: view title with the window's first and last GC */
   title = g_strdup_printf (_("Data structure growth, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
+  tab = g_strdup_printf (_("Data Structures, GC %u–%u"), from_gc, to_gc);
+  tm_section_set_title (TM_SECTION (self), tab);
   show_status (self, NULL);
   gtk_spinner_set_spinning (self->spinner, TRUE);
 
@@ -542,9 +546,10 @@ tm_ds_growth_view_get_result (TmDsGrowthView *self)
 }
 
 GtkWidget *
-tm_ds_growth_view_new (void)
+tm_ds_growth_view_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_DS_GROWTH_VIEW, NULL);
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  return g_object_new (TM_TYPE_DS_GROWTH_VIEW, "session", session, NULL);
 }
 
 static void

@@ -14,19 +14,18 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-document.h"
+#include "tm-section.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_DS_GROWTH_VIEW (tm_ds_growth_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, TmSection)
 
-GtkWidget        *tm_ds_growth_view_new            (void);
+GtkWidget        *tm_ds_growth_view_new            (TmSession          *session);
 
-/* Analyzes the window from_gc..to_gc of `doc` (both GCs need a graph)
- * with the document's descriptions. */
+/* Analyzes the window from_gc..to_gc of the session's document (both
+ * GCs need a graph) with the document's descriptions. */
 void              tm_ds_growth_view_set_window     (TmDsGrowthView     *self,
-                                                    TmDocument         *doc,
                                                     guint               from_gc,
                                                     guint               to_gc);
 

@@ -104,7 +104,7 @@ progress_share_release (gpointer p)
 
 struct _TmHeapView
 {
-  GtkWidget            parent_instance;
+  TmSection            parent_instance;
 
   GtkWidget           *box;
   GtkLabel            *title_label;
@@ -142,7 +142,7 @@ struct _TmHeapView
   char                *path_text;
 };
 
-G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, TM_TYPE_SECTION)
 
 static const char *
 classifier_title (TmClassifier c)
@@ -1247,15 +1247,20 @@ selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapVi
 /* ---- life cycle ---- */
 
 GtkWidget *
-tm_heap_view_new (TmDocument *doc,
-                  guint       gc_id)
+tm_heap_view_new (TmSession *session,
+                  guint      gc_id)
 {
+  g_autofree char *title = NULL;
   TmHeapView *self;
+  TmDocument *doc;
 
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  doc = tm_session_get_document (session);
   g_return_val_if_fail (TM_IS_DOCUMENT (doc), NULL);
   g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (tm_document_get_trace (doc)), NULL);
 
-  self = g_object_new (TM_TYPE_HEAP_VIEW, NULL);
+  title = g_strdup_printf (_("Heap after GC %u"), gc_id);
+  self = g_object_new (TM_TYPE_HEAP_VIEW, "session", session, "title", title, NULL);
   self->doc = g_object_ref (doc);
   self->trace = tm_trace_ref (tm_document_get_trace (doc));
   g_signal_connect_object (doc, "descriptions-changed", G_CALLBACK (descriptions_changed_cb), self, 0);

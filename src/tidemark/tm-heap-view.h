@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * TmHeapView: the heap after one GC as a classification tree (issue 6):
+ * TmHeapView: the heap after one GC as a classification tree:
  * a GtkColumnView tree (name, objects, %, bytes, %, deep, retained),
  * sortable by every column, children built when a row is expanded; a
  * classifier-chain editor (add, remove, reorder; the data-structure
@@ -16,12 +16,12 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-document.h"
+#include "tm-section.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_HEAP_VIEW (tm_heap_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmHeapView, tm_heap_view, TM, HEAP_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmHeapView, tm_heap_view, TM, HEAP_VIEW, TmSection)
 
 enum {
   TM_HEAP_VIEW_COLUMN_NAME,
@@ -34,7 +34,8 @@ enum {
   TM_HEAP_VIEW_N_COLUMNS
 };
 
-GtkWidget   *tm_heap_view_new            (TmDocument         *doc,
+/* The heap after gc_id of the session's document. */
+GtkWidget   *tm_heap_view_new            (TmSession          *session,
                                           guint               gc_id);
 
 /* The classifier chain (default: type). */

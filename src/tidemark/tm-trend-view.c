@@ -6,17 +6,16 @@
 
 struct _TmTrendView
 {
-  GtkWidget   parent_instance;
+  TmSection   parent_instance;
 
   GtkWidget  *box;
   GtkLabel   *title_label;
   GtkWidget  *column;
 
-  TmSession  *session;
   GPtrArray  *charts;       /* TmTrendPanel*, top to bottom (the column holds them) */
 };
 
-G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, TM_TYPE_SECTION)
 
 static void drill_cb (TmTrendPanel *panel, const char *key, TmTrendView *self);
 static void close_requested_cb (TmTrendPanel *panel, TmTrendView *self);
@@ -38,7 +37,8 @@ truncate_charts (TmTrendView *self, guint index)
 static void
 append_chart (TmTrendView *self, const TmTrendRequest *request)
 {
-  TmTrendPanel *panel = tm_trend_panel_new (self->session, tm_session_get_document (self->session), request,
+  TmTrendPanel *panel = tm_trend_panel_new (tm_section_get_session (TM_SECTION (self)),
+                                            tm_section_get_document (TM_SECTION (self)), request,
                                             self->charts->len > 0);
 
   g_signal_connect (panel, "drill", G_CALLBACK (drill_cb), self);
@@ -90,16 +90,19 @@ void
 tm_trend_view_set_window (TmTrendView *self, guint from_gc, guint to_gc)
 {
   g_autofree char *title = NULL;
+  g_autofree char *tab = NULL;
   TmTrendRequest request;
 
   g_return_if_fail (TM_IS_TREND_VIEW (self));
-  g_return_if_fail (tm_session_get_document (self->session) != NULL);
+  g_return_if_fail (tm_section_get_document (TM_SECTION (self)) != NULL);
   g_return_if_fail (from_gc >= 1 && from_gc <= to_gc);
 
   truncate_charts (self, 0);
   /* TRANSLATORS: view title with the window's first and last GC */
   title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
+  tab = g_strdup_printf (_("Trends, GC %u–%u"), from_gc, to_gc);
+  tm_section_set_title (TM_SECTION (self), tab);
 
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
@@ -126,12 +129,8 @@ tm_trend_view_get_chart (TmTrendView *self, guint index)
 GtkWidget *
 tm_trend_view_new (TmSession *session)
 {
-  TmTrendView *self = g_object_new (TM_TYPE_TREND_VIEW, NULL);
-
-  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
-  if (session != NULL)
-    self->session = g_object_ref (session);
-  return GTK_WIDGET (self);
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  return g_object_new (TM_TYPE_TREND_VIEW, "session", session, NULL);
 }
 
 static void
@@ -142,7 +141,6 @@ tm_trend_view_dispose (GObject *object)
   if (self->charts != NULL)
     truncate_charts (self, 0);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_VIEW);
-  g_clear_object (&self->session);
   G_OBJECT_CLASS (tm_trend_view_parent_class)->dispose (object);
 }
 

@@ -13,18 +13,18 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-section.h"
 #include "tm-trend-panel.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_TREND_VIEW (tm_trend_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmTrendView, tm_trend_view, TM, TREND_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmTrendView, tm_trend_view, TM, TREND_VIEW, TmSection)
 
 GtkWidget    *tm_trend_view_new          (TmSession *session);
 
 /* Starts over with one chart of the window from_gc..to_gc of the
- * session's document. */
+ * session's document (titled "Trends, GC A–B"). */
 void          tm_trend_view_set_window   (TmTrendView *self,
                                           guint        from_gc,
                                           guint        to_gc);
