@@ -266,18 +266,28 @@ check_program_facts (const TmHeaptrackProfile *hp)
   }
 }
 
-static void
-test_recorded (void)
+/* Reads NAME.zst and checks it against NAME.heaptrack_print.txt. */
+static TmHeaptrackProfile *
+read_and_check (const char *name)
 {
-  g_autofree char *path = data_path ("calls.zst");
-  g_autofree char *print_path = data_path ("calls.heaptrack_print.txt");
+  g_autofree char *zst = g_strconcat (name, ".zst", NULL);
+  g_autofree char *txt = g_strconcat (name, ".heaptrack_print.txt", NULL);
+  g_autofree char *path = data_path (zst);
+  g_autofree char *print_path = data_path (txt);
   g_autofree char *listing = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmHeaptrackProfile) hp = tm_heaptrack_profile_read (path, NULL, NULL, NULL, &error);
+  TmHeaptrackProfile *hp = tm_heaptrack_profile_read (path, NULL, NULL, NULL, &error);
 
   g_assert_no_error (error);
   g_assert_true (g_file_get_contents (print_path, &listing, NULL, NULL));
   check_against_print (hp, listing);
+  return hp;
+}
+
+static void
+test_recorded (void)
+{
+  g_autoptr(TmHeaptrackProfile) hp = read_and_check ("calls");
   check_program_facts (hp);
 }
 
@@ -286,18 +296,11 @@ test_recorded (void)
 static void
 test_leaker (void)
 {
-  g_autofree char *path = data_path ("leaker.zst");
-  g_autofree char *print_path = data_path ("leaker.heaptrack_print.txt");
-  g_autofree char *listing = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmHeaptrackProfile) hp = tm_heaptrack_profile_read (path, NULL, NULL, NULL, &error);
+  g_autoptr(TmHeaptrackProfile) hp = read_and_check ("leaker");
   g_autoptr(TmCallTree) bu = NULL;
   const TmCallSymbol *sym;
   guint32 node;
 
-  g_assert_no_error (error);
-  g_assert_true (g_file_get_contents (print_path, &listing, NULL, NULL));
-  check_against_print (hp, listing);
   bu = tm_call_tree_new (tm_heaptrack_profile_calls (hp), TM_CALL_TREE_BOTTOM_UP);
   node = root_child (bu, 0, "0x7f1dbfaa57b9");
   g_assert_cmpuint (node, !=, TM_CALL_NO_NODE);

@@ -30,9 +30,7 @@
 #define MAX_DEPTH      1024
 #define MAX_WARNINGS   50
 
-typedef struct {
-  guint32 func, file, line;
-} Frame;
+typedef TmHeaptrackFrame Frame;
 
 typedef struct {
   guint64 addr;
@@ -115,30 +113,6 @@ complain (Parser *p, const char *format, ...)
                                     p->line_no, p->offset, msg));
 }
 
-static inline gboolean
-hex (const char **s, const char *end, guint64 *v)
-{
-  const char *q = *s;
-  guint64 r = 0;
-  int n = 0;
-
-  while (q < end && *q == ' ')
-    q++;
-  for (; q < end; q++, n++)
-    {
-      guint8 d = tm_heaptrack_hex_digit ((guint8) *q);
-      if (d == 0xff)
-        break;
-      if (n == 16)
-        return FALSE;
-      r = r << 4 | d;
-    }
-  if (n == 0)
-    return FALSE;
-  *v = r;
-  *s = q;
-  return TRUE;
-}
 
 static const char *
 str (Parser *p, guint32 id)
@@ -225,28 +199,12 @@ on_string (Parser *p, const char *s, const char *end)
   static const char *const op_new[] = { "operator new(unsigned long)", "operator new[](unsigned long)",
                                         "operator new(unsigned int)", "operator new[](unsigned int)" };
   static const char *const stop[] = { "main", "__libc_start_main", "__static_initialization_and_destruction_0" };
-  char *value;
+  const char *problem;
+  char *value = tm_heaptrack_parse_string (p->file_version, s, end, &problem);
   guint32 id;
 
-  if (p->file_version >= 3)
-    {
-      guint64 len;
-      if (!hex (&s, end, &len))
-        {
-          complain (p, "malformed string");
-          len = 0;
-        }
-      if (s < end && *s == ' ')
-        s++;
-      if (len > (guint64) (end - s))
-        {
-          complain (p, "string longer than its line");
-          len = (guint64) (end - s);
-        }
-      value = g_strndup (s, len);
-    }
-  else
-    value = g_strndup (s + (s < end && *s == ' '), end - s - (s < end && *s == ' '));
+  if (problem != NULL)
+    complain (p, "%s", problem);
   g_ptr_array_add (p->strings, value);
   id = p->strings->len;
   for (guint i = 0; i < G_N_ELEMENTS (op_new); i++)
@@ -279,32 +237,12 @@ static void
 on_ip (Parser *p, const char *s, const char *end)
 {
   Ip ip = { 0 };
-  guint64 v[3];
+  gboolean malformed;
 
-  if (!hex (&s, end, &v[0]) || !hex (&s, end, &v[1]))
-    {
-      complain (p, "malformed instruction pointer");
-      v[0] = v[1] = 0;
-    }
-  ip.addr = v[0];
-  ip.module = (guint32) MIN (v[1], G_MAXUINT32);
   ip.first_frame = p->frames->len;
-  for (;;)
-    {
-      Frame f = { 0 };
-      int n = 0;
-      while (n < 3 && hex (&s, end, &v[n]))
-        n++;
-      if (n == 0)
-        break;
-      f.func = (guint32) MIN (v[0], G_MAXUINT32);
-      f.file = n >= 2 ? (guint32) MIN (v[1], G_MAXUINT32) : 0;
-      f.line = n == 3 ? (guint32) MIN (v[2], G_MAXINT32) : 0;
-      g_array_append_val (p->frames, f);
-      ip.n_frames++;
-      if (n < 3)
-        break;
-    }
+  ip.n_frames = tm_heaptrack_parse_ip (s, end, &ip.addr, &ip.module, p->frames, &malformed);
+  if (malformed)
+    complain (p, "malformed instruction pointer");
   g_array_append_val (p->ips, ip);
   if (ip.n_frames > 0 && is_op_new_string (p, g_array_index (p->frames, Frame, ip.first_frame).func))
     {
@@ -328,7 +266,7 @@ on_trace (Parser *p, const char *s, const char *end)
   guint64 a, b;
   Trace t;
 
-  if (!hex (&s, end, &a) || !hex (&s, end, &b))
+  if (!tm_heaptrack_read_hex (&s, end, &a) || !tm_heaptrack_read_hex (&s, end, &b))
     {
       complain (p, "malformed trace");
       a = b = 0;
@@ -353,7 +291,7 @@ on_info (Parser *p, const char *s, const char *end)
   Info info = { 0 };
   guint64 a, b;
 
-  if (!hex (&s, end, &a) || !hex (&s, end, &b))
+  if (!tm_heaptrack_read_hex (&s, end, &a) || !tm_heaptrack_read_hex (&s, end, &b))
     {
       complain (p, "malformed allocation info");
       a = b = 0;
@@ -377,7 +315,7 @@ on_suppression (Parser *p, const char *s, const char *end)
   guint64 len;
 
   /* format 3 writes a length before the text, as for strings */
-  if (p->file_version >= 3 && hex (&q, end, &len) && q < end && *q == ' ' && len == (guint64) (end - q - 1))
+  if (p->file_version >= 3 && tm_heaptrack_read_hex (&q, end, &len) && q < end && *q == ' ' && len == (guint64) (end - q - 1))
     s = q + 1;
   line = g_strstrip (g_strndup (s, end - s));
 
@@ -408,19 +346,19 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
   switch (line[0])
     {
     case '+':
-      if (!hex (&s, end, &a) || a >= p->infos->len)
+      if (!tm_heaptrack_read_hex (&s, end, &a) || a >= p->infos->len)
         complain (p, "allocation of an undefined allocation info");
       else
         on_alloc (p, a);
       break;
     case '-':
-      if (!hex (&s, end, &a) || a >= p->infos->len)
+      if (!tm_heaptrack_read_hex (&s, end, &a) || a >= p->infos->len)
         complain (p, "free of an undefined allocation info");
       else
         on_free (p, a);
       break;
     case 'c':
-      if (!hex (&s, end, &a))
+      if (!tm_heaptrack_read_hex (&s, end, &a))
         complain (p, "malformed time stamp");
       else
         p->now_ms = a;
@@ -438,14 +376,14 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
       on_string (p, s, end);
       break;
     case 'R':
-      if (hex (&s, end, &a))
+      if (tm_heaptrack_read_hex (&s, end, &a))
         p->peak_rss_pages = MAX (p->peak_rss_pages, a);
       break;
     case 'I':
-      if (hex (&s, end, &a))
+      if (tm_heaptrack_read_hex (&s, end, &a))
         {
           p->page_size = a;
-          if (hex (&s, end, &a))
+          if (tm_heaptrack_read_hex (&s, end, &a))
             p->out->summary.total_memory_bytes = a * p->page_size;
         }
       break;
@@ -461,10 +399,8 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
       break;
     case 'v':
       {
-        guint64 version = 0, format = 0;
-        hex (&s, end, &version);
-        if (!hex (&s, end, &format))
-          format = version == 0x010200 ? 1 : 0;
+        guint64 version, format;
+        tm_heaptrack_parse_version (s, end, &version, &format);
         if (format < 1 || format > 3)
           {
             g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
@@ -559,7 +495,8 @@ suppressed_traces (Parser *p)
       for (guint k = 0; k < ip->n_frames && !hit; k++)
         {
           const Frame *f = &g_array_index (p->frames, Frame, ip->first_frame + k);
-          hit = (f->func <= p->strings->len && by_string[f->func]) || (f->file <= p->strings->len && by_string[f->file]);
+          hit = (f->func <= p->strings->len && by_string[f->func]) ||
+                (f->has_file && f->file <= p->strings->len && by_string[f->file]);
         }
       by_ip[i + 1] = hit;
     }
@@ -642,8 +579,8 @@ build_calls (Parser *p)
             {
               const Frame *f = ip->n_frames ? &g_array_index (p->frames, Frame, ip->first_frame + k) : NULL;
               frames[depth].symbol = frame_symbol (p, calls, ip, f);
-              frames[depth].file = f && f->file ? str (p, f->file) : NULL;
-              frames[depth].line = f && f->file ? (gint32) f->line : -1;
+              frames[depth].file = f && f->has_file ? str (p, f->file) : NULL;
+              frames[depth].line = f && f->has_file ? (gint32) f->line : -1;
               depth++;
             }
           if (ip->n_frames > 0 && is_stop_string (p, g_array_index (p->frames, Frame, ip->first_frame).func))
@@ -746,7 +683,7 @@ tm_heaptrack_profile_read (const char     *path,
             {
               const char *s = line + 1;
               guint64 a;
-              if (hex (&s, nl, &a) && a < p.infos->len)
+              if (tm_heaptrack_read_hex (&s, nl, &a) && a < p.infos->len)
                 on_alloc (&p, a);
               else
                 complain (&p, "allocation of an undefined allocation info");
@@ -755,7 +692,7 @@ tm_heaptrack_profile_read (const char     *path,
             {
               const char *s = line + 1;
               guint64 a;
-              if (hex (&s, nl, &a) && a < p.infos->len)
+              if (tm_heaptrack_read_hex (&s, nl, &a) && a < p.infos->len)
                 on_free (&p, a);
               else
                 complain (&p, "free of an undefined allocation info");

@@ -231,13 +231,9 @@ check_written (cairo_status_t status, const char *path, GError **error)
   return TRUE;
 }
 
-gboolean
-tm_render_write_png (double             width,
-                     double             height,
-                     TmRenderDrawFunc   draw,
-                     gpointer           user_data,
-                     const char        *path,
-                     GError           **error)
+static gboolean
+write_image (double width, double height, gboolean svg, TmRenderDrawFunc draw, gpointer user_data, const char *path,
+             GError **error)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -248,14 +244,33 @@ tm_render_write_png (double             width,
 
   if (!check_size (w, h, error))
     return FALSE;
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  surface = svg ? cairo_svg_surface_create (path, w, h) : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cr = cairo_create (surface);
   draw (cr, user_data);
   cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  status = cairo_surface_write_to_png (surface, path);
+  if (svg)
+    {
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
+    }
+  else
+    {
+      cairo_surface_flush (surface);
+      status = cairo_surface_write_to_png (surface, path);
+    }
   cairo_surface_destroy (surface);
   return check_written (status, path, error);
+}
+
+gboolean
+tm_render_write_png (double             width,
+                     double             height,
+                     TmRenderDrawFunc   draw,
+                     gpointer           user_data,
+                     const char        *path,
+                     GError           **error)
+{
+  return write_image (width, height, FALSE, draw, user_data, path, error);
 }
 
 gboolean
@@ -266,21 +281,5 @@ tm_render_write_svg (double             width,
                      const char        *path,
                      GError           **error)
 {
-  cairo_surface_t *surface;
-  cairo_t *cr;
-  cairo_status_t status;
-  int w = (int) ceil (width), h = (int) ceil (height);
-
-  g_return_val_if_fail (draw != NULL && path != NULL, FALSE);
-
-  if (!check_size (w, h, error))
-    return FALSE;
-  surface = cairo_svg_surface_create (path, w, h);
-  cr = cairo_create (surface);
-  draw (cr, user_data);
-  cairo_destroy (cr);
-  cairo_surface_finish (surface);
-  status = cairo_surface_status (surface);
-  cairo_surface_destroy (surface);
-  return check_written (status, path, error);
+  return write_image (width, height, TRUE, draw, user_data, path, error);
 }
