@@ -125,6 +125,13 @@ char    *tm_heaptrack_parse_string  (guint32 file_version, const char *s, const 
  * returns how many frames. */
 guint32  tm_heaptrack_parse_ip      (const char *s, const char *end, guint64 *addr, guint32 *module,
                                      GArray *frames, gboolean *malformed);
+/* "t" after its letter: IP and PARENT (0 and 0 when wrong); returns what
+ * was wrong or NULL. */
+const char *tm_heaptrack_parse_trace (const char *s, const char *end, guint n_ips, guint n_traces,
+                                      guint32 *ip, guint32 *parent);
+/* "a" after its letter: SIZE and TRACE (0 when wrong); returns what was
+ * wrong or NULL. */
+const char *tm_heaptrack_parse_info  (const char *s, const char *end, guint n_traces, guint64 *size, guint32 *trace);
 /* "v" after its letter: heaptrack's version and the file format. */
 gboolean tm_heaptrack_parse_version (const char *s, const char *end, guint64 *heaptrack, guint64 *format);
 

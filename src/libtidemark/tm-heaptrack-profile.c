@@ -263,22 +263,11 @@ is_op_new_ip (Parser *p, guint32 ip)
 static void
 on_trace (Parser *p, const char *s, const char *end)
 {
-  guint64 a, b;
   Trace t;
+  const char *problem = tm_heaptrack_parse_trace (s, end, p->ips->len, p->traces->len, &t.ip, &t.parent);
 
-  if (!tm_heaptrack_read_hex (&s, end, &a) || !tm_heaptrack_read_hex (&s, end, &b))
-    {
-      complain (p, "malformed trace");
-      a = b = 0;
-    }
-  /* parents come first; anything else would make a cycle */
-  if (b > p->traces->len || a > p->ips->len)
-    {
-      complain (p, "trace names an undefined parent or instruction pointer");
-      a = b = 0;
-    }
-  t.ip = (guint32) a;
-  t.parent = (guint32) b;
+  if (problem != NULL)
+    complain (p, "%s", problem);
   /* operator new at the top of a stack: the stack is its caller's */
   while (t.ip != 0 && is_op_new_ip (p, t.ip))
     t = t.parent ? g_array_index (p->traces, Trace, t.parent - 1) : (Trace) { 0, 0 };
@@ -289,20 +278,10 @@ static void
 on_info (Parser *p, const char *s, const char *end)
 {
   Info info = { 0 };
-  guint64 a, b;
+  const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.size, &info.trace);
 
-  if (!tm_heaptrack_read_hex (&s, end, &a) || !tm_heaptrack_read_hex (&s, end, &b))
-    {
-      complain (p, "malformed allocation info");
-      a = b = 0;
-    }
-  if (b > p->traces->len)
-    {
-      complain (p, "allocation info names undefined trace %" G_GUINT64_FORMAT, b);
-      b = 0;
-    }
-  info.size = a;
-  info.trace = (guint32) b;
+  if (problem != NULL)
+    complain (p, "%s", problem);
   info.epoch = p->peak_epoch;
   g_array_append_val (p->infos, info);
 }

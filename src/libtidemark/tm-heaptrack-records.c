@@ -86,3 +86,37 @@ tm_heaptrack_parse_version (const char *s, const char *end, guint64 *heaptrack, 
     *format = *heaptrack == 0x010200 ? 1 : 0;
   return TRUE;
 }
+
+const char *
+tm_heaptrack_parse_trace (const char *s, const char *end, guint n_ips, guint n_traces, guint32 *ip, guint32 *parent)
+{
+  guint64 a, b;
+
+  *ip = *parent = 0;
+  if (!tm_heaptrack_read_hex (&s, end, &a) || !tm_heaptrack_read_hex (&s, end, &b))
+    return "malformed trace";
+  /* parents come first; anything else would make a cycle */
+  if (b > n_traces || a > n_ips)
+    return "trace names an undefined parent or instruction pointer";
+  *ip = (guint32) a;
+  *parent = (guint32) b;
+  return NULL;
+}
+
+const char *
+tm_heaptrack_parse_info (const char *s, const char *end, guint n_traces, guint64 *size, guint32 *trace)
+{
+  guint64 b;
+
+  *size = 0;
+  *trace = 0;
+  if (!tm_heaptrack_read_hex (&s, end, size) || !tm_heaptrack_read_hex (&s, end, &b))
+    {
+      *size = 0;
+      return "malformed allocation info";
+    }
+  if (b > n_traces)
+    return "allocation info names an undefined trace";
+  *trace = (guint32) b;
+  return NULL;
+}

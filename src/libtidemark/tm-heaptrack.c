@@ -452,37 +452,18 @@ handle_line (HtParser *p, const char *line, const char *end)
     case 'a':
       {
         HtInfo info = { 0 };
-        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
-          {
-            complain (p, "malformed allocation info");
-            a = b = 0;
-          }
-        if (b > p->traces->len)
-          {
-            complain (p, "allocation info names undefined trace %" G_GUINT64_FORMAT, b);
-            b = 0;
-          }
-        info.size = a;
-        info.trace = (guint32) b;
+        const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.size, &info.trace);
+        if (problem != NULL)
+          complain (p, "%s", problem);
         g_array_append_val (p->infos, info);
       }
       break;
     case 't':
       {
         HtTrace t;
-        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
-          {
-            complain (p, "malformed trace");
-            a = b = 0;
-          }
-        /* parents come first; anything else would make a cycle */
-        if (b > p->traces->len || a > p->ips->len)
-          {
-            complain (p, "trace names an undefined parent or instruction pointer");
-            a = b = 0;
-          }
-        t.ip = (guint32) a;
-        t.parent = (guint32) b;
+        const char *problem = tm_heaptrack_parse_trace (s, end, p->ips->len, p->traces->len, &t.ip, &t.parent);
+        if (problem != NULL)
+          complain (p, "%s", problem);
         g_array_append_val (p->traces, t);
         g_array_append_val (p->trace_site, (guint32) { 0 });
       }
