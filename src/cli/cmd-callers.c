@@ -16,28 +16,15 @@ typedef struct {
   GString          *out;
 } Printer;
 
-static int
-cmp_nodes (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const Printer *p = data;
-  gint64 x = tm_call_tree_node (p->tree, *(const guint32 *) a)->cost.v[p->sort];
-  gint64 y = tm_call_tree_node (p->tree, *(const guint32 *) b)->cost.v[p->sort];
-
-  if (x != y)
-    return x > y ? -1 : 1;
-  return *(const guint32 *) a < *(const guint32 *) b ? -1 : 1;
-}
-
 /* The node's children, largest first, at most `top` with a cost. */
 static guint
-sorted_children (const Printer *p, const TmCallNode *n, guint32 **out)
+sorted_children (const Printer *p, guint32 node, guint32 **out)
 {
+  const TmCallNode *n = tm_call_tree_node (p->tree, node);
   guint count = 0;
 
   *out = g_new (guint32, n->n_children + 1);
-  for (guint i = 0; i < n->n_children; i++)
-    (*out)[i] = n->first_child + i;
-  g_qsort_with_data (*out, (gint) n->n_children, sizeof (guint32), cmp_nodes, (gpointer) p);
+  tm_call_tree_sorted_children (p->tree, node, p->sort, *out);
   while (count < n->n_children && count < (guint) p->top &&
          tm_call_tree_node (p->tree, (*out)[count])->cost.v[p->sort] != 0)
     count++;
@@ -70,7 +57,7 @@ print_text_node (Printer *p, guint32 node, guint level)
     }
   if ((gint) level >= p->depth)
     return;
-  count = sorted_children (p, n, &kids);
+  count = sorted_children (p, node, &kids);
   for (guint i = 0; i < count; i++)
     print_text_node (p, kids[i], level + 1);
 }
@@ -94,7 +81,7 @@ print_json_node (Printer *p, guint32 node, guint level)
   tm_cli_json_cost (p->out, &n->self);
   g_string_append (p->out, ", \"children\": [");
   if ((gint) level < p->depth)
-    count = sorted_children (p, n, &kids);
+    count = sorted_children (p, node, &kids);
   for (guint i = 0; i < count; i++)
     {
       if (i > 0)
@@ -288,7 +275,7 @@ tm_cmd_callers (int argc, char **argv)
       if (json)
         {
           g_autofree guint32 *kids = NULL;
-          guint count = sorted_children (&p, tm_call_tree_node (tree, 0), &kids);
+          guint count = sorted_children (&p, 0, &kids);
           g_string_append (out, ", \"nodes\": [");
           for (guint i = 0; i < count; i++)
             {

@@ -382,6 +382,37 @@ tm_call_tree_path (const TmCallTree *tree, guint32 node, guint32 *out, guint max
   return n;
 }
 
+typedef struct {
+  const TmCallTree *tree;
+  TmCostKind        kind;
+} SortCtx;
+
+static int
+cmp_cost_desc (gconstpointer a, gconstpointer b, gpointer data)
+{
+  const SortCtx *c = data;
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  gint64 vx = c->tree->nodes[x].cost.v[c->kind], vy = c->tree->nodes[y].cost.v[c->kind];
+
+  if (vx != vy)
+    return vx > vy ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+guint
+tm_call_tree_sorted_children (const TmCallTree *tree, guint32 node, TmCostKind kind, guint32 *out)
+{
+  const TmCallNode *n;
+  SortCtx ctx = { tree, kind };
+
+  g_return_val_if_fail (node < tree->n_nodes && kind < TM_N_COSTS, 0);
+  n = &tree->nodes[node];
+  for (guint i = 0; i < n->n_children; i++)
+    out[i] = n->first_child + i;
+  g_qsort_with_data (out, (gint) n->n_children, sizeof (guint32), cmp_cost_desc, &ctx);
+  return n->n_children;
+}
+
 /* ---- caller/callee ------------------------------------------------------ */
 
 struct _TmCallerCallee {

@@ -115,6 +115,11 @@ const TmCallNode *tm_call_tree_node       (const TmCallTree *tree, guint32 node)
  * top-down tree); returns the number written, at most max. */
 guint             tm_call_tree_path       (const TmCallTree *tree, guint32 node, guint32 *out, guint max);
 
+/* The node's children, largest `kind` first (ties by index), into `out`
+ * (room for n_children); returns n_children. */
+guint             tm_call_tree_sorted_children (const TmCallTree *tree, guint32 node, TmCostKind kind,
+                                                guint32 *out);
+
 /* ---- caller/callee ---- */
 
 typedef struct {

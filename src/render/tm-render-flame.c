@@ -127,38 +127,18 @@ draw_frame (Flame *f, guint32 node, double x, double w, guint row, gboolean cont
     g_array_append_val (f->rects, r);
 }
 
-typedef struct {
-  const TmCallTree *tree;
-  TmCostKind        metric;
-} SortCtx;
-
-static int
-cmp_cost_desc (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const SortCtx *ctx = data;
-  double x = cost_of (tm_call_tree_node (ctx->tree, *(const guint32 *) a), ctx->metric);
-  double y = cost_of (tm_call_tree_node (ctx->tree, *(const guint32 *) b), ctx->metric);
-
-  if (x != y)
-    return x > y ? -1 : 1;
-  return *(const guint32 *) a < *(const guint32 *) b ? -1 : 1;
-}
-
 static void
 draw_subtree (Flame *f, guint32 node, double x, double w, guint row)
 {
   const TmCallNode *n = tm_call_tree_node (f->tree, node);
   double total = cost_of (n, f->opt->metric), at = x;
   g_autofree guint32 *kids = NULL;
-  SortCtx ctx = { f->tree, f->opt->metric };
 
   draw_frame (f, node, x, w, row, FALSE);
   if (n->n_children == 0 || total <= 0 || f->bottom - (row + 2) * TM_FLAME_ROW_HEIGHT < f->top)
     return;
   kids = g_new (guint32, n->n_children);
-  for (guint i = 0; i < n->n_children; i++)
-    kids[i] = n->first_child + i;
-  g_qsort_with_data (kids, (gint) n->n_children, sizeof (guint32), cmp_cost_desc, &ctx);
+  tm_call_tree_sorted_children (f->tree, node, f->opt->metric, kids);
   for (guint i = 0; i < n->n_children; i++)
     {
       double cw = w * cost_of (tm_call_tree_node (f->tree, kids[i]), f->opt->metric) / total;

@@ -38,34 +38,17 @@ set_label (GtkLabel *label, char *text)
   g_free (text);
 }
 
-typedef struct {
-  const TmCallTree *tree;
-  TmCostKind        kind;
-} Ctx;
-
-static int
-cmp_nodes (gconstpointer a, gconstpointer b, gpointer data)
-{
-  const Ctx *c = data;
-  gint64 x = tm_call_tree_node (c->tree, *(const guint32 *) a)->cost.v[c->kind];
-  gint64 y = tm_call_tree_node (c->tree, *(const guint32 *) b)->cost.v[c->kind];
-  return x > y ? -1 : x < y;
-}
-
 static void
 fill_top (TmNativeSummary *self, GtkListBox *list, const TmCallTree *tree, TmCostKind kind)
 {
   const TmCallNode *root = tm_call_tree_node (tree, 0);
   g_autofree guint32 *order = g_new (guint32, root->n_children + 1);
-  Ctx ctx = { tree, kind };
   GtkWidget *child;
   guint shown = 0;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (list))) != NULL)
     gtk_list_box_remove (list, child);
-  for (guint i = 0; i < root->n_children; i++)
-    order[i] = root->first_child + i;
-  g_qsort_with_data (order, (gint) root->n_children, sizeof (guint32), cmp_nodes, &ctx);
+  tm_call_tree_sorted_children (tree, 0, kind, order);
   for (guint i = 0; i < root->n_children && shown < TOP_N; i++)
     {
       const TmCallNode *n = tm_call_tree_node (tree, order[i]);
