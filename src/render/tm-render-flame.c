@@ -74,6 +74,26 @@ matches (Flame *f, const TmCallSymbol *sym)
   return strstr (folded, f->search) != NULL;
 }
 
+/* A frame's name without its parameter list, and for Java methods without
+ * the package ("HttpHandler.handle"): what fits in a narrow box. */
+static char *
+short_label (const TmCallSymbol *sym)
+{
+  const char *paren = strchr (sym->function, '(');
+  g_autofree char *name = NULL;
+  const char *last, *cut;
+
+  if (!sym->resolved || paren == NULL || paren == sym->function || g_str_has_prefix (sym->function, "operator"))
+    return tm_call_symbol_label (sym);
+  name = g_strndup (sym->function, (gsize) (paren - sym->function));
+  if (strstr (name, "::") != NULL || (last = strrchr (name, '.')) == NULL)
+    return g_steal_pointer (&name);
+  /* package.Class.method: keep Class.method */
+  for (cut = last - 1; cut > name && *cut != '.'; cut--)
+    ;
+  return g_strdup (*cut == '.' ? cut + 1 : name);
+}
+
 static void
 draw_frame (Flame *f, guint32 node, double x, double w, guint row, gboolean context)
 {
@@ -94,7 +114,7 @@ draw_frame (Flame *f, guint32 node, double x, double w, guint row, gboolean cont
     {
       const TmCallSymbol *sym = tm_call_profile_get_symbol (f->profile, n->symbol);
       r.match = matches (f, sym);
-      label = tm_call_symbol_label (sym);
+      label = short_label (sym);
       fill = frame_color (sym, f->search != NULL && !r.match, f->dark);
     }
   if (context)

@@ -317,7 +317,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     set_title (self, name, subtitle);
   }
 
-  /* Charts appear as soon as the timeline is there; windows follow. */
+  /* Charts appear as soon as the timeline is there; windows follow.  A
+   * timeline of time points (heaptrack) has no GC pauses to chart. */
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
   tm_session_set_model (self->session, trace, model);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);

@@ -300,6 +300,13 @@ tm_call_tree_view_set_tree (TmCallTreeView *self, TmCallTree *tree, gboolean nat
   rebuild_model (self);
 }
 
+TmCallTree *
+tm_call_tree_view_get_tree (TmCallTreeView *self)
+{
+  g_return_val_if_fail (TM_IS_CALL_TREE_VIEW (self), NULL);
+  return self->tree;
+}
+
 guint
 tm_call_tree_view_n_rows (TmCallTreeView *self)
 {

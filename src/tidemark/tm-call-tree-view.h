@@ -17,8 +17,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (TmCallTreeView, tm_call_tree_view, TM, CALL_TREE_VIEW, GtkWidget)
 
 GtkWidget  *tm_call_tree_view_new          (void);
-/* Takes a reference to nothing: the tree must outlive the view's use of it
- * (the view frees it when given another or disposed). */
+/* Takes the tree (freed when given another or disposed). */
 void        tm_call_tree_view_set_tree     (TmCallTreeView *self,
                                             TmCallTree     *tree,
                                             gboolean        native);
@@ -29,6 +28,7 @@ gboolean    tm_call_tree_view_select_symbol (TmCallTreeView *self,
                                              guint32         symbol);
 /* The selected node, TM_CALL_NO_NODE if none. */
 guint32     tm_call_tree_view_get_selected (TmCallTreeView *self);
+TmCallTree *tm_call_tree_view_get_tree     (TmCallTreeView *self);
 /* Number of rows shown (for tests). */
 guint       tm_call_tree_view_n_rows       (TmCallTreeView *self);
 

@@ -268,6 +268,12 @@ tm_flame_view_set_search (TmFlameView *self, const char *text)
   search_changed_cb (self, self->search_entry);
 }
 
+TmCallTree *
+tm_flame_view_get_tree (TmFlameView *self)
+{
+  return self->tree;
+}
+
 GArray *
 tm_flame_view_get_rects (TmFlameView *self)
 {

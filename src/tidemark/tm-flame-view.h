@@ -28,6 +28,8 @@ void       tm_flame_view_set_search  (TmFlameView *self,
 guint32    tm_flame_view_click       (TmFlameView *self,
                                       double       x,
                                       double       y);
+/* The tree drawn (top-down, or bottom-up when toggled). */
+TmCallTree *tm_flame_view_get_tree   (TmFlameView *self);
 /* The drawn frames (TmFlameRect), for tests. */
 GArray    *tm_flame_view_get_rects   (TmFlameView *self);
 gboolean   tm_flame_view_export      (TmFlameView *self,
