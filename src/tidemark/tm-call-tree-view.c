@@ -174,6 +174,8 @@ add_column (TmCallTreeView *self, guint column, const char *title)
   gtk_column_view_column_set_resizable (col, TRUE);
   if (column == COL_FUNCTION)
     gtk_column_view_column_set_expand (col, TRUE);
+  else
+    gtk_column_view_column_set_fixed_width (col, column == COL_LOCATION ? 120 : 92);
   gtk_column_view_append_column (self->table, col);
   self->columns[column] = col;
   g_object_unref (col);

@@ -22,6 +22,7 @@ struct _TmCallsView
   TmCallTreeView  *bottom_up;
   TmCallTreeView  *top_down;
   TmFlameView     *flame;
+  TmCallerCalleeView *caller_callee;
 
   GCancellable    *cancellable;
   TmCallData      *data;
@@ -64,6 +65,7 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   tm_call_tree_view_set_tree (self->bottom_up, tm_call_tree_new (data->calls, TM_CALL_TREE_BOTTOM_UP), data->native);
   tm_call_tree_view_set_tree (self->top_down, tm_call_tree_new (data->calls, TM_CALL_TREE_TOP_DOWN), data->native);
   tm_flame_view_set_profile (self->flame, data->calls, name);
+  tm_caller_callee_view_set_profile (self->caller_callee, data->calls);
 }
 
 GtkWidget *
@@ -111,6 +113,12 @@ tm_calls_view_get_flame (TmCallsView *self)
   return self->flame;
 }
 
+TmCallerCalleeView *
+tm_calls_view_get_caller_callee (TmCallsView *self)
+{
+  return self->caller_callee;
+}
+
 static void
 tm_calls_view_dispose (GObject *object)
 {
@@ -133,6 +141,7 @@ tm_calls_view_class_init (TmCallsViewClass *klass)
   g_type_ensure (TM_TYPE_NATIVE_SUMMARY);
   g_type_ensure (TM_TYPE_CALL_TREE_VIEW);
   g_type_ensure (TM_TYPE_FLAME_VIEW);
+  g_type_ensure (TM_TYPE_CALLER_CALLEE_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-calls-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, box);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, spinner);
@@ -142,6 +151,7 @@ tm_calls_view_class_init (TmCallsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, bottom_up);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, top_down);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, flame);
+  gtk_widget_class_bind_template_child (widget_class, TmCallsView, caller_callee);
   gtk_widget_class_bind_template_callback (widget_class, show_function_cb);
 }
 

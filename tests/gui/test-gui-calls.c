@@ -5,7 +5,8 @@
  * Stacks" page by itself, with heaptrack's figures on the summary (peak,
  * leaks with the suppressed ones apart); a click on a top-10 entry leads
  * to that function in the bottom-up tree; the search keeps only the paths
- * to matching functions; the flame graph zooms into a clicked frame and
+ * to matching functions; caller/callee lists a recursive function's
+ * callers and callees once each; the flame graph zooms into a clicked frame and
  * back out, and exports PNG and SVG.  A recorded trace (the synthetic
  * leak) gets the same page from Analyze > Call Stacks, from its sites.
  * Exits 77 (skip) when no display can be opened.
@@ -140,6 +141,25 @@ test_heaptrack (void)
   shot (GTK_WIDGET (win), "calls-bottom-up-search");
   tm_call_tree_view_set_search (bottom_up, "");
   g_assert_cmpuint (tm_call_tree_view_n_rows (bottom_up), ==, roots);
+
+  /* caller/callee: rec is called by main and by itself, calls leaf and rec */
+  tm_calls_view_set_page (view, "caller-callee");
+  {
+    TmCallerCalleeView *cc = tm_calls_view_get_caller_callee (view);
+    TmCallTree *tree = tm_call_tree_view_get_tree (bottom_up);
+    TmCallProfile *profile = tm_call_tree_profile (tree);
+    guint32 rec = G_MAXUINT32;
+
+    for (guint32 i = 0; i < tm_call_profile_n_symbols (profile); i++)
+      if (strcmp (tm_call_profile_get_symbol (profile, i)->function, "rec") == 0)
+        rec = i;
+    g_assert_true (tm_caller_callee_view_select_symbol (cc, rec));
+    tm_gui_test_spin (100);
+    g_assert_cmpuint (tm_caller_callee_view_get_selected (cc), ==, rec);
+    g_assert_cmpuint (tm_caller_callee_view_n_edges (cc, TRUE), ==, 2);
+    g_assert_cmpuint (tm_caller_callee_view_n_edges (cc, FALSE), ==, 2);
+    shot (GTK_WIDGET (win), "calls-caller-callee");
+  }
 
   /* the flame graph: hot is 1000 of 2062 calls wide; a click zooms in */
   tm_calls_view_set_page (view, "flame");
