@@ -22,6 +22,7 @@ static const TmCliCommand commands[] = {
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
   { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--ds FILE]... [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
+  { "advise",   "FILE [--goal throughput|latency|footprint] [--from-gc A --to-gc B] [--json]", "GC configuration advice with the GCs that show each problem", tm_cmd_advise },
   /* more commands: register here */
 };
 
