@@ -36,20 +36,19 @@ append_stats (GString *s, const TmGcStats *st)
                           st->first_gc, st->last_gc, st->n_gcs, st->n_minor, st->n_major, st->n_mixed,
                           st->n_concurrent);
   tm_json_append_string (s, st->collector);
-  g_string_append (s, ", ");
-  append_num (s, "duration_ns", st->duration_ns);
-  g_string_append (s, ", ");
-  append_num (s, "throughput", st->throughput);
-  g_string_append (s, ", ");
-  append_num (s, "pause_total_ns", st->pause_total_ns);
-  g_string_append (s, ", ");
-  append_num (s, "pause_p50_ns", st->pause_p50_ns);
-  g_string_append (s, ", ");
-  append_num (s, "pause_p99_ns", st->pause_p99_ns);
-  g_string_append (s, ", ");
-  append_num (s, "pause_max_ns", st->pause_max_ns);
-  g_string_append (s, ", ");
-  append_num (s, "alloc_rate", st->alloc_rate);
+  {
+    const struct { const char *key; double v; } nums[] = {
+      { "duration_ns", st->duration_ns }, { "throughput", st->throughput },
+      { "pause_total_ns", st->pause_total_ns }, { "pause_p50_ns", st->pause_p50_ns },
+      { "pause_p99_ns", st->pause_p99_ns }, { "pause_max_ns", st->pause_max_ns },
+      { "alloc_rate", st->alloc_rate },
+    };
+    for (guint i = 0; i < G_N_ELEMENTS (nums); i++)
+      {
+        g_string_append (s, ", ");
+        append_num (s, nums[i].key, nums[i].v);
+      }
+  }
   g_string_append_printf (s, ", \"live_max_bytes\": %" G_GUINT64_FORMAT ", \"max_committed_bytes\": %"
                           G_GUINT64_FORMAT "}", st->live_max_bytes, st->max_committed_bytes);
 }

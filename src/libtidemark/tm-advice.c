@@ -99,6 +99,13 @@ add (Ctx *c, const char *rule, const char *title, double severity)
 }
 
 static void
+advise_to (TmAdvice *a, const char *action, const char *flags)
+{
+  a->action = g_strdup (action);
+  a->flags = g_strdup (flags);
+}
+
+static void
 evidence (TmAdvice *a, guint32 gc_id)
 {
   a->n_gcs++;
@@ -258,6 +265,17 @@ rule_heap_too_small (Ctx *c, gboolean leak)
   a->flags = g_strdup_printf ("-Xmx%s", sz);
 }
 
+/* An old-generation collection that frees at least half of it. */
+static gboolean
+frees_half_of_old (Ctx *c, const TmGc *gc)
+{
+  guint64 ob, oa, oc;
+
+  return (tm_gc_is_whole_heap (gc) || gc->kind == TM_GC_KIND_MIXED)
+         && tm_gc_space_kind_usage (c->trace, gc, TM_SPACE_KIND_OLD, &ob, &oa, &oc) && ob > 0
+         && (double) (ob - MIN (ob, oa)) >= 0.5 * (double) ob;
+}
+
 /* Most of what minor GCs keep is promoted, and the old generation then frees it. */
 static void
 rule_premature_promotion (Ctx *c)
@@ -273,13 +291,8 @@ rule_premature_promotion (Ctx *c)
   promo = s->promoted_bytes / (s->promoted_bytes + s->young_freed_bytes);
   reclaim = s->old_reclaimed_bytes / s->old_before_bytes;
   FOR_GCS (c, gc)
-    {
-      guint64 ob, oa, oc;
-      if ((tm_gc_is_whole_heap (gc) || gc->kind == TM_GC_KIND_MIXED)
-          && tm_gc_space_kind_usage (c->trace, gc, TM_SPACE_KIND_OLD, &ob, &oa, &oc) && ob > 0
-          && (double) (ob - MIN (ob, oa)) >= 0.5 * (double) ob)
-        n_reclaiming++;
-    }
+    if (frees_half_of_old (c, gc))
+      n_reclaiming++;
   /* 15% of the survivors of young GCs promoted, and half of the old
    * generation garbage at its next collection, at least twice */
   if (promo < 0.15 || reclaim < 0.5 || n_reclaiming < 2)
@@ -287,13 +300,8 @@ rule_premature_promotion (Ctx *c)
   a = add (c, "premature-promotion", "Objects promoted too early die in the old generation",
            pause_share (c, s->pause_total_ns) * promo);
   FOR_GCS (c, gc)
-    {
-      guint64 ob, oa, oc;
-      if ((tm_gc_is_whole_heap (gc) || gc->kind == TM_GC_KIND_MIXED)
-          && tm_gc_space_kind_usage (c->trace, gc, TM_SPACE_KIND_OLD, &ob, &oa, &oc) && ob > 0
-          && (double) (ob - MIN (ob, oa)) >= 0.5 * (double) ob)
-        evidence (a, gc->id);
-    }
+    if (frees_half_of_old (c, gc))
+      evidence (a, gc->id);
   pr = tm_format_bytes (s->duration_ns > 0 ? s->promoted_bytes / (s->duration_ns / 1e9) : 0);
   a->finding = g_strdup_printf ("Minor GCs promote %.0f%% of what they do not free (%s/s into the old "
                                 "generation), and %u old-generation collections then free %.0f%% of it: "
@@ -310,7 +318,26 @@ rule_premature_promotion (Ctx *c)
   a->flags = g_strdup_printf ("%s-XX:MaxTenuringThreshold=15", flags_mn ? flags_mn : "");
 }
 
-/* G1: survivor regions full after young GCs, so survivors overflow into old. */
+/* Survivor space after a young GC and its capacity (FALSE if not logged). */
+static gboolean
+survivor_usage (Ctx *c, const TmGc *gc, guint64 *after, guint64 *capacity)
+{
+  *after = *capacity = 0;
+  if (gc->kind != TM_GC_KIND_MINOR && gc->kind != TM_GC_KIND_MIXED)
+    return FALSE;
+  for (guint32 i = 0; i < gc->usage_count; i++)
+    {
+      const TmSpaceUsage *u = &g_array_index (c->trace->space_usage, TmSpaceUsage, gc->usage_first + i);
+      if (tm_trace_space (c->trace, u->space)->kind == TM_SPACE_KIND_SURVIVOR)
+        {
+          *after += u->used_after;
+          *capacity += u->committed_after;
+        }
+    }
+  return *capacity > 0;
+}
+
+/* Survivor space full after young GCs, so survivors overflow into old. */
 static void
 rule_survivor_overflow (Ctx *c)
 {
@@ -320,20 +347,8 @@ rule_survivor_overflow (Ctx *c)
 
   FOR_GCS (c, gc)
     {
-      guint64 af = 0, cm = 0;
-      gboolean has = FALSE;
-      if (gc->kind != TM_GC_KIND_MINOR && gc->kind != TM_GC_KIND_MIXED)
-        continue;
-      for (guint32 i = 0; i < gc->usage_count; i++)
-        {
-          const TmSpaceUsage *u = &g_array_index (c->trace->space_usage, TmSpaceUsage, gc->usage_first + i);
-          if (tm_trace_space (c->trace, u->space)->kind == TM_SPACE_KIND_SURVIVOR)
-            {
-              af += u->used_after, cm += u->committed_after;
-              has = TRUE;
-            }
-        }
-      if (!has || cm == 0)
+      guint64 af, cm;
+      if (!survivor_usage (c, gc, &af, &cm))
         continue;
       n_young++;
       if (af >= cm)
@@ -351,16 +366,8 @@ rule_survivor_overflow (Ctx *c)
            (double) n_full_surv / n_young * pause_share (c, c->st.pause_total_ns));
   FOR_GCS (c, gc)
     {
-      guint64 af = 0, cm = 0;
-      if (gc->kind != TM_GC_KIND_MINOR && gc->kind != TM_GC_KIND_MIXED)
-        continue;
-      for (guint32 i = 0; i < gc->usage_count; i++)
-        {
-          const TmSpaceUsage *u = &g_array_index (c->trace->space_usage, TmSpaceUsage, gc->usage_first + i);
-          if (tm_trace_space (c->trace, u->space)->kind == TM_SPACE_KIND_SURVIVOR)
-            af += u->used_after, cm += u->committed_after;
-        }
-      if (cm > 0 && af >= cm)
+      guint64 af, cm;
+      if (survivor_usage (c, gc, &af, &cm) && af >= cm)
         evidence (a, gc->id);
     }
   a->finding = g_strdup_printf ("%u of %u young GCs end with the survivor space at its limit: what does "
@@ -411,11 +418,9 @@ rule_young_too_small (Ctx *c)
   if (s->young_committed_bytes > 0)
     yc = jvm_size (round_size (3.0 * (double) s->young_committed_bytes));
   if (collector_is (c, "G1"))
-    {
-      a->action = g_strdup ("Let G1 use a larger young generation: raise its lower bound (G1NewSizePercent, "
-                            "default 5%) so fewer, not longer, young pauses happen.");
-      a->flags = g_strdup ("-XX:+UnlockExperimentalVMOptions -XX:G1NewSizePercent=30");
-    }
+    advise_to (a, "Let G1 use a larger young generation: raise its lower bound (G1NewSizePercent, "
+               "default 5%) so fewer, not longer, young pauses happen.",
+               "-XX:+UnlockExperimentalVMOptions -XX:G1NewSizePercent=30");
   else
     {
       a->action = g_strdup_printf ("A larger young generation (%s, three times the current one) makes minor "
@@ -473,17 +478,13 @@ rule_explicit_gc (Ctx *c)
                                 "(%.1f%% of the run).", n, n == 1 ? "" : "s", n_major, pz,
                                 100 * pause_share (c, pause));
   if (concurrent_capable)
-    {
-      a->action = g_strdup ("Let System.gc() start a concurrent cycle instead of a full stop-the-world "
-                            "collection, or remove the calls (often in libraries or RMI's distributed GC).");
-      a->flags = g_strdup ("-XX:+ExplicitGCInvokesConcurrent");
-    }
+    advise_to (a, "Let System.gc() start a concurrent cycle instead of a full stop-the-world "
+               "collection, or remove the calls (often in libraries or RMI's distributed GC).",
+               "-XX:+ExplicitGCInvokesConcurrent");
   else
-    {
-      a->action = g_strdup ("Ignore the calls (the collector runs when it needs to), or remove them "
-                            "(often in libraries or RMI's distributed GC).");
-      a->flags = g_strdup ("-XX:+DisableExplicitGC");
-    }
+    advise_to (a, "Ignore the calls (the collector runs when it needs to), or remove them "
+               "(often in libraries or RMI's distributed GC).",
+               "-XX:+DisableExplicitGC");
 }
 
 /* Collections started because metaspace reached its high-water mark. */
@@ -556,11 +557,8 @@ rule_humongous (Ctx *c)
       a->flags = g_strdup_printf ("-XX:G1HeapRegionSize=%s", next);
     }
   else
-    {
-      a->action = g_strdup ("Larger regions make these arrays ordinary objects; or allocate them in smaller "
-                            "pieces.");
-      a->flags = g_strdup ("-XX:G1HeapRegionSize=32m");
-    }
+    advise_to (a, "Larger regions make these arrays ordinary objects; or allocate them in smaller pieces.",
+               "-XX:G1HeapRegionSize=32m");
 }
 
 /* To-space exhausted / evacuation failure / promotion failed. */
@@ -608,17 +606,13 @@ rule_evacuation_failure (Ctx *c)
                                 "%.1f ms in all); such collections are slow and often followed by a full GC.",
                                 found->len, found->len == 1 ? "" : "s", pause / 1e6);
   if (g1)
-    {
-      a->action = g_strdup ("Keep more of the heap free for evacuation (G1ReservePercent, default 10) and give "
-                            "the heap more room; start marking earlier if the old generation fills quickly.");
-      a->flags = g_strdup ("-XX:G1ReservePercent=20");
-    }
+    advise_to (a, "Keep more of the heap free for evacuation (G1ReservePercent, default 10) and give "
+               "the heap more room; start marking earlier if the old generation fills quickly.",
+               "-XX:G1ReservePercent=20");
   else
-    {
-      a->action = g_strdup ("The old generation was too full to take the promoted objects: give the heap more "
-                            "room, or start the concurrent cycle earlier.");
-      a->flags = g_strdup ("-XX:CMSInitiatingOccupancyFraction=60 -XX:+UseCMSInitiatingOccupancyOnly");
-    }
+    advise_to (a, "The old generation was too full to take the promoted objects: give the heap more "
+               "room, or start the concurrent cycle earlier.",
+               "-XX:CMSInitiatingOccupancyFraction=60 -XX:+UseCMSInitiatingOccupancyOnly");
 }
 
 /* Latency goal under a throughput collector: long stop-the-world pauses. */
