@@ -19,10 +19,8 @@ for f in jdk17-g1.log jdk17-parallel.log jdk17-serial.log local-jdk17-g1-gc-deco
          ujl-g1-jdk17-full-concurrent-cycle.txt legacy-cms-SampleSun1_8_0CmsPrintGcId.txt; do
   r=$(rules "$logs/$f")
   [ -z "$r" ] || fail "$f: advice on a log without a problem: $r"
-  for goal in throughput latency footprint; do
-    r=$(rules --goal $goal "$logs/$f")
-    [ -z "$r" ] || fail "$f --goal $goal: $r"
-  done
+  r=$(rules --goal latency "$logs/$f")   # the only goal with a rule of its own
+  [ -z "$r" ] || fail "$f --goal latency: $r"
 done
 "$cli" synth steady -o "$dir/steady.tmtrace" 2>/dev/null
 [ -z "$(rules "$dir/steady.tmtrace")" ] || fail "steady synthetic trace got advice"
