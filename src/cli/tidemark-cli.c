@@ -23,6 +23,7 @@ static const TmCliCommand commands[] = {
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
   { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--ds FILE]... [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
   { "advise",   "FILE [--goal throughput|latency|footprint] [--from-gc A --to-gc B] [--json]", "GC configuration advice with the GCs that show each problem", tm_cmd_advise },
+  { "tune",     "[--goal throughput|latency|footprint] [--runs-per-config N] [--time-budget S] [--max-configs N] [--save-to-kb FILE --name NAME] [--json] -- java ARGS...", "measure GC configurations on a workload and recommend one", tm_cmd_tune },
   /* more commands: register here */
 };
 

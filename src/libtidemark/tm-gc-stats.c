@@ -72,6 +72,7 @@ tm_gc_stats_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, Tm
 
   memset (st, 0, sizeof *st);
   st->collector = "";
+  st->throughput = 1.0;   /* no GC, no pause */
   if (first_gc == 0)
     first_gc = 1;
   if (last_gc == 0 || last_gc > n)
