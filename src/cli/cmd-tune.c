@@ -237,89 +237,76 @@ best_index (Tune *t, TmGoal goal)
   return best;
 }
 
-/* Varies one dimension of the current best configuration at a time. */
+/* The best configuration so far with one dimension changed (0/NULL: keep). */
+static void
+try_variant (Tune *t, const char *collector, double heap_factor, guint new_ratio, guint survivor_ratio,
+             guint max_tenuring)
+{
+  gint b = best_index (t, t->goal);
+  TmGcConfig c;
+
+  if (b < 0 || t->stopped)
+    return;
+  tm_gc_config_copy (&c, &((Measured *) t->measured->pdata[b])->config);
+  if (collector)
+    {
+      g_free (c.collector);
+      c.collector = g_strdup (collector);
+    }
+  c.heap_factor = heap_factor ? heap_factor : c.heap_factor;
+  c.new_ratio = new_ratio ? new_ratio : c.new_ratio;
+  c.survivor_ratio = survivor_ratio ? survivor_ratio : c.survivor_ratio;
+  c.max_tenuring = max_tenuring ? max_tenuring : c.max_tenuring;
+  try_config (t, &c);
+  tm_gc_config_clear (&c);
+}
+
+static const char *
+best_collector (Tune *t)
+{
+  gint b = best_index (t, t->goal);
+  const char *c = b >= 0 ? ((Measured *) t->measured->pdata[b])->config.collector : NULL;
+  return c ? c : "G1";   /* JDK 9 and later default to G1 on a server-class machine */
+}
+
+/* Varies one dimension of the current best configuration at a time; each
+ * dimension starts from the best so far. */
 static void
 search (Tune *t, const TmGcConfig *suggested, GPtrArray *extra)
 {
+  static const double heap_footprint[] = { 1.5, 2, 3 }, heap_others[] = { 4, 3, 2 };
+  const double *heap = t->goal == TM_GOAL_FOOTPRINT ? heap_footprint : heap_others;
   gint b;
 
   if (suggested)
     try_config (t, suggested);
   for (guint i = 0; i < extra->len; i++)
     try_config (t, extra->pdata[i]);
-
-  /* collectors */
+  for (guint i = 0; i < t->collectors->len; i++)
+    try_variant (t, t->collectors->pdata[i], 0, 0, 0, 0);
+  /* heap size as a multiple of the live data: from the best collector */
   b = best_index (t, t->goal);
-  for (guint i = 0; b >= 0 && i < t->collectors->len && !t->stopped; i++)
+  if (t->live_bytes > 0 && b >= 0)
     {
-      TmGcConfig c;
-      tm_gc_config_copy (&c, &((Measured *) t->measured->pdata[b])->config);
-      g_free (c.collector);
-      c.collector = g_strdup (t->collectors->pdata[i]);
-      try_config (t, &c);
-      tm_gc_config_clear (&c);
-    }
-  /* heap size as a multiple of the live data */
-  b = best_index (t, t->goal);
-  if (b >= 0 && t->live_bytes > 0)
-    {
-      static const double for_footprint[] = { 1.5, 2, 3 }, others[] = { 4, 3, 2 };
-      const double *f = t->goal == TM_GOAL_FOOTPRINT ? for_footprint : others;
       TmGcConfig base;
-
       tm_gc_config_copy (&base, &((Measured *) t->measured->pdata[b])->config);
       for (guint i = 0; i < 3 && !t->stopped; i++)
         {
-          TmGcConfig c;
-          tm_gc_config_copy (&c, &base);
-          c.heap_factor = f[i];
-          try_config (t, &c);
-          tm_gc_config_clear (&c);
+          base.heap_factor = heap[i];
+          try_config (t, &base);
         }
       tm_gc_config_clear (&base);
     }
-  /* young generation, tenuring and survivors: generational stop-the-world collectors only */
-  b = best_index (t, t->goal);
-  if (b >= 0)
+  /* young generation and survivors: generational stop-the-world collectors */
+  if (g_str_equal (best_collector (t), "Serial") || g_str_equal (best_collector (t), "Parallel"))
     {
-      TmGcConfig base;
-      const char *coll;
-
-      tm_gc_config_copy (&base, &((Measured *) t->measured->pdata[b])->config);
-      coll = base.collector ? base.collector : "G1";
-      if (g_str_equal (coll, "Serial") || g_str_equal (coll, "Parallel"))
-        {
-          static const guint ratios[] = { 1, 3 };
-          for (guint i = 0; i < G_N_ELEMENTS (ratios) && !t->stopped; i++)
-            {
-              TmGcConfig c;
-              tm_gc_config_copy (&c, &base);
-              c.new_ratio = ratios[i];
-              try_config (t, &c);
-              tm_gc_config_clear (&c);
-            }
-          b = best_index (t, t->goal);
-          tm_gc_config_clear (&base);
-          tm_gc_config_copy (&base, &((Measured *) t->measured->pdata[b])->config);
-          if (!t->stopped)
-            {
-              TmGcConfig c;
-              tm_gc_config_copy (&c, &base);
-              c.survivor_ratio = 4;
-              try_config (t, &c);
-              tm_gc_config_clear (&c);
-            }
-        }
-      if ((g_str_equal (coll, "Serial") || g_str_equal (coll, "G1")) && !t->stopped)
-        {
-          TmGcConfig c;
-          tm_gc_config_copy (&c, &base);
-          c.max_tenuring = 15;
-          try_config (t, &c);
-          tm_gc_config_clear (&c);
-        }
-      tm_gc_config_clear (&base);
+      try_variant (t, NULL, 0, 1, 0, 0);
+      try_variant (t, NULL, 0, 3, 0, 0);
+      try_variant (t, NULL, 0, 0, 4, 0);
     }
+  /* tenuring: Parallel sizes it adaptively and ignores the threshold */
+  if (g_str_equal (best_collector (t), "Serial") || g_str_equal (best_collector (t), "G1"))
+    try_variant (t, NULL, 0, 0, 0, 15);
   if (!t->stopped)
     t->stop_reason = "every configuration of the search was measured";
 }
