@@ -68,10 +68,29 @@ grep -q 'Try: -XX:G1ReservePercent=20' "$dir/a.txt" || fail "text flags"
 grep -q 'GCs: 10, 11, 14' "$dir/a.txt" || fail "text GCs"
 "$cli" advise "$logs/jdk17-g1.log" | grep -q 'No advice' || fail "text no advice"
 
+# the knowledge base: jdk17-g1.log (400 MB/s) resembles fast-allocator;
+# the suggestion is that workload's, sized by this log's live data
+"$cli" advise --json --kb "$TM_SOURCE_DIR/tests/data/kb/two.kb" "$logs/jdk17-g1.log" > "$dir/k.json" || fail "advise --kb"
+json "$dir/k.json" "
+s = d['similar']
+assert [x['name'] for x in s] == ['fast-allocator', 'idle-big'], s
+assert s[0]['distance'] < s[1]['distance']
+g = d['suggested']
+assert g['throughput']['config'] == 'collector=Parallel heap=3x', g
+assert g['throughput']['flags'].startswith('-XX:+UseParallelGC -Xmx'), g
+assert g['latency']['config'] == 'collector=ZGC'
+assert g['footprint']['config'] == 'collector=Serial heap=1.5x'   # only idle-big has one
+" || fail "similar"
+"$cli" advise --kb "$TM_SOURCE_DIR/tests/data/kb/two.kb" "$logs/jdk17-g1.log" | grep -q '^Resembles (knowledge base): fast-allocator' \
+  || fail "similar text"
+"$cli" advise --json --no-kb "$logs/jdk17-g1.log" | python3 -c "import json,sys; assert 'similar' not in json.load(sys.stdin)" \
+  || fail "--no-kb"
+
 # usage and input errors
 set +e
 "$cli" advise --goal speed "$logs/jdk17-g1.log" 2>/dev/null; [ $? = 1 ] || fail "bad goal exit"
 "$cli" advise --from-gc 500 "$logs/jdk17-g1.log" 2>/dev/null; [ $? = 1 ] || fail "bad range exit"
 "$cli" advise "$dir/missing.log" 2>/dev/null; [ $? = 2 ] || fail "missing file exit"
+"$cli" advise --kb "$dir/missing.kb" "$logs/jdk17-g1.log" 2>/dev/null; [ $? = 2 ] || fail "missing kb exit"
 set -e
 echo ok

@@ -5,10 +5,90 @@
 #include "cli-commands.h"
 #include "tm-advice.h"
 #include "tm-gc-stats.h"
+#include "tm-gc-config.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+/* What the knowledge base says about the input: the nearest workloads and
+ * the configuration they suggest per goal. */
+typedef struct {
+  TmKb          *kb;
+  TmKbNeighbour  near[3];
+  guint          n_near;
+  TmGcConfig     suggest[TM_N_GOALS];
+  gboolean       has[TM_N_GOALS];
+  guint64        live;
+} Similar;
+
+static void
+similar_compute (Similar *sim, const TmTrace *trace)
+{
+  TmGcFeatures f;
+
+  tm_gc_features_compute (trace, &f);
+  sim->n_near = tm_kb_nearest (sim->kb, &f, G_N_ELEMENTS (sim->near), sim->near);
+  for (guint g = 0; g < TM_N_GOALS; g++)
+    sim->has[g] = tm_kb_suggest (sim->kb, &f, G_N_ELEMENTS (sim->near), (TmGoal) g, &sim->suggest[g]);
+  sim->live = tm_gc_live_estimate (trace);
+}
+
+static void
+similar_clear (Similar *sim)
+{
+  for (guint g = 0; g < TM_N_GOALS; g++)
+    tm_gc_config_clear (&sim->suggest[g]);
+  g_clear_pointer (&sim->kb, tm_kb_free);
+}
+
+static void
+append_similar_json (GString *s, const Similar *sim)
+{
+  g_string_append (s, ", \"similar\": [");
+  for (guint i = 0; i < sim->n_near; i++)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_string_append (s, i ? ", {\"name\": " : "{\"name\": ");
+      tm_json_append_string (s, sim->near[i].entry->name);
+      g_string_append_printf (s, ", \"distance\": %s}",
+                              g_ascii_formatd (buf, sizeof buf, "%.4f", sim->near[i].distance));
+    }
+  g_string_append (s, "], \"suggested\": {");
+  for (guint g = 0, n = 0; g < TM_N_GOALS; g++)
+    if (sim->has[g])
+      {
+        g_autofree char *c = tm_gc_config_to_string (&sim->suggest[g]);
+        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live);
+        g_string_append_printf (s, "%s\"%s\": {\"config\": ", n++ ? ", " : "", tm_goal_to_string ((TmGoal) g));
+        tm_json_append_string (s, c);
+        g_string_append (s, ", \"flags\": ");
+        tm_json_append_string (s, f);
+        g_string_append_c (s, '}');
+      }
+  g_string_append_c (s, '}');
+}
+
+static void
+print_similar (const Similar *sim)
+{
+  GString *s = g_string_new ("Resembles (knowledge base):");
+
+  for (guint i = 0; i < sim->n_near; i++)
+    g_string_append_printf (s, "%s %s (distance %.2f)", i ? "," : "", sim->near[i].entry->name,
+                            sim->near[i].distance);
+  puts (s->str);
+  g_string_free (s, TRUE);
+  for (guint g = 0; g < TM_N_GOALS; g++)
+    if (sim->has[g])
+      {
+        g_autofree char *c = tm_gc_config_to_string (&sim->suggest[g]);
+        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live);
+        printf ("  to start from for %-10s %s%s%s%s\n", tm_goal_to_string ((TmGoal) g), c,
+                *f ? " (" : "", f, *f ? ")" : "");
+      }
+  printf ("  (measure before you keep it: tidemark-cli tune)\n\n");
+}
 
 static void
 append_gcs (GString *s, const TmAdvice *a)
@@ -54,7 +134,8 @@ append_stats (GString *s, const TmGcStats *st)
 }
 
 static void
-print_json (const TmTrace *trace, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice)
+print_json (const TmTrace *trace, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice,
+            const Similar *sim)
 {
   GString *s = g_string_new ("{\"goal\": ");
 
@@ -82,7 +163,10 @@ print_json (const TmTrace *trace, const TmAdviceParams *params, const TmGcStats 
       append_gcs (s, a);
       g_string_append_c (s, '}');
     }
-  g_string_append (s, advice->len ? "\n], \"complete\": " : "], \"complete\": ");
+  g_string_append (s, advice->len ? "\n]" : "]");
+  if (sim->kb)
+    append_similar_json (s, sim);
+  g_string_append (s, ", \"complete\": ");
   g_string_append (s, trace->complete ? "true" : "false");
   g_string_append (s, ", \"warnings\": ");
   tm_cli_json_warnings (s, trace);
@@ -107,7 +191,8 @@ print_gc_list (const TmAdvice *a)
 }
 
 static void
-print_text (const char *path, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice)
+print_text (const char *path, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice,
+            const Similar *sim)
 {
   g_autofree char *p50 = tm_format_duration (st->pause_p50_ns);
   g_autofree char *p99 = tm_format_duration (st->pause_p99_ns);
@@ -120,6 +205,8 @@ print_text (const char *path, const TmAdviceParams *params, const TmGcStats *st,
           "allocation %s/s\n\n",
           st->n_gcs, st->n_minor, st->n_major, st->collector[0] ? st->collector : "collector unknown",
           st->throughput * 100, p50, p99, pmax, rate);
+  if (sim->kb && sim->n_near > 0)
+    print_similar (sim);
   if (advice->len == 0)
     {
       printf ("No advice: nothing in this run points to a configuration problem.\n");
@@ -146,7 +233,10 @@ tm_cmd_advise (int argc, char **argv)
   TmAdviceParams params;
   TmGcStats st;
   gboolean json = FALSE;
-  const char *goal = NULL;
+  const char *goal = NULL, *kb_opt = NULL;
+  gboolean no_kb = FALSE;
+  g_autofree char *kb_path = NULL;
+  Similar sim = { 0 };
   gint first = 0, last = 0;
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(TmTrace) trace = NULL;
@@ -163,6 +253,8 @@ tm_cmd_advise (int argc, char **argv)
         "Latency goal: pauses longer than this are too long (default 100)", "MS" },
       { "from-gc", 0, 0, G_OPTION_ARG_INT, &first, "First GC of the range to advise on (default: the first)", "A" },
       { "to-gc", 0, 0, G_OPTION_ARG_INT, &last, "Last GC of the range (default: the last)", "B" },
+      { "kb", 0, 0, G_OPTION_ARG_FILENAME, &kb_opt, "Knowledge base of known workloads (default: the bundled one)", "FILE" },
+      { "no-kb", 0, 0, G_OPTION_ARG_NONE, &no_kb, "Do not compare with known workloads", NULL },
       { NULL }
     };
 
@@ -173,6 +265,8 @@ tm_cmd_advise (int argc, char **argv)
       "young-too-small, explicit-gc, metaspace, humongous, evacuation-failure,\n"
       "latency-pauses (with --goal latency). Each says what it measured, the\n"
       "flag to try and the GCs that show it; none fires on a healthy run.\n"
+      "With a knowledge base (data/gc-kb.ini, docs/tune.md) it also names the known\n"
+      "workloads the input resembles and the configurations they suggest.\n"
       "Rules and thresholds: docs/advice.md.");
     if (!tm_cli_parse (ctx, "advise", &argc, &argv, &code))
       return code;
@@ -192,11 +286,27 @@ tm_cmd_advise (int argc, char **argv)
       (last > 0 && !tm_cli_check_gc ("advise", path, trace, last, &code)))
     return code;
 
+  if (!no_kb && (kb_path = tm_cli_find_kb (kb_opt)) != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+      sim.kb = tm_kb_load (kb_path, &error);
+      if (sim.kb == NULL && kb_opt)
+        {
+          fprintf (stderr, "%s\n", error->message);
+          return TM_EXIT_INPUT;
+        }
+      if (sim.kb == NULL)
+        fprintf (stderr, "tidemark-cli advise: %s (going on without it)\n", error->message);
+    }
+
   advice = tm_advise (trace, (guint32) first, (guint32) last, &params);
   tm_gc_stats_compute (trace, (guint32) first, (guint32) last, &st);
+  if (sim.kb)
+    similar_compute (&sim, trace);
   if (json)
-    print_json (trace, &params, &st, advice);
+    print_json (trace, &params, &st, advice, &sim);
   else
-    print_text (path, &params, &st, advice);
+    print_text (path, &params, &st, advice, &sim);
+  similar_clear (&sim);
   return TM_EXIT_OK;
 }

@@ -396,45 +396,11 @@ append_measured_json (GString *s, const Measured *m, guint rank)
   g_string_append_c (s, '}');
 }
 
-/* The KB to start from: --kb, $TIDEMARK_KB, the installed one, the source tree's. */
-static char *
-find_kb (const char *given)
-{
-  const char *env = g_getenv ("TIDEMARK_KB");
-  const char *candidates[] = { PKGDATADIR "/gc-kb.ini", TM_SOURCE_DIR "/data/gc-kb.ini" };
-
-  if (given)
-    return g_strdup (given);
-  if (env && *env)
-    return g_strdup (env);
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
-      return g_strdup (candidates[i]);
-  return NULL;
-}
-
-static guint64
-live_estimate (const TmTrace *trace)
-{
-  TmGcStats st;
-
-  tm_gc_stats_compute (trace, 0, 0, &st);
-  /* without a full GC, the highest occupancy after any GC bounds it from above */
-  if (st.live_max_bytes > 0)
-    return st.live_max_bytes;
-  {
-    guint64 m = 0;
-    for (guint id = 1; id <= tm_trace_n_gcs (trace); id++)
-      m = MAX (m, tm_trace_gc (trace, id)->used_after);
-    return m;
-  }
-}
-
 int
 tm_cmd_tune (int argc, char **argv)
 {
   g_autoptr(GOptionContext) ctx = NULL;
-  const char *goal_s = "throughput", *kb_path_opt = NULL, *save_to = NULL, *name = NULL;
+  const char *goal_s = "throughput", *kb_path_opt = NULL, *save_to = NULL, *name = NULL, *description = NULL;
   gint runs = 3, max_configs = 12;
   double budget = 300;
   gboolean json = FALSE, quiet = FALSE, no_kb = FALSE;
@@ -467,6 +433,7 @@ tm_cmd_tune (int argc, char **argv)
       { "no-kb", 0, 0, G_OPTION_ARG_NONE, &no_kb, "Do not start from the knowledge base's suggestion", NULL },
       { "save-to-kb", 0, 0, G_OPTION_ARG_FILENAME, &save_to, "Add this workload's features and best configurations to a knowledge base", "FILE" },
       { "name", 0, 0, G_OPTION_ARG_STRING, &name, "Name of the workload in the knowledge base", "NAME" },
+      { "description", 0, 0, G_OPTION_ARG_STRING, &description, "One line about the workload, for the knowledge base", "TEXT" },
       { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
       { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "No progress on stderr", NULL },
       { NULL }
@@ -523,7 +490,7 @@ tm_cmd_tune (int argc, char **argv)
       fprintf (stderr, "tidemark-cli tune: cannot make a scratch folder\n");
       return TM_EXIT_INPUT;
     }
-  if (!no_kb && (kb_path = find_kb (kb_path_opt)) != NULL)
+  if (!no_kb && (kb_path = tm_cli_find_kb (kb_path_opt)) != NULL)
     {
       g_autoptr(GError) error = NULL;
       kb = tm_kb_load (kb_path, &error);
@@ -560,7 +527,7 @@ tm_cmd_tune (int argc, char **argv)
         g_rmdir (t.scratch);
         return cancelled ? 130 : TM_EXIT_INPUT;
       }
-    t.live_bytes = live_estimate (base->first_trace);
+    t.live_bytes = tm_gc_live_estimate (base->first_trace);
     g_free (base->flags);
     base->flags = g_strdup ("");
     tm_gc_features_compute (base->first_trace, &features);
@@ -649,6 +616,7 @@ tm_cmd_tune (int argc, char **argv)
         }
       e = g_new0 (TmKbEntry, 1);
       e->name = g_strdup (name);
+      e->description = g_strdup (description);
       e->features = features;
       for (guint g = 0; g < TM_N_GOALS; g++)
         {

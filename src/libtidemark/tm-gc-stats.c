@@ -175,3 +175,17 @@ tm_gc_stats_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, Tm
   st->minor_pause_p50_ns = tm_quantile_sorted (minor_pauses, st->n_minor, 0.50);
   st->live_median_bytes = (guint64) tm_quantile_sorted (live, n_live, 0.50);
 }
+
+guint64
+tm_gc_live_estimate (const TmTrace *trace)
+{
+  TmGcStats st;
+  guint64 m = 0;
+
+  tm_gc_stats_compute (trace, 0, 0, &st);
+  if (st.live_max_bytes > 0)
+    return st.live_max_bytes;
+  for (guint id = 1; id <= tm_trace_n_gcs (trace); id++)
+    m = MAX (m, tm_trace_gc (trace, id)->used_after);
+  return m;
+}

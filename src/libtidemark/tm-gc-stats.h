@@ -39,6 +39,10 @@ typedef struct {
 /* first_gc/last_gc 0 mean the whole run. */
 void     tm_gc_stats_compute      (const TmTrace *trace, guint32 first_gc, guint32 last_gc, TmGcStats *stats);
 
+/* The program's live data: occupancy after the largest whole-heap GC, or
+ * without one the highest occupancy after any GC (an upper bound). */
+guint64  tm_gc_live_estimate      (const TmTrace *trace);
+
 /* Heap spaces of one kind (young also counts survivor), summed at a GC. */
 gboolean tm_gc_space_kind_usage   (const TmTrace *trace, const TmGc *gc, TmSpaceKind kind,
                                    guint64 *before, guint64 *after, guint64 *committed);
