@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include "tm-config.h"
 #include "cli-common.h"
 
 #include <stdio.h>
@@ -155,21 +154,4 @@ tm_cli_print_wrapped (const char *text, guint indent, guint width)
     }
   if (col > 0)
     putchar ('\n');
-}
-
-/* The KB to start from: --kb, $TIDEMARK_KB, the installed one, the source tree's. */
-char *
-tm_cli_find_kb (const char *given)
-{
-  const char *env = g_getenv ("TIDEMARK_KB");
-  const char *candidates[] = { PKGDATADIR "/gc-kb.ini", TM_SOURCE_DIR "/data/gc-kb.ini" };
-
-  if (given)
-    return g_strdup (given);
-  if (env && *env)
-    return g_strdup (env);
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
-      return g_strdup (candidates[i]);
-  return NULL;
 }

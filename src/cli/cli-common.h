@@ -52,8 +52,4 @@ char    **tm_cli_split_list  (const char *value);
 /* Prints text word-wrapped at `width` columns, each line indented. */
 void      tm_cli_print_wrapped (const char *text, guint indent, guint width);
 
-/* The GC knowledge base to use: `given` (--kb), $TIDEMARK_KB, the installed
- * one, the source tree's; NULL if there is none. */
-char     *tm_cli_find_kb       (const char *given);
-
 G_END_DECLS

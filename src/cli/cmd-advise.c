@@ -29,8 +29,10 @@ similar_compute (Similar *sim, const TmTrace *trace)
 
   tm_gc_features_compute (trace, &f);
   sim->n_near = tm_kb_nearest (sim->kb, &f, G_N_ELEMENTS (sim->near), sim->near);
+  /* suggestions only from workloads that really resemble it */
   for (guint g = 0; g < TM_N_GOALS; g++)
-    sim->has[g] = tm_kb_suggest (sim->kb, &f, G_N_ELEMENTS (sim->near), (TmGoal) g, &sim->suggest[g]);
+    sim->has[g] = sim->n_near > 0 && sim->near[0].distance <= TM_KB_CLOSE_DISTANCE
+                  && tm_kb_suggest (sim->kb, &f, G_N_ELEMENTS (sim->near), (TmGoal) g, &sim->suggest[g]);
   sim->live = tm_gc_live_estimate (trace);
 }
 
@@ -54,7 +56,8 @@ append_similar_json (GString *s, const Similar *sim)
       g_string_append_printf (s, ", \"distance\": %s}",
                               g_ascii_formatd (buf, sizeof buf, "%.4f", sim->near[i].distance));
     }
-  g_string_append (s, "], \"suggested\": {");
+  g_string_append_printf (s, "], \"close\": %s, \"suggested\": {",
+                          sim->n_near > 0 && sim->near[0].distance <= TM_KB_CLOSE_DISTANCE ? "true" : "false");
   for (guint g = 0, n = 0; g < TM_N_GOALS; g++)
     if (sim->has[g])
       {
@@ -72,7 +75,9 @@ append_similar_json (GString *s, const Similar *sim)
 static void
 print_similar (const Similar *sim)
 {
-  GString *s = g_string_new ("Resembles (knowledge base):");
+  gboolean close = sim->near[0].distance <= TM_KB_CLOSE_DISTANCE;
+  GString *s = g_string_new (close ? "Resembles (knowledge base):"
+                                   : "Resembles no known workload closely (knowledge base; nearest):");
 
   for (guint i = 0; i < sim->n_near; i++)
     g_string_append_printf (s, "%s %s (distance %.2f)", i ? "," : "", sim->near[i].entry->name,
@@ -87,7 +92,9 @@ print_similar (const Similar *sim)
         printf ("  to start from for %-10s %s%s%s%s\n", tm_goal_to_string ((TmGoal) g), c,
                 *f ? " (" : "", f, *f ? ")" : "");
       }
-  printf ("  (measure before you keep it: tidemark-cli tune)\n\n");
+  if (close)
+    printf ("  (measure before you keep it: tidemark-cli tune)\n");
+  putchar ('\n');
 }
 
 static void
@@ -286,7 +293,7 @@ tm_cmd_advise (int argc, char **argv)
       (last > 0 && !tm_cli_check_gc ("advise", path, trace, last, &code)))
     return code;
 
-  if (!no_kb && (kb_path = tm_cli_find_kb (kb_opt)) != NULL)
+  if (!no_kb && (kb_path = tm_kb_find (kb_opt)) != NULL)
     {
       g_autoptr(GError) error = NULL;
       sim.kb = tm_kb_load (kb_path, &error);

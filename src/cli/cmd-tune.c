@@ -490,7 +490,7 @@ tm_cmd_tune (int argc, char **argv)
       fprintf (stderr, "tidemark-cli tune: cannot make a scratch folder\n");
       return TM_EXIT_INPUT;
     }
-  if (!no_kb && (kb_path = tm_cli_find_kb (kb_path_opt)) != NULL)
+  if (!no_kb && (kb_path = tm_kb_find (kb_path_opt)) != NULL)
     {
       g_autoptr(GError) error = NULL;
       kb = tm_kb_load (kb_path, &error);

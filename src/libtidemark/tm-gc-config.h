@@ -66,6 +66,9 @@ typedef struct {
   GPtrArray *entries;       /* TmKbEntry* */
 } TmKb;
 
+/* The knowledge base to use: `given` (--kb), $TIDEMARK_KB, the installed
+ * one, the source tree's (uninstalled builds); NULL if there is none. */
+char       *tm_kb_find            (const char *given);
 TmKb       *tm_kb_new             (void);
 void        tm_kb_free            (TmKb *kb);
 /* GKeyFile text: one group per workload (docs/tune.md). */
@@ -79,6 +82,10 @@ typedef struct {
   const TmKbEntry *entry;
   double           distance;
 } TmKbNeighbour;
+
+/* A neighbour farther than this (in standard deviations of the knowledge
+ * base's features) does not resemble the query: no suggestion from it. */
+#define TM_KB_CLOSE_DISTANCE 3.0
 
 /* The k nearest entries to features (each feature scaled by its spread
  * over the knowledge base), nearest first; ties by name.  Returns how

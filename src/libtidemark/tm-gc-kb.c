@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * The GC knowledge base: workloads' features -> best configuration per
  * goal, stored as a GKeyFile, and the k-nearest-neighbour lookup. */
+#include "tm-config.h"
 #include "tm-gc-config.h"
 #include "tm-error.h"
 
@@ -38,6 +39,22 @@ tm_kb_entry_free (TmKbEntry *e)
   for (guint g = 0; g < TM_N_GOALS; g++)
     tm_gc_config_clear (&e->best[g]);
   g_free (e);
+}
+
+char *
+tm_kb_find (const char *given)
+{
+  const char *env = g_getenv ("TIDEMARK_KB");
+  const char *candidates[] = { PKGDATADIR "/gc-kb.ini", TM_SOURCE_DIR "/data/gc-kb.ini" };
+
+  if (given)
+    return g_strdup (given);
+  if (env && *env)
+    return g_strdup (env);
+  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
+    if (g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
+      return g_strdup (candidates[i]);
+  return NULL;
 }
 
 TmKb *
@@ -127,13 +144,18 @@ tm_kb_save (const TmKb *kb, const char *path, GError **error)
   for (guint i = 0; i < kb->entries->len; i++)
     {
       const TmKbEntry *e = kb->entries->pdata[i];
-      double rounded[TM_GC_N_FEATURES];
+      GString *f = g_string_new (NULL);
 
       if (e->description)
         g_key_file_set_string (kf, e->name, "description", e->description);
+      /* four significant digits: more would be noise, and the file stays readable */
       for (guint k = 0; k < TM_GC_N_FEATURES; k++)
-        rounded[k] = round (e->features.v[k] * 1e4) / 1e4;
-      g_key_file_set_double_list (kf, e->name, "features", rounded, TM_GC_N_FEATURES);
+        {
+          char buf[G_ASCII_DTOSTR_BUF_SIZE];
+          g_string_append_printf (f, "%s%s", k ? ";" : "", g_ascii_formatd (buf, sizeof buf, "%.4g", e->features.v[k]));
+        }
+      g_key_file_set_value (kf, e->name, "features", f->str);
+      g_string_free (f, TRUE);
       for (guint g = 0; g < TM_N_GOALS; g++)
         if (e->has_best[g])
           {
