@@ -245,6 +245,7 @@ tm_cmd_advise (int argc, char **argv)
   g_autofree char *kb_path = NULL;
   Similar sim = { 0 };
   gint first = 0, last = 0;
+  guint32 from = 0, to = 0;   /* 0, 0: the whole run */
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(TmTrace) trace = NULL;
   g_autoptr(GPtrArray) advice = NULL;
@@ -284,13 +285,10 @@ tm_cmd_advise (int argc, char **argv)
     return tm_cli_usage_error ("advise", "unknown goal '%s' (throughput, latency or footprint)", goal);
   if (!(params.pause_target_ms > 0 && isfinite (params.pause_target_ms)))
     return tm_cli_usage_error ("advise", "--pause-target must be positive");
-  if (first < 0 || last < 0 || (last > 0 && first > last))
-    return tm_cli_usage_error ("advise", "--from-gc and --to-gc must be a range of GC numbers");
 
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
-  if ((first > 0 && !tm_cli_check_gc ("advise", path, trace, first, &code)) ||
-      (last > 0 && !tm_cli_check_gc ("advise", path, trace, last, &code)))
+  if ((first || last) && !tm_cli_window ("advise", path, trace, first, last, &from, &to, &code))
     return code;
 
   if (!no_kb && (kb_path = tm_kb_find (kb_opt)) != NULL)
@@ -306,8 +304,8 @@ tm_cmd_advise (int argc, char **argv)
         fprintf (stderr, "tidemark-cli advise: %s (going on without it)\n", error->message);
     }
 
-  advice = tm_advise (trace, (guint32) first, (guint32) last, &params);
-  tm_gc_stats_compute (trace, (guint32) first, (guint32) last, &st);
+  advice = tm_advise (trace, from, to, &params);
+  tm_gc_stats_compute (trace, from, to, &st);
   if (sim.kb)
     similar_compute (&sim, trace);
   if (json)
