@@ -69,6 +69,19 @@ set -e
 [ "$code" = 130 ] || fail "cancel exit $code"
 [ $(( $(date +%s) - start )) -lt 15 ] || fail "cancel took too long"
 
+# SIGTERM to tidemark-cli alone (not to the JVM): it stops the JVM itself
+start=$(date +%s)
+"$cli" tune -q --no-kb -- java -cp "$dir" Churn 20000 > /dev/null 2>&1 &
+pid=$!
+sleep 2
+kill -TERM $pid
+set +e
+wait $pid
+code=$?
+set -e
+[ "$code" = 130 ] || fail "SIGTERM exit $code"
+[ $(( $(date +%s) - start )) -lt 15 ] || fail "SIGTERM took too long"
+
 # usage errors
 set +e
 "$cli" tune --goal speed -- java -version 2> /dev/null; [ $? = 1 ] || fail "bad goal"

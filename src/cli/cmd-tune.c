@@ -24,6 +24,19 @@ on_cancel (int sig)
   cancelled = 1;
 }
 
+/* Without SA_RESTART, so that waiting for the JVM wakes up and can stop
+ * it when the signal reached only us (kill PID, not Ctrl-C). */
+static void
+catch_cancel (gboolean on)
+{
+  struct sigaction sa = { 0 };
+
+  sa.sa_handler = on ? on_cancel : SIG_DFL;
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGINT, &sa, NULL);
+  sigaction (SIGTERM, &sa, NULL);
+}
+
 /* Median measurements of one configuration's successful runs. */
 typedef struct {
   TmGcConfig config;
@@ -503,8 +516,7 @@ tm_cmd_tune (int argc, char **argv)
         fprintf (stderr, "%s (going on without a knowledge base)\n", error->message);
     }
 
-  signal (SIGINT, on_cancel);
-  signal (SIGTERM, on_cancel);
+  catch_cancel (TRUE);
   t.collectors = tm_tune_available_collectors (t.argv[0]);
   if (!quiet)
     {
@@ -522,8 +534,7 @@ tm_cmd_tune (int argc, char **argv)
       {
         fprintf (stderr, "tidemark-cli tune: the program fails under the JVM's default configuration: %s\n",
                  base && base->error ? base->error : "not run");
-        signal (SIGINT, SIG_DFL);
-        signal (SIGTERM, SIG_DFL);
+        catch_cancel (FALSE);
         g_rmdir (t.scratch);
         return cancelled ? 130 : TM_EXIT_INPUT;
       }
@@ -535,8 +546,7 @@ tm_cmd_tune (int argc, char **argv)
   if (kb && kb->entries->len > 0)
     have_suggestion = tm_kb_suggest (kb, &features, 3, t.goal, &suggestion);
   search (&t, have_suggestion ? &suggestion : NULL, extra);
-  signal (SIGINT, SIG_DFL);
-  signal (SIGTERM, SIG_DFL);
+  catch_cancel (FALSE);
 
   best = best_index (&t, t.goal);
   {
