@@ -417,8 +417,11 @@ evidence_teardown (Evidence *ev, const Timeline *tl)
 
   /* A drop in occupancy after a young GC is as often a collection as an
    * exit: teardown is judged on series without garbage only (reachable
-   * memory, occupancy after whole-heap GCs, heaptrack's heap in use). */
-  if (ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK)
+   * memory, occupancy after whole-heap GCs, heaptrack's heap in use).  A
+   * GC log never sees the exit (the JVM does not collect on the way out):
+   * a final drop in it is a collection of data the program let go. */
+  if ((ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK) ||
+      ev->voc->source == SOURCE_GC_LOG)
     return;
   n = tm_teardown_start (ev->s.points, ev->s.n, params->teardown_min_drop, params->teardown_max_fraction);
   if (n >= ev->s.n)
