@@ -79,7 +79,28 @@ assert d['complete'] is False and d['gcs'] == 122, d['gcs']
 w = ' '.join(d['warnings'])
 assert 'line 41:' in w and 'line 42:' in w, w
 assert 'bad.log' in w
+assert 'stop_offset' not in d
 "
+# read to the end: no "reading stopped at byte offset 0"
+grep -q "read to the end" "$dir/bad.err" || fail "malformed log: no read-to-the-end message"
+! grep -q "stopped at byte offset" "$dir/bad.err" || fail "malformed log: says reading stopped"
+
+# a gzip-compressed log, and a log holding only the JVM's exit summary
+cp "$src/gc-logs/legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz" "$dir/h.data"
+"$cli" info "$dir/h.data" --json > "$dir/h.json" || fail "gzip log exit $?"
+json "$dir/h.json" "assert d['format'] == 'gc-log' and d['gcs'] == 2 and d['complete'] is True, d"
+cp "$src/gc-logs/legacy-shenandoah-SampleOpenJdk1_8_0ShenandoahDetailsShutdown.txt" "$dir/i.data"
+"$cli" info "$dir/i.data" > "$dir/i.out" 2> "$dir/i.err" || fail "exit-summary-only log exit $?"
+grep -q "^GCs: *0 " "$dir/i.out" || fail "exit-summary-only log: GCs"
+grep -q "note: .*no GC events" "$dir/i.err" || fail "exit-summary-only log: no note"
+
+# a crash left NUL bytes at the end: read up to them, say where
+head -c 3000 "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" > "$dir/nul.log"
+head -c 20000 /dev/zero >> "$dir/nul.log"
+off=$(head -c 3000 "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" | awk '{ n += length($0) + 1 } END { print n - length($0) - 1 }')
+"$cli" info "$dir/nul.log" --json > "$dir/nul.json" 2> "$dir/nul.err" || fail "NUL tail exit $?"
+json "$dir/nul.json" "assert d['complete'] is False and d['gcs'] > 0 and d['stop_offset'] == $off, (d, $off)"
+grep -q "reading stopped at byte offset $off" "$dir/nul.err" || fail "NUL tail: offset not named"
 
 # --- heaptrack ---------------------------------------------------------------
 check_heaptrack() {

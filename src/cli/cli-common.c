@@ -66,11 +66,13 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
-  if (!trace->complete)
-    {
-      fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
-               path, trace->stop_offset);
-    }
+  if (!trace->complete && trace->stopped)
+    fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
+             path, trace->stop_offset);
+  else if (!trace->complete)
+    fprintf (stderr, "warning: %s: read to the end, but damaged parts were skipped (see below)\n", path);
+  if (g_hash_table_lookup (trace->meta, "note") != NULL)
+    fprintf (stderr, "note: %s: %s\n", path, (const char *) g_hash_table_lookup (trace->meta, "note"));
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
     {
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);

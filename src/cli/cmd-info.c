@@ -35,7 +35,7 @@ print_json (const TmTrace *t)
                           t->total_deaths, t->n_graphs, t->complete ? "true" : "false", t->alloc_sample_bytes,
                           t->peak_used_bytes, t->types->len - 1, t->sites->len - 1, t->threads->len - 1,
                           t->spaces->len - 1, t->dropped_events);
-  if (!t->complete)
+  if (!t->complete && t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
   g_string_append (s, ", \"warnings\": ");
   tm_cli_json_warnings (s, t);
@@ -66,8 +66,12 @@ print_text (const TmTrace *t)
   printf ("Deaths:        %s\n", deaths);
   printf ("Peak heap:     %s\n", peak);
   printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
-  if (!t->complete)
+  if (!t->complete && t->stopped)
     printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
+  else if (!t->complete)
+    printf ("Read to the end; damaged parts were skipped (see the warnings).\n");
+  if (g_hash_table_lookup (t->meta, "note") != NULL)
+    printf ("Note:          %s\n", (const char *) g_hash_table_lookup (t->meta, "note"));
 }
 
 int

@@ -17,5 +17,7 @@ TmTrace *tm_gclog_import (const char     *path,
                           gpointer        progress_data,
                           GCancellable   *cancellable,
                           GError        **error);
+/* The same from memory (plain or compressed); name is used in messages. */
+TmTrace *tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError **error);
 
 G_END_DECLS

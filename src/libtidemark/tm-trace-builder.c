@@ -901,6 +901,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
     }
 
   t->complete = t->has_end && !b->stopped && !b->damaged;
+  t->stopped = b->stopped || !t->has_end;
 
   result = b->trace;
   b->trace = NULL;

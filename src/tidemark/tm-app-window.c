@@ -199,10 +199,29 @@ show_banner (TmAppWindow *self)
 
   if (t->complete)
     {
-      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      const char *note = g_hash_table_lookup (t->meta, "note");
+      if (note != NULL)
+        {
+          /* e.g. a GC log with no GC yet: worth saying, not a warning */
+          text = g_strdup_printf (_("“%s”: %s."), name, note);
+          gtk_label_set_label (self->info_label, text);
+          gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_INFO);
+        }
+      gtk_info_bar_set_revealed (self->info_bar, note != NULL);
       return;
     }
-  if (n > 0)
+  if (!t->stopped && t->warnings->len > 0)
+    {
+      /* the messages name the file; the banner names it once */
+      const char *first = g_array_index (t->warnings, TmWarning, 0).message;
+      if (t->path != NULL && g_str_has_prefix (first, t->path) && first[strlen (t->path)] == ':')
+        first += strlen (t->path) + 2;
+      text = g_strdup_printf (ngettext ("“%s” was read to the end, but %u damaged part was skipped: %s",
+                                        "“%s” was read to the end, but %u damaged parts were skipped; the first: %s",
+                                        t->warnings->len),
+                              name, t->warnings->len, first);
+    }
+  else if (n > 0)
     {
       g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);
       text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s, after GC %u at %s. "
