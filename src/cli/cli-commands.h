@@ -13,6 +13,7 @@ int tm_cmd_heap      (int argc, char **argv);   /* issue 6 */
 int tm_cmd_trend     (int argc, char **argv);   /* issue 7 */
 int tm_cmd_ds_growth (int argc, char **argv);   /* issue 8 */
 int tm_cmd_record    (int argc, char **argv);   /* issue 5 */
+int tm_cmd_gc_summary (int argc, char **argv);
 #ifdef TM_HAVE_RENDER
 int tm_cmd_chart     (int argc, char **argv);
 #endif

@@ -464,15 +464,63 @@ old_space (TmGclogParser *p)
   return tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD);
 }
 
+static guint64
+young_space (TmGclogParser *p)
+{
+  const char *c = infer_collector (p);
+
+  for (guint64 id = 1; id < p->space_kinds->len; id++)
+    if (g_array_index (p->space_kinds, guint, id) == TM_SPACE_KIND_YOUNG)
+      return id;
+  if (g_str_equal (c, "Serial"))
+    return tm_gclog_space (p, "DefNew", TM_SPACE_KIND_YOUNG);
+  if (g_str_equal (c, "Parallel"))
+    return tm_gclog_space (p, "PSYoungGen", TM_SPACE_KIND_YOUNG);
+  if (g_str_equal (c, "CMS"))
+    return tm_gclog_space (p, "ParNew", TM_SPACE_KIND_YOUNG);
+  return tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG);
+}
+
+/* A full GC that logs only its old generation ("[Full GC [Tenured:
+ * 5634K->5492K(14592K)] 6560K->5492K(16256K)"): the young generation is
+ * what the heap total leaves.  Unified logging rounds the total to 1M,
+ * so smaller differences are rounding there.  Returns the entries added. */
+static guint
+young_rest (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, guint n)
+{
+  const guint64 slack = p->format == TM_GCLOG_FORMAT_UJL ? 1024 * 1024 : 0;
+  guint64 sum_b = 0, sum_a = 0, sum_c = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, out[i].space_id);
+      if (kind == TM_SPACE_KIND_YOUNG || kind == TM_SPACE_KIND_SURVIVOR)
+        return 0;
+      if (kind == TM_SPACE_KIND_NON_HEAP)
+        continue;
+      sum_b += out[i].used_before;
+      sum_a += out[i].used_after;
+      sum_c += out[i].committed_after;
+    }
+  if (e->heap_before <= sum_b + slack && e->heap_after <= sum_a + slack)
+    return 0;
+  out[n].space_id = young_space (p);
+  out[n].used_before = e->heap_before > sum_b ? e->heap_before - sum_b : 0;
+  out[n].used_after = e->heap_after > sum_a ? e->heap_after - sum_a : 0;
+  out[n].committed_after = e->heap_committed > sum_c ? e->heap_committed - sum_c : 0;
+  return 1;
+}
+
 /* A young collection that failed and went on to a full one (CMS
  * "concurrent mode failure", promotion failure) prints the young
  * generation as it was before the full collection; the heap total is
  * right, so the young generation takes the difference.  Differences
- * below the summary's rounding (1M in unified logging) are left alone. */
+ * below the summary's rounding (1M in unified logging; legacy logs are
+ * exact to the K) are left alone. */
 static void
 reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, guint n)
 {
-  const guint64 slack = 1024 * 1024;
+  const guint64 slack = p->format == TM_GCLOG_FORMAT_UJL ? 1024 * 1024 : 0;
   guint64 sum_b = 0, sum_a = 0;
   gint young = -1;
 
@@ -559,6 +607,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       out[n].committed_after = e->heap_committed > other_c ? e->heap_committed - other_c : 0;
       n++;
     }
+  if (n_heap > 0 && e->has_heap && !regions && n < TM_GCLOG_MAX_USAGE)
+    n += young_rest (p, e, out, n);
   if (n_heap > 0 && e->has_heap && !regions)
     reconcile (p, e, out, n);
   if (n_heap == 0 && e->has_heap && n < TM_GCLOG_MAX_USAGE)
