@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-common.h"
 
+#include <math.h>
 #include <stdio.h>
 
 int
@@ -123,4 +124,15 @@ tm_cli_split_list (const char *value)
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
+}
+
+void
+tm_cli_json_double (GString *out, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
 }

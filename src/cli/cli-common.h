@@ -43,6 +43,9 @@ TmTrace  *tm_cli_load        (const char *path, int *exit_code);
 gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
                               gint64 gc, int *exit_code);
 
+/* Writes a number as JSON with 10 significant digits; null if not finite. */
+void      tm_cli_json_double (GString *out, double v);
+
 /* Writes the trace's warnings as a JSON array of strings. */
 void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
 

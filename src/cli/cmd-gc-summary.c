@@ -9,17 +9,6 @@
 #include <stdio.h>
 
 static void
-json_double (GString *s, double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
-}
-
-static void
 json_pauses (GString *s, const TmPauseStats *p)
 {
   g_string_append_printf (s, "{\"count\": %u, \"total_ns\": %" G_GUINT64_FORMAT ", \"mean_ns\": %" G_GUINT64_FORMAT
@@ -39,7 +28,7 @@ print_json (const TmTrace *t, const TmGcSummary *g)
                           ", \"end_ns\": %" G_GUINT64_FORMAT ", \"duration_ns\": %" G_GUINT64_FORMAT
                           ", \"throughput\": ",
                           g->first_gc, g->last_gc, g->start_ns, g->end_ns, g->end_ns - g->start_ns);
-  json_double (s, g->throughput);
+  tm_cli_json_double (s, g->throughput);
   g_string_append (s, ",\n \"pauses\": ");
   json_pauses (s, &g->pauses);
   g_string_append (s, ",\n \"by_kind\": {");
@@ -55,14 +44,14 @@ print_json (const TmTrace *t, const TmGcSummary *g)
   g_string_append_printf (s, "},\n \"full_gcs\": {\"count\": %u, \"total_ns\": %" G_GUINT64_FORMAT "}"
                           ",\n \"allocated_bytes\": %" G_GUINT64_FORMAT ", \"allocation_rate\": ",
                           g->full_gcs, g->full_gc_ns, g->allocated_bytes);
-  json_double (s, g->allocation_rate);
+  tm_cli_json_double (s, g->allocation_rate);
   g_string_append (s, ",\n \"promoted_bytes\": ");
   if (g->has_promotion)
     g_string_append_printf (s, "%" G_GUINT64_FORMAT, g->promoted_bytes);
   else
     g_string_append (s, "null");
   g_string_append (s, ", \"promotion_rate\": ");
-  json_double (s, g->has_promotion ? g->promotion_rate : NAN);
+  tm_cli_json_double (s, g->has_promotion ? g->promotion_rate : NAN);
   g_string_append_printf (s, ",\n \"freed_bytes\": %" G_GUINT64_FORMAT ", \"footprint_bytes\": %" G_GUINT64_FORMAT
                           ", \"peak_used_bytes\": %" G_GUINT64_FORMAT,
                           g->freed_bytes, g->footprint_bytes, g->peak_used_bytes);
@@ -72,7 +61,7 @@ print_json (const TmTrace *t, const TmGcSummary *g)
                             ", \"last_bytes\": %" G_GUINT64_FORMAT,
                             g->after_full_min, g->after_full_max, g->after_full_last);
   g_string_append (s, ", \"slope_bytes_per_s\": ");
-  json_double (s, g->after_full_slope);
+  tm_cli_json_double (s, g->after_full_slope);
   g_string_append_printf (s, "},\n \"complete\": %s, \"warnings\": ", t->complete ? "true" : "false");
   tm_cli_json_warnings (s, t);
   g_string_append (s, "}\n");
