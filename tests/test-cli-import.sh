@@ -102,6 +102,26 @@ off=$(head -c 3000 "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" | aw
 json "$dir/nul.json" "assert d['complete'] is False and d['gcs'] > 0 and d['stop_offset'] == $off, (d, $off)"
 grep -q "reading stopped at byte offset $off" "$dir/nul.err" || fail "NUL tail: offset not named"
 
+# rotated parts in any order (one gzip): the timeline of the whole log
+log="$src/gc-logs/jdk17-serial.log"
+head -n 300 "$log" > "$dir/gc.log.2"
+sed -n '301,700p' "$log" > "$dir/gc.log.0"
+tail -n +701 "$log" | gzip > "$dir/gc.log.1.gz"
+"$cli" timeline "$dir/gc.log.0" "$dir/gc.log.1.gz" "$dir/gc.log.2" --csv > "$dir/series.csv" || fail "series exit $?"
+"$cli" timeline "$log" --csv > "$dir/whole.csv"
+cmp -s "$dir/series.csv" "$dir/whole.csv" || fail "series timeline differs from the whole log"
+"$cli" gc-summary "$dir/gc.log.2" "$dir/gc.log.0" --json > "$dir/s2.json" 2> "$dir/s2.err" || fail "series gc-summary exit $?"
+json "$dir/s2.json" "assert d['complete'] is True and d['to_gc'] > 0, d"
+# overlapping parts: said, still exit 0
+"$cli" info "$dir/gc.log.0" "$dir/gc.log.0" > /dev/null 2> "$dir/ov.err" || fail "overlap exit $?"
+grep -q "overlap" "$dir/ov.err" || fail "overlap not reported"
+# a part that is not a GC log: usage error
+set +e
+"$cli" info "$dir/gc.log.0" "$src/heaptrack/leaker.gz" > /dev/null 2> "$dir/mix.err"; rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "GC log + heaptrack: exit $rc"
+grep -q "only GC logs" "$dir/mix.err" || fail "GC log + heaptrack: message"
+
 # --- heaptrack ---------------------------------------------------------------
 check_heaptrack() {
   "$cli" info "$1" --json > "$dir/ht.json" || fail "info on $1"

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "tm-gclog.h"
+#include "tm-trace-loader.h"
 #include "tm-error.h"
 
 #define MB(x) ((guint64) (x) * 1024 * 1024)
@@ -604,6 +605,85 @@ test_bytes (void)
   }
 }
 
+/* Rotated logs: the parts, given in any order and one of them gzip,
+ * read as one timeline equal to the whole log; parts that overlap are
+ * reported; a part that is not a GC log is refused. */
+static void
+test_series (void)
+{
+  static const char *const files[] = { "jdk17-g1.log", "legacy-cms-SampleSun1_6_0CMS.txt" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = data_path (files[f]);
+      g_autofree char *contents = NULL;
+      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) t = NULL;
+      g_autoptr(TmTrace) twice = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *p0 = NULL, *p1 = NULL, *p2 = NULL;
+      g_autofree guint8 *gz = NULL;
+      gsize len, cut1, cut2, gz_len = 0, read = 0;
+      const char *paths[3];
+      gboolean overlap = FALSE;
+      g_autoptr(GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      /* cut at line ends a third and two thirds in (inside a GC's lines) */
+      cut1 = (gsize) (strchr (contents + len / 3, '\n') - contents) + 1;
+      cut2 = (gsize) (strchr (contents + 2 * len / 3, '\n') - contents) + 1;
+      p0 = write_temp (contents, (gssize) cut1);
+      p2 = write_temp (contents + cut2, (gssize) (len - cut2));
+      gz = g_malloc (len + 1024);
+      g_assert_cmpint (g_converter_convert (G_CONVERTER (z), contents + cut1, cut2 - cut1, gz, len + 1024,
+                                            G_CONVERTER_INPUT_AT_END, &read, &gz_len, NULL), ==, G_CONVERTER_FINISHED);
+      p1 = write_temp ((const char *) gz, (gssize) gz_len);
+
+      paths[0] = p2;   /* out of order on purpose */
+      paths[1] = p0;
+      paths[2] = p1;
+      t = tm_trace_load_files (paths, 3, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (t->complete);
+      g_assert_cmpstr (t->path, ==, p0);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, tm_trace_n_gcs (whole));
+      for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+        {
+          g_assert_cmpuint (tm_trace_gc (t, i)->start_ns, ==, tm_trace_gc (whole, i)->start_ns);
+          g_assert_cmpuint (tm_trace_gc (t, i)->pause_ns, ==, tm_trace_gc (whole, i)->pause_ns);
+          g_assert_cmpuint (tm_trace_gc (t, i)->used_after, ==, tm_trace_gc (whole, i)->used_after);
+          g_assert_cmpuint (tm_trace_gc (t, i)->kind, ==, tm_trace_gc (whole, i)->kind);
+        }
+      {
+        g_autofree char *order = g_strdup_printf ("%s\n%s\n%s", p0, p1, p2);
+        g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.files"), ==, order);
+      }
+
+      /* the same part twice: overlap, said with both names */
+      paths[0] = p0;
+      paths[1] = p0;
+      twice = tm_trace_load_files (paths, 2, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_false (twice->complete);
+      for (guint i = 0; i < twice->warnings->len; i++)
+        overlap |= strstr (g_array_index (twice->warnings, TmWarning, i).message, "overlap") != NULL;
+      g_assert_true (overlap);
+      g_unlink (p0);
+      g_unlink (p1);
+      g_unlink (p2);
+    }
+  {
+    /* only GC logs go together */
+    g_autofree char *log = data_path ("jdk17-serial.log");
+    g_autofree char *other = g_test_build_filename (G_TEST_DIST, "data", "heaptrack", "leaker.gz", NULL);
+    const char *paths[2] = { log, other };
+    g_autoptr(GError) error = NULL;
+    g_assert_null (tm_trace_load_files (paths, 2, NULL, NULL, NULL, &error));
+    g_assert_error (error, TM_ERROR, TM_ERROR_FORMAT);
+    g_assert_nonnull (strstr (error->message, "leaker.gz"));
+  }
+}
+
 static void
 test_sniff (void)
 {
@@ -659,6 +739,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/no-gc", test_no_gc);
   g_test_add_func ("/gclog/damaged-tail", test_damaged_tail);
   g_test_add_func ("/gclog/bytes", test_bytes);
+  g_test_add_func ("/gclog/series", test_series);
   g_test_add_func ("/gclog/cancel", test_cancel);
   return g_test_run ();
 }

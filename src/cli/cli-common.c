@@ -3,6 +3,11 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* the inputs after the first (tm_cli_single_input), for tm_cli_load */
+static GPtrArray *more_inputs;
+static char *more_command;
 
 int
 tm_cli_usage_error (const char *command, const char *format, ...)
@@ -40,12 +45,40 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
       *exit_code = tm_cli_usage_error (command, "missing input file");
       return NULL;
     }
+  /* further files: the rotated parts of one GC log (checked on loading) */
+  g_clear_pointer (&more_inputs, g_ptr_array_unref);
   if (argc > 2)
     {
-      *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[2]);
-      return NULL;
+      more_inputs = g_ptr_array_new_with_free_func (g_free);
+      for (int i = 2; i < argc; i++)
+        g_ptr_array_add (more_inputs, g_strdup (argv[i]));
+      g_free (more_command);
+      more_command = g_strdup (command);
     }
   return argv[1];
+}
+
+/* Several inputs: all must be GC logs (parts of one rotated log). */
+static TmTrace *
+load_series (const char *path, int *exit_code, GError **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+  g_ptr_array_add (paths, (gpointer) path);
+  for (guint i = 0; i < more_inputs->len; i++)
+    g_ptr_array_add (paths, more_inputs->pdata[i]);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *format = tm_trace_detect_format (paths->pdata[i], NULL);
+      if (format != NULL && strcmp (format, "gc-log") != 0)
+        {
+          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs can be given "
+                                           "several at once, as the parts of a rotated log)",
+                                           (const char *) paths->pdata[i == 0 ? 1 : i]);
+          return NULL;
+        }
+    }
+  return tm_trace_load_files ((const char *const *) paths->pdata, paths->len, NULL, NULL, NULL, error);
 }
 
 TmTrace *
@@ -54,7 +87,15 @@ tm_cli_load (const char *path, int *exit_code)
   g_autoptr(GError) error = NULL;
   TmTrace *trace;
 
-  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  if (more_inputs != NULL)
+    {
+      *exit_code = TM_EXIT_OK;
+      trace = load_series (path, exit_code, &error);
+      if (trace == NULL && *exit_code == TM_EXIT_USAGE)
+        return NULL;
+    }
+  else
+    trace = tm_trace_load (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       /* Loader messages already start with the file name when they

@@ -29,7 +29,10 @@ int       tm_cli_usage_error (const char *command, const char *format, ...) G_GN
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
-/* Requires exactly one positional argument (the input file) left in argv. */
+/* Requires a positional argument (the input file) left in argv and returns
+ * it.  More of them are the rotated parts of one GC log: tm_cli_load then
+ * reads them all as one timeline (or fails with a usage error if one is
+ * not a GC log). */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
 /* Loads any supported input.  On failure prints "FILE: reason" and sets

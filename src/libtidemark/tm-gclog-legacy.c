@@ -130,6 +130,17 @@ tm_gclog_legacy_sniff_line (const char *line, const char *end)
   return record_start (q, end);
 }
 
+gboolean
+tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t)
+{
+  gint64 id = -1;
+  const char *q;
+
+  memset (t, 0, sizeof *t);
+  q = parse_prefix (line, end, &t->has_wall, &t->wall_ms, &t->has_uptime, &t->uptime_ns, &id);
+  return (t->has_wall || t->has_uptime) && q < end && *q == '[';
+}
+
 /* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or
  * "[GC concurrent-mark-end, 0.0099227 secs]", with its time stamp: */
 static void

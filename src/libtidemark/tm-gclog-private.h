@@ -129,6 +129,17 @@ void     tm_gclog_handle_line    (TmGclogParser *p, const char *line, const char
 void     tm_gclog_end_source     (TmGclogParser *p);
 TmTrace *tm_gclog_parser_build   (TmGclogParser *p, GError **error);
 
+/* The time stamp of a line, for putting rotated files in order. */
+typedef struct {
+  gboolean has_uptime;
+  guint64  uptime_ns;
+  gboolean has_wall;
+  gint64   wall_ms;
+} TmGclogTime;
+
+gboolean tm_gclog_ujl_line_time    (const char *line, const char *end, TmGclogTime *t);
+gboolean tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t);
+
 void     tm_gclog_ujl_line       (TmGclogParser *p, const char *line, const char *end);
 gboolean tm_gclog_ujl_sniff_line (const char *line, const char *end);
 void     tm_gclog_ujl_finish     (TmGclogParser *p);

@@ -16,6 +16,7 @@
 #include "tm-gclog-private.h"
 #include "tm-heaptrack-private.h"
 #include "tm-error.h"
+#include "tm-format-util.h"
 
 #define READ_CHUNK   (1024 * 1024)
 #define MAX_LINE     (256 * 1024)   /* longer lines are cut (and reported) */
@@ -107,6 +108,7 @@ typedef struct {
   GCancellable   *cancellable;
   guint64         done_before;   /* compressed bytes of the files read before */
   guint64         total_size;
+  gsize           text_size;     /* when known (plain text in memory): the whole text */
   /* a run of lines that are not text */
   gboolean        in_damage;
   guint64         damage_offset;
@@ -148,7 +150,10 @@ static gboolean
 read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
 {
   TmGclogParser *p = r->p;
-  char *buf = g_malloc (READ_CHUNK + MAX_LINE);
+  /* small inputs (the fuzzer's) need no megabyte buffers */
+  const gsize chunk = r->text_size > 0 ? MIN (READ_CHUNK, r->text_size + 1) : READ_CHUNK;
+  const gsize max_line = r->text_size > 0 ? MIN (MAX_LINE, r->text_size + 1) : MAX_LINE;
+  char *buf = g_malloc (chunk + max_line);
   gsize have = 0;
   guint64 consumed = 0;   /* text offset of buf[0] */
   gboolean cut_line = FALSE, eof = FALSE, ok = TRUE;
@@ -157,7 +162,7 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
   while (!eof)
     {
       g_autoptr(GError) read_error = NULL;
-      gssize n = tm_heaptrack_source_read (src, (guint8 *) buf + have, READ_CHUNK, &read_error);
+      gssize n = tm_heaptrack_source_read (src, (guint8 *) buf + have, chunk, &read_error);
       const char *s = buf, *end;
 
       if (n < 0)
@@ -226,7 +231,7 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
         }
       consumed += (guint64) (s - buf);
       have = (gsize) (end - s);
-      if (have >= MAX_LINE)
+      if (have >= max_line)
         {
           /* No newline in MAX_LINE bytes: not a log line. */
           if (binary_text (s, end))
@@ -257,7 +262,6 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
                                 r->damage_line, r->damage_offset);
       stop_at (r, r->damage_offset);
     }
-  tm_gclog_end_source (p);
 
 out:
   g_free (buf);
@@ -265,8 +269,8 @@ out:
 }
 
 static TmTrace *
-import_source (TmHeaptrackSource *src, const char *path, TmProgressFunc progress, gpointer progress_data,
-               GCancellable *cancellable, GError **error)
+import_source (TmHeaptrackSource *src, const char *path, gsize text_size, TmProgressFunc progress,
+               gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   TmGclogParser p;
   TmGclogRead r = { 0 };
@@ -278,6 +282,7 @@ import_source (TmHeaptrackSource *src, const char *path, TmProgressFunc progress
   r.progress_data = progress_data;
   r.cancellable = cancellable;
   r.total_size = tm_heaptrack_source_size (src);
+  r.text_size = text_size;
   if (!read_source (&r, src, error))
     {
       tm_heaptrack_source_close (src);
@@ -285,6 +290,7 @@ import_source (TmHeaptrackSource *src, const char *path, TmProgressFunc progress
       return NULL;
     }
   tm_heaptrack_source_close (src);
+  tm_gclog_end_source (&p);
   t = tm_gclog_parser_build (&p, error);
   if (t != NULL && progress != NULL)
     progress (1.0, progress_data);
@@ -306,7 +312,7 @@ tm_gclog_import (const char     *path,
   src = tm_heaptrack_source_open (path, error);
   if (src == NULL)
     return NULL;
-  return import_source (src, path, progress, progress_data, cancellable, error);
+  return import_source (src, path, 0, progress, progress_data, cancellable, error);
 }
 
 TmTrace *
@@ -322,5 +328,162 @@ tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError *
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a HotSpot GC log", name);
       return NULL;
     }
-  return import_source (tm_heaptrack_source_new_for_file (f, name), name, NULL, NULL, NULL, error);
+  return import_source (tm_heaptrack_source_new_for_file (f, name), name,
+                        tm_heaptrack_compression (data, len) == TM_HEAPTRACK_PLAIN ? len : 0, NULL, NULL, NULL, error);
+}
+
+/* ---- rotated logs: several files, one timeline ----------------------- */
+
+#define HEAD_BYTES (64u << 10)
+
+typedef struct {
+  const char  *path;
+  guint        index;      /* as given */
+  gboolean     has_time;
+  TmGclogTime  first;
+  guint64      size;
+} TmGclogPart;
+
+/* The first time stamp near the start of a file (inflated if compressed). */
+static void
+part_head (TmGclogPart *part)
+{
+  g_autofree guint8 *head = g_malloc (HEAD_BYTES);
+  g_autofree guint8 *text = g_malloc (SNIFF_TEXT);
+  FILE *f = fopen (part->path, "rb");
+  gsize n, len;
+  const char *s, *end;
+
+  if (f == NULL)
+    return;
+  n = fread (head, 1, HEAD_BYTES, f);
+  fseek (f, 0, SEEK_END);
+  part->size = (guint64) MAX (ftell (f), 0);
+  fclose (f);
+  len = tm_heaptrack_inflate_head (head, n, text, SNIFF_TEXT);
+  s = (const char *) text;
+  end = s + len;
+  while (s < end)
+    {
+      const char *nl = memchr (s, '\n', end - s);
+      const char *le = nl ? nl : end;
+
+      if (tm_gclog_ujl_line_time (s, le, &part->first) || tm_gclog_legacy_line_time (s, le, &part->first))
+        {
+          part->has_time = TRUE;
+          return;
+        }
+      if (nl == NULL)
+        return;
+      s = nl + 1;
+    }
+}
+
+static gboolean all_uptime, all_wall;
+
+static int
+compare_parts (gconstpointer a, gconstpointer b)
+{
+  const TmGclogPart *x = a, *y = b;
+
+  if (all_uptime && x->first.uptime_ns != y->first.uptime_ns)
+    return x->first.uptime_ns < y->first.uptime_ns ? -1 : 1;
+  if (!all_uptime && all_wall && x->first.wall_ms != y->first.wall_ms)
+    return x->first.wall_ms < y->first.wall_ms ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* A part's first time on the parser's clock (uptime, else the wall clock
+ * relative to the first stamp), or G_MAXUINT64 if it cannot be told. */
+static guint64
+part_start_ns (const TmGclogParser *p, const TmGclogPart *part)
+{
+  if (!part->has_time)
+    return G_MAXUINT64;
+  if (part->first.has_uptime)
+    return part->first.uptime_ns;
+  if (p->have_wall_base && part->first.wall_ms >= p->wall_base_ms)
+    return (guint64) (part->first.wall_ms - p->wall_base_ms) * 1000000;
+  return G_MAXUINT64;
+}
+
+TmTrace *
+tm_gclog_import_series (const char *const *paths, guint n, TmProgressFunc progress, gpointer progress_data,
+                        GCancellable *cancellable, GError **error)
+{
+  g_autofree TmGclogPart *parts = NULL;
+  g_autoptr(GString) order = g_string_new (NULL);
+  TmGclogParser p;
+  TmGclogRead r = { 0 };
+  TmTrace *t;
+  guint64 prev_end = 0;
+
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
+  if (n == 1)
+    return tm_gclog_import (paths[0], progress, progress_data, cancellable, error);
+
+  /* in time order, as GCViewer's "series" does: rotation numbers wrap */
+  parts = g_new0 (TmGclogPart, n);
+  all_uptime = all_wall = TRUE;
+  for (guint i = 0; i < n; i++)
+    {
+      parts[i].path = paths[i];
+      parts[i].index = i;
+      part_head (&parts[i]);
+      all_uptime = all_uptime && parts[i].has_time && parts[i].first.has_uptime;
+      all_wall = all_wall && parts[i].has_time && parts[i].first.has_wall;
+      r.total_size += parts[i].size;
+    }
+  qsort (parts, n, sizeof parts[0], (int (*) (const void *, const void *)) compare_parts);
+
+  tm_gclog_parser_init (&p, parts[0].path);
+  r.p = &p;
+  r.progress = progress;
+  r.progress_data = progress_data;
+  r.cancellable = cancellable;
+  for (guint i = 0; i < n; i++)
+    {
+      TmHeaptrackSource *src = tm_heaptrack_source_open (parts[i].path, error);
+      guint64 start;
+      gboolean ok;
+
+      if (src == NULL)
+        {
+          tm_gclog_parser_clear (&p);
+          return NULL;
+        }
+      /* warnings name the part they are about */
+      tm_trace_builder_set_path (p.b, parts[i].path);
+      p.path = parts[i].path;
+      p.n_lines_total += p.line_no;
+      p.line_no = 0;
+      start = part_start_ns (&p, &parts[i]);
+      if (i > 0 && start != G_MAXUINT64 && start < prev_end)
+        {
+          g_autofree char *a = tm_format_duration ((double) start);
+          g_autofree char *b = tm_format_duration ((double) prev_end);
+          p.n_bad_lines++;
+          tm_trace_builder_warning (p.b, 0, "starts at %s, before %s ends (at %s): the parts overlap or come from "
+                                    "different runs of the JVM; their GCs are merged in time order",
+                                    a, parts[i - 1].path, b);
+        }
+      g_string_append_printf (order, "%s%s", i ? "\n" : "", parts[i].path);
+      ok = read_source (&r, src, error);
+      r.done_before += parts[i].size;
+      tm_heaptrack_source_close (src);
+      if (!ok)
+        {
+          tm_gclog_parser_clear (&p);
+          return NULL;
+        }
+      prev_end = MAX (prev_end, p.now_ns);
+    }
+  tm_gclog_end_source (&p);
+  tm_trace_builder_set_path (p.b, parts[0].path);
+  p.path = parts[0].path;
+  tm_trace_builder_meta (p.b, "gclog.files", order->str);
+  t = tm_gclog_parser_build (&p, error);
+  if (t != NULL && progress != NULL)
+    progress (1.0, progress_data);
+  return t;
 }

@@ -153,6 +153,20 @@ tm_gclog_ujl_sniff_line (const char *line, const char *end)
   return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
 }
 
+gboolean
+tm_gclog_ujl_line_time (const char *line, const char *end, TmGclogTime *t)
+{
+  TmUjlDecor d;
+
+  if (!parse_decorations (line, end, &d) || (!d.has_uptime && !d.has_wall))
+    return FALSE;
+  t->has_uptime = d.has_uptime;
+  t->uptime_ns = d.uptime_ns;
+  t->has_wall = d.has_wall;
+  t->wall_ms = d.wall_ms;
+  return TRUE;
+}
+
 /* The duration ending the message: "9.618ms", "0.250s", "12us". */
 static gboolean
 trailing_duration (const char *s, const char *end, guint64 *ns, const char **tok)
