@@ -36,7 +36,7 @@ grep -q "^Full GCs:        2 " "$dir/text" || fail "text: full GCs"
 # bad ranges are usage errors
 set +e
 "$cli" gc-summary "$log" --from-gc 3 --to-gc 2 > /dev/null 2>&1; rc1=$?
-"$cli" gc-summary "$log" --to-gc 9 > /dev/null 2> "$dir/err"; rc2=$?
+"$cli" gc-summary "$log" --from-gc 9 > /dev/null 2> "$dir/err"; rc2=$?
 set -e
 [ "$rc1" -eq 1 ] && [ "$rc2" -eq 1 ] || fail "bad ranges: exit $rc1 $rc2"
 grep -q "GC 9 does not exist" "$dir/err" || fail "bad range message: $(cat "$dir/err")"

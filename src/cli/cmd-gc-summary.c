@@ -142,7 +142,7 @@ tm_cmd_gc_summary (int argc, char **argv)
   int code = TM_EXIT_OK;
   GOptionEntry entries[] = {
     { "from-gc", 0, 0, G_OPTION_ARG_INT, &from, "First GC of the range (default: the first)", "A" },
-    { "to-gc", 0, 0, G_OPTION_ARG_INT, &to, "Last GC of the range (default: the last)", "B" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT, &to, "Last GC of the range (default: the last; clipped to the last)", "B" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { NULL }
   };
@@ -151,6 +151,7 @@ tm_cmd_gc_summary (int argc, char **argv)
   g_autoptr(GError) error = NULL;
   TmGcSummary g;
   const char *path;
+  guint32 first, last;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!tm_cli_parse (ctx, "gc-summary", &argc, &argv, &code))
@@ -158,27 +159,12 @@ tm_cmd_gc_summary (int argc, char **argv)
   path = tm_cli_single_input ("gc-summary", argc, argv, &code);
   if (path == NULL)
     return code;
-  if (from < 0 || to < 0)
-    return tm_cli_usage_error ("gc-summary", "--from-gc and --to-gc are GC numbers, 1 or more");
-  if (from > 0 && to > 0 && from > to)
-    return tm_cli_usage_error ("gc-summary", "--from-gc (%d) must not be after --to-gc (%d)", from, to);
   trace = tm_cli_load (path, &code);
   if (trace == NULL)
     return code;
-  if (tm_trace_n_gcs (trace) == 0)
-    {
-      fprintf (stderr, "%s: no GCs to summarise\n", path);
-      return TM_EXIT_INPUT;
-    }
-  if (from == 0)
-    from = 1;
-  if (to == 0)
-    to = (gint) tm_trace_n_gcs (trace);
-  if (!tm_cli_check_gc ("gc-summary", path, trace, from, &code) || !tm_cli_check_gc ("gc-summary", path, trace, to, &code))
+  if (!tm_cli_window ("gc-summary", path, trace, from, to, &first, &last, &code))
     return code;
-  if (from > to)
-    return tm_cli_usage_error ("gc-summary", "--from-gc (%d) must not be after --to-gc (%d)", from, to);
-  if (!tm_gc_summary_compute (trace, (guint) from, (guint) to, &g, &error))
+  if (!tm_gc_summary_compute (trace, first, last, &g, &error))
     {
       fprintf (stderr, "%s\n", error->message);
       return TM_EXIT_INPUT;
