@@ -643,8 +643,12 @@ emit_events (TmGclogParser *p)
   for (guint i = 0; i < p->events->len; i++)
     {
       TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
-      if (!e->deleted)
-        g_ptr_array_add (order, e);
+      if (e->deleted)
+        continue;
+      /* time stamps that go backwards (a damaged log) must not end a GC
+       * before it starts: the order below is the order of the ends */
+      e->end_ns = MAX (e->end_ns, e->start_ns);
+      g_ptr_array_add (order, e);
     }
   g_ptr_array_sort (order, compare_events);
 
@@ -676,7 +680,7 @@ emit_events (TmGclogParser *p)
 
       id++;
       if (!tm_trace_builder_gc_start (p->b, id, e->start_ns, e->kind, collector, e->cause, &error) ||
-          !tm_trace_builder_gc_end (p->b, id, MAX (e->end_ns, e->start_ns), e->pause_ns, n, usage, &error))
+          !tm_trace_builder_gc_end (p->b, id, e->end_ns, e->pause_ns, n, usage, &error))
         {
           tm_trace_builder_warning (p->b, 0, "line %" G_GUINT64_FORMAT ": %s", e->line, error->message);
           return;
