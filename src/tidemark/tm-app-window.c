@@ -661,8 +661,9 @@ windows_row_activated_cb (GtkListBox *box, GtkListBoxRow *row, TmAppWindow *self
 /* ------------------------------------------------------------------ */
 /* Selection summary and range label                                   */
 
+/* A name and its value at column col (name) and col + 1 (value). */
 static void
-grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *value, gboolean wrap)
 {
   GtkWidget *n = gtk_label_new (name);
   GtkWidget *v = gtk_label_new (value);
@@ -672,10 +673,22 @@ grid_row (GtkGrid *grid, int row, const char *name, const char *value)
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_widget_add_css_class (v, "numeric");
-  gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_end (v, 24);
-  gtk_grid_attach (grid, n, (row % 2) * 2, row / 2, 1, 1);
-  gtk_grid_attach (grid, v, (row % 2) * 2 + 1, row / 2, 1, 1);
+  if (wrap)
+    gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  else
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_margin_end (v, 24);
+    }
+  gtk_grid_attach (grid, n, col, row, 1, 1);
+  gtk_grid_attach (grid, v, col + 1, row, 1, 1);
+}
+
+/* Two pairs per line. */
+static void
+grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, (row % 2) * 2, row / 2, name, value, FALSE);
 }
 
 static char *
@@ -685,21 +698,11 @@ signed_bytes (double delta)
   return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
 }
 
-/* One name/value pair per line (the summary's lines are long). */
+/* One pair per line (the summary's lines are long). */
 static void
 summary_row (GtkGrid *grid, int row, const char *name, const char *value)
 {
-  GtkWidget *n = gtk_label_new (name);
-  GtkWidget *v = gtk_label_new (value);
-
-  gtk_label_set_xalign (GTK_LABEL (n), 1);
-  gtk_widget_add_css_class (n, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (v), 0);
-  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
-  gtk_widget_add_css_class (v, "numeric");
-  gtk_grid_attach (grid, n, 0, row, 1, 1);
-  gtk_grid_attach (grid, v, 1, row, 1, 1);
+  attach_pair (grid, 0, row, name, value, TRUE);
 }
 
 /* The GC summary of the selection, or of the whole run without one. */
