@@ -52,6 +52,14 @@ find_action_button (GtkWidget *root, const char *action)
 }
 
 static gboolean
+shows_selection_summary (gpointer data)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  collect_labels (GTK_WIDGET (data), text);
+  return strstr (text->str, "GC Summary of the Selection") != NULL;
+}
+
+static gboolean
 not_busy (gpointer data)
 {
   return !tm_app_window_is_busy (data);
@@ -92,7 +100,8 @@ test_summary (void)
   /* GCs 2 and 3 selected: the summary of the range (paused 1.10 s) */
   session = tm_app_window_get_session (win);
   tm_session_select_gcs (session, 2, 3);
-  tm_gui_test_spin (100);
+  g_assert_true (tm_session_get_has_selection (session));
+  tm_gui_test_spin_until (shows_selection_summary, win, 5000);
   g_string_truncate (text, 0);
   collect_labels (GTK_WIDGET (win), text);
   g_assert_nonnull (strstr (text->str, "GC Summary of the Selection"));
