@@ -639,6 +639,7 @@ emit_events (TmGclogParser *p)
   TmSpaceUsageRecord last[TM_GCLOG_MAX_USAGE];
   guint n_last = 0;
   guint64 id = 0, end_max = 0;
+  g_autoptr(GString) evac_failed = g_string_new (NULL);
 
   for (guint i = 0; i < p->events->len; i++)
     {
@@ -686,7 +687,12 @@ emit_events (TmGclogParser *p)
           return;
         }
       end_max = MAX (end_max, e->end_ns);
+      if (e->evac_failed ||
+          (e->jvm_id >= 0 && p->evac_failed_ids && g_hash_table_contains (p->evac_failed_ids, &e->jvm_id)))
+        g_string_append_printf (evac_failed, "%s%" G_GUINT64_FORMAT, evac_failed->len ? "," : "", id);
     }
+  if (evac_failed->len > 0)
+    tm_trace_builder_meta (p->b, "gclog.evacuation_failures", evac_failed->str);
   tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
 }
 
@@ -744,6 +750,7 @@ tm_gclog_parser_clear (TmGclogParser *p)
   g_clear_pointer (&p->open_by_id, g_hash_table_unref);
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
+  g_clear_pointer (&p->evac_failed_ids, g_hash_table_unref);
   g_clear_pointer (&p->vm_version, g_free);
   g_clear_pointer (&p->command_line, g_free);
   if (p->rec)
@@ -790,6 +797,10 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
   meta_u64 (p->b, "gclog.concurrent_ns", p->concurrent_ns);
   meta_u64 (p->b, "gclog.concurrent_cycles", p->n_concurrent_cycles);
   meta_u64 (p->b, "gclog.lines", p->n_lines_total + p->line_no);
+  if (p->max_heap > 0)
+    meta_u64 (p->b, "gclog.max_heap", p->max_heap);
+  if (p->region_bytes > 0)
+    meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
   if (p->events->len == 0)
     tm_trace_builder_meta (p->b, "note", p->exit_summary
                            ? "the log holds no GC events, only the JVM's summary at exit"
