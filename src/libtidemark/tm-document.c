@@ -107,6 +107,25 @@ tm_document_load (const char      *path,
   return self;
 }
 
+TmDocument *
+tm_document_load_files (const char * const *paths,
+                        guint               n,
+                        TmProgressFunc      progress,
+                        gpointer            progress_data,
+                        GCancellable       *cancellable,
+                        GError            **error)
+{
+  g_autoptr(TmTrace) trace = NULL;
+
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
+
+  if (n == 1)
+    return tm_document_load (paths[0], progress, progress_data, cancellable, error);
+  /* the rotated parts of one GC log: one timeline, no graphs to re-read */
+  trace = tm_trace_load_files (paths, n, progress, progress_data, cancellable, error);
+  return trace ? document_new (trace, -1) : NULL;
+}
+
 TmTrace *
 tm_document_get_trace (TmDocument *self)
 {
@@ -282,7 +301,29 @@ static gpointer
 load_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
            GCancellable *cancellable, GError **error)
 {
-  return tm_document_load (args, progress, progress_data, cancellable, error);
+  const char * const *paths = args;
+
+  return tm_document_load_files (paths, g_strv_length ((char **) paths), progress, progress_data,
+                                 cancellable, error);
+}
+
+void
+tm_document_load_files_async (const char * const  *paths,
+                              guint                n,
+                              TmProgressFunc       progress,
+                              gpointer             progress_data,
+                              GCancellable        *cancellable,
+                              GAsyncReadyCallback  callback,
+                              gpointer             user_data)
+{
+  char **copy;
+
+  g_return_if_fail (paths != NULL && n > 0);
+  copy = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    copy[i] = g_strdup (paths[i]);
+  run_async (NULL, tm_document_load_async, load_work, copy, (GDestroyNotify) g_strfreev, g_object_unref,
+             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
 }
 
 void
@@ -294,8 +335,7 @@ tm_document_load_async (const char          *path,
                         gpointer             user_data)
 {
   g_return_if_fail (path != NULL);
-  run_async (NULL, tm_document_load_async, load_work, g_strdup (path), g_free, g_object_unref,
-             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+  tm_document_load_files_async (&path, 1, progress, progress_data, cancellable, callback, user_data);
 }
 
 TmDocument *

@@ -57,8 +57,24 @@ void             tm_document_load_async      (const char           *path,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+/* Both loads finish with this. */
 TmDocument      *tm_document_load_finish     (GAsyncResult         *result,
                                               GError              **error);
+/* Several files read as one timeline: the rotated parts of one GC log
+ * (tm_trace_load_files); one file is tm_document_load. */
+TmDocument      *tm_document_load_files      (const char * const   *paths,
+                                              guint                 n,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_load_files_async (const char * const  *paths,
+                                              guint                 n,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
 /* A document over a trace built in memory (synthesized, tests). */
 TmDocument      *tm_document_new_for_trace   (TmTrace              *trace);
 
