@@ -8,6 +8,7 @@
 #include "tm-ds-growth-view.h"
 #include "tm-heap-view.h"
 #include "tm-trend-view.h"
+#include "tm-allocations-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -165,6 +166,8 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
 }
@@ -803,6 +806,26 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   tm_app_window_add_analysis_page (self, TM_SECTION (view));
 }
 
+/* VM-level metrics (allocations, lifetimes, survival, floating garbage,
+ * transactions) over the selected GCs, or the whole trace. */
+static void
+allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkWidget *view;
+  guint first, last;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0)
+    first = 1, last = tm_trace_n_gcs (self->trace);
+  view = tm_allocations_view_new (self->session);
+  tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, TM_SECTION (view));
+}
+
 static void
 close_page_cb (GtkButton *button, GtkWidget *page)
 {
@@ -1011,6 +1034,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
 }
 
 static void
@@ -1040,6 +1064,7 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
+  g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
