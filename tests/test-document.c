@@ -106,7 +106,7 @@ test_one_build_per_gc (void)
     g_assert_true (tm_classify_chain_parse ("containing-ds,type", chain, &depth, NULL));
     tree = tm_document_class_tree (doc, last, chain, depth, TM_DOCUMENT_TREE_DEFAULT, NULL, NULL, NULL, &error);
     g_assert_no_error (error);
-    g_assert_true (tm_class_tree_compute_metrics (tree, 0, NULL, &error));
+    g_assert_true (tm_document_tree_metrics (doc, tree, NULL, NULL, NULL, &error));
     g_assert_no_error (error);
     g_assert_cmpuint (tm_dominator_tree_get_n_builds () - before, ==, 1);
   }

@@ -239,7 +239,6 @@ test_classifiers (void)
   Heap *h = heap_new (dsl, names, t, 6, e, 6, 0);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (guint32));
-  TmDsClassifier c;
   char *s;
 
   /* structure 0 is Outer (head 1), 1 is Inner (head 2); 2 means none */
@@ -263,12 +262,6 @@ test_classifiers (void)
   g_assert_cmpstr (s, ==, "2:0 2:1 0:2 1:3 1:4 0:5 1:5");
   g_free (s);
 
-  for (guint i = 0; i < TM_DS_N_CLASSIFIERS; i++)
-    {
-      g_assert_true (tm_ds_classifier_from_string (tm_ds_classifier_to_string (i), &c));
-      g_assert_cmpint (c, ==, i);
-    }
-  g_assert_false (tm_ds_classifier_from_string ("type", &c));
   heap_free (h);
 }
 

@@ -176,9 +176,22 @@ test_chain_parse (void)
   g_assert_false (tm_classify_chain_parse ("type,leafs", chain, &depth, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "'leafs'"));
-  /* the editor choices map both ways */
+  /* the registry: editor choices map both ways, names round-trip, every
+   * classifier has a title, the built-in parser refuses the others */
   for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    g_assert_cmpuint (tm_chain_classifier_choice (tm_chain_choice_classifier (i)), ==, i);
+    {
+      TmClassifier c = tm_chain_choice_classifier (i), back;
+
+      g_assert_cmpuint (tm_chain_classifier_choice (c), ==, i);
+      g_assert_true (tm_chain_classifier_from_string (tm_chain_classifier_to_string (c), &back));
+      g_assert_cmpint (back, ==, c);
+      g_assert_cmpstr (tm_chain_classifier_title (c), !=, "");
+      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == !tm_chain_classifier_is_ds (c));
+    }
+  g_clear_error (&error);
+  g_assert_false (tm_classifier_chain_parse ("type,leaves", chain, &depth, &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
   g_assert_cmpint (tm_chain_choice_classifier (TM_N_CLASSIFIERS), ==, TM_CLASSIFIER_LEAVES);
 }
 

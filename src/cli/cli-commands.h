@@ -19,4 +19,6 @@ int tm_cmd_survival  (int argc, char **argv);
 int tm_cmd_floating_garbage (int argc, char **argv);
 int tm_cmd_transactions (int argc, char **argv);
 int tm_cmd_containers (int argc, char **argv);
+int tm_cmd_callers   (int argc, char **argv);
 int tm_cmd_chart     (int argc, char **argv);
+int tm_cmd_flamegraph (int argc, char **argv);

@@ -3,22 +3,37 @@
  * Classifier chains with the data-structure classifiers, and the
  * detection results they classify with (tm-classify-chain.h).
  */
+#include "tm-config.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
-static const char *ds_titles[TM_DS_N_CLASSIFIERS] = {
-  "Leaves", "Deep leaves", "Containing data structure",
+/* The registry of the classifiers a chain can use: ids, the names of
+ * `--classify` and the titles the app shows (translated there), in the
+ * order of the app's dropdowns (the chain choices). */
+static const struct {
+  TmClassifier id;
+  const char  *name;
+  const char  *title;
+} registry[TM_CHAIN_N_CHOICES] = {
+  { TM_CLASSIFIER_TYPE,          "type",          N_("Type") },
+  { TM_CLASSIFIER_SITE,          "site",          N_("Allocation site") },
+  { TM_CLASSIFIER_CALL_SITE,     "call-site",     N_("Call site") },
+  { TM_CLASSIFIER_THREAD,        "thread",        N_("Thread") },
+  { TM_CLASSIFIER_SPACE,         "space",         N_("Space") },
+  { TM_CLASSIFIER_AGE,           "age",           N_("Age (GCs survived)") },
+  { TM_CLASSIFIER_LEAVES,        "leaves",        N_("Data structure leaves") },
+  { TM_CLASSIFIER_DEEP_LEAVES,   "deep-leaves",   N_("Data structure deep leaves") },
+  { TM_CLASSIFIER_CONTAINING_DS, "containing-ds", N_("Containing data structure") },
 };
 
 TmClassifier
 tm_chain_choice_classifier (guint choice)
 {
   g_return_val_if_fail (choice < TM_CHAIN_N_CHOICES, TM_CLASSIFIER_TYPE);
-  if (choice < TM_N_CLASSIFIERS)
-    return (TmClassifier) choice;
-  return (TmClassifier) (TM_CLASSIFIER_DS_FIRST + (choice - TM_N_CLASSIFIERS));
+  return registry[choice].id;
 }
 
 gboolean
@@ -31,10 +46,10 @@ tm_chain_classifier_is_ds (TmClassifier c)
 guint
 tm_chain_classifier_choice (TmClassifier c)
 {
-  if (tm_chain_classifier_is_ds (c))
-    return TM_N_CLASSIFIERS + (guint) (c - TM_CLASSIFIER_DS_FIRST);
-  g_return_val_if_fail ((guint) c < TM_N_CLASSIFIERS, 0);
-  return (guint) c;
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    if (registry[i].id == c)
+      return i;
+  g_return_val_if_reached (0);
 }
 
 TmDsClassifier
@@ -47,39 +62,38 @@ tm_chain_classifier_ds (TmClassifier c)
 const char *
 tm_chain_classifier_to_string (TmClassifier c)
 {
-  if (tm_chain_classifier_is_ds (c))
-    return tm_ds_classifier_to_string (tm_chain_classifier_ds (c));
-  return tm_classifier_to_string (c);
+  return registry[tm_chain_classifier_choice (c)].name;
 }
 
 const char *
 tm_chain_classifier_title (TmClassifier c)
 {
-  if (tm_chain_classifier_is_ds (c))
-    return ds_titles[tm_chain_classifier_ds (c)];
-  return tm_classifier_title (c);
+  return registry[tm_chain_classifier_choice (c)].title;
 }
 
 gboolean
 tm_chain_classifier_from_string (const char *name, TmClassifier *out)
 {
-  TmClassifier c;
-  TmDsClassifier d;
-
   g_return_val_if_fail (name != NULL, FALSE);
-  if (tm_classifier_from_string (name, &c))
-    {
-      if (out)
-        *out = c;
-      return TRUE;
-    }
-  if (tm_ds_classifier_from_string (name, &d))
-    {
-      if (out)
-        *out = (TmClassifier) (TM_CLASSIFIER_DS_FIRST + d);
-      return TRUE;
-    }
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    if (strcmp (name, registry[i].name) == 0)
+      {
+        if (out)
+          *out = registry[i].id;
+        return TRUE;
+      }
   return FALSE;
+}
+
+/* "type, site, ..., containing-ds" */
+static char *
+known_names (void)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", registry[i].name);
+  return g_string_free (s, FALSE);
 }
 
 gboolean
@@ -105,9 +119,8 @@ tm_classify_chain_parse (const char *list, TmClassifier *chain, guint *depth, GE
         }
       if (!tm_chain_classifier_from_string (name, &chain[*depth]))
         {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "unknown classifier '%s' (known: type, site, call-site, thread, space, age, "
-                       "leaves, deep-leaves, containing-ds)", name);
+          g_autofree char *known = known_names ();
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "unknown classifier '%s' (known: %s)", name, known);
           return FALSE;
         }
       (*depth)++;
@@ -257,7 +270,7 @@ tm_classify_chain_levels (TmHeapCache        *heaps,
       d = g_new0 (DsLevel, 1);
       d->state = tm_heap_state_ref (state);
       d->which = tm_chain_classifier_ds (chain[i]);
-      levels[i].name = tm_ds_classifier_to_string (d->which);
+      levels[i].name = tm_chain_classifier_to_string (chain[i]);
       levels[i].builtin = TM_N_CLASSIFIERS;
       levels[i].data = d;
       levels[i].data_free = ds_level_free;

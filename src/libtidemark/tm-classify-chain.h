@@ -35,7 +35,7 @@ TmDsClassifier tm_chain_classifier_ds      (TmClassifier c);
 /* "type" ... "containing-ds" */
 const char  *tm_chain_classifier_to_string (TmClassifier c);
 /* "Type" ... "Containing data structure", untranslated */
-const char  *tm_chain_classifier_title     (TmClassifier c);
+const char  *tm_chain_classifier_title     (TmClassifier c);   /* marked N_(): the app translates */
 gboolean     tm_chain_classifier_from_string (const char *name, TmClassifier *out);
 
 /* Parses "containing-ds,type" (entries trimmed, empty ones skipped);

@@ -33,12 +33,11 @@ typedef enum {
 
 #define TM_CLASSIFY_MAX_DEPTH 8
 
+/* Names (and titles) of every classifier are in one registry:
+ * tm-classify-chain.h.  These accept the built-in ones only. */
 const char *tm_classifier_to_string   (TmClassifier c);
-/* Short human title ("Type", "Allocation site", ...), untranslated. */
-const char *tm_classifier_title       (TmClassifier c);
 gboolean    tm_classifier_from_string (const char *name, TmClassifier *out);
-/* Parses "type,site"; fails with TM_ERROR_INVALID_ARGUMENT naming the
- * bad entry and listing the valid ones. */
+/* tm_classify_chain_parse, refusing the data-structure classifiers. */
 gboolean    tm_classifier_chain_parse (const char    *list,
                                        TmClassifier  *chain,
                                        guint         *depth,

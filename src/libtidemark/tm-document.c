@@ -518,6 +518,57 @@ tm_document_class_tree_finish (TmDocument *self, GAsyncResult *result, GError **
   return finish (self, result, tm_document_class_tree_async, error);
 }
 
+/* ---- deep and retained sizes of a tree ---- */
+
+gboolean
+tm_document_tree_metrics (TmDocument     *self,
+                          TmClassTree    *tree,
+                          TmProgressFunc  progress,
+                          gpointer        progress_data,
+                          GCancellable   *cancellable,
+                          GError        **error)
+{
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), FALSE);
+  g_return_val_if_fail (tree != NULL, FALSE);
+  return tm_class_tree_compute_all (tree, progress, progress_data, cancellable, error);
+}
+
+static gpointer
+metrics_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+              GCancellable *cancellable, GError **error)
+{
+  if (!tm_document_tree_metrics (self, args, progress, progress_data, cancellable, error))
+    return NULL;
+  return tm_class_tree_ref (args);
+}
+
+void
+tm_document_tree_metrics_async (TmDocument          *self,
+                                TmClassTree         *tree,
+                                TmProgressFunc       progress,
+                                gpointer             progress_data,
+                                GCancellable        *cancellable,
+                                GAsyncReadyCallback  callback,
+                                gpointer             user_data)
+{
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (tree != NULL);
+  run_async (self, tm_document_tree_metrics_async, metrics_work, tm_class_tree_ref (tree),
+             (GDestroyNotify) tm_class_tree_unref, (GDestroyNotify) tm_class_tree_unref,
+             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+}
+
+gboolean
+tm_document_tree_metrics_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  TmClassTree *tree = finish (self, result, tm_document_tree_metrics_async, error);
+
+  if (tree == NULL)
+    return FALSE;
+  tm_class_tree_unref (tree);
+  return TRUE;
+}
+
 /* ---- path to roots ---- */
 
 TmRootPath *

@@ -162,6 +162,26 @@ TmClassTree     *tm_document_class_tree_finish (TmDocument         *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 
+/* Deep and retained sizes of every group of `tree` (a tree of this
+ * document), level by level (tm_class_tree_compute_all); progress per
+ * group. */
+gboolean         tm_document_tree_metrics    (TmDocument           *self,
+                                              TmClassTree          *tree,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_tree_metrics_async (TmDocument        *self,
+                                              TmClassTree          *tree,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+gboolean         tm_document_tree_metrics_finish (TmDocument       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
 /* ---- path to GC roots (tm-root-path.h) ---- */
 
 /* Of the object with index `object_index` in the heap after gc_id;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-app-window.h"
+#include "tm-calls-view.h"
 #include "tm-chart-view.h"
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
@@ -63,7 +64,7 @@ struct _TmAppWindow
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void detect_windows (TmAppWindow *self);
-static void tm_app_window_add_analysis_page (TmAppWindow *self, TmSection *section);
+static void tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title);
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
@@ -168,6 +169,8 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
                                  loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
+  /* allocation sites with call stacks (always for heaptrack files) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
 }
@@ -234,19 +237,32 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     g_autofree char *subtitle = NULL;
     const char *vm = trace->vm_name && *trace->vm_name ? trace->vm_name : trace->format;
 
-    /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s" */
-    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u GC · %s", "%s · %u GCs · %s",
-                                             tm_trace_n_gcs (trace)),
-                                vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s"; heaptrack
+     * files have no GCs, their timeline has time points */
+    if (g_strcmp0 (trace->format, "heaptrack") == 0)
+      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u time point · %s", "%s · %u time points · %s",
+                                               tm_trace_n_gcs (trace)),
+                                  vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    else
+      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u GC · %s", "%s · %u GCs · %s",
+                                               tm_trace_n_gcs (trace)),
+                                  vm ? vm : "", tm_trace_n_gcs (trace), duration);
     set_title (self, name, subtitle);
   }
 
-  /* Charts appear as soon as the timeline is there; windows follow. */
+  /* Charts appear as soon as the timeline is there; windows follow.  A
+   * timeline of time points (heaptrack) has no GC pauses to chart. */
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart),
+                          !tm_document_get_timeline (self->document)->time_points);
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
   update_actions (self);
   detect_windows (self);
+  /* a heaptrack file's first answers are heaptrack's: its summary page
+   * (of the whole recording: nothing is selected yet) */
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, 0, 0), _("Call Stacks"));
 }
 
 void
@@ -748,7 +764,7 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   gc = tm_session_get_selected_last_gc (self->session);
   if (gc == 0)
     gc = tm_trace_n_gcs (self->trace);
-  tm_app_window_add_analysis_page (self, TM_SECTION (tm_heap_view_new (self->session, gc)));
+  tm_app_window_add_analysis_page (self, tm_heap_view_new (self->session, gc), NULL);
 }
 
 /* Data structure growth compares two heaps with graphs: the first and the
@@ -784,7 +800,7 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
     }
   view = tm_ds_growth_view_new (self->session);
   tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), st.reachable_first_gc, st.reachable_last_gc);
-  tm_app_window_add_analysis_page (self, TM_SECTION (view));
+  tm_app_window_add_analysis_page (self, view, NULL);
 }
 
 /* TrendViz over the selected GCs, or the whole trace. */
@@ -803,7 +819,32 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
     first = 1, last = tm_trace_n_gcs (self->trace);
   view = tm_trend_view_new (self->session);
   tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
-  tm_app_window_add_analysis_page (self, TM_SECTION (view));
+  tm_app_window_add_analysis_page (self, view, NULL);
+}
+
+/* Allocations by call stack: heaptrack's summary, trees and flame graph. */
+static void
+call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+
+  guint first, last;
+  g_autofree char *title = NULL;
+
+  if (self->trace == NULL)
+    return;
+  /* the selected window's call stacks: what it allocated and kept */
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0 || last < first)
+    first = last = 0;
+  if (last == 0)
+    title = g_strdup (_("Call Stacks"));
+  else if (g_strcmp0 (self->trace->format, "heaptrack") == 0)
+    title = g_strdup_printf (_("Call Stacks, time points %u–%u"), first, last);
+  else
+    title = g_strdup_printf (_("Call Stacks, GC %u–%u"), first, last);
+  tm_app_window_add_analysis_page (self, tm_calls_view_new (self->trace, first, last), title);
 }
 
 /* VM-level metrics (allocations, lifetimes, survival, floating garbage,
@@ -823,7 +864,7 @@ allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *
     first = 1, last = tm_trace_n_gcs (self->trace);
   view = tm_allocations_view_new (self->session);
   tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
-  tm_app_window_add_analysis_page (self, TM_SECTION (view));
+  tm_app_window_add_analysis_page (self, view, NULL);
 }
 
 static void
@@ -848,17 +889,18 @@ make_room_for_analysis (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* A closable page for an analysis view; its tab shows the view's title. */
+/* A closable page for an analysis view; the tab shows a TmSection's own
+ * title (`title` is for the views that are no sections yet). */
 static void
-tm_app_window_add_analysis_page (TmAppWindow *self, TmSection *section)
+tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title)
 {
-  GtkWidget *page = GTK_WIDGET (section);
   GtkWidget *tab, *close, *label;
   int n;
 
   tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  label = gtk_label_new (NULL);
-  g_object_bind_property (section, "title", label, "label", G_BINDING_SYNC_CREATE);
+  label = gtk_label_new (title);
+  if (TM_IS_SECTION (page))
+    g_object_bind_property (page, "title", label, "label", G_BINDING_SYNC_CREATE);
   gtk_box_append (GTK_BOX (tab), label);
   close = gtk_button_new_from_icon_name ("window-close-symbolic");
   gtk_widget_add_css_class (close, "flat");
@@ -1032,6 +1074,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
@@ -1063,6 +1106,7 @@ tm_app_window_init (TmAppWindow *self)
   /* The Analyze menu: the analysis views of the selected range. */
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
+  g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
   g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
 

@@ -76,30 +76,6 @@ row_new (TmClassTree *tree, guint32 node)
   return row;
 }
 
-/* ---- progress from workers, coalesced into one idle ---- */
-
-typedef struct {
-  GMutex   lock;
-  GWeakRef view;
-  double   fraction;
-  gboolean pending;
-  gboolean refresh;      /* more groups have their deep/retained sizes */
-} ProgressShare;
-
-static void
-progress_share_clear (gpointer p)
-{
-  ProgressShare *share = p;
-  g_mutex_clear (&share->lock);
-  g_weak_ref_clear (&share->view);
-}
-
-static void
-progress_share_release (gpointer p)
-{
-  g_atomic_rc_box_release_full (p, progress_share_clear);
-}
-
 /* ---- the view ---- */
 
 struct _TmHeapView
@@ -138,81 +114,13 @@ struct _TmHeapView
   guint                busy;
   GCancellable        *cancellable;    /* tree and metrics */
   GCancellable        *path_cancellable;
-  ProgressShare       *share;
+  gint64               last_refresh;   /* of the deep and retained columns, µs */
   char                *path_text;
 };
 
 G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, TM_TYPE_SECTION)
 
-static const char *
-classifier_title (TmClassifier c)
-{
-  switch (c)
-    {
-    case TM_CLASSIFIER_TYPE:      return _("Type");
-    case TM_CLASSIFIER_SITE:      return _("Allocation site");
-    case TM_CLASSIFIER_CALL_SITE: return _("Call site");
-    case TM_CLASSIFIER_THREAD:    return _("Thread");
-    case TM_CLASSIFIER_SPACE:     return _("Space");
-    case TM_CLASSIFIER_AGE:       return _("Age (GCs survived)");
-    case TM_N_CLASSIFIERS:
-    default:                      break;
-    }
-  if (c == TM_CLASSIFIER_LEAVES)
-    return _("Data structure leaves");
-  if (c == TM_CLASSIFIER_DEEP_LEAVES)
-    return _("Data structure deep leaves");
-  if (c == TM_CLASSIFIER_CONTAINING_DS)
-    return _("Containing data structure");
-  return "?";
-}
-
 static void refresh_metrics (TmHeapView *self);
-
-static gboolean
-progress_idle (gpointer data)
-{
-  ProgressShare *share = data;
-  g_autoptr(TmHeapView) self = g_weak_ref_get (&share->view);
-  double fraction;
-  gboolean refresh;
-
-  g_mutex_lock (&share->lock);
-  fraction = share->fraction;
-  refresh = share->refresh;
-  share->pending = FALSE;
-  share->refresh = FALSE;
-  g_mutex_unlock (&share->lock);
-  if (self != NULL && self->share == share)
-    {
-      gtk_progress_bar_set_fraction (self->progress, fraction);
-      if (refresh)
-        refresh_metrics (self);
-    }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_idle (ProgressShare *share)
-{
-  if (!share->pending)
-    {
-      share->pending = TRUE;
-      g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (share), progress_share_release);
-    }
-}
-
-/* Called on worker threads. */
-static void
-progress_cb (double fraction, gpointer data)
-{
-  ProgressShare *share = data;
-
-  g_mutex_lock (&share->lock);
-  share->fraction = fraction;
-  schedule_idle (share);
-  g_mutex_unlock (&share->lock);
-}
 
 static void
 set_busy (TmHeapView *self, int delta)
@@ -476,97 +384,7 @@ update_title (TmHeapView *self)
   gtk_label_set_text (self->title_label, title);
 }
 
-/* ---- workers ---- */
-
-typedef struct {
-  TmTrace        *trace;
-  guint           gc_id;
-  TmHeapAnalysis *heap;       /* reused when only the chain changed */
-  TmClassTree    *tree;       /* metrics job */
-  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
-  guint           depth;
-  TmDocument     *doc;
-  ProgressShare  *share;
-} Job;
-
-typedef struct {
-  TmHeapAnalysis *heap;
-  TmClassTree    *tree;
-} BuildResult;
-
-static void
-job_free (Job *job)
-{
-  g_clear_pointer (&job->trace, tm_trace_unref);
-  g_clear_pointer (&job->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&job->tree, tm_class_tree_unref);
-  g_clear_object (&job->doc);
-  if (job->share)
-    progress_share_release (job->share);
-  g_free (job);
-}
-
-static void
-build_result_free (BuildResult *r)
-{
-  g_clear_pointer (&r->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&r->tree, tm_class_tree_unref);
-  g_free (r);
-}
-
-static void
-build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  BuildResult *r = g_new0 (BuildResult, 1);
-
-  r->heap = job->heap ? tm_heap_analysis_ref (job->heap)
-                      : tm_document_heap (job->doc, job->gc_id, progress_cb, job->share, cancellable, &error);
-  if (r->heap != NULL)
-    r->tree = tm_classify_chain_tree (tm_document_get_heap_cache (job->doc), r->heap, job->chain, job->depth,
-                                      cancellable, &error);
-  if (r->tree == NULL)
-    {
-      build_result_free (r);
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, r, (GDestroyNotify) build_result_free);
-}
-
-/* Nodes are numbered level by level, so the first level's sizes come
- * first; the table refreshes after each level and at least every 300 ms. */
-static void
-metrics_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  guint32 n = job->tree->nodes->len;
-  gint64 last = g_get_monotonic_time ();
-
-  for (guint32 i = 1; i < n; i++)
-    {
-      gboolean level_done = i + 1 == n || tm_class_tree_node (job->tree, i + 1)->level
-                                          != tm_class_tree_node (job->tree, i)->level;
-
-      if (!tm_class_tree_compute_metrics (job->tree, i, cancellable, &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      g_mutex_lock (&job->share->lock);
-      job->share->fraction = (double) i / n;
-      if (level_done || g_get_monotonic_time () - last > 300000)
-        {
-          job->share->refresh = TRUE;
-          last = g_get_monotonic_time ();
-        }
-      schedule_idle (job->share);
-      g_mutex_unlock (&job->share->lock);
-    }
-  g_task_return_boolean (task, TRUE);
-}
+/* ---- the document's work ---- */
 
 static void
 refresh_metrics (TmHeapView *self)
@@ -586,48 +404,44 @@ metrics_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmHeapView) self = user_data;
   g_autoptr(GError) error = NULL;
-  Job *job = g_task_get_task_data (G_TASK (result));
 
   set_busy (self, -1);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!tm_document_tree_metrics_finish (TM_DOCUMENT (source), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_status (self, error->message);
       return;
     }
-  if (job->tree != self->tree)
-    return;
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
   self->metrics_ready = TRUE;
   refresh_metrics (self);
 }
 
-static Job *
-job_new (TmHeapView *self)
+/* While the sizes come in (groups level by level, so the first level's
+ * first): the bar, and the columns at most every 300 ms. */
+static void
+metrics_progress_cb (double fraction, gpointer data)
 {
-  Job *job = g_new0 (Job, 1);
+  TmHeapView *self = data;   /* alive: nothing arrives after cancel or result */
+  gint64 now = g_get_monotonic_time ();
 
-  job->trace = tm_trace_ref (self->trace);
-  job->doc = g_object_ref (self->doc);
-  job->gc_id = self->gc_id;
-  job->share = g_atomic_rc_box_acquire (self->share);
-  return job;
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+  if (now - self->last_refresh > 300000)
+    {
+      self->last_refresh = now;
+      refresh_metrics (self);
+    }
 }
 
 static void
 start_metrics (TmHeapView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job = job_new (self);
-
-  job->tree = tm_class_tree_ref (self->tree);
   gtk_progress_bar_set_fraction (self->progress, 0.0);
   gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+  self->last_refresh = g_get_monotonic_time ();
   set_busy (self, +1);
-  task = g_task_new (NULL, self->cancellable, metrics_done, g_object_ref (self));
-  g_task_set_source_tag (task, start_metrics);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, metrics_run);
+  tm_document_tree_metrics_async (self->doc, self->tree, metrics_progress_cb, self, self->cancellable,
+                                  metrics_done, g_object_ref (self));
 }
 
 /* tm_heap_analysis_no_graph_message(), translated */
@@ -663,21 +477,20 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmHeapView) self = user_data;
   g_autoptr(GError) error = NULL;
-  BuildResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+  TmClassTree *tree = tm_document_class_tree_finish (TM_DOCUMENT (source), result, &error);
 
   set_busy (self, -1);
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
-  if (r == NULL)
+  if (tree == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_status (self, error->message);
       return;
     }
   if (self->heap == NULL)
-    self->heap = tm_heap_analysis_ref (r->heap);
+    self->heap = tm_heap_analysis_ref (tree->heap);
   g_clear_pointer (&self->tree, tm_class_tree_unref);
-  self->tree = tm_class_tree_ref (r->tree);
-  build_result_free (r);
+  self->tree = tree;
 
   self->metrics_ready = FALSE;
   fill_roots (self);
@@ -697,30 +510,31 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
 
 static void
+build_progress_cb (double fraction, gpointer data)
+{
+  TmHeapView *self = data;   /* alive: nothing arrives after cancel or result */
+
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+}
+
+/* A new chain: the document's tree (its heap state is shared), then the
+ * deep and retained sizes; the previous work is cancelled. */
+static void
 rebuild (TmHeapView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job;
-
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->metrics_ready = FALSE;
 
-  job = job_new (self);
-  job->heap = self->heap ? tm_heap_analysis_ref (self->heap) : NULL;
-  memcpy (job->chain, self->chain, sizeof self->chain);
-  job->depth = self->depth;
   if (self->heap == NULL)
     {
       gtk_progress_bar_set_fraction (self->progress, 0.0);
       gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
     }
   set_busy (self, +1);
-  task = g_task_new (NULL, self->cancellable, build_done, g_object_ref (self));
-  g_task_set_source_tag (task, rebuild);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, build_run);
+  tm_document_class_tree_async (self->doc, self->gc_id, self->chain, self->depth, TM_DOCUMENT_TREE_DEFAULT,
+                                build_progress_cb, self, self->cancellable, build_done, g_object_ref (self));
 }
 
 /* ---- chain editor ---- */
@@ -784,7 +598,7 @@ rebuild_chain_box (TmHeapView *self)
   for (guint i = 0; i < self->depth; i++)
     {
       GtkWidget *group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      GtkWidget *label = gtk_label_new (classifier_title (self->chain[i]));
+      GtkWidget *label = gtk_label_new (_(tm_chain_classifier_title (self->chain[i])));
 
       gtk_widget_add_css_class (group, "linked");
       gtk_widget_set_margin_start (label, 6);
@@ -1303,8 +1117,6 @@ tm_heap_view_finalize (GObject *object)
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
   g_clear_object (&self->doc);
-  if (self->share)
-    progress_share_release (self->share);
   g_free (self->path_text);
   G_OBJECT_CLASS (tm_heap_view_parent_class)->finalize (object);
 }
@@ -1346,16 +1158,12 @@ tm_heap_view_init (TmHeapView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->share = g_atomic_rc_box_new0 (ProgressShare);
-  g_mutex_init (&self->share->lock);
-  g_weak_ref_init (&self->share->view, self);
-
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->chain[0] = TM_CLASSIFIER_TYPE;
   self->depth = 1;
 
   for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    gtk_string_list_append (classifiers, classifier_title (tm_chain_choice_classifier (i)));
+    gtk_string_list_append (classifiers, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
   gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (classifiers));
   gtk_drop_down_set_selected (self->add_dropdown, TM_CLASSIFIER_SITE);
   g_signal_connect (self->add_dropdown, "notify::selected", G_CALLBACK (add_selected_cb), self);

@@ -64,20 +64,6 @@ static const struct {
   { N_("Every 5 s"), 1, 5000000000 },
 };
 
-/* Indexed by chain choice (tm-classify-chain.h): the built-in
- * classifiers, then the data-structure ones. */
-static const char *classifier_titles[TM_CHAIN_N_CHOICES] = {
-  [TM_CLASSIFIER_TYPE]      = N_("Type"),
-  [TM_CLASSIFIER_SITE]      = N_("Allocation site"),
-  [TM_CLASSIFIER_CALL_SITE] = N_("Call site"),
-  [TM_CLASSIFIER_THREAD]    = N_("Thread"),
-  [TM_CLASSIFIER_SPACE]     = N_("Space"),
-  [TM_CLASSIFIER_AGE]       = N_("Age"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_LEAVES]        = N_("Data structure leaves"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_DEEP_LEAVES]   = N_("Data structure deep leaves"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_CONTAINING_DS] = N_("Containing data structure"),
-};
-
 static const char *sort_titles[TM_TREND_N_SORTS] = {
   [TM_TREND_SORT_START]      = N_("Value at start"),
   [TM_TREND_SORT_END]        = N_("Value at end"),
@@ -87,16 +73,33 @@ static const char *sort_titles[TM_TREND_N_SORTS] = {
 };
 
 static GtkDropDown *
+dropdown_for (GtkStringList *list, const char *tooltip)
+{
+  GtkWidget *dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+
+  gtk_widget_set_tooltip_text (dd, tooltip);
+  return GTK_DROP_DOWN (dd);
+}
+
+static GtkDropDown *
 dropdown_new (const char * const *titles, guint n, const char *tooltip)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
-  GtkWidget *dd;
 
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, _(titles[i]));
-  dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
-  gtk_widget_set_tooltip_text (dd, tooltip);
-  return GTK_DROP_DOWN (dd);
+  return dropdown_for (list, tooltip);
+}
+
+/* The classifiers of chains, in the registry's order (tm-classify-chain.h). */
+static GtkDropDown *
+classifier_dropdown_new (const char *tooltip)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    gtk_string_list_append (list, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
+  return dropdown_for (list, tooltip);
 }
 
 static gboolean
@@ -719,12 +722,10 @@ build (TmTrendPanel *self, gboolean closable)
 
 
 
-  self->group_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
-                                      _("What the series of this chart group the objects by. The data structure "
-                                        "classifiers classify only the GCs with a reference graph."));
-  self->next_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
-                                     _("What a drill-down into a series groups its objects by. The data structure "
-                                       "classifiers classify only the GCs with a reference graph."));
+  self->group_dropdown = classifier_dropdown_new (_("What the series of this chart group the objects by. The data "
+                                                    "structure classifiers classify only the GCs with a reference graph."));
+  self->next_dropdown = classifier_dropdown_new (_("What a drill-down into a series groups its objects by. The data "
+                                                   "structure classifiers classify only the GCs with a reference graph."));
   self->metric_dropdown = dropdown_new (metric_titles, TM_TREND_N_METRICS,
                                         _("Shallow, deep or retained size; deep and retained only at GCs with a reference graph"));
   self->sort_dropdown = dropdown_new (sort_titles, TM_TREND_N_SORTS, _("Which groups get a series of their own"));

@@ -92,14 +92,21 @@ tm_trend_view_set_window (TmTrendView *self, guint from_gc, guint to_gc)
   g_autofree char *title = NULL;
   g_autofree char *tab = NULL;
   TmTrendRequest request;
+  TmTrace *trace;
 
   g_return_if_fail (TM_IS_TREND_VIEW (self));
   g_return_if_fail (tm_section_get_document (TM_SECTION (self)) != NULL);
   g_return_if_fail (from_gc >= 1 && from_gc <= to_gc);
 
+  trace = tm_document_get_trace (tm_section_get_document (TM_SECTION (self)));
+
   truncate_charts (self, 0);
-  /* TRANSLATORS: view title with the window's first and last GC */
-  title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    /* TRANSLATORS: view title with the window's first and last time point */
+    title = g_strdup_printf (_("Call stacks over time, time points %u to %u"), from_gc, to_gc);
+  else
+    /* TRANSLATORS: view title with the window's first and last GC */
+    title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
   tab = g_strdup_printf (_("Trends, GC %u–%u"), from_gc, to_gc);
   tm_section_set_title (TM_SECTION (self), tab);
@@ -107,6 +114,9 @@ tm_trend_view_set_window (TmTrendView *self, guint from_gc, guint to_gc)
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
   request.to_gc = to_gc;
+  /* a native program's question is which call stacks grew */
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    request.chain[0] = TM_CLASSIFIER_SITE;
   append_chart (self, &request);
   tm_trend_request_clear (&request);
 }
