@@ -45,6 +45,7 @@ classifier_is_per_object (TmClassifier c, GError **error)
     case TM_CLASSIFIER_SITE:
     case TM_CLASSIFIER_CALL_SITE:
     case TM_CLASSIFIER_THREAD:
+    case TM_CLASSIFIER_TRANSACTION:
       return TRUE;
     case TM_CLASSIFIER_SPACE:
     case TM_CLASSIFIER_AGE:
