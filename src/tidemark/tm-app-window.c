@@ -6,6 +6,7 @@
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-settings.h"
+#include "tm-advice-view.h"
 #include "tm-ds-growth-view.h"
 #include "tm-heap-view.h"
 #include "tm-trend-view.h"
@@ -166,6 +167,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
                                  loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
@@ -803,6 +805,25 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
   tm_app_window_add_analysis_page (self, view, NULL);
 }
 
+/* GC configuration advice for the selected GCs, or the whole run. */
+static void
+advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  g_autofree char *title = NULL;
+  GtkWidget *view;
+  guint first, last;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  view = tm_advice_view_new (self->session);
+  title = first && last ? g_strdup_printf (_("Advice, GC %u–%u"), first, last) : g_strdup (_("Advice"));
+  tm_advice_view_set_range (TM_ADVICE_VIEW (view), self->trace, first, last);
+  tm_app_window_add_analysis_page (self, view, title);
+}
+
 /* TrendViz over the selected GCs, or the whole trace. */
 static void
 trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
@@ -1078,6 +1099,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
 static void
@@ -1106,6 +1128,7 @@ tm_app_window_init (TmAppWindow *self)
   /* The Analyze menu: the analysis views of the selected range. */
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
+  g_menu_append (self->analyses_section, _("GC _Advice"), "win.advice-at-selection");
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
   g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
