@@ -145,6 +145,7 @@ tm_cmd_containers (int argc, char **argv)
     return code;
   if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
   trace = tm_document_get_trace (doc);
   if (from_gc > 0)
     {
@@ -153,7 +154,7 @@ tm_cmd_containers (int argc, char **argv)
     }
   else
     from_window = default_region (trace, &from, &to);
-  report = tm_containers_compute (trace, dsl, from, to, NULL, &error);
+  report = tm_document_containers (doc, from, to, NULL, &error);
   if (report == NULL)
     {
       if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))

@@ -69,7 +69,7 @@ tm_cmd_floating_garbage (int argc, char **argv)
     at = g_array_index (series, TmFloatingPoint, series->len - 1).gc;
   if (at > 0)
     {
-      groups = tm_floating_garbage_breakdown (trace, at, c, NULL, &error);
+      groups = tm_floating_garbage_breakdown (tm_document_get_heap_cache (doc), at, c, NULL, &error);
       if (groups == NULL)
         return tm_cli_usage_error ("floating-garbage", "%s", error->message);
     }

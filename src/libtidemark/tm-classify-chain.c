@@ -24,6 +24,7 @@ static const struct {
   { TM_CLASSIFIER_THREAD,        "thread",        N_("Thread") },
   { TM_CLASSIFIER_SPACE,         "space",         N_("Space") },
   { TM_CLASSIFIER_AGE,           "age",           N_("Age (GCs survived)") },
+  { TM_CLASSIFIER_TRANSACTION,   "transaction",   N_("Transaction") },
   { TM_CLASSIFIER_LEAVES,        "leaves",        N_("Data structure leaves") },
   { TM_CLASSIFIER_DEEP_LEAVES,   "deep-leaves",   N_("Data structure deep leaves") },
   { TM_CLASSIFIER_CONTAINING_DS, "containing-ds", N_("Containing data structure") },

@@ -64,6 +64,7 @@ tm_classifier_domain (TmClassifier c, const TmTrace *trace, guint32 gc_id)
     case TM_CLASSIFIER_THREAD:    return MAX (trace->threads->len, 1);
     case TM_CLASSIFIER_SPACE:     return MAX (MAX (trace->spaces->len, 1), 256);
     case TM_CLASSIFIER_AGE:       return gc_id + 1;
+    case TM_CLASSIFIER_TRANSACTION: return MAX (trace->tx_kinds->len, 1);
     case TM_N_CLASSIFIERS:
     default:
       g_return_val_if_reached (1);
@@ -142,6 +143,11 @@ tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
     case TM_CLASSIFIER_THREAD:
       for (guint32 i = 0; i < n; i++)
         keys[i] = trace->obj_thread[objects[i]];
+      break;
+
+    case TM_CLASSIFIER_TRANSACTION:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_tx != NULL ? trace->obj_tx[objects[i]] : 0;
       break;
 
     case TM_CLASSIFIER_SPACE:
@@ -225,6 +231,11 @@ tm_classifier_key_label (TmClassifier c, const TmTrace *trace, guint32 key)
 
     case TM_CLASSIFIER_AGE:
       return g_strdup_printf (key == 1 ? "%u GC" : "%u GCs", key);
+
+    case TM_CLASSIFIER_TRANSACTION:
+      if (key == 0 || key >= trace->tx_kinds->len)
+        return g_strdup ("(no transaction)");
+      return g_strdup (g_array_index (trace->tx_kinds, TmTxKind, key).name);
 
     case TM_N_CLASSIFIERS:
     default:

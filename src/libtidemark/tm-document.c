@@ -821,3 +821,82 @@ tm_document_ds_growth_finish (TmDocument *self, GAsyncResult *result, GError **e
 {
   return finish (self, result, tm_document_ds_growth_async, error);
 }
+
+/* ---- VM-level metrics ---- */
+
+typedef struct {
+  guint32      from_gc, to_gc;
+  TmClassifier classifier;
+} WindowArgs;
+
+TmVmMetrics *
+tm_document_vm_metrics (TmDocument *self, guint32 from_gc, guint32 to_gc, TmClassifier classifier,
+                        GCancellable *cancellable, GError **error)
+{
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+  return tm_vm_metrics_compute (self->trace, from_gc, to_gc, classifier, cancellable, error);
+}
+
+static gpointer
+vm_metrics_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+                 GCancellable *cancellable, GError **error)
+{
+  const WindowArgs *a = args;
+  return tm_document_vm_metrics (self, a->from_gc, a->to_gc, a->classifier, cancellable, error);
+}
+
+void
+tm_document_vm_metrics_async (TmDocument *self, guint32 from_gc, guint32 to_gc, TmClassifier classifier,
+                              GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+{
+  WindowArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  a = g_new (WindowArgs, 1);
+  *a = (WindowArgs) { from_gc, to_gc, classifier };
+  run_async (self, tm_document_vm_metrics_async, vm_metrics_work, a, g_free, (GDestroyNotify) tm_vm_metrics_free,
+             NULL, cancellable, callback, user_data);
+}
+
+TmVmMetrics *
+tm_document_vm_metrics_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_vm_metrics_async, error);
+}
+
+/* ---- container leak confidence ---- */
+
+TmContainerReport *
+tm_document_containers (TmDocument *self, guint32 from_gc, guint32 to_gc, GCancellable *cancellable,
+                        GError **error)
+{
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+  return tm_containers_compute (self->heaps, from_gc, to_gc, cancellable, error);
+}
+
+static gpointer
+containers_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+                 GCancellable *cancellable, GError **error)
+{
+  const WindowArgs *a = args;
+  return tm_document_containers (self, a->from_gc, a->to_gc, cancellable, error);
+}
+
+void
+tm_document_containers_async (TmDocument *self, guint32 from_gc, guint32 to_gc, GCancellable *cancellable,
+                              GAsyncReadyCallback callback, gpointer user_data)
+{
+  WindowArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  a = g_new (WindowArgs, 1);
+  *a = (WindowArgs) { from_gc, to_gc, TM_CLASSIFIER_TYPE };
+  run_async (self, tm_document_containers_async, containers_work, a, g_free,
+             (GDestroyNotify) tm_container_report_free, NULL, cancellable, callback, user_data);
+}
+
+TmContainerReport *
+tm_document_containers_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_containers_async, error);
+}

@@ -36,6 +36,8 @@
 #include "tm-root-path.h"
 #include "tm-timeline-model.h"
 #include "tm-trend.h"
+#include "tm-vm-metrics.h"
+#include "tm-containers.h"
 #include "tm-windows.h"
 
 G_BEGIN_DECLS
@@ -262,6 +264,46 @@ void             tm_document_ds_growth_async (TmDocument           *self,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
 TmDsGrowth      *tm_document_ds_growth_finish (TmDocument          *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* ---- VM-level metrics (tm-vm-metrics.h) ---- */
+
+/* Allocations and deaths by `classifier`, lifetimes, survival, floating
+ * garbage and transactions over from_gc..to_gc. */
+TmVmMetrics     *tm_document_vm_metrics      (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              TmClassifier          classifier,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_vm_metrics_async (TmDocument          *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              TmClassifier          classifier,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmVmMetrics     *tm_document_vm_metrics_finish (TmDocument         *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* ---- container leak confidence (tm-containers.h) ---- */
+
+/* Over the leak region from_gc..to_gc, on the document's heap states and
+ * descriptions. */
+TmContainerReport *tm_document_containers    (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_containers_async (TmDocument          *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmContainerReport *tm_document_containers_finish (TmDocument       *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 

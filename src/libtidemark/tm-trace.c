@@ -129,6 +129,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->tx_kinds);
   g_array_unref (t->transactions);
   g_array_unref (t->tx_objects);
+  g_free (t->obj_tx);
   g_array_unref (t->gcs);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);

@@ -209,6 +209,7 @@ struct _TmTrace {
   GArray    *tx_kinds;          /* TmTxKind; entry 0 is "unknown" */
   GArray    *transactions;      /* TmTransaction, in stream order */
   GArray    *tx_objects;        /* guint32 object indices, sliced per transaction */
+  guint32   *obj_tx;            /* object -> transaction kind index, NULL without transactions */
 
   /* Timeline */
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */

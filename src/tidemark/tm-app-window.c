@@ -11,6 +11,7 @@
 #include "tm-ds-growth-view.h"
 #include "tm-heap-view.h"
 #include "tm-trend-view.h"
+#include "tm-allocations-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -216,6 +217,8 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
   /* allocation sites with call stacks (always for heaptrack files) */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
@@ -988,6 +991,26 @@ call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
   tm_app_window_add_analysis_page (self, tm_calls_view_new (self->trace, first, last), title);
 }
 
+/* VM-level metrics (allocations, lifetimes, survival, floating garbage,
+ * transactions) over the selected GCs, or the whole trace. */
+static void
+allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkWidget *view;
+  guint first, last;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0)
+    first = 1, last = tm_trace_n_gcs (self->trace);
+  view = tm_allocations_view_new (self->session);
+  tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, view, NULL);
+}
+
 static void
 close_page_cb (GtkButton *button, GtkWidget *page)
 {
@@ -1200,6 +1223,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
@@ -1232,6 +1256,7 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("GC _Advice"), "win.advice-at-selection");
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
+  g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 

@@ -16,7 +16,7 @@ typedef enum {
   ROW_LEAF_GROUP,    /* one type or site among its leaves */
 } RowKind;
 
-enum { COL_NAME, COL_BEFORE, COL_AFTER, COL_GROWTH, COL_HGP, COL_PATTERN, N_COLUMNS };
+enum { COL_NAME, COL_BEFORE, COL_AFTER, COL_GROWTH, COL_HGP, COL_PATTERN, COL_LC, COL_MC, COL_SC, N_COLUMNS };
 
 #define TM_TYPE_DS_GROWTH_ROW (tm_ds_growth_row_get_type ())
 G_DECLARE_FINAL_TYPE (TmDsGrowthRow, tm_ds_growth_row, TM, DS_GROWTH_ROW, GObject)
@@ -86,6 +86,7 @@ struct _TmDsGrowthView
 
   TmTrace          *trace;
   TmDsGrowth       *growth;
+  TmContainerReport *containers;  /* leak confidence over the same window, once computed */
   GCancellable     *cancellable;
   int               selected_entry;
 };
@@ -243,6 +244,45 @@ create_children (gpointer item, gpointer user_data)
   return G_LIST_MODEL (store);
 }
 
+static void rebuild_rows (TmDsGrowthView *self);
+
+/* Leak confidence of a structure (tm-containers.h): staleness from the
+ * graphs is an upper bound, marked with "≤". */
+static void
+fill_confidence (TmDsGrowthView *self, TmDsGrowthRow *row, const TmDsGrowthEntry *e)
+{
+  if (self->containers == NULL)
+    return;
+  for (guint i = 0; i < self->containers->containers->len; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (self->containers->containers, i);
+      const char *bound = self->containers->sc_upper_bound ? "≤ " : "";
+
+      if (c->head_object != e->object_index)
+        continue;
+      row->text[COL_LC] = g_strdup_printf ("%s%.2f", bound, c->lc);
+      row->text[COL_MC] = g_strdup_printf ("%.2f", c->mc);
+      row->text[COL_SC] = g_strdup_printf ("%s%.2f", bound, c->sc);
+      return;
+    }
+  /* not ranked: empty at the end, or everything it gained it lost again */
+  row->text[COL_LC] = g_strdup (_("leak-free"));
+}
+
+static void
+containers_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmDsGrowthView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TmContainerReport *report = tm_document_containers_finish (TM_DOCUMENT (source), result, &error);
+
+  if (report == NULL)
+    return;   /* cancelled, or too few graphs: the columns stay empty */
+  g_clear_pointer (&self->containers, tm_container_report_free);
+  self->containers = report;
+  rebuild_rows (self);
+}
+
 /* Top-level rows: the structures, by the chosen metric's HGP. */
 static void
 rebuild_rows (TmDsGrowthView *self)
@@ -267,6 +307,7 @@ rebuild_rows (TmDsGrowthView *self)
 
       fill_metric (row, self->growth, e, metric);
       row->text[COL_PATTERN] = g_strdup (tm_ds_pattern_label (e->pattern));
+      fill_confidence (self, row, e);
       g_list_store_append (self->roots, row);
     }
 }
@@ -519,6 +560,7 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
 
   g_list_store_remove_all (self->roots);
   g_clear_pointer (&self->growth, tm_ds_growth_free);
+  g_clear_pointer (&self->containers, tm_container_report_free);
   if (self->trace != trace)
     {
       g_clear_pointer (&self->trace, tm_trace_unref);
@@ -538,6 +580,7 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
 
   tm_document_ds_growth_async (doc, from_gc, to_gc, NULL, NULL, self->cancellable, growth_done,
                                g_object_ref (self));
+  tm_document_containers_async (doc, from_gc, to_gc, self->cancellable, containers_done, g_object_ref (self));
 }
 
 const TmDsGrowth *
@@ -574,6 +617,7 @@ tm_ds_growth_view_finalize (GObject *object)
   TmDsGrowthView *self = TM_DS_GROWTH_VIEW (object);
 
   g_clear_pointer (&self->growth, tm_ds_growth_free);
+  g_clear_pointer (&self->containers, tm_container_report_free);
   g_clear_pointer (&self->trace, tm_trace_unref);
   G_OBJECT_CLASS (tm_ds_growth_view_parent_class)->finalize (object);
 }
@@ -623,6 +667,10 @@ tm_ds_growth_view_init (TmDsGrowthView *self)
   add_column (self, COL_GROWTH, _("Growth"), FALSE);
   add_column (self, COL_HGP, _("HGP"), FALSE);
   add_column (self, COL_PATTERN, _("Pattern"), FALSE);
+  /* TRANSLATORS: leak confidence, memory contribution, staleness contribution (Xu & Rountev) */
+  add_column (self, COL_LC, _("Leak confidence"), FALSE);
+  add_column (self, COL_MC, _("Memory contr."), FALSE);
+  add_column (self, COL_SC, _("Staleness"), FALSE);
 
   gtk_drawing_area_set_draw_func (self->chart, chart_draw, self, NULL);
   click = gtk_gesture_click_new ();

@@ -824,6 +824,7 @@ default_next (TmClassifier c)
     case TM_CLASSIFIER_THREAD:
     case TM_CLASSIFIER_SPACE:
     case TM_CLASSIFIER_AGE:
+    case TM_CLASSIFIER_TRANSACTION:
     case TM_N_CLASSIFIERS:
     default:                      return TM_CLASSIFIER_TYPE;
     }
