@@ -62,6 +62,9 @@ tm_agent_event_clear (TmAgentEvent *ev)
   switch (ev->kind)
     {
     case TM_EV_TYPE:
+      g_free (ev->u.type->name);
+      g_free (ev->u.type);
+      break;
     case TM_EV_THREAD:
     case TM_EV_FRAME:
       g_free (ev->u.str);

@@ -189,17 +189,19 @@ tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
 
   if ((*jvmti)->GetLoadedClasses (jvmti, &n_classes, &classes) == JVMTI_ERROR_NONE)
     {
+      /* every mirror its object id first: defining a type defines its
+       * superclass and interfaces, which must not get temporary tags */
       for (jint i = 0; i < n_classes; i++)
         {
           jlong tag = 0;
-          guint32 flags;
           (*jvmti)->GetTag (jvmti, classes[i], &tag);
           if (tag == 0)
-            {
-              tag = (jlong) ++a->next_id;
-              (*jvmti)->SetTag (jvmti, classes[i], tag);
-            }
-          tm_agent_type_locked (jvmti, classes[i], tag, &flags);
+            (*jvmti)->SetTag (jvmti, classes[i], (jlong) ++a->next_id);
+        }
+      for (jint i = 0; i < n_classes; i++)
+        {
+          guint32 flags;
+          tm_agent_type_locked (jvmti, classes[i], 0, &flags);
           (*jni)->DeleteLocalRef (jni, classes[i]);
         }
       (*jvmti)->Deallocate (jvmti, (unsigned char *) classes);

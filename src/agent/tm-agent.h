@@ -66,6 +66,14 @@ typedef enum {
   TM_EV_GC,
 } TmAgentEventKind;
 
+/* A TYPE's name and hierarchy (type ids; super 0 = none). */
+typedef struct {
+  char    *name;
+  guint32  super;
+  guint32  n_interfaces;
+  guint64  interfaces[];
+} TmAgentTypeDef;
+
 typedef struct {
   guint8   kind;
   guint32  x;       /* ALLOC type id; TYPE flags; FRAME line+1; SITE depth; GC number */
@@ -75,7 +83,8 @@ typedef struct {
   guint64  size;    /* ALLOC */
   union {
     guint64  length;  /* ALLOC array length */
-    char    *str;     /* TYPE/THREAD name; FRAME "method\0file" */
+    char    *str;     /* THREAD name; FRAME "method\0file" */
+    TmAgentTypeDef *type;  /* TYPE */
     guint64 *frames;  /* SITE frame ids */
   } u;
 } TmAgentEvent;
