@@ -67,6 +67,7 @@ tm_agent_event_clear (TmAgentEvent *ev)
       break;
     case TM_EV_THREAD:
     case TM_EV_FRAME:
+    case TM_EV_OOM:
       g_free (ev->u.str);
       break;
     case TM_EV_SITE:

@@ -118,6 +118,9 @@ write_event (const TmAgentEvent *ev)
     case TM_EV_THREAD:
       tm_trace_writer_thread (a->writer, ev->id, ev->u.str);
       break;
+    case TM_EV_OOM:
+      tm_trace_writer_oom (a->writer, ev->id, ev->site, ev->thread, ev->x, ev->u.str);
+      break;
     default:
       break;
     }

@@ -64,6 +64,7 @@ typedef enum {
   TM_EV_SITE,
   TM_EV_THREAD,
   TM_EV_GC,
+  TM_EV_OOM,        /* id time_ns, x TmOomKind, site GCs finished, thread, u.str message */
 } TmAgentEventKind;
 
 /* A TYPE's name and hierarchy (type ids; super 0 = none). */
@@ -136,6 +137,7 @@ typedef struct {
   guint64  bean_id;
   gboolean want_graph;
   gboolean final;
+  gboolean at_oom;         /* the graph is the heap as an OutOfMemoryError was thrown */
   struct _TmAgentGraph *graph;
 } TmAgentGc;
 
@@ -202,8 +204,12 @@ typedef struct {
   guint64   w_allocs;
   guint     w_graphs;
   guint     w_graphs_skipped;
-  gint64    w_last_graph_end;
-  gint64    w_last_graph_cost;
+  /* graph spacing: written by the walker, read by the GC callbacks */
+  volatile gint64 w_last_graph_end;
+  volatile gint64 w_last_graph_cost;
+  volatile gint64 w_walk_total_ns;
+  gint64    w_walk_max_ns;
+  volatile guint  w_graphs_taken;
   guint8   *w_dead;               /* bitmap over object ids */
   gsize     w_dead_len;
   GHashTable *w_spaces;           /* pool name -> space id */
@@ -262,10 +268,10 @@ void     tm_agent_gc_write_spaces (void);
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);
 void          tm_agent_graph_gate_wait  (void);
 void          tm_agent_graph_gate_serve (void);
-void          tm_agent_graph_write (TmAgentGraph *g, guint gc_id);
-void          tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id);
+/* Writes the graph of GC gc_id, or GRAPH_FAILED (then FALSE); with
+ * final_deaths, also the deaths of every recorded object it did not reach. */
+gboolean      tm_agent_graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths);
 void          tm_agent_graph_free  (TmAgentGraph *g);
-gint64        tm_agent_graph_walk_ns (const TmAgentGraph *g);
 
 /* Writer side (tm-agent-writer.c); need writer_lock. */
 void     tm_agent_pump (JNIEnv *jni, gboolean final);
