@@ -570,6 +570,31 @@ test_real_run (gconstpointer data)
   g_assert_nonnull (gap_text);
   g_assert_cmpuint (g_ascii_strtoull (gap_text + 10, NULL, 10), <=, 1000 + meta_u64 (t, "graph_walk_max_ms"));
 
+  /* The LRU is found as the LinkedHashMap it extends: the map, its table
+   * and 4000 entries with their keys and values */
+  if (rr->agent_opts == NULL)
+    {
+      g_autofree char *trace = g_build_filename (dir, "run.tmtrace", NULL);
+      g_autofree char *gc_arg = NULL, *json = NULL, *err = NULL;
+      const char *at;
+      guint last_graph = 0;
+
+      for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+        if (tm_trace_gc (t, n)->has_graph)
+          last_graph = n;
+      gc_arg = g_strdup_printf ("%u", last_graph);
+      {
+        char *cli[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "heap", trace, (char *) "--gc", gc_arg,
+                        (char *) "--data-structures", (char *) "--json", NULL };
+        g_assert_cmpint (run (cli, &json, &err), ==, 0);
+      }
+      at = strstr (json, "{\"key\": \"CacheChurn$1\"");
+      g_assert_nonnull (at);
+      at = strstr (at, "\"deep_objects\": ");
+      g_assert_nonnull (at);
+      g_assert_cmpuint (g_ascii_strtoull (at + strlen ("\"deep_objects\": "), NULL, 10), ==, 2 + 3 * CACHE_ENTRIES);
+    }
+
   lru = type_index (t, "CacheChurn$1");
   g_assert_cmpuint (lru, !=, 0);
   g_assert_cmpstr (tm_trace_type (t, tm_trace_type (t, lru)->super)->name, ==, "java.util.LinkedHashMap");
