@@ -121,6 +121,9 @@ write_event (const TmAgentEvent *ev)
     case TM_EV_OOM:
       tm_trace_writer_oom (a->writer, ev->id, ev->site, ev->thread, ev->x, ev->u.str);
       break;
+    case TM_EV_TX:
+      tm_agent_tx_write (a->writer, ev);
+      break;
     default:
       break;
     }
