@@ -158,9 +158,10 @@ tm_agent_graph_gate_serve (void)
   pthread_mutex_unlock (&a->queue_lock);
   if (m > n && (guint) m > a->w_gcs_written)
     {
-      a->gcs[m % TM_AGENT_GC_RING].at_oom = a->gcs[n % TM_AGENT_GC_RING].at_oom;
-      a->gcs[n % TM_AGENT_GC_RING].want_graph = FALSE;
-      a->gcs[n % TM_AGENT_GC_RING].at_oom = FALSE;
+      TmAgentGc *due = &a->gcs[n % TM_AGENT_GC_RING], *latest = &a->gcs[m % TM_AGENT_GC_RING];
+      latest->at_oom = due->at_oom;
+      latest->final = due->final;
+      due->want_graph = due->at_oom = due->final = FALSE;
       n = m;
     }
   g = &a->gcs[n % TM_AGENT_GC_RING];
