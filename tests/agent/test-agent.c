@@ -716,6 +716,7 @@ test_oom (void)
   g_assert_cmpint (last->graph_context, ==, TM_GRAPH_POST_MORTEM);
   g_assert_cmpuint (last->reachable_bytes, <, 8u << 20);
   remove_tree (dir);
+}
 
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
