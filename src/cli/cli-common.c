@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-common.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* the inputs after the first (tm_cli_single_input), for tm_cli_load */
+static GPtrArray *more_inputs;
+static char *more_command;
 
 int
 tm_cli_usage_error (const char *command, const char *format, ...)
@@ -39,12 +45,40 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
       *exit_code = tm_cli_usage_error (command, "missing input file");
       return NULL;
     }
+  /* further files: the rotated parts of one GC log (checked on loading) */
+  g_clear_pointer (&more_inputs, g_ptr_array_unref);
   if (argc > 2)
     {
-      *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[2]);
-      return NULL;
+      more_inputs = g_ptr_array_new_with_free_func (g_free);
+      for (int i = 2; i < argc; i++)
+        g_ptr_array_add (more_inputs, g_strdup (argv[i]));
+      g_free (more_command);
+      more_command = g_strdup (command);
     }
   return argv[1];
+}
+
+/* Several inputs: all must be GC logs (parts of one rotated log). */
+static TmTrace *
+load_series (const char *path, int *exit_code, GError **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+  g_ptr_array_add (paths, (gpointer) path);
+  for (guint i = 0; i < more_inputs->len; i++)
+    g_ptr_array_add (paths, more_inputs->pdata[i]);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *format = tm_trace_detect_format (paths->pdata[i], NULL);
+      if (format != NULL && strcmp (format, "gc-log") != 0)
+        {
+          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs can be given "
+                                           "several at once, as the parts of a rotated log)",
+                                           (const char *) paths->pdata[i == 0 ? 1 : i]);
+          return NULL;
+        }
+    }
+  return tm_trace_load_files ((const char *const *) paths->pdata, paths->len, NULL, NULL, NULL, error);
 }
 
 TmTrace *
@@ -53,7 +87,15 @@ tm_cli_load (const char *path, int *exit_code)
   g_autoptr(GError) error = NULL;
   TmTrace *trace;
 
-  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  if (more_inputs != NULL)
+    {
+      *exit_code = TM_EXIT_OK;
+      trace = load_series (path, exit_code, &error);
+      if (trace == NULL && *exit_code == TM_EXIT_USAGE)
+        return NULL;
+    }
+  else
+    trace = tm_trace_load (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       /* Loader messages already start with the file name when they
@@ -66,11 +108,13 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
-  if (!trace->complete)
-    {
-      fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
-               path, trace->stop_offset);
-    }
+  if (!trace->complete && trace->stopped)
+    fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
+             path, trace->stop_offset);
+  else if (!trace->complete)
+    fprintf (stderr, "warning: %s: read to the end, but damaged parts were skipped (see below)\n", path);
+  if (g_hash_table_lookup (trace->meta, "note") != NULL)
+    fprintf (stderr, "note: %s: %s\n", path, (const char *) g_hash_table_lookup (trace->meta, "note"));
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
     {
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
@@ -121,6 +165,17 @@ tm_cli_split_list (const char *value)
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
+}
+
+void
+tm_cli_json_double (GString *out, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
 }
 
 /* Word-wraps text at `width` columns with an indent. */

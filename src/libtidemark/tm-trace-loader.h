@@ -25,6 +25,15 @@ TmTrace *tm_trace_load        (const char     *path,
                                GCancellable   *cancellable,
                                GError        **error);
 
+/* Several files as one trace: the rotated parts of a GC log (all must be
+ * GC logs; docs/importers.md).  One path is the same as tm_trace_load. */
+TmTrace *tm_trace_load_files  (const char *const *paths,
+                               guint           n_paths,
+                               TmProgressFunc  progress,
+                               gpointer        progress_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
+
 /* Load a .tmtrace from memory (zstd or raw). */
 TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
                                const char     *name,

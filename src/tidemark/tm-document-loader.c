@@ -9,6 +9,7 @@ struct _TmDocumentLoader
 {
   GObject        parent_instance;
   GFile         *file;
+  GPtrArray     *more_files;    /* GFile: further parts of a rotated GC log */
   GMainContext  *context;
 
   /* Written by the worker, read by the idle; guarded by mutex. */
@@ -49,6 +50,7 @@ tm_document_loader_finalize (GObject *object)
   TmDocumentLoader *self = TM_DOCUMENT_LOADER (object);
 
   g_clear_object (&self->file);
+  g_clear_pointer (&self->more_files, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
   G_OBJECT_CLASS (tm_document_loader_parent_class)->finalize (object);
@@ -117,6 +119,18 @@ tm_document_loader_new (GFile *file)
 {
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   return g_object_new (TM_TYPE_DOCUMENT_LOADER, "file", file, NULL);
+}
+
+void
+tm_document_loader_set_more_files (TmDocumentLoader *self, GFile *const *files, guint n)
+{
+  g_return_if_fail (TM_IS_DOCUMENT_LOADER (self));
+  g_clear_pointer (&self->more_files, g_ptr_array_unref);
+  if (n == 0)
+    return;
+  self->more_files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (self->more_files, g_object_ref (files[i]));
 }
 
 GFile *
@@ -195,7 +209,27 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
 
-  trace = tm_trace_load (path, progress_cb, self, cancellable, &error);
+  if (self->more_files != NULL)
+    {
+      /* the rotated parts of one GC log: one timeline */
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (paths, g_steal_pointer (&path));
+      for (guint i = 0; i < self->more_files->len; i++)
+        {
+          char *p = g_file_get_path (self->more_files->pdata[i]);
+          if (p == NULL)
+            {
+              g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                       _("only local files can be opened"));
+              return;
+            }
+          g_ptr_array_add (paths, p);
+        }
+      trace = tm_trace_load_files ((const char *const *) paths->pdata, paths->len, progress_cb, self,
+                                   cancellable, &error);
+    }
+  else
+    trace = tm_trace_load (path, progress_cb, self, cancellable, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
