@@ -163,6 +163,11 @@ test_heap_values (void)
             g_assert_cmpuint (g->pause_ns, ==, 367000);
             g_assert_cmpuint (g->used_before, ==, MB (114));
             g_assert_cmpuint (g->used_after, ==, MB (70));
+            /* only a total is logged: the generations of the GC before,
+             * the old one taking the rest, rather than a space of its own */
+            g_assert_null (usage_of (t, g, "Heap"));
+            g_assert_nonnull (usage_of (t, g, "Old"));
+            g_assert_cmpuint (usage_of (t, g, "Old")->used_before - usage_of (t, g, "Old")->used_after, ==, MB (44));
           }
       }
   }

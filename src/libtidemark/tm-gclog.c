@@ -631,6 +631,60 @@ usage_has_heap (TmGclogParser *p, const TmSpaceUsageRecord *u, guint n)
   return FALSE;
 }
 
+/* A pause that logs only the heap total (G1 Remark and Cleanup) in a log
+ * whose other GCs give generations: the young spaces keep their size
+ * from the GC before (these pauses do not collect them) and the old
+ * generation takes the rest, so that the chart does not draw a layer of
+ * its own for these pauses.  Returns the new count (n if it cannot). */
+static guint
+split_total_like (TmGclogParser *p, TmSpaceUsageRecord *usage, guint n, const TmSpaceUsageRecord *last, guint n_last)
+{
+  TmSpaceUsageRecord out[TM_GCLOG_MAX_USAGE + 1];
+  guint m = 0, total = G_MAXUINT;
+  gint old = -1;
+  guint64 others = 0, others_c = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, usage[i].space_id);
+      if (kind == TM_SPACE_KIND_OTHER && total == G_MAXUINT)
+        total = i;
+      else if (kind != TM_SPACE_KIND_NON_HEAP)
+        return n;
+    }
+  if (total == G_MAXUINT)
+    return n;
+  for (guint j = 0; j < n_last && m < TM_GCLOG_MAX_USAGE; j++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, last[j].space_id);
+      if (kind == TM_SPACE_KIND_NON_HEAP)
+        continue;
+      if (kind == TM_SPACE_KIND_OTHER)
+        return n;
+      out[m] = last[j];
+      out[m].used_before = last[j].used_after;
+      if (kind == TM_SPACE_KIND_OLD && old < 0)
+        old = (gint) m;
+      else
+        {
+          others += last[j].used_after;
+          others_c += last[j].committed_after;
+        }
+      m++;
+    }
+  if (old < 0 || usage[total].used_before < others || usage[total].used_after < others)
+    return n;
+  out[old].used_before = usage[total].used_before - others;
+  out[old].used_after = usage[total].used_after - others;
+  if (usage[total].committed_after > others_c)
+    out[old].committed_after = usage[total].committed_after - others_c;
+  for (guint i = 0; i < n && m < TM_GCLOG_MAX_USAGE; i++)
+    if (g_array_index (p->space_kinds, guint, usage[i].space_id) == TM_SPACE_KIND_NON_HEAP)
+      out[m++] = usage[i];
+  memcpy (usage, out, m * sizeof out[0]);
+  return m;
+}
+
 static void
 emit_events (TmGclogParser *p)
 {
@@ -675,6 +729,7 @@ emit_events (TmGclogParser *p)
         }
       else
         {
+          n = split_total_like (p, usage, n, last, n_last);
           memcpy (last, usage, n * sizeof (usage[0]));
           n_last = n;
         }
