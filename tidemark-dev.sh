@@ -13,13 +13,14 @@ cd "$(dirname "$0")"
 BUILD=${TIDEMARK_BUILD:-build}
 
 # Debian 12 packages: build, GUI, tests (Xvfb, JDK for the agent, heaptrack
-# for the importer cross-checks, clang for the fuzzer).
+# for the importer cross-checks, clang for the fuzzer, the JDK sources
+# javac compiles in the agent benchmark).
 PACKAGES=(
   meson ninja-build pkg-config gcc clang libclang-rt-14-dev
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libzstd-dev zstd zlib1g-dev
   gettext desktop-file-utils appstream
   xvfb xauth imagemagick python3
-  openjdk-17-jdk-headless heaptrack
+  openjdk-17-jdk-headless openjdk-17-source heaptrack
 )
 
 as_root() {

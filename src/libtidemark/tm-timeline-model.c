@@ -115,6 +115,10 @@ tm_timeline_model_new (const TmTrace *trace)
   m->used_after = g_new0 (double, MAX (n, 1));
   m->space_before = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
   m->space_after = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
+  m->n_oom = tm_trace_n_oom_events (trace);
+  m->oom_ns = g_new0 (double, MAX (m->n_oom, 1));
+  for (guint i = 0; i < m->n_oom; i++)
+    m->oom_ns[i] = (double) tm_trace_oom_event (trace, i)->time_ns;
   m->reachable = g_new0 (double, MAX (n, 1));
   m->committed = g_new0 (double, MAX (n, 1));
   m->live_objects = g_new0 (double, MAX (n, 1));
@@ -218,6 +222,7 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->space_before);
   g_free (model->space_after);
   g_free (model->reachable);
+  g_free (model->oom_ns);
   g_free (model->committed);
   g_free (model->live_objects);
   g_free (model->overhead);

@@ -50,6 +50,10 @@ struct _TmTimelineModel {
   double      *saw_x;
   double      *layer_top;
 
+  /* OutOfMemoryErrors, in time order */
+  guint        n_oom;
+  double      *oom_ns;
+
   guint        n_graphs;
   double       max_memory;
   double       max_objects;

@@ -524,6 +524,30 @@ draw_memory (Ctx *c, double y_top_value)
     }
 }
 
+static TmColor
+oom_color (gboolean dark)
+{
+  return dark ? (TmColor) { 1.0, 0.38, 0.35, 1 } : (TmColor) { 0.80, 0.0, 0.0, 1 };
+}
+
+/* An OutOfMemoryError: a full-height line where it was thrown. */
+static void
+draw_oom_marks (Ctx *c)
+{
+  for (guint i = 0; i < c->m->n_oom; i++)
+    {
+      double x = round (tm_chart_layout_ns_to_x (&c->l, c->m->oom_ns[i])) + 0.5;
+
+      if (x < c->l.x || x > c->l.x + c->l.width)
+        continue;
+      tm_render_set_color (c->cr, oom_color (c->o->dark), 1.0);
+      cairo_set_line_width (c->cr, 2);
+      cairo_move_to (c->cr, x, c->l.y);
+      cairo_line_to (c->cr, x, c->l.y + c->l.height);
+      cairo_stroke (c->cr);
+    }
+}
+
 static void
 draw_pause_marks (Ctx *c, double top)
 {
@@ -563,7 +587,7 @@ tm_chart_render (cairo_t               *cr,
   g_autoptr(PangoFontDescription) font = NULL;
   TmAxisTicks ticks;
   TmAxisUnit unit;
-  LegendItem legend[TM_TIMELINE_MAX_SPACES + 3];
+  LegendItem legend[TM_TIMELINE_MAX_SPACES + 4];
   guint n_legend = 0;
   double y_label_w = 0, bottom;
   const double *hover_values = NULL;
@@ -649,6 +673,8 @@ tm_chart_render (cairo_t               *cr,
       /* time points (heaptrack) have no collections to mark */
       if (!model->time_points)
         legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
+      if (model->n_oom > 0)
+        legend[n_legend++] = (LegendItem) { _("OutOfMemoryError"), oom_color (o->dark), TRUE };
       break;
     case TM_CHART_OBJECTS:
       legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
@@ -723,6 +749,7 @@ tm_chart_render (cairo_t               *cr,
     }
 
   draw_bands (&c);
+  draw_oom_marks (&c);
   draw_selection (&c);
   draw_hover (&c, hover_values);
   cairo_restore (cr);
