@@ -8,4 +8,5 @@
 #include "tm-trace-writer.h"
 #include "tm-trace-loader.h"
 #include "tm-heap-graph.h"
+#include "tm-hprof.h"
 #include "tm-format-util.h"

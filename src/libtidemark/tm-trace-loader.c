@@ -19,6 +19,7 @@
 #include "tm-error.h"
 #include "tm-gclog.h"
 #include "tm-heaptrack.h"
+#include "tm-hprof.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct {
 } TmImporter;
 
 static const TmImporter importers[] = {
+  { "hprof", tm_hprof_sniff, tm_hprof_import },
   { "heaptrack", tm_heaptrack_sniff, tm_heaptrack_import },
   { "gc-log", tm_gclog_sniff, tm_gclog_import },
   { NULL, NULL, NULL }
@@ -580,7 +582,7 @@ tm_trace_detect_format (const char *path, GError **error)
   if (sniff == TM_SNIFF_MAYBE)
     return "tmtrace";
   g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
-               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log or heaptrack file)", path);
+               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log, heaptrack file or HPROF heap dump)", path);
   return NULL;
 }
 

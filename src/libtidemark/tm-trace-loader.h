@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Opening any supported input: detects the format from the content
- * (.tmtrace zstd or raw, HotSpot GC logs, heaptrack files) and builds the
+ * (.tmtrace zstd or raw, HotSpot GC logs, heaptrack files, HPROF heap
+ * dumps) and builds the
  * TmTrace model.  Meant to run in a worker thread (GTask); progress is
  * reported from the bytes consumed and `cancellable` is checked often.
  *
@@ -33,7 +34,7 @@ TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
 
 /* Importer registry: each importer says whether it recognises the first
  * bytes of a file, and loads it.  Formats: "tmtrace", "gc-log",
- * "heaptrack". */
+ * "heaptrack", "hprof". */
 typedef gboolean (*TmSniffFunc)  (const guint8 *head, gsize len);
 typedef TmTrace *(*TmImportFunc) (const char *path, TmProgressFunc progress, gpointer progress_data,
                                   GCancellable *cancellable, GError **error);

@@ -767,6 +767,8 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_file_filter_add_pattern (traces, "*.zst");
   gtk_file_filter_add_pattern (traces, "*.txt");       /* GC logs are often .txt */
   gtk_file_filter_add_pattern (traces, "heaptrack.*"); /* heaptrack.PROGRAM.PID.zst */
+  gtk_file_filter_add_pattern (traces, "*.hprof");     /* heap dumps */
+  gtk_file_filter_add_pattern (traces, "*.hprof.gz");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);

@@ -1226,12 +1226,29 @@ path_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancel
     g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
   for (guint i = 0; i < path->len; i++)
     {
-      g_autofree char *obj = describe_object (job->trace, objects[g_array_index (path, guint32, i)]);
+      const TmHeapGraph *graph = tm_heap_analysis_get_graph (job->heap);
+      guint32 node = g_array_index (path, guint32, i);
+      g_autofree char *obj = describe_object (job->trace, objects[node]);
       if (i == 0)
-        /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
-        g_string_append_printf (text, _("  GC root (%s): %s\n"), root_kind_label (kind), obj);
+        {
+          /* heap dumps name their roots (a static field: pkg.Class.field) */
+          const char *name = tm_heap_graph_root_label (graph, node);
+          if (name != NULL)
+            /* TRANSLATORS: first line of a path: the kind of GC root, its name, then the object */
+            g_string_append_printf (text, _("  GC root (%s %s): %s\n"), root_kind_label (kind), name, obj);
+          else
+            /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
+            g_string_append_printf (text, _("  GC root (%s): %s\n"), root_kind_label (kind), obj);
+        }
       else
-        g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
+        {
+          /* the field or array element the reference is in, when known */
+          g_autofree char *field = tm_heap_graph_edge_label (graph, g_array_index (path, guint32, i - 1), node);
+          if (field != NULL)
+            g_string_append_printf (text, "  %*s→ %s%s: %s\n", (int) (2 * (i - 1)), "", field[0] == '[' ? "" : ".", field, obj);
+          else
+            g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
+        }
     }
   g_task_return_pointer (task, g_string_free (g_steal_pointer (&text), FALSE), g_free);
 }
