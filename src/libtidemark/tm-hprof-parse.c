@@ -1093,7 +1093,8 @@ tm_hprof_parse (const char      *path,
   p.progress = progress;
   p.progress_data = progress_data;
   p.cancellable = cancellable;
-  p.cap = BUF_SIZE;
+  /* small dumps (and fuzz inputs) need no 4 MiB buffer */
+  p.cap = (gsize) CLAMP (tm_heaptrack_source_size (p.src) * 4, 4096, BUF_SIZE);
   p.buf = g_malloc (p.cap);
   p.strings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   p.class_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
@@ -1101,7 +1102,7 @@ tm_hprof_parse (const char      *path,
   p.label_index = g_hash_table_new (g_str_hash, g_str_equal);
   p.threads_seen = g_hash_table_new (NULL, NULL);
   p.next_type = TM_HPROF_TYPE_FIRST_CLASS;
-  addr_map_alloc (&p.map, 1u << 16);
+  addr_map_alloc (&p.map, 1u << 10);
 
   if (!parse_header (&p, error))
     goto out;
