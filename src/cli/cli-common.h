@@ -43,6 +43,12 @@ TmTrace  *tm_cli_load        (const char *path, int *exit_code);
 gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
                               gint64 gc, int *exit_code);
 
+/* The window of --from-gc/--to-gc (0 = not given: the whole run); a
+ * window reaching past the end is clipped.  FALSE with *exit_code set. */
+gboolean  tm_cli_window      (const char *command, const char *path, const TmTrace *trace,
+                              gint64 from_gc, gint64 to_gc, guint32 *from, guint32 *to,
+                              int *exit_code);
+
 /* Writes the trace's warnings as a JSON array of strings. */
 void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
 
