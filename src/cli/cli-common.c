@@ -31,6 +31,10 @@ tm_cli_parse (GOptionContext *context, const char *command,
   return TRUE;
 }
 
+/* The inputs of this run (a CLI run has one command, so one set). */
+static char **cli_inputs;
+static guint  n_cli_inputs;
+
 const char *
 tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
 {
@@ -39,11 +43,15 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
       *exit_code = tm_cli_usage_error (command, "missing input file");
       return NULL;
     }
-  if (argc > 2)
-    {
-      *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[2]);
-      return NULL;
-    }
+  for (int i = 2; i < argc; i++)
+    if (argv[i][0] == '-' && argv[i][1] != '\0')
+      {
+        *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[i]);
+        return NULL;
+      }
+  g_strfreev (cli_inputs);
+  cli_inputs = g_strdupv (argv + 1);
+  n_cli_inputs = (guint) argc - 1;
   return argv[1];
 }
 
@@ -53,12 +61,18 @@ tm_cli_load (const char *path, int *exit_code)
   g_autoptr(GError) error = NULL;
   TmTrace *trace;
 
-  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  if (n_cli_inputs > 1 && g_strcmp0 (cli_inputs[0], path) == 0)
+    trace = tm_trace_load_many ((const char * const *) cli_inputs, n_cli_inputs, NULL, NULL, NULL, &error);
+  else
+    trace = tm_trace_load (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       /* Loader messages already start with the file name when they
        * concern its content. */
-      if (g_str_has_prefix (error->message, path))
+      gboolean named = g_str_has_prefix (error->message, path);
+      for (guint i = 1; i < n_cli_inputs && !named; i++)
+        named = g_str_has_prefix (error->message, cli_inputs[i]);
+      if (named)
         fprintf (stderr, "%s\n", error->message);
       else
         fprintf (stderr, "%s: %s\n", path, error->message);

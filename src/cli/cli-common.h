@@ -29,7 +29,9 @@ int       tm_cli_usage_error (const char *command, const char *format, ...) G_GN
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
-/* Requires exactly one positional argument (the input file) left in argv. */
+/* Requires the input file left in argv, or several: HPROF heap dumps of
+ * one process, opened together as one timeline by tm_cli_load (which
+ * receives the first of them).  Returns the first. */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
 /* Loads any supported input.  On failure prints "FILE: reason" and sets

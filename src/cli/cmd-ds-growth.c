@@ -63,10 +63,21 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
                           ", \"heap_bytes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
                           ", \"heap_objects\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
                           ", \"structures_detected\": [%u, %u], \"structures_compared\": %u"
-                          ", \"complete\": %s, \"structures\": [",
+                          ", \"complete\": %s",
                           g->from_gc, g->to_gc, g->heap_growth_bytes, g->heap[0].bytes, g->heap[1].bytes,
                           g->heap[0].objects, g->heap[1].objects, g->n_structures[0], g->n_structures[1],
                           g->entries->len, trace->complete ? "true" : "false");
+  /* heap dumps: structures matched by their path from the GC roots */
+  {
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_string_append_printf (s, ", \"matching\": {\"by\": \"%s\", \"candidates\": %u, \"matched\": %u, "
+                            "\"matched_by_path\": %u, \"match_rate\": %s}",
+                            g->by_path ? "root-path" : "identity", g->n_candidates, g->entries->len,
+                            g->n_matched_by_path,
+                            g_ascii_formatd (buf, sizeof buf, "%.4f",
+                                             g->n_candidates ? (double) g->entries->len / g->n_candidates : 0.0));
+  }
+  g_string_append (s, ", \"structures\": [");
   for (guint i = 0; i < n; i++)
     {
       const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
@@ -119,6 +130,10 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
   printf ("Heap growth %s; %u structures alive at both ends and not contained in another "
           "(detected: %u at GC %u, %u at GC %u)\n\n",
           growth, g->entries->len, g->n_structures[0], g->from_gc, g->n_structures[1], g->to_gc);
+  if (g->by_path)
+    printf ("Heap dumps: structures matched by their path from the GC roots (object identity is lost "
+            "between dumps): %u of %u (%.0f%%)\n\n", g->entries->len, g->n_candidates,
+            g->n_candidates ? 100.0 * g->entries->len / g->n_candidates : 0.0);
   if (n == 0)
     {
       printf ("No data structure is alive at both ends of the window.\n");

@@ -7,7 +7,10 @@
  *
  * Which structures: those shown in the data-structure view at the end of
  * the window (not contained in another) whose head object was alive at the
- * start too (identity by object: same object id).
+ * start too (identity by object: same object id).  Heap dumps lose object
+ * identity between dumps: there a structure is matched with the one at
+ * the start that is reached from the GC roots along the same path
+ * (tm-root-paths.h), and the match rate is reported.
  *
  * HGP of a metric = its growth in bytes / the heap's growth in bytes (the
  * live bytes of the graph at the end minus at the start), a fraction; 0
@@ -69,6 +72,9 @@ typedef struct {
   GArray     *entries;          /* TmDsGrowthEntry, by retained HGP, largest first */
   TmDsResult *result[2];        /* detection at each end (owned) */
   guint32     n_structures[2];  /* all structures found at each end */
+  guint32     n_candidates;     /* structures shown at the end (not contained in another) */
+  guint32     n_matched_by_path;/* entries matched by root path instead of identity */
+  gboolean    by_path;          /* the graphs name fields: root-path matching was tried */
   /*< private >*/
   TmHeapAnalysis *analysis[2];  /* tm_ds_growth_new: what the results borrow */
   TmDsTypes      *types;

@@ -665,6 +665,33 @@ tm_trace_load (const char     *path,
 }
 
 TmTrace *
+tm_trace_load_many (const char * const *paths,
+                    guint               n_paths,
+                    TmProgressFunc      progress,
+                    gpointer            progress_data,
+                    GCancellable       *cancellable,
+                    GError            **error)
+{
+  g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
+
+  if (n_paths == 1)
+    return tm_trace_load (paths[0], progress, progress_data, cancellable, error);
+  for (guint i = 0; i < n_paths; i++)
+    {
+      const char *format = tm_trace_detect_format (paths[i], error);
+      if (format == NULL)
+        return NULL;
+      if (strcmp (format, "hprof") != 0)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
+                       "%s: only HPROF heap dumps can be opened together (this is a %s file)", paths[i], format);
+          return NULL;
+        }
+    }
+  return tm_hprof_import_many (paths, n_paths, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
 tm_trace_load_bytes (GBytes *bytes, const char *name, GCancellable *cancellable, GError **error)
 {
   g_autoptr(TmTraceReader) r = NULL;

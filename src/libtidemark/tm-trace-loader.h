@@ -26,6 +26,16 @@ TmTrace *tm_trace_load        (const char     *path,
                                GCancellable   *cancellable,
                                GError        **error);
 
+/* Several inputs as one timeline: HPROF heap dumps of one process, one
+ * heap state per dump in time order (tm_hprof_import_many).  One path is
+ * tm_trace_load(); other formats cannot be combined (TM_ERROR_UNSUPPORTED). */
+TmTrace *tm_trace_load_many   (const char * const *paths,
+                               guint               n_paths,
+                               TmProgressFunc      progress,
+                               gpointer            progress_data,
+                               GCancellable       *cancellable,
+                               GError            **error);
+
 /* Load a .tmtrace from memory (zstd or raw). */
 TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
                                const char     *name,
