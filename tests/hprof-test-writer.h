@@ -189,7 +189,7 @@ hw_node_fields (HprofW *w, guint64 next, guint32 value)
 }
 
 static inline GBytes *
-hw_test_heap (guint id_size, gboolean segments, gboolean unknown_sub)
+hw_test_heap_at (guint id_size, gboolean segments, gboolean unknown_sub, guint64 ms)
 {
   HprofW w;
   HwField node_fields[] = { { 21, 2, 0 }, { 22, 10, 0 } };
@@ -197,7 +197,7 @@ hw_test_heap (guint id_size, gboolean segments, gboolean unknown_sub)
   HwField reg_statics[] = { { 24, 2, HW_R }, { 25, 10, 0 } };
   guint64 elems[] = { HW_N1, HW_N2, 0 };
 
-  hw_begin (&w, id_size, segments, G_GUINT64_CONSTANT (1700000000000));
+  hw_begin (&w, id_size, segments, ms);
   hw_utf8 (&w, 11, "java/lang/Object");
   hw_utf8 (&w, 12, "com/example/Node");
   hw_utf8 (&w, 13, "com/example/Registry");
@@ -257,4 +257,10 @@ hw_test_heap (guint id_size, gboolean segments, gboolean unknown_sub)
     }
   hw_finish (&w);
   return g_byte_array_free_to_bytes (w.out);
+}
+
+static inline GBytes *
+hw_test_heap (guint id_size, gboolean segments, gboolean unknown_sub)
+{
+  return hw_test_heap_at (id_size, segments, unknown_sub, G_GUINT64_CONSTANT (1700000000000));
 }

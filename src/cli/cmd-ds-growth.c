@@ -4,6 +4,7 @@
 #include "cli-common.h"
 #include "cli-commands.h"
 #include "cmd-ds-growth.h"
+#include "tm-root-paths.h"
 
 #include <stdio.h>
 
@@ -58,6 +59,7 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
   static const char *const metric_field[] = { "retained", "deep", "ds", "deep_ds" };
   GString *s = g_string_new ("{");
   guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+  g_autoptr(TmRootPaths) paths = g->by_path ? tm_root_paths_new (g->result[1]->graph, trace) : NULL;
 
   g_string_append_printf (s, "\"from_gc\": %u, \"to_gc\": %u, \"heap_growth_bytes\": %" G_GINT64_FORMAT
                           ", \"heap_bytes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
@@ -88,6 +90,16 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
       tm_json_append_string (s, tm_trace_type (trace, e->type)->name);
       g_string_append (s, ", \"site\": ");
       tm_json_append_string (s, site);
+      if (paths != NULL)
+        {
+          /* heap dumps: where the structure hangs, as matched */
+          g_autofree char *key = tm_root_paths_key (paths, e->node[1]);
+          g_string_append (s, ", \"root_path\": ");
+          if (key)
+            tm_json_append_string (s, key);
+          else
+            g_string_append (s, "null");
+        }
       for (guint m = 0; m < TM_DS_N_METRICS; m++)
         {
           g_autofree char *bytes = g_strdup_printf ("%s_bytes", metric_field[m]);
@@ -125,6 +137,7 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
 {
   g_autofree char *growth = signed_bytes (g->heap_growth_bytes);
   guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+  g_autoptr(TmRootPaths) paths = g->by_path ? tm_root_paths_new (g->result[1]->graph, trace) : NULL;
 
   printf ("Data structure growth in %s, GC %u to GC %u\n", path, g->from_gc, g->to_gc);
   printf ("Heap growth %s; %u structures alive at both ends and not contained in another "
@@ -154,7 +167,14 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
 
       printf ("%4u %-44s %11s %11s %7.1f%% %11s %11s  %s\n", i + 1, name, retained, dr,
               100.0 * e->hgp[TM_DS_METRIC_RETAINED], dd, dds, tm_ds_pattern_to_string (e->pattern));
-      printf ("     allocated at %s\n", site);
+      if (paths != NULL && trace->obj_site[e->object_index] == TM_UNKNOWN)
+        {
+          /* heap dumps know no sites; where the structure hangs says more */
+          g_autofree char *key = tm_root_paths_key (paths, e->node[1]);
+          printf ("     reached by %s\n", key ? key : "(no root)");
+        }
+      else
+        printf ("     allocated at %s\n", site);
     }
   if (n < g->entries->len)
     printf ("(%u more; --top 0 shows all)\n", g->entries->len - n);

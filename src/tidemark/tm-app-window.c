@@ -316,14 +316,11 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   detect_windows (self);
 }
 
-void
-tm_app_window_open (TmAppWindow *self, GFile *file)
+static void
+open_files (TmAppWindow *self, GFile *file, GListModel *companions)
 {
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
-
-  g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
 
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
@@ -337,9 +334,14 @@ tm_app_window_open (TmAppWindow *self, GFile *file)
   g_set_object (&self->file, file);
   self->cancellable = g_cancellable_new ();
   self->loader = tm_document_loader_new (file);
+  tm_document_loader_set_companions (self->loader, companions);
 
   name = g_file_get_basename (file);
-  label = g_strdup_printf (_("Reading “%s”…"), name);
+  if (companions != NULL && g_list_model_get_n_items (companions) > 1)
+    /* TRANSLATORS: loading several heap dumps: the first file's name, the number of files */
+    label = g_strdup_printf (_("Reading “%s” and %u more…"), name, g_list_model_get_n_items (companions) - 1);
+  else
+    label = g_strdup_printf (_("Reading “%s”…"), name);
   gtk_label_set_label (self->loading_label, label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
   g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_DEFAULT);
@@ -350,6 +352,27 @@ tm_app_window_open (TmAppWindow *self, GFile *file)
 
   update_actions (self);
   tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+}
+
+void
+tm_app_window_open (TmAppWindow *self, GFile *file)
+{
+  g_return_if_fail (TM_IS_APP_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  open_files (self, file, NULL);
+}
+
+void
+tm_app_window_open_together (TmAppWindow *self, GListModel *files)
+{
+  g_autoptr(GFile) first = NULL;
+
+  g_return_if_fail (TM_IS_APP_WINDOW (self));
+  g_return_if_fail (G_IS_LIST_MODEL (files) && g_list_model_get_n_items (files) > 0);
+
+  first = g_list_model_get_item (files, 0);
+  open_files (self, first, files);
 }
 
 /* ------------------------------------------------------------------ */
@@ -738,10 +761,18 @@ open_response_cb (GtkNativeDialog *dialog, int response, TmAppWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GFile) file = g_list_model_get_item (files, 0);
       TmApplication *app = TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
 
-      if (self->file == NULL)
+      if (g_list_model_get_n_items (files) > 1)
+        {
+          /* several heap dumps: one timeline, in this window if it is empty */
+          TmAppWindow *win = self->file == NULL ? self : TM_APP_WINDOW (tm_app_window_new (app));
+          tm_app_window_open_together (win, files);
+          gtk_window_present (GTK_WINDOW (win));
+        }
+      else if (self->file == NULL)
         tm_app_window_open (self, file);
       else
         tm_application_open_file (app, file);
@@ -774,6 +805,8 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  /* several heap dumps open together as one timeline */
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }

@@ -9,6 +9,7 @@ struct _TmDocumentLoader
 {
   GObject        parent_instance;
   GFile         *file;
+  GPtrArray     *companions;    /* GFile, may be NULL */
   GMainContext  *context;
 
   /* Written by the worker, read by the idle; guarded by mutex. */
@@ -49,6 +50,7 @@ tm_document_loader_finalize (GObject *object)
   TmDocumentLoader *self = TM_DOCUMENT_LOADER (object);
 
   g_clear_object (&self->file);
+  g_clear_pointer (&self->companions, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
   G_OBJECT_CLASS (tm_document_loader_parent_class)->finalize (object);
@@ -117,6 +119,25 @@ tm_document_loader_new (GFile *file)
 {
   g_return_val_if_fail (G_IS_FILE (file), NULL);
   return g_object_new (TM_TYPE_DOCUMENT_LOADER, "file", file, NULL);
+}
+
+void
+tm_document_loader_set_companions (TmDocumentLoader *self, GListModel *files)
+{
+  g_return_if_fail (TM_IS_DOCUMENT_LOADER (self));
+
+  g_clear_pointer (&self->companions, g_ptr_array_unref);
+  if (files == NULL)
+    return;
+  self->companions = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+    {
+      GFile *f = g_list_model_get_item (files, i);
+      if (!g_file_equal (f, self->file))
+        g_ptr_array_add (self->companions, f);
+      else
+        g_object_unref (f);
+    }
 }
 
 GFile *
@@ -195,7 +216,21 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
 
-  trace = tm_trace_load (path, progress_cb, self, cancellable, &error);
+  if (self->companions != NULL && self->companions->len > 0)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (paths, g_strdup (path));
+      for (guint i = 0; i < self->companions->len; i++)
+        {
+          char *p = g_file_get_path (g_ptr_array_index (self->companions, i));
+          if (p != NULL)
+            g_ptr_array_add (paths, p);
+        }
+      trace = tm_trace_load_many ((const char * const *) paths->pdata, paths->len, progress_cb, self,
+                                  cancellable, &error);
+    }
+  else
+    trace = tm_trace_load (path, progress_cb, self, cancellable, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));

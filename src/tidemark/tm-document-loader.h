@@ -20,6 +20,10 @@ G_DECLARE_FINAL_TYPE (TmDocumentLoader, tm_document_loader, TM, DOCUMENT_LOADER,
 
 TmDocumentLoader *tm_document_loader_new          (GFile *file);
 GFile            *tm_document_loader_get_file     (TmDocumentLoader *self);
+/* Files opened together with the loader's file as one timeline (HPROF
+ * heap dumps of one process: one heap state per dump, in time order). */
+void              tm_document_loader_set_companions (TmDocumentLoader *self,
+                                                     GListModel       *files);
 double            tm_document_loader_get_fraction (TmDocumentLoader *self);
 
 void              tm_document_loader_load_async   (TmDocumentLoader    *self,
