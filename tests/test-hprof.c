@@ -139,6 +139,11 @@ check_test_heap (TmTrace *t, guint id_size)
   g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "int[]", 1)), ==, 56);
   g_assert_true (tm_trace_type (t, t->obj_type[object_of_type (t, "com.example.Node[]", 1)])->flags & TM_TYPE_FLAG_REF_ARRAY);
   g_assert_cmpuint (t->obj_site[object_of_type (t, "int[]", 1)], ==, TM_UNKNOWN);
+  /* superclasses from the class dumps */
+  {
+    const TmType *node_type = tm_trace_type (t, t->obj_type[object_of_type (t, "com.example.Node", 4)]);
+    g_assert_cmpstr (tm_trace_type (t, node_type->super)->name, ==, "java.lang.Object");
+  }
 
   h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
@@ -364,6 +369,23 @@ test_jvm (void)
   g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Entry"), ==, 500);
   g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "HprofProbe$Leaf", 1000)), ==, 24);
   g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "HprofProbe$Marker", 777)), ==, 16);
+  /* the hierarchy, through a class with no instances of its own */
+  {
+    const TmType *map = tm_trace_type (t, t->obj_type[object_of_type (t, "HprofProbe$Holder", 1)]);
+    guint32 hm = G_MAXUINT32, obj = G_MAXUINT32;
+    g_assert_cmpstr (tm_trace_type (t, map->super)->name, ==, "java.lang.Object");
+    for (guint32 i = 1; i < t->types->len; i++)
+      {
+        if (strcmp (tm_trace_type (t, i)->name, "java.util.HashMap") == 0)
+          hm = i;
+        if (strcmp (tm_trace_type (t, i)->name, "java.lang.Object") == 0)
+          obj = i;
+      }
+    g_assert_cmpuint (hm, !=, G_MAXUINT32);
+    g_assert_cmpstr (tm_trace_type (t, tm_trace_type (t, hm)->super)->name, ==, "java.util.AbstractMap");
+    g_assert_true (tm_trace_type_is_a (t, hm, obj));
+    g_assert_true (t->complete);
+  }
 
   h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
   g_assert_no_error (error);

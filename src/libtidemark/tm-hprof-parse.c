@@ -1013,6 +1013,39 @@ parse_header (HprofParser *p, GError **error)
   return TRUE;
 }
 
+/* Superclasses of the classes in use, as types (also those without
+ * instances of their own), so that the model knows the hierarchy. */
+static void
+define_hierarchy (HprofParser *p)
+{
+  g_autoptr(GPtrArray) used = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, p->classes);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    if (((HprofClass *) v)->type_id != 0)
+      g_ptr_array_add (used, v);
+  for (guint i = 0; i < used->len; i++)
+    {
+      HprofClass *c = g_ptr_array_index (used, i);
+      for (guint depth = 0; c->dumped && c->super_id != 0 && depth < MAX_CHAIN; depth++)
+        {
+          HprofClass *s = class_get (p, c->super_id, FALSE);
+          gboolean fresh;
+
+          if (s == NULL || s == c)
+            break;
+          fresh = s->type_id == 0;
+          class_type (p, s, 0);
+          p->sink->hierarchy (p->user, c->type_id, s->type_id);
+          if (!fresh)
+            break;     /* its own chain is walked from the list */
+          c = s;
+        }
+    }
+}
+
 static void
 resolve (HprofParser *p)
 {
@@ -1217,6 +1250,8 @@ tm_hprof_parse (const char      *path,
       g_free (result->stop_reason);
       result->stop_reason = reason;
     }
+  if (sink != NULL && sink->hierarchy != NULL)
+    define_hierarchy (&p);
   resolve (&p);
   ok = TRUE;
 

@@ -33,6 +33,9 @@ typedef struct {
   void (*object) (gpointer user, guint32 index, guint32 type_id, guint64 size);
   /* a thread seen in a root (serial number from the dump) */
   void (*thread) (gpointer user, guint32 serial);
+  /* at the end (import only): the superclass of a type; superclasses
+   * without instances are defined as types first */
+  void (*hierarchy) (gpointer user, guint32 type_id, guint32 super_type_id);
 } HprofSink;
 
 /* A root, resolved: object index, TmRootKind, thread serial, label. */

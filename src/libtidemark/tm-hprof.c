@@ -38,6 +38,7 @@ tm_hprof_sniff (const guint8 *head, gsize len)
 typedef struct {
   TmTraceBuilder *b;
   GHashTable     *type_by_name;   /* char* -> global type id */
+  GHashTable     *hierarchy_done; /* global type ids with their superclass set */
   GArray         *local_type;     /* guint32: this dump's type id -> global */
   guint32         next_type;
   guint64         base;           /* object ids of this dump start after it */
@@ -67,11 +68,28 @@ sink_type (gpointer user, guint32 local, const char *name, guint32 flags)
   g_array_index (im->local_type, guint32, local) = global;
 }
 
+static guint32
+global_type (Import *im, guint32 local)
+{
+  return local < im->local_type->len ? g_array_index (im->local_type, guint32, local) : 0;
+}
+
+static void
+sink_hierarchy (gpointer user, guint32 local, guint32 super_local)
+{
+  Import *im = user;
+  guint32 type = global_type (im, local), super = global_type (im, super_local);
+
+  /* a type shared by several dumps gets its superclass once */
+  if (type != 0 && super != 0 && type != super && g_hash_table_add (im->hierarchy_done, GUINT_TO_POINTER (type)))
+    tm_trace_builder_type_hierarchy (im->b, type, super, 0, NULL, NULL);
+}
+
 static void
 sink_object (gpointer user, guint32 index, guint32 local_type, guint64 size)
 {
   Import *im = user;
-  guint32 type = local_type < im->local_type->len ? g_array_index (im->local_type, guint32, local_type) : 0;
+  guint32 type = global_type (im, local_type);
 
   if (!tm_trace_builder_alloc (im->b, im->base + index + 1, type, 0, 0, size, 0, 0,
                                im->error ? NULL : &im->error))
@@ -88,7 +106,7 @@ sink_thread (gpointer user, guint32 serial)
   tm_trace_builder_thread (im->b, serial, name, NULL);
 }
 
-static const HprofSink import_sink = { sink_type, sink_object, sink_thread };
+static const HprofSink import_sink = { sink_type, sink_object, sink_thread, sink_hierarchy };
 
 static void
 dump_progress (double fraction, gpointer user)
@@ -241,6 +259,7 @@ tm_hprof_import_many (const char * const *paths,
   im.b = b;
   im.type_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   im.local_type = g_array_new (FALSE, TRUE, sizeof (guint32));
+  im.hierarchy_done = g_hash_table_new (NULL, NULL);
   im.next_type = 1;
   im.n_dumps = n_paths;
   im.progress = progress;
@@ -311,6 +330,7 @@ tm_hprof_import_many (const char * const *paths,
 
   g_hash_table_unref (im.type_by_name);
   g_array_unref (im.local_type);
+  g_hash_table_unref (im.hierarchy_done);
   g_clear_error (&im.error);
   if (b == NULL)
     return NULL;
