@@ -577,6 +577,16 @@ add_root (HprofParser *p, guint64 addr, guint kind, guint32 thread, guint32 labe
 
 typedef enum { SEG_OK, SEG_SKIP, SEG_STOP } SegResult;
 
+/* A sub-record longer than what is left of its record: damage that ends
+ * the record (the next one starts where the record's length says). */
+static SegResult
+past_end_of_record (HprofParser *p, guint64 at, const char *what)
+{
+  note (p, at, "%s at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped",
+        what, at);
+  return SEG_SKIP;
+}
+
 #define NEED(n)                                                          \
   G_STMT_START {                                                         \
     guint64 need_n_ = (n);                                               \
@@ -718,8 +728,7 @@ bad_type:
   note (p, at, "class dump at byte offset %" G_GUINT64_FORMAT " has a field of unknown type; the rest of its segment is skipped", at);
   return SEG_SKIP;
 past_end:
-  note (p, at, "class dump at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped", at);
-  return SEG_SKIP;
+  return past_end_of_record (p, at, "class dump");
 cut:
   return SEG_STOP;
 }
@@ -772,8 +781,7 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
   return SEG_OK;
 
 past_end:
-  note (p, at, "instance dump at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped", at);
-  return SEG_SKIP;
+  return past_end_of_record (p, at, "instance dump");
 cut:
   return SEG_STOP;
 }
@@ -809,8 +817,7 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
   return SEG_OK;
 
 past_end:
-  note (p, at, "object array at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped", at);
-  return SEG_SKIP;
+  return past_end_of_record (p, at, "object array");
 cut:
   return SEG_STOP;
 }
@@ -846,8 +853,7 @@ prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data)
   return SEG_OK;
 
 past_end:
-  note (p, at, "primitive array at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped", at);
-  return SEG_SKIP;
+  return past_end_of_record (p, at, "primitive array");
 cut:
   return SEG_STOP;
 }
@@ -869,9 +875,7 @@ root (HprofParser *p, guint64 end, guint kind, guint extra, int thread_at)
   return SEG_OK;
 
 past_end:
-  note (p, off (p) - 1, "root sub-record at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped",
-        off (p) - 1);
-  return SEG_SKIP;
+  return past_end_of_record (p, off (p) - 1, "root sub-record");
 cut:
   return SEG_STOP;
 }
