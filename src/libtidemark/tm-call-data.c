@@ -47,6 +47,16 @@ summary_from_trace (TmCallData *d)
         break;
       }
   s->complete = t->complete;
+  /* a window: its own allocations, span and live bytes at its end */
+  if (d->to_gc != 0)
+    {
+      const TmGc *first = tm_trace_gc (t, MAX (d->from_gc, 1)), *last = tm_trace_gc (t, d->to_gc);
+      s->allocations = (guint64) MAX (total->v[TM_COST_ALLOCATIONS], 0);
+      s->allocated_bytes = (guint64) MAX (total->v[TM_COST_ALLOCATED], 0);
+      s->peak_bytes = (guint64) MAX (total->v[TM_COST_PEAK], 0);
+      s->peak_time_ms = last->end_ns / 1000000;
+      s->total_time_ms = (last->end_ns - MIN (first->start_ns, last->end_ns)) / 1000000;
+    }
 }
 
 TmCallData *
