@@ -74,10 +74,10 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
     char buf[G_ASCII_DTOSTR_BUF_SIZE];
     g_string_append_printf (s, ", \"matching\": {\"by\": \"%s\", \"candidates\": %u, \"matched\": %u, "
                             "\"matched_by_path\": %u, \"match_rate\": %s}",
-                            g->by_path ? "root-path" : "identity", g->n_candidates, g->entries->len,
+                            g->by_path ? "root-path" : "identity", g->n_candidates, g->n_matched,
                             g->n_matched_by_path,
                             g_ascii_formatd (buf, sizeof buf, "%.4f",
-                                             g->n_candidates ? (double) g->entries->len / g->n_candidates : 0.0));
+                                             g->n_candidates ? (double) g->n_matched / g->n_candidates : 0.0));
   }
   g_string_append (s, ", \"structures\": [");
   for (guint i = 0; i < n; i++)
@@ -118,7 +118,7 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
         }
       g_string_append (s, "}, \"pattern\": ");
       tm_json_append_string (s, tm_ds_pattern_to_string (e->pattern));
-      g_string_append_c (s, '}');
+      g_string_append_printf (s, ", \"born\": %s}", e->born ? "true" : "false");
     }
   g_string_append (s, "]}\n");
   fputs (s->str, stdout);
@@ -140,16 +140,16 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
   g_autoptr(TmRootPaths) paths = g->by_path ? tm_root_paths_new (g->result[1]->graph, trace) : NULL;
 
   printf ("Data structure growth in %s, GC %u to GC %u\n", path, g->from_gc, g->to_gc);
-  printf ("Heap growth %s; %u structures alive at both ends and not contained in another "
-          "(detected: %u at GC %u, %u at GC %u)\n\n",
+  printf ("Heap growth %s; %u structures alive at the end and not contained in another, those born"
+          " inside the window growing from zero (detected: %u at GC %u, %u at GC %u)\n\n",
           growth, g->entries->len, g->n_structures[0], g->from_gc, g->n_structures[1], g->to_gc);
   if (g->by_path)
     printf ("Heap dumps: structures matched by their path from the GC roots (object identity is lost "
-            "between dumps): %u of %u (%.0f%%)\n\n", g->entries->len, g->n_candidates,
-            g->n_candidates ? 100.0 * g->entries->len / g->n_candidates : 0.0);
+            "between dumps): %u of %u (%.0f%%)\n\n", g->n_matched, g->n_candidates,
+            g->n_candidates ? 100.0 * g->n_matched / g->n_candidates : 0.0);
   if (n == 0)
     {
-      printf ("No data structure is alive at both ends of the window.\n");
+      printf ("No data structure is alive at the end of the window.\n");
       return;
     }
   printf ("%4s %-44s %11s %11s %8s %11s %11s  %s\n", "#", "STRUCTURE", "RETAINED", "GROWTH", "HGP",
@@ -171,10 +171,10 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
         {
           /* heap dumps know no sites; where the structure hangs says more */
           g_autofree char *key = tm_root_paths_key (paths, e->node[1]);
-          printf ("     reached by %s\n", key ? key : "(no root)");
+          printf ("     reached by %s%s\n", key ? key : "(no root)", e->born ? " (new since the first dump)" : "");
         }
       else
-        printf ("     allocated at %s\n", site);
+        printf ("     allocated at %s%s\n", site, e->born ? " (born inside the window)" : "");
     }
   if (n < g->entries->len)
     printf ("(%u more; --top 0 shows all)\n", g->entries->len - n);
@@ -208,7 +208,8 @@ tm_cmd_ds_growth (int argc, char **argv)
   g_option_context_set_description (ctx,
     "Structures come from the descriptions in dsl-library/ plus --ds files\n"
     "(language: docs/data-structures.md). Growth is measured for the\n"
-    "structures alive at both GCs and not contained in another one; HGP is a\n"
+    "structures alive at the second GC and not contained in another one (born\n"
+    "after the first GC: growing from zero); HGP is a\n"
     "structure's growth as a fraction of the heap's growth. Patterns:\n"
     "single-/shared-ownership container growth, single-/shared-ownership data\n"
     "growth, non-growth.");

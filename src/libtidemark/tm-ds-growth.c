@@ -265,30 +265,41 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
         return NULL;
       growth->n_candidates++;
 
-      /* the same object at the start: same object index; else, in heap
-       * dumps, the structure reached along the same path */
+      /* the same object at the start: same object index; in heap dumps,
+       * which lose identity, the structure reached along the same path
+       * from the GC roots; otherwise it was born inside the window and
+       * grows from nothing */
       e.object_index = r1->graph->node_object[r1->head[s1]];
+      e.node[0] = e.structure[0] = TM_DS_NONE;
       if (tm_heap_graph_node_for_object (r0->graph, e.object_index, &node0))
-        s0 = tm_ds_result_find_head (r0, node0);
+        {
+          s0 = tm_ds_result_find_head (r0, node0);
+          if (s0 == TM_DS_NONE)
+            continue;   /* a type table mismatch; not the same structure */
+          e.node[0] = node0;
+          e.structure[0] = s0;
+        }
       else if (by_path && (s0 = path_match (by_path, paths1, r1->head[s1])) != TM_DS_NONE)
         {
-          node0 = r0->head[s0];
+          e.node[0] = r0->head[s0];
+          e.structure[0] = s0;
           growth->n_matched_by_path++;
         }
       else
-        continue;
-      if (s0 == TM_DS_NONE)
-        continue;   /* a type table mismatch; not the same structure */
+        e.born = TRUE;
+      if (!e.born)
+        growth->n_matched++;
 
       e.type = r1->node_type[r1->head[s1]];
-      e.node[0] = node0;
       e.node[1] = r1->head[s1];
-      e.structure[0] = s0;
       e.structure[1] = s1;
       for (guint k = 0; k < 2; k++)
         {
           TmDsResult *r = growth->result[k];
           guint32 s = e.structure[k];
+
+          if (s == TM_DS_NONE)
+            continue;   /* born in the window: sizes 0 at the start */
 
           e.size[TM_DS_METRIC_RETAINED][k] = retained_of (ends[k], e.node[k]);
           e.size[TM_DS_METRIC_DEEP][k] = deep_of (r, ends[k], closed[k], s, e.node[k]);

@@ -6,11 +6,13 @@
  * growth portion (HGP) of each growth, and the metric pattern.
  *
  * Which structures: those shown in the data-structure view at the end of
- * the window (not contained in another) whose head object was alive at the
- * start too (identity by object: same object id).  Heap dumps lose object
- * identity between dumps: there a structure is matched with the one at
- * the start that is reached from the GC roots along the same path
- * (tm-root-paths.h), and the match rate is reported.
+ * the window (not contained in another), identified at the start by their
+ * head object (same object id).  A structure whose head was not in the
+ * heap at the start was born inside the window: it grows from zero (its
+ * start sizes are 0, node[0] and structure[0] are TM_DS_NONE, `born`).
+ * Heap dumps lose object identity between dumps: there a structure is
+ * matched with the one at the start that is reached from the GC roots
+ * along the same path (tm-root-paths.h), and the match rate is reported.
  *
  * HGP of a metric = its growth in bytes / the heap's growth in bytes (the
  * live bytes of the graph at the end minus at the start), a fraction; 0
@@ -57,11 +59,12 @@ const char *tm_ds_metric_to_string  (TmDsMetric metric);
 typedef struct {
   guint32     object_index;     /* the head object */
   guint32     type;             /* type index */
-  guint32     node[2];          /* head's graph node at the start / end */
-  guint32     structure[2];     /* structure index in from / to result */
+  guint32     node[2];          /* head's graph node at the start / end (TM_DS_NONE: born) */
+  guint32     structure[2];     /* structure index in from / to result (TM_DS_NONE: born) */
   TmDsSize    size[TM_DS_N_METRICS][2];   /* [metric][0 = start, 1 = end] */
   double      hgp[TM_DS_N_METRICS];
   TmDsPattern pattern;
+  gboolean    born;             /* created inside the window: no start, sizes 0 there */
 } TmDsGrowthEntry;
 
 typedef struct {
@@ -73,6 +76,7 @@ typedef struct {
   TmDsResult *result[2];        /* detection at each end (owned) */
   guint32     n_structures[2];  /* all structures found at each end */
   guint32     n_candidates;     /* structures shown at the end (not contained in another) */
+  guint32     n_matched;        /* of them, found at the start (not born in the window) */
   guint32     n_matched_by_path;/* entries matched by root path instead of identity */
   gboolean    by_path;          /* the graphs name fields: root-path matching was tried */
   /*< private >*/
