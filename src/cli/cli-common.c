@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-common.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* the inputs after the first (tm_cli_single_input), for tm_cli_load */
+static GPtrArray *more_inputs;
+static char *more_command;
 
 int
 tm_cli_usage_error (const char *command, const char *format, ...)
@@ -31,10 +37,6 @@ tm_cli_parse (GOptionContext *context, const char *command,
   return TRUE;
 }
 
-/* The inputs of this run (a CLI run has one command, so one set). */
-static char **cli_inputs;
-static guint  n_cli_inputs;
-
 const char *
 tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
 {
@@ -43,16 +45,44 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
       *exit_code = tm_cli_usage_error (command, "missing input file");
       return NULL;
     }
-  for (int i = 2; i < argc; i++)
-    if (argv[i][0] == '-' && argv[i][1] != '\0')
-      {
-        *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[i]);
-        return NULL;
-      }
-  g_strfreev (cli_inputs);
-  cli_inputs = g_strdupv (argv + 1);
-  n_cli_inputs = (guint) argc - 1;
+  /* further files: the rotated parts of one GC log (checked on loading) */
+  g_clear_pointer (&more_inputs, g_ptr_array_unref);
+  if (argc > 2)
+    {
+      more_inputs = g_ptr_array_new_with_free_func (g_free);
+      for (int i = 2; i < argc; i++)
+        g_ptr_array_add (more_inputs, g_strdup (argv[i]));
+      g_free (more_command);
+      more_command = g_strdup (command);
+    }
   return argv[1];
+}
+
+/* Several inputs: the parts of one rotated GC log, or heap dumps. */
+static TmTrace *
+load_series (const char *path, int *exit_code, GError **error)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+  g_ptr_array_add (paths, (gpointer) path);
+  for (guint i = 0; i < more_inputs->len; i++)
+    g_ptr_array_add (paths, more_inputs->pdata[i]);
+  const char *first = tm_trace_detect_format (paths->pdata[0], NULL);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *format = tm_trace_detect_format (paths->pdata[i], NULL);
+      if (format != NULL && (g_strcmp0 (format, first) != 0
+                             || (strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0)))
+        {
+          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs, as the parts "
+                                           "of a rotated log, or HPROF heap dumps of one process can be given "
+                                           "several at once)",
+                                           (const char *) paths->pdata[i == 0 ? 1 : i]);
+          return NULL;
+        }
+    }
+  return tm_trace_load_files ((const char *const *) paths->pdata, paths->len, NULL, NULL, NULL, error);
 }
 
 TmTrace *
@@ -61,18 +91,20 @@ tm_cli_load (const char *path, int *exit_code)
   g_autoptr(GError) error = NULL;
   TmTrace *trace;
 
-  if (n_cli_inputs > 1 && g_strcmp0 (cli_inputs[0], path) == 0)
-    trace = tm_trace_load_many ((const char * const *) cli_inputs, n_cli_inputs, NULL, NULL, NULL, &error);
+  if (more_inputs != NULL)
+    {
+      *exit_code = TM_EXIT_OK;
+      trace = load_series (path, exit_code, &error);
+      if (trace == NULL && *exit_code == TM_EXIT_USAGE)
+        return NULL;
+    }
   else
     trace = tm_trace_load (path, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       /* Loader messages already start with the file name when they
        * concern its content. */
-      gboolean named = g_str_has_prefix (error->message, path);
-      for (guint i = 1; i < n_cli_inputs && !named; i++)
-        named = g_str_has_prefix (error->message, cli_inputs[i]);
-      if (named)
+      if (g_str_has_prefix (error->message, path))
         fprintf (stderr, "%s\n", error->message);
       else
         fprintf (stderr, "%s: %s\n", path, error->message);
@@ -80,11 +112,13 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
-  if (!trace->complete)
-    {
-      fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
-               path, trace->stop_offset);
-    }
+  if (!trace->complete && trace->stopped)
+    fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
+             path, trace->stop_offset);
+  else if (!trace->complete)
+    fprintf (stderr, "warning: %s: read to the end, but damaged parts were skipped (see below)\n", path);
+  if (g_hash_table_lookup (trace->meta, "note") != NULL)
+    fprintf (stderr, "note: %s: %s\n", path, (const char *) g_hash_table_lookup (trace->meta, "note"));
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
     {
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
@@ -135,6 +169,17 @@ tm_cli_split_list (const char *value)
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
+}
+
+void
+tm_cli_json_double (GString *out, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
 }
 
 /* Word-wraps text at `width` columns with an indent. */

@@ -29,9 +29,10 @@ int       tm_cli_usage_error (const char *command, const char *format, ...) G_GN
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
-/* Requires the input file left in argv, or several: HPROF heap dumps of
- * one process, opened together as one timeline by tm_cli_load (which
- * receives the first of them).  Returns the first. */
+/* Requires a positional argument (the input file) left in argv and returns
+ * it.  More of them are the rotated parts of one GC log: tm_cli_load then
+ * reads them all as one timeline (or fails with a usage error if one is
+ * not a GC log). */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
 /* Loads any supported input.  On failure prints "FILE: reason" and sets
@@ -44,6 +45,9 @@ TmTrace  *tm_cli_load        (const char *path, int *exit_code);
  * *exit_code = TM_EXIT_USAGE. */
 gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
                               gint64 gc, int *exit_code);
+
+/* Writes a number as JSON with 10 significant digits; null if not finite. */
+void      tm_cli_json_double (GString *out, double v);
 
 /* The window of --from-gc/--to-gc (0 = not given: the whole run); a
  * window reaching past the end is clipped.  FALSE with *exit_code set. */

@@ -159,7 +159,7 @@ print_json (const TmTrace *t, const TmHeaptrackSummary *h)
                           gcounts.failed, gcounts.at_oom, gcounts.post_mortem);
   g_string_append (s, ", \"oom_events\": ");
   json_oom_events (s, t);
-  if (!t->complete)
+  if (!t->complete && t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
   if (h != NULL)
     json_heaptrack (s, h);
@@ -204,8 +204,12 @@ print_text (const TmTrace *t, const TmHeaptrackSummary *h)
   print_oom_text (t);
   if (h != NULL)
     text_heaptrack (h);
-  if (!t->complete)
+  if (!t->complete && t->stopped)
     printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
+  else if (!t->complete)
+    printf ("Read to the end; damaged parts were skipped (see the warnings).\n");
+  if (g_hash_table_lookup (t->meta, "note") != NULL)
+    printf ("Note:          %s\n", (const char *) g_hash_table_lookup (t->meta, "note"));
 }
 
 int

@@ -13,17 +13,6 @@
 int tm_cmd_windows (int argc, char **argv);
 
 static void
-append_double (GString *s, double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
-}
-
-static void
 print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windows)
 {
   GString *s = g_string_new ("{\"windows\": [");
@@ -38,7 +27,7 @@ print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windo
       g_string_append_printf (s, ", \"first_gc\": %u, \"last_gc\": %u, \"start_ns\": %" G_GUINT64_FORMAT
                               ", \"end_ns\": %" G_GUINT64_FORMAT ", \"score\": ",
                               w->first_gc, w->last_gc, w->start_ns, w->end_ns);
-      append_double (s, w->score);
+      tm_cli_json_double (s, w->score);
       g_string_append (s, ", \"unit\": ");
       tm_json_append_string (s, w->unit);
       g_string_append_printf (s, ", \"suspicious\": %s, \"explanation\": ", w->suspicious ? "true" : "false");
@@ -49,18 +38,18 @@ print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windo
       else
         g_string_append (s, "null");
       g_string_append (s, ", \"threshold\": ");
-      append_double (s, w->threshold);
+      tm_cli_json_double (s, w->threshold);
       if (w->series)
         {
           g_string_append (s, ", \"value_start\": ");
-          append_double (s, w->value_start);
+          tm_cli_json_double (s, w->value_start);
           g_string_append (s, ", \"value_end\": ");
-          append_double (s, w->value_end);
+          tm_cli_json_double (s, w->value_end);
         }
       else
         {
           g_string_append (s, ", \"amount\": ");
-          append_double (s, w->amount);
+          tm_cli_json_double (s, w->amount);
         }
       if (w->series)
         {

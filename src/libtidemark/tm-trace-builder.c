@@ -157,6 +157,13 @@ tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format,
 }
 
 void
+tm_trace_builder_set_path (TmTraceBuilder *b, const char *path)
+{
+  g_free (b->trace->path);
+  b->trace->path = g_strdup (path);
+}
+
+void
 tm_trace_builder_stopped (TmTraceBuilder *b, guint64 offset)
 {
   if (!b->stopped)
@@ -1071,6 +1078,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
     }
 
   t->complete = t->has_end && !b->stopped && !b->damaged;
+  t->stopped = b->stopped || !t->has_end;
 
   result = b->trace;
   b->trace = NULL;

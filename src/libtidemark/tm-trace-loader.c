@@ -688,30 +688,38 @@ tm_trace_load (const char     *path,
 }
 
 TmTrace *
-tm_trace_load_many (const char * const *paths,
-                    guint               n_paths,
-                    TmProgressFunc      progress,
-                    gpointer            progress_data,
-                    GCancellable       *cancellable,
-                    GError            **error)
+tm_trace_load_files (const char *const *paths,
+                     guint           n_paths,
+                     TmProgressFunc  progress,
+                     gpointer        progress_data,
+                     GCancellable   *cancellable,
+                     GError        **error)
 {
   g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
 
+  const char *first;
+
   if (n_paths == 1)
     return tm_trace_load (paths[0], progress, progress_data, cancellable, error);
+  /* the rotated parts of one GC log, or heap dumps of one process */
+  if ((first = tm_trace_detect_format (paths[0], error)) == NULL)
+    return NULL;
   for (guint i = 0; i < n_paths; i++)
     {
       const char *format = tm_trace_detect_format (paths[i], error);
       if (format == NULL)
         return NULL;
-      if (strcmp (format, "hprof") != 0)
+      if ((strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0) || strcmp (format, first) != 0)
         {
-          g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
-                       "%s: only HPROF heap dumps can be opened together (this is a %s file)", paths[i], format);
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                       "%s: only GC logs (as the rotated parts of one log) or HPROF heap dumps (of one process) "
+                       "can be opened together, and this is a %s file", paths[i], format);
           return NULL;
         }
     }
-  return tm_hprof_import_many (paths, n_paths, progress, progress_data, cancellable, error);
+  if (strcmp (first, "hprof") == 0)
+    return tm_hprof_import_many (paths, n_paths, progress, progress_data, cancellable, error);
+  return tm_gclog_import_series (paths, n_paths, progress, progress_data, cancellable, error);
 }
 
 TmTrace *

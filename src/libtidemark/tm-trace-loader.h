@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Opening any supported input: detects the format from the content
- * (.tmtrace zstd or raw, HotSpot GC logs, heaptrack files, HPROF heap
- * dumps) and builds the
+ * (.tmtrace zstd or raw, HotSpot GC logs, heaptrack files) and builds the
  * TmTrace model.  Meant to run in a worker thread (GTask); progress is
  * reported from the bytes consumed and `cancellable` is checked often.
  *
@@ -26,15 +25,14 @@ TmTrace *tm_trace_load        (const char     *path,
                                GCancellable   *cancellable,
                                GError        **error);
 
-/* Several inputs as one timeline: HPROF heap dumps of one process, one
- * heap state per dump in time order (tm_hprof_import_many).  One path is
- * tm_trace_load(); other formats cannot be combined (TM_ERROR_UNSUPPORTED). */
-TmTrace *tm_trace_load_many   (const char * const *paths,
-                               guint               n_paths,
-                               TmProgressFunc      progress,
-                               gpointer            progress_data,
-                               GCancellable       *cancellable,
-                               GError            **error);
+/* Several files as one trace: the rotated parts of a GC log (all must be
+ * GC logs; docs/importers.md).  One path is the same as tm_trace_load. */
+TmTrace *tm_trace_load_files  (const char *const *paths,
+                               guint           n_paths,
+                               TmProgressFunc  progress,
+                               gpointer        progress_data,
+                               GCancellable   *cancellable,
+                               GError        **error);
 
 /* Load a .tmtrace from memory (zstd or raw). */
 TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
@@ -44,7 +42,7 @@ TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
 
 /* Importer registry: each importer says whether it recognises the first
  * bytes of a file, and loads it.  Formats: "tmtrace", "gc-log",
- * "heaptrack", "hprof". */
+ * "heaptrack". */
 typedef gboolean (*TmSniffFunc)  (const guint8 *head, gsize len);
 typedef TmTrace *(*TmImportFunc) (const char *path, TmProgressFunc progress, gpointer progress_data,
                                   GCancellable *cancellable, GError **error);

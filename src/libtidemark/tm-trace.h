@@ -238,7 +238,10 @@ struct _TmTrace {
   /* State of the read */
   gboolean   complete;          /* END seen, totals consistent, no damage */
   gboolean   has_end;
-  guint64    stop_offset;       /* where reading stopped, if !complete */
+  guint64    stop_offset;       /* where reading stopped, if stopped */
+  gboolean   stopped;           /* reading stopped early; else it reached the end
+                                 * (an incomplete trace that is not stopped had
+                                 * damaged parts that were skipped) */
   GArray    *warnings;          /* TmWarning */
   guint64    dropped_events;    /* from META "dropped_events" if present */
   GBytes    *source_bytes;      /* for traces loaded from memory: graphs are re-read from here */

@@ -465,6 +465,41 @@ draw_memory (Ctx *c, double y_top_value)
         }
     }
 
+  /* The committed heap (what the JVM reserved from the OS), a dashed step
+   * line: the heap's footprint, above what is used. */
+  if (m->n_committed > 0)
+    {
+      double dash[] = { 4, 3 };
+      gboolean pen = FALSE;
+
+      n = sample (c, m->end_ns, m->committed, m->n_gcs);
+      cairo_save (cr);
+      for (gsize i = 0; i < n; i++)
+        {
+          double x = tm_chart_layout_ns_to_x (&c->l, c->dx[i]);
+          if (isnan (c->dy[i]))
+            {
+              pen = FALSE;
+              continue;
+            }
+          if (!pen)
+            cairo_move_to (cr, x, y_of (c, c->dy[i]));
+          else
+            {
+              double py;
+              cairo_get_current_point (cr, NULL, &py);
+              cairo_line_to (cr, x, py);
+              cairo_line_to (cr, x, y_of (c, c->dy[i]));
+            }
+          pen = TRUE;
+        }
+      tm_render_set_color (cr, c->o->foreground, 0.7);
+      cairo_set_line_width (cr, 1.2);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+
   /* Reachable memory where graphs exist: a line with dots when sparse. */
   if (m->n_graphs > 0)
     {
@@ -576,6 +611,11 @@ tm_chart_render (cairo_t               *cr,
               n = sample (&c, model->end_ns, model->reachable, model->n_gcs);
               vmax = MAX (vmax, max_of_sample (&c, n));
             }
+          if (model->n_committed > 0)
+            {
+              n = sample (&c, model->end_ns, model->committed, model->n_gcs);
+              vmax = MAX (vmax, max_of_sample (&c, n));
+            }
           unit = TM_AXIS_UNIT_BYTES;
           break;
         case TM_CHART_OBJECTS:
@@ -604,6 +644,8 @@ tm_chart_render (cairo_t               *cr,
                                             tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
       if (model->n_graphs > 0)
         legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
+      if (model->n_committed > 0)
+        legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), o->foreground, TRUE };
       /* time points (heaptrack) have no collections to mark */
       if (!model->time_points)
         legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };

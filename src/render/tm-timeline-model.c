@@ -116,6 +116,7 @@ tm_timeline_model_new (const TmTrace *trace)
   m->space_before = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
   m->space_after = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
   m->reachable = g_new0 (double, MAX (n, 1));
+  m->committed = g_new0 (double, MAX (n, 1));
   m->live_objects = g_new0 (double, MAX (n, 1));
   m->overhead = g_new0 (double, MAX (n, 1));
   m->saw_x = g_new0 (double, 2 * (gsize) MAX (n, 1));
@@ -134,6 +135,8 @@ tm_timeline_model_new (const TmTrace *trace)
       m->used_before[i] = gc->used_before;
       m->used_after[i] = gc->used_after;
       m->reachable[i] = gc->has_graph ? (double) gc->reachable_bytes : NAN;
+      m->committed[i] = gc->committed_after > 0 ? (double) gc->committed_after : NAN;
+      m->n_committed += gc->committed_after > 0;
       m->live_objects[i] = gc->live_objects;
       m->total_pause_ns += gc->pause_ns;
       if (gc->has_graph)
@@ -179,6 +182,7 @@ tm_timeline_model_new (const TmTrace *trace)
       m->max_memory = MAX (m->max_memory, MAX (gc->used_before, gc->used_after));
       if (gc->has_graph)
         m->max_memory = MAX (m->max_memory, (double) gc->reachable_bytes);
+      m->max_memory = MAX (m->max_memory, (double) gc->committed_after);
       m->max_objects = MAX (m->max_objects, (double) gc->live_objects);
       m->max_overhead = MAX (m->max_overhead, m->overhead[i]);
     }
@@ -214,6 +218,7 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->space_before);
   g_free (model->space_after);
   g_free (model->reachable);
+  g_free (model->committed);
   g_free (model->live_objects);
   g_free (model->overhead);
   g_free (model->saw_x);

@@ -40,6 +40,8 @@ struct _TmTimelineModel {
   double      *space_before;      /* [s * n_gcs + i] */
   double      *space_after;
   double      *reachable;         /* NaN where the GC has no graph */
+  double      *committed;         /* committed heap after the GC; NaN where not logged */
+  guint        n_committed;       /* GCs that log it */
   double      *live_objects;
   double      *overhead;          /* pause / time since the previous GC ended */
 

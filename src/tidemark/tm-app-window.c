@@ -6,6 +6,7 @@
 #include "tm-document-loader.h"
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
+#include "tm-gc-summary-rows.h"
 #include "tm-settings.h"
 /* Analysis views of later issues, present when built (src/tidemark/meson.build). */
 #ifdef TM_HAVE_HEAP_VIEW
@@ -52,6 +53,8 @@ struct _TmAppWindow
   GtkLabel             *selection_title;
   GtkLabel             *selection_explanation;
   GtkGrid              *selection_grid;
+  GtkGrid              *gc_summary_grid;
+  GtkWidget            *gc_summary_heading;
   GtkWidget            *heap_button;
   GtkWidget            *ds_button;
   GMenu                *file_section;
@@ -203,10 +206,29 @@ show_banner (TmAppWindow *self)
 
   if (t->complete)
     {
-      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      const char *note = g_hash_table_lookup (t->meta, "note");
+      if (note != NULL)
+        {
+          /* e.g. a GC log with no GC yet: worth saying, not a warning */
+          text = g_strdup_printf (_("“%s”: %s."), name, note);
+          gtk_label_set_label (self->info_label, text);
+          gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_INFO);
+        }
+      gtk_info_bar_set_revealed (self->info_bar, note != NULL);
       return;
     }
-  if (n > 0)
+  if (!t->stopped && t->warnings->len > 0)
+    {
+      /* the messages name the file; the banner names it once */
+      const char *first = g_array_index (t->warnings, TmWarning, 0).message;
+      if (t->path != NULL && g_str_has_prefix (first, t->path) && first[strlen (t->path)] == ':')
+        first += strlen (t->path) + 2;
+      text = g_strdup_printf (ngettext ("“%s” was read to the end, but %u damaged part was skipped: %s",
+                                        "“%s” was read to the end, but %u damaged parts were skipped; the first: %s",
+                                        t->warnings->len),
+                              name, t->warnings->len, first);
+    }
+  else if (n > 0)
     {
       g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);
       text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s, after GC %u at %s. "
@@ -225,6 +247,32 @@ info_bar_response_cb (GtkInfoBar *bar, int response, TmAppWindow *self)
 {
   if (response == GTK_RESPONSE_CLOSE)
     gtk_info_bar_set_revealed (bar, FALSE);
+}
+
+/* A GC log records heap sizes only: the views that need objects say so
+ * instead of showing empty results. */
+static gboolean
+has_objects (const TmTrace *t)
+{
+  return t != NULL && (t->n_objects > 0 || t->total_allocs > 0);
+}
+
+static void
+update_object_views (TmAppWindow *self)
+{
+  gboolean objects = self->trace == NULL || has_objects (self->trace);
+  const char *reason = objects ? NULL
+    : _("This source records heap sizes only, no objects (a GC log): open a Tidemark trace or a heaptrack file for this view");
+
+  gtk_widget_set_visible (GTK_WIDGET (self->objects_chart), objects);
+  gtk_widget_set_tooltip_text (self->heap_button, reason);
+  gtk_widget_set_tooltip_text (self->ds_button, reason);
+  if (!objects)
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
+    }
 }
 
 static void
@@ -266,6 +314,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
+  update_object_views (self);
 }
 
 static void
@@ -339,11 +388,22 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     tm_app_window_add_analysis_page (self, _("Call Stacks"), tm_calls_view_new (trace, 0, 0));
 }
 
-static void
-open_files (TmAppWindow *self, GFile *file, GListModel *companions)
+void
+tm_app_window_open (TmAppWindow *self, GFile *file)
+{
+  tm_app_window_open_files (self, &file, 1);
+}
+
+void
+tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
 {
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
+  GFile *file;
+
+  g_return_if_fail (TM_IS_APP_WINDOW (self));
+  g_return_if_fail (n > 0 && G_IS_FILE (files[0]));
+  file = files[0];
 
   if (self->cancellable)
     g_cancellable_cancel (self->cancellable);
@@ -357,12 +417,13 @@ open_files (TmAppWindow *self, GFile *file, GListModel *companions)
   g_set_object (&self->file, file);
   self->cancellable = g_cancellable_new ();
   self->loader = tm_document_loader_new (file);
-  tm_document_loader_set_companions (self->loader, companions);
+  tm_document_loader_set_more_files (self->loader, files + 1, n - 1);
 
   name = g_file_get_basename (file);
-  if (companions != NULL && g_list_model_get_n_items (companions) > 1)
-    /* TRANSLATORS: loading several heap dumps: the first file's name, the number of files */
-    label = g_strdup_printf (_("Reading “%s” and %u more…"), name, g_list_model_get_n_items (companions) - 1);
+  if (n > 1)
+    /* Translators: the rotated parts of one GC log */
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Reading “%s” and %u more part…",
+                                          "Reading “%s” and %u more parts…", n - 1), name, n - 1);
   else
     label = g_strdup_printf (_("Reading “%s”…"), name);
   gtk_label_set_label (self->loading_label, label);
@@ -375,27 +436,6 @@ open_files (TmAppWindow *self, GFile *file, GListModel *companions)
 
   update_actions (self);
   tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
-}
-
-void
-tm_app_window_open (TmAppWindow *self, GFile *file)
-{
-  g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
-
-  open_files (self, file, NULL);
-}
-
-void
-tm_app_window_open_together (TmAppWindow *self, GListModel *files)
-{
-  g_autoptr(GFile) first = NULL;
-
-  g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (G_IS_LIST_MODEL (files) && g_list_model_get_n_items (files) > 0);
-
-  first = g_list_model_get_item (files, 0);
-  open_files (self, first, files);
 }
 
 /* ------------------------------------------------------------------ */
@@ -644,8 +684,9 @@ windows_row_activated_cb (GtkListBox *box, GtkListBoxRow *row, TmAppWindow *self
 /* ------------------------------------------------------------------ */
 /* Selection summary and range label                                   */
 
+/* A name and its value at column col (name) and col + 1 (value). */
 static void
-grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *value, gboolean wrap)
 {
   GtkWidget *n = gtk_label_new (name);
   GtkWidget *v = gtk_label_new (value);
@@ -655,10 +696,22 @@ grid_row (GtkGrid *grid, int row, const char *name, const char *value)
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_widget_add_css_class (v, "numeric");
-  gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_end (v, 24);
-  gtk_grid_attach (grid, n, (row % 2) * 2, row / 2, 1, 1);
-  gtk_grid_attach (grid, v, (row % 2) * 2 + 1, row / 2, 1, 1);
+  if (wrap)
+    gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  else
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_margin_end (v, 24);
+    }
+  gtk_grid_attach (grid, n, col, row, 1, 1);
+  gtk_grid_attach (grid, v, col + 1, row, 1, 1);
+}
+
+/* Two pairs per line. */
+static void
+grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, (row % 2) * 2, row / 2, name, value, FALSE);
 }
 
 static char *
@@ -666,6 +719,35 @@ signed_bytes (double delta)
 {
   g_autofree char *b = tm_format_bytes (fabs (delta));
   return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
+}
+
+/* One pair per line (the summary's lines are long). */
+static void
+summary_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, 0, row, name, value, TRUE);
+}
+
+/* The GC summary of the selection, or of the whole run without one. */
+static void
+update_gc_summary (TmAppWindow *self, guint first_gc, guint last_gc)
+{
+  GtkWidget *child;
+  int row = 0;
+  gboolean shown;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->gc_summary_grid))))
+    gtk_grid_remove (self->gc_summary_grid, child);
+  if (self->trace != NULL && first_gc == 0 && tm_trace_n_gcs (self->trace) > 0)
+    {
+      first_gc = 1;
+      last_gc = tm_trace_n_gcs (self->trace);
+      gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Whole Run"));
+    }
+  else
+    gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Selection"));
+  shown = tm_gc_summary_rows (self->gc_summary_grid, &row, summary_row, self->trace, first_gc, last_gc);
+  gtk_widget_set_visible (self->gc_summary_heading, shown);
 }
 
 static void
@@ -687,8 +769,10 @@ update_selection_page (TmAppWindow *self)
       gtk_label_set_label (self->selection_title, _("No Range Selected"));
       gtk_label_set_label (self->selection_explanation,
                            _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
+      update_gc_summary (self, 0, 0);
       return;
     }
+  update_gc_summary (self, st.first_gc, st.last_gc);
 
   {
     g_autofree char *t0 = format_time (st.start_ns);
@@ -803,21 +887,21 @@ open_response_cb (GtkNativeDialog *dialog, int response, TmAppWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-      g_autoptr(GFile) file = g_list_model_get_item (files, 0);
+      g_autoptr(GListModel) list = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
       TmApplication *app = TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
 
-      if (g_list_model_get_n_items (files) > 1)
+      for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+        g_ptr_array_add (files, g_list_model_get_item (list, i));
+      if (files->len == 1 && self->file != NULL)
+        tm_application_open_file (app, files->pdata[0]);
+      else if (files->len > 0)
         {
-          /* several heap dumps: one timeline, in this window if it is empty */
-          TmAppWindow *win = self->file == NULL ? self : TM_APP_WINDOW (tm_app_window_new (app));
-          tm_app_window_open_together (win, files);
+          /* several files: the rotated parts of one GC log, one timeline */
+          TmAppWindow *win = self->file == NULL ? self : tm_app_window_new (app);
+          tm_app_window_open_files (win, (GFile *const *) files->pdata, files->len);
           gtk_window_present (GTK_WINDOW (win));
         }
-      else if (self->file == NULL)
-        tm_app_window_open (self, file);
-      else
-        tm_application_open_file (app, file);
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -840,14 +924,12 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_file_filter_add_pattern (traces, "*.zst");
   gtk_file_filter_add_pattern (traces, "*.txt");       /* GC logs are often .txt */
   gtk_file_filter_add_pattern (traces, "heaptrack.*"); /* heaptrack.PROGRAM.PID.zst */
-  gtk_file_filter_add_pattern (traces, "*.hprof");     /* heap dumps */
-  gtk_file_filter_add_pattern (traces, "*.hprof.gz");
   gtk_file_filter_set_name (all, _("All files"));
   gtk_file_filter_add_pattern (all, "*");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  /* several heap dumps open together as one timeline */
+  /* several files: the rotated parts of one GC log */
   gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -1226,6 +1308,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_heading);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, heap_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, ds_button);

@@ -20,9 +20,8 @@ G_DECLARE_FINAL_TYPE (TmAppWindow, tm_app_window, TM, APP_WINDOW, GtkApplication
 
 TmAppWindow *tm_app_window_new               (TmApplication *app);
 void         tm_app_window_open              (TmAppWindow *self, GFile *file);
-/* Several heap dumps of one process as one timeline (the first file
- * names the window). */
-void         tm_app_window_open_together     (TmAppWindow *self, GListModel *files);
+/* Several files as one timeline: the rotated parts of a GC log. */
+void         tm_app_window_open_files        (TmAppWindow *self, GFile *const *files, guint n);
 GFile       *tm_app_window_get_file          (TmAppWindow *self);
 TmSession   *tm_app_window_get_session       (TmAppWindow *self);
 TmTrace     *tm_app_window_get_trace         (TmAppWindow *self);

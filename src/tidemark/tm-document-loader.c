@@ -9,7 +9,7 @@ struct _TmDocumentLoader
 {
   GObject        parent_instance;
   GFile         *file;
-  GPtrArray     *companions;    /* GFile, may be NULL */
+  GPtrArray     *more_files;    /* GFile: further parts of a rotated GC log */
   GMainContext  *context;
 
   /* Written by the worker, read by the idle; guarded by mutex. */
@@ -50,7 +50,7 @@ tm_document_loader_finalize (GObject *object)
   TmDocumentLoader *self = TM_DOCUMENT_LOADER (object);
 
   g_clear_object (&self->file);
-  g_clear_pointer (&self->companions, g_ptr_array_unref);
+  g_clear_pointer (&self->more_files, g_ptr_array_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_mutex_clear (&self->mutex);
   G_OBJECT_CLASS (tm_document_loader_parent_class)->finalize (object);
@@ -122,22 +122,15 @@ tm_document_loader_new (GFile *file)
 }
 
 void
-tm_document_loader_set_companions (TmDocumentLoader *self, GListModel *files)
+tm_document_loader_set_more_files (TmDocumentLoader *self, GFile *const *files, guint n)
 {
   g_return_if_fail (TM_IS_DOCUMENT_LOADER (self));
-
-  g_clear_pointer (&self->companions, g_ptr_array_unref);
-  if (files == NULL)
+  g_clear_pointer (&self->more_files, g_ptr_array_unref);
+  if (n == 0)
     return;
-  self->companions = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-    {
-      GFile *f = g_list_model_get_item (files, i);
-      if (!g_file_equal (f, self->file))
-        g_ptr_array_add (self->companions, f);
-      else
-        g_object_unref (f);
-    }
+  self->more_files = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (self->more_files, g_object_ref (files[i]));
 }
 
 GFile *
@@ -216,18 +209,24 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
 
-  if (self->companions != NULL && self->companions->len > 0)
+  if (self->more_files != NULL)
     {
+      /* the rotated parts of one GC log: one timeline */
       g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
-      g_ptr_array_add (paths, g_strdup (path));
-      for (guint i = 0; i < self->companions->len; i++)
+      g_ptr_array_add (paths, g_steal_pointer (&path));
+      for (guint i = 0; i < self->more_files->len; i++)
         {
-          char *p = g_file_get_path (g_ptr_array_index (self->companions, i));
-          if (p != NULL)
-            g_ptr_array_add (paths, p);
+          char *p = g_file_get_path (self->more_files->pdata[i]);
+          if (p == NULL)
+            {
+              g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                       _("only local files can be opened"));
+              return;
+            }
+          g_ptr_array_add (paths, p);
         }
-      trace = tm_trace_load_many ((const char * const *) paths->pdata, paths->len, progress_cb, self,
-                                  cancellable, &error);
+      trace = tm_trace_load_files ((const char *const *) paths->pdata, paths->len, progress_cb, self,
+                                   cancellable, &error);
     }
   else
     trace = tm_trace_load (path, progress_cb, self, cancellable, &error);

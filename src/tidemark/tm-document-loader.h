@@ -20,10 +20,8 @@ G_DECLARE_FINAL_TYPE (TmDocumentLoader, tm_document_loader, TM, DOCUMENT_LOADER,
 
 TmDocumentLoader *tm_document_loader_new          (GFile *file);
 GFile            *tm_document_loader_get_file     (TmDocumentLoader *self);
-/* Files opened together with the loader's file as one timeline (HPROF
- * heap dumps of one process: one heap state per dump, in time order). */
-void              tm_document_loader_set_companions (TmDocumentLoader *self,
-                                                     GListModel       *files);
+/* Further files read with the first as one timeline (rotated GC logs). */
+void              tm_document_loader_set_more_files (TmDocumentLoader *self, GFile *const *files, guint n);
 double            tm_document_loader_get_fraction (TmDocumentLoader *self);
 
 void              tm_document_loader_load_async   (TmDocumentLoader    *self,

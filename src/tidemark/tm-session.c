@@ -172,6 +172,16 @@ tm_session_set_model (TmSession *self, TmTrace *trace, TmTimelineModel *model)
 
   self->whole_start = 0;
   self->whole_end = model ? MAX ((double) model->duration_ns, MIN_SPAN_NS) : 1;
+  /* A GC log knows nothing before its first event (an excerpt, or a log
+   * started late): the time axis starts there, not at 0. */
+  if (trace != NULL && model != NULL && model->n_gcs > 0 && g_strcmp0 (trace->format, "gc-log") == 0)
+    {
+      double first = model->start_ns[0];
+      for (guint i = 1; i < model->n_gcs; i++)
+        first = MIN (first, model->start_ns[i]);
+      if (first > 0 && self->whole_end - first >= MIN_SPAN_NS)
+        self->whole_start = first;
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_START]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_END]);
   tm_session_clear_selection (self);

@@ -8,6 +8,8 @@
 
 #include "tidemark.h"
 #include "fuzz-mutate.h"
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 #include "hprof-test-writer.h"
 
 static void
@@ -18,7 +20,7 @@ test_replay (void)
   for (guint v = 0; v < 4; v++)
     {
       g_autoptr(GBytes) b = hw_test_heap (v & 1 ? 8 : 4, (v & 2) != 0, v == 3);
-      mutate_and_run (b, rand, 700);
+      tm_fuzz_mutate_and_run (b, rand, 700, LLVMFuzzerTestOneInput);
     }
   g_rand_free (rand);
 }

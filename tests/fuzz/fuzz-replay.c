@@ -7,6 +7,8 @@
 #include "tm-synth.h"
 #include "fuzz-mutate.h"
 
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
 static GBytes *
 seed (const char *scenario, gboolean compress, guint gcs)
 {
@@ -36,7 +38,7 @@ test_replay (void)
     for (int compress = 0; compress < 2; compress++)
       {
         g_autoptr(GBytes) b = seed (scenarios[s], compress, 9);
-        mutate_and_run (b, rand, 1500);
+        tm_fuzz_mutate_and_run (b, rand, 1500, LLVMFuzzerTestOneInput);
       }
   g_rand_free (rand);
 }

@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Builds the reader's libFuzzer target with clang + ASan + UBSan in a build
-# directory of its own and fuzzes it for a bounded time (default 60 s),
-# starting from synthesized seed traces (or, for fuzz-hprof, hand-written
-# heap dumps).  Usage: run-libfuzzer.sh SRCDIR [SECONDS] [TARGET]
+# Builds a libFuzzer target with clang + ASan + UBSan in a build directory
+# of its own and fuzzes it for a bounded time (default 60 s).
+# Usage: run-libfuzzer.sh SRCDIR [SECONDS [TARGET [RUNS]]]
+#   TARGET fuzz-trace-reader (default): seeds are synthesized traces.
+#   TARGET fuzz-gclog: seeds tests/fuzz/gclog-seeds, dictionary gclog.dict.
+#   RUNS: stop after that many executions instead of after SECONDS.
 set -euo pipefail
 src=${1:?source dir}
 secs=${2:-60}
 target=${3:-fuzz-trace-reader}
+runs=${4:--1}
 build=${TM_BUILD_DIR:-$src/build}/fuzz-libfuzzer
 if ! echo 'int LLVMFuzzerTestOneInput(const char*d,unsigned long s){return 0;}' \
      | clang -x c -fsanitize=fuzzer - -o /dev/null 2>/dev/null; then
@@ -17,20 +20,38 @@ if [ ! -f "$build/build.ninja" ]; then
   CC=clang meson setup "$build" "$src" -Dgui=disabled -Dagent=disabled -Dfuzzing=true \
      -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debugoptimized >/dev/null
 fi
-ninja -C "$build" tests/fuzz/$target tests/fuzz/fuzz-replay-hprof src/cli/tidemark-cli >/dev/null
+ninja -C "$build" "tests/fuzz/$target" src/cli/tidemark-cli >/dev/null
 corpus=$(mktemp -d)
 trap 'rm -rf "$corpus"' EXIT
-export ASAN_OPTIONS=detect_leaks=0   # the corpus tools; the fuzzer below checks leaks
-if [ "$target" = fuzz-hprof ]; then
-  "$build/tests/fuzz/fuzz-replay-hprof" --write-seeds "$corpus"
-else
-  for s in leak mixed churn; do
-    "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 -o "$corpus/$s.tmtrace" 2>/dev/null
-    "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 --raw -o "$corpus/$s.raw" 2>/dev/null
-  done
-fi
+extra=()
+case "$target" in
+  fuzz-trace-reader)
+    export ASAN_OPTIONS=detect_leaks=0   # the corpus tools; the fuzzer below checks leaks
+    for s in leak mixed churn; do
+      "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 -o "$corpus/$s.tmtrace" 2>/dev/null
+      "$build/src/cli/tidemark-cli" synth $s --scale 0.01 --gcs 8 --graph-every 3 --raw -o "$corpus/$s.raw" 2>/dev/null
+    done
+    maxlen=65536 ;;
+  fuzz-gclog)
+    cp "$src/tests/fuzz/gclog-seeds/"* "$corpus/"
+    extra=(-dict="$src/tests/fuzz/gclog.dict")
+    maxlen=16384 ;;
+  *) echo "unknown target $target" >&2; exit 1 ;;
+esac
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
-"$build/tests/fuzz/$target" -max_total_time="$secs" -rss_limit_mb=2048 -max_len=65536 \
-   -timeout=10 -print_final_stats=1 "$corpus" 2>&1 | tail -15
+log=$(mktemp)
+trap 'rm -rf "$corpus" "$log"' EXIT
+set +e
+"$build/tests/fuzz/$target" -max_total_time="$secs" -runs="$runs" -rss_limit_mb=2048 -max_len=$maxlen \
+   -timeout=10 -print_final_stats=1 "${extra[@]}" "$corpus" > "$log" 2>&1
+rc=$?
+set -e
+if [ $rc -ne 0 ]; then
+  # a crash, leak or timeout: show what libFuzzer said about it
+  grep -v '^#[0-9]' "$log" | tail -60
+  echo "1 passed, 1 failed"
+  exit 1
+fi
+grep -E '^(Done|stat::)' "$log"
 echo "1 passed, 0 failed"

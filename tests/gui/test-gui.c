@@ -510,7 +510,7 @@ static void
 test_heap_dumps_together (void)
 {
   TmAppWindow *win = new_window ();
-  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+  GFile *files[2];
   const char *names[] = { "later.hprof", "earlier.hprof" };
   TmTrace *trace;
 
@@ -519,12 +519,13 @@ test_heap_dumps_together (void)
       /* the later dump is given first: 1 s after the other */
       g_autoptr(GBytes) b = hw_test_heap_at (8, i == 0, FALSE, G_GUINT64_CONSTANT (1700000001000) - 1000 * i);
       g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
-      g_autoptr(GFile) file = g_file_new_for_path (path);
       g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), NULL));
-      g_list_store_append (files, file);
+      files[i] = g_file_new_for_path (path);
     }
   gtk_window_present (GTK_WINDOW (win));
-  tm_app_window_open_together (win, G_LIST_MODEL (files));
+  tm_app_window_open_files (win, files, 2);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
   wait_until_idle (win);
 
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
