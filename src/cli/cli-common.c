@@ -58,7 +58,7 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
   return argv[1];
 }
 
-/* Several inputs: all must be GC logs (parts of one rotated log). */
+/* Several inputs: the parts of one rotated GC log, or heap dumps. */
 static TmTrace *
 load_series (const char *path, int *exit_code, GError **error)
 {
@@ -67,13 +67,17 @@ load_series (const char *path, int *exit_code, GError **error)
   g_ptr_array_add (paths, (gpointer) path);
   for (guint i = 0; i < more_inputs->len; i++)
     g_ptr_array_add (paths, more_inputs->pdata[i]);
+  const char *first = tm_trace_detect_format (paths->pdata[0], NULL);
+
   for (guint i = 0; i < paths->len; i++)
     {
       const char *format = tm_trace_detect_format (paths->pdata[i], NULL);
-      if (format != NULL && strcmp (format, "gc-log") != 0)
+      if (format != NULL && (g_strcmp0 (format, first) != 0
+                             || (strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0)))
         {
-          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs can be given "
-                                           "several at once, as the parts of a rotated log)",
+          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs, as the parts "
+                                           "of a rotated log, or HPROF heap dumps of one process can be given "
+                                           "several at once)",
                                            (const char *) paths->pdata[i == 0 ? 1 : i]);
           return NULL;
         }

@@ -9,4 +9,5 @@
 #include "tm-trace-loader.h"
 #include "tm-document.h"
 #include "tm-heap-graph.h"
+#include "tm-hprof.h"
 #include "tm-format-util.h"

@@ -36,6 +36,7 @@ guint64  tm_heaptrack_source_offset  (TmHeaptrackSource *s);
 guint64  tm_heaptrack_source_size    (TmHeaptrackSource *s);
 /* TRUE if the compressed stream ended in the middle of a frame. */
 gboolean tm_heaptrack_source_cut_short (TmHeaptrackSource *s);
+gboolean tm_heaptrack_source_compressed (TmHeaptrackSource *s);
 void     tm_heaptrack_source_close   (TmHeaptrackSource *s);
 
 /* ---- the reader thread ---- */

@@ -259,6 +259,12 @@ tm_heaptrack_source_cut_short (TmHeaptrackSource *s)
   return s->kind != TM_HEAPTRACK_PLAIN && s->mid_frame;
 }
 
+gboolean
+tm_heaptrack_source_compressed (TmHeaptrackSource *s)
+{
+  return s->kind != TM_HEAPTRACK_PLAIN;
+}
+
 void
 tm_heaptrack_source_close (TmHeaptrackSource *s)
 {
