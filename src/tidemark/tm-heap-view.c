@@ -971,13 +971,13 @@ path_text (TmHeapView *self, TmClassTree *tree, guint32 node, const TmRootPath *
       guint32 object = g_array_index (path->objects, guint32, i);
       const TmHeapGraph *graph = tm_heap_analysis_get_graph (tree->heap);
       g_autofree char *step = describe_object (self->trace, object);
-      guint32 node = 0, prev = 0;
-      gboolean known = graph != NULL && tm_heap_graph_node_for_object (graph, object, &node);
+      guint32 obj_node = 0, prev = 0;
+      gboolean known = graph != NULL && tm_heap_graph_node_for_object (graph, object, &obj_node);
 
       if (i == 0)
         {
           /* heap dumps name their roots (a static field: pkg.Class.field) */
-          const char *name = known ? tm_heap_graph_root_label (graph, node) : NULL;
+          const char *name = known ? tm_heap_graph_root_label (graph, obj_node) : NULL;
           if (name != NULL)
             /* TRANSLATORS: first line of a path: the kind of GC root, its name, then the object */
             g_string_append_printf (text, _("  GC root (%s %s): %s\n"), _(tm_root_kind_to_string (path->root_kind)),
@@ -991,7 +991,7 @@ path_text (TmHeapView *self, TmClassTree *tree, guint32 node, const TmRootPath *
           /* the field or array element the reference is in, when known */
           g_autofree char *field = NULL;
           if (known && tm_heap_graph_node_for_object (graph, g_array_index (path->objects, guint32, i - 1), &prev))
-            field = tm_heap_graph_edge_label (graph, prev, node);
+            field = tm_heap_graph_edge_label (graph, prev, obj_node);
           if (field != NULL)
             g_string_append_printf (text, "  %*s→ %s%s: %s\n", (int) (2 * (i - 1)), "", field[0] == '[' ? "" : ".",
                                     field, step);
