@@ -947,6 +947,19 @@ advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param
   tm_app_window_add_analysis_page (self, view, title);
 }
 
+/* The selected GCs, or every GC of the trace; FALSE when it has none. */
+static gboolean
+selected_or_whole_run (TmAppWindow *self, guint *first, guint *last)
+{
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return FALSE;
+  *first = tm_session_get_selected_first_gc (self->session);
+  *last = tm_session_get_selected_last_gc (self->session);
+  if (*first == 0 || *last == 0)
+    *first = 1, *last = tm_trace_n_gcs (self->trace);
+  return TRUE;
+}
+
 /* TrendViz over the selected GCs, or the whole trace. */
 static void
 trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
@@ -955,12 +968,8 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   GtkWidget *view;
   guint first, last;
 
-  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+  if (!selected_or_whole_run (self, &first, &last))
     return;
-  first = tm_session_get_selected_first_gc (self->session);
-  last = tm_session_get_selected_last_gc (self->session);
-  if (first == 0 || last == 0)
-    first = 1, last = tm_trace_n_gcs (self->trace);
   view = tm_trend_view_new (self->session);
   tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
   tm_app_window_add_analysis_page (self, view, NULL);
@@ -1000,12 +1009,8 @@ allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *
   GtkWidget *view;
   guint first, last;
 
-  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+  if (!selected_or_whole_run (self, &first, &last))
     return;
-  first = tm_session_get_selected_first_gc (self->session);
-  last = tm_session_get_selected_last_gc (self->session);
-  if (first == 0 || last == 0)
-    first = 1, last = tm_trace_n_gcs (self->trace);
   view = tm_allocations_view_new (self->session);
   tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
   tm_app_window_add_analysis_page (self, view, NULL);
