@@ -482,14 +482,16 @@ draw_memory (Ctx *c, double y_top_value)
               pen = FALSE;
               continue;
             }
+          /* above the scale (see the y range): along the top edge */
+          double y = y_of (c, MIN (c->dy[i], c->y_max));
           if (!pen)
-            cairo_move_to (cr, x, y_of (c, c->dy[i]));
+            cairo_move_to (cr, x, y);
           else
             {
               double py;
               cairo_get_current_point (cr, NULL, &py);
               cairo_line_to (cr, x, py);
-              cairo_line_to (cr, x, y_of (c, c->dy[i]));
+              cairo_line_to (cr, x, y);
             }
           pen = TRUE;
         }
@@ -635,10 +637,13 @@ tm_chart_render (cairo_t               *cr,
               n = sample (&c, model->end_ns, model->reachable, model->n_gcs);
               vmax = MAX (vmax, max_of_sample (&c, n));
             }
+          /* The committed heap may be far above what is used (a small
+           * live set in a large heap): it raises the scale by at most 2x,
+           * so the data stays readable; above that it runs along the top. */
           if (model->n_committed > 0)
             {
               n = sample (&c, model->end_ns, model->committed, model->n_gcs);
-              vmax = MAX (vmax, max_of_sample (&c, n));
+              vmax = MAX (vmax, MIN (max_of_sample (&c, n), 2 * vmax));
             }
           unit = TM_AXIS_UNIT_BYTES;
           break;
