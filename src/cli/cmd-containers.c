@@ -12,11 +12,11 @@
 
 /* The suspicious leak window, if any: what the region defaults to. */
 static gboolean
-default_region (const TmTrace *trace, guint32 *from, guint32 *to)
+default_region (TmDocument *doc, guint32 *from, guint32 *to)
 {
-  g_autoptr(GPtrArray) windows = tm_windows_detect (trace, NULL, FALSE);
+  g_autoptr(GPtrArray) windows = tm_document_windows (doc, NULL, FALSE, NULL, NULL);
 
-  for (guint i = 0; i < windows->len; i++)
+  for (guint i = 0; windows != NULL && i < windows->len; i++)
     {
       const TmWindow *w = g_ptr_array_index (windows, i);
       if (w->kind == TM_WINDOW_LEAK && w->suspicious)
@@ -27,7 +27,7 @@ default_region (const TmTrace *trace, guint32 *from, guint32 *to)
         }
     }
   *from = 1;
-  *to = tm_trace_n_gcs (trace);
+  *to = tm_trace_n_gcs (tm_document_get_trace (doc));
   return FALSE;
 }
 
@@ -153,7 +153,7 @@ tm_cmd_containers (int argc, char **argv)
         return code;
     }
   else
-    from_window = default_region (trace, &from, &to);
+    from_window = default_region (doc, &from, &to);
   report = tm_document_containers (doc, from, to, NULL, &error);
   if (report == NULL)
     {
