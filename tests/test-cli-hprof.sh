@@ -67,6 +67,30 @@ assert s['java.util.HashMap\$Node'][1][1] - s['java.util.HashMap\$Node'][0][1] =
 assert s['HprofProbe\$Entry'][1][1] - s['HprofProbe\$Entry'][0][1] == 2000 * 24
 "
 
+# path to GC roots with names: the payloads hang off the static field
+# `cache` of HprofProbe, through the map's table, an element, its value
+"$cli" heap "$dir/one.data" --gc 1 --path-to-roots 'HprofProbe$Payload' --json > "$dir/path.json" || fail "path"
+json "$dir/path.json" "
+assert d['root_kind'] == 'static field' and d['root_class'] == 'HprofProbe', d
+assert d['root_name'] == 'HprofProbe.cache', d['root_name']
+f = d['fields']
+assert len(f) == len(d['path']) and f[0] is None, f
+assert f[1] == 'table' and f[2].startswith('[') and f[-1] == 'value', f
+"
+"$cli" heap "$dir/one.data" --gc 1 --path-to-roots 'HprofProbe$Payload' > "$dir/path.txt" || fail "path text"
+grep -q "GC root (static field HprofProbe.cache)" "$dir/path.txt" || fail "path text: $(cat "$dir/path.txt")"
+grep -q -- "-> .table: java.util.HashMap\$Node\[\] @" "$dir/path.txt" || fail "path field: $(cat "$dir/path.txt")"
+
+# the two dumps compared: 2000 more entries, each with its map node and key
+"$cli" heap-diff "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --top 0 --json > "$dir/diff.json" || fail "heap-diff"
+json "$dir/diff.json" "
+c = {x['key']: x for x in d['tree']['children']}
+assert d['has_graph'] is True
+assert c['HprofProbe\$Entry']['delta']['objects'] == 2000 and c['HprofProbe\$Entry']['delta']['bytes'] == 2000 * 24
+assert c['HprofProbe\$Leaf']['delta']['objects'] == 0
+assert c['java.util.HashMap\$Node']['delta']['bytes'] == 2000 * 32
+"
+
 # a cut dump opens up to the cut and names the offset
 head -c 2500000 "$dir/one.data" > "$dir/cut.data"
 "$cli" info "$dir/cut.data" --json > "$dir/cut.json" 2> "$dir/cut.err" || fail "info on a cut dump"

@@ -154,6 +154,23 @@ check_test_heap (TmTrace *t, guint id_size)
   path = path_text (h, n2);
   g_assert_cmpstr (path, ==, "com.example.Registry.INSTANCE(static field) -> items -> [1]");
   {
+    /* the same through TmRootPath: one field per hop, the owning class */
+    g_autoptr(TmRootPath) rp = NULL;
+    guint32 item;
+
+    g_assert_true (tm_heap_graph_node_for_object (tm_heap_analysis_get_graph (h), (guint32) n2, &item));
+    rp = tm_root_path_new (h, item, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (rp->objects->len, ==, 3);
+    g_assert_cmpuint (rp->fields->len, ==, 3);
+    g_assert_cmpuint (rp->root_kind, ==, TM_ROOT_KIND_STATIC);
+    g_assert_cmpstr (rp->root_name, ==, "com.example.Registry.INSTANCE");
+    g_assert_cmpstr (rp->root_class, ==, "com.example.Registry");
+    g_assert_null (g_ptr_array_index (rp->fields, 0));
+    g_assert_cmpstr (g_ptr_array_index (rp->fields, 1), ==, "items");
+    g_assert_cmpstr (g_ptr_array_index (rp->fields, 2), ==, "[1]");
+  }
+  {
     /* every root kind arrived */
     const TmHeapGraph *g = tm_heap_analysis_get_graph (h);
     guint kinds = 0;

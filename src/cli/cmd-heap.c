@@ -169,6 +169,15 @@ json_object (GString *s, TmTrace *trace, guint32 object)
   g_string_append_c (s, '}');
 }
 
+static void
+json_string_or_null (GString *s, const char *text)
+{
+  if (text != NULL)
+    tm_json_append_string (s, text);
+  else
+    g_string_append (s, "null");
+}
+
 /* --path-to-roots: OBJECT (@ID) or GROUP (a label path of the tree). */
 static int
 print_root_path (TmDocument *doc, TmClassTree *tree, guint32 gc, const char *file, const char *what,
@@ -227,12 +236,24 @@ print_root_path (TmDocument *doc, TmClassTree *tree, guint32 gc, const char *fil
         tm_json_append_string (s, tm_root_kind_to_string (path->root_kind));
       else
         g_string_append (s, "null");
+      g_string_append (s, ", \"root_name\": ");
+      json_string_or_null (s, path->root_name);
+      g_string_append (s, ", \"root_class\": ");
+      json_string_or_null (s, path->root_class);
       g_string_append (s, ", \"path\": [");
       for (guint i = 0; i < path->objects->len; i++)
         {
           if (i > 0)
             g_string_append (s, ", ");
           json_object (s, trace, g_array_index (path->objects, guint32, i));
+        }
+      /* per hop, the field of the previous object that holds this one */
+      g_string_append (s, "], \"fields\": [");
+      for (guint i = 0; i < path->fields->len; i++)
+        {
+          if (i > 0)
+            g_string_append (s, ", ");
+          json_string_or_null (s, g_ptr_array_index (path->fields, i));
         }
       g_string_append (s, "]}\n");
       fputs (s->str, stdout);
@@ -252,8 +273,14 @@ print_root_path (TmDocument *doc, TmClassTree *tree, guint32 gc, const char *fil
     {
       g_autofree char *obj = describe_object (trace, g_array_index (path->objects, guint32, i));
 
-      if (i == 0)
+      const char *field = g_ptr_array_index (path->fields, i);
+
+      if (i == 0 && path->root_name != NULL)
+        printf ("  GC root (%s %s): %s\n", tm_root_kind_to_string (path->root_kind), path->root_name, obj);
+      else if (i == 0)
         printf ("  GC root (%s): %s\n", tm_root_kind_to_string (path->root_kind), obj);
+      else if (field != NULL)
+        printf ("  %*s-> %s%s: %s\n", (int) (2 * (i - 1)), "", field[0] == '[' ? "" : ".", field, obj);
       else
         printf ("  %*s-> %s\n", (int) (2 * (i - 1)), "", obj);
     }

@@ -4,6 +4,8 @@
 #include "tm-root-path.h"
 #include "tm-error.h"
 
+#include <string.h>
+
 
 void
 tm_root_path_free (TmRootPath *path)
@@ -11,6 +13,9 @@ tm_root_path_free (TmRootPath *path)
   if (path == NULL)
     return;
   g_array_unref (path->objects);
+  g_ptr_array_unref (path->fields);
+  g_free (path->root_name);
+  g_free (path->root_class);
   g_free (path);
 }
 
@@ -45,6 +50,29 @@ tm_heap_analysis_representative (TmHeapAnalysis *heap,
   return best;
 }
 
+/* The fields of the hops and the root's name and class, from the graph's
+ * labels. */
+static void
+name_hops (TmRootPath *path, const TmHeapGraph *graph)
+{
+  guint32 prev = 0;
+
+  for (guint i = 0; i < path->objects->len; i++)
+    {
+      guint32 node = 0;
+      gboolean known = graph != NULL && graph->labels != NULL
+                       && tm_heap_graph_node_for_object (graph, g_array_index (path->objects, guint32, i), &node);
+
+      g_ptr_array_add (path->fields, known && i > 0 ? tm_heap_graph_edge_label (graph, prev, node) : NULL);
+      if (known && i == 0)
+        path->root_name = g_strdup (tm_heap_graph_root_label (graph, node));
+      prev = node;
+    }
+  /* a static field's name is its class's name, a dot, the field */
+  if (path->root_name != NULL && path->root_kind == TM_ROOT_KIND_STATIC && strrchr (path->root_name, '.') != NULL)
+    path->root_class = g_strndup (path->root_name, strrchr (path->root_name, '.') - path->root_name);
+}
+
 static TmRootPath *
 path_new (TmHeapAnalysis *heap, guint32 item, guint64 retained_bytes, GError **error)
 {
@@ -63,6 +91,8 @@ path_new (TmHeapAnalysis *heap, guint32 item, guint64 retained_bytes, GError **e
   path->retained_bytes = retained_bytes;
   path->root_kind = kind;
   path->objects = items;
+  path->fields = g_ptr_array_new_with_free_func (g_free);
+  name_hops (path, tm_heap_analysis_get_graph (heap));
   return path;
 }
 

@@ -20,6 +20,12 @@ typedef struct {
                               * valid when objects->len > 0 */
   GArray  *objects;          /* guint32 object indices, the root first and `object`
                               * last; empty when no root reaches it */
+  /* Names, when the source has them (heap dumps; NULL otherwise): */
+  GPtrArray *fields;         /* char*, one per hop: fields[i] names the reference
+                              * objects[i-1] -> objects[i], a field ("next") or an
+                              * array element ("[3]"); fields[0] is NULL */
+  char    *root_name;        /* the root ("pkg.Holder.cache" for a static field) */
+  char    *root_class;       /* the class owning a static-field root ("pkg.Holder") */
 } TmRootPath;
 
 void         tm_root_path_free              (TmRootPath     *path);

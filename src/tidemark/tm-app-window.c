@@ -10,6 +10,8 @@
 #include "tm-advice-view.h"
 #include "tm-ds-growth-view.h"
 #include "tm-heap-view.h"
+#include "tm-app-actions.h"
+#include "tm-window-steps.h"
 #include "tm-trend-view.h"
 #include "tm-allocations-view.h"
 
@@ -68,7 +70,6 @@ struct _TmAppWindow
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void detect_windows (TmAppWindow *self);
-static void tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title);
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
@@ -224,6 +225,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
   update_object_views (self);
+  tm_app_actions_update (self);
 }
 
 /* The user's data structure descriptions, parsed once per document. */
@@ -421,7 +423,7 @@ format_score (const TmWindow *w)
 }
 
 static GtkWidget *
-window_row_new (const TmWindow *w, int index, gboolean time_points)
+window_row_new (TmTrace *trace, const TmWindow *w, int index, gboolean time_points)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
@@ -452,16 +454,8 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
   score = gtk_label_new (score_text);
   gtk_label_set_xalign (GTK_LABEL (score), 0);
   gtk_widget_add_css_class (score, "caption-heading");
-  explanation = gtk_label_new (w->explanation ? w->explanation : "");
-  gtk_label_set_xalign (GTK_LABEL (explanation), 0);
-  gtk_label_set_wrap (GTK_LABEL (explanation), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (explanation), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (explanation), 4);
-  gtk_label_set_ellipsize (GTK_LABEL (explanation), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (explanation), 40);
-  gtk_widget_add_css_class (explanation, "dim-label");
-  gtk_widget_add_css_class (explanation, "caption");
-  gtk_widget_set_tooltip_text (explanation, w->explanation);
+  /* the text without CLI hints, the next steps as buttons, the rest on demand */
+  explanation = tm_window_steps_new (trace, w, index, 4);
 
   gtk_box_append (GTK_BOX (box), top);
   gtk_box_append (GTK_BOX (box), range);
@@ -490,7 +484,7 @@ fill_windows_list (TmAppWindow *self, GPtrArray *windows)
     gtk_list_box_remove (self->windows_list, child);
 
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->windows_list, window_row_new (g_ptr_array_index (windows, i), (int) i, time_points));
+    gtk_list_box_append (self->windows_list, window_row_new (self->trace, g_ptr_array_index (windows, i), (int) i, time_points));
 
   /* why the list says less than it could: too little data, teardown */
   if (self->trace)
@@ -682,7 +676,8 @@ update_selection_page (TmAppWindow *self)
     if (w)
       {
         g_autofree char *score = format_score (w);
-        g_autofree char *text = g_strdup_printf ("%s\n%s", score, w->explanation ? w->explanation : "");
+        g_autofree char *why = tm_window_steps_app_text (w->explanation);
+        g_autofree char *text = g_strdup_printf ("%s\n%s", score, why);
         gtk_label_set_label (self->selection_explanation, text);
       }
     else
@@ -1040,7 +1035,7 @@ make_room_for_analysis (gpointer data)
 
 /* A closable page for an analysis view; the tab shows a TmSection's own
  * title (`title` is for the views that are no sections yet). */
-static void
+void
 tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title)
 {
   GtkWidget *tab, *close, *label;
@@ -1230,6 +1225,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
+  tm_app_actions_install (widget_class);
 }
 
 static void
@@ -1257,6 +1253,7 @@ tm_app_window_init (TmAppWindow *self)
   gtk_widget_set_visible (self->sample_button, sample != NULL);
   /* The Analyze menu: the analysis views of the selected range. */
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
+  tm_app_actions_add_menu_items (self->analyses_section);
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
   g_menu_append (self->analyses_section, _("GC _Advice"), "win.advice-at-selection");
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");

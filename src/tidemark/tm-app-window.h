@@ -27,7 +27,9 @@ TmSession   *tm_app_window_get_session       (TmAppWindow *self);
 TmTrace     *tm_app_window_get_trace         (TmAppWindow *self);
 gboolean     tm_app_window_is_busy           (TmAppWindow *self);   /* loading or detecting */
 
-/* Adds a closable page to the analysis notebook and shows it. */
+/* Adds a closable page to the analysis notebook and shows it (title
+ * NULL: the section's own). */
+void         tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title);
 
 /* Renders a chart exactly as shown (range, bands, selection) to a PNG. */
 gboolean     tm_app_window_export_chart      (TmAppWindow *self, TmChartKind kind, const char *path,

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-heap-view.h"
+#include "tm-root-path-panel.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
 #include "tm-format-util.h"
@@ -93,7 +94,8 @@ struct _TmHeapView
   GtkButton           *add_button;
   GtkLabel            *status_label;
   GtkColumnView       *table;
-  GtkLabel            *path_label;
+  TmRootPathPanel     *path_panel;
+  GtkSpinButton       *gc_spin;
 
   GListStore          *roots;          /* TmHeapRow: the first level */
   GtkTreeListModel    *tree_model;
@@ -115,7 +117,8 @@ struct _TmHeapView
   GCancellable        *cancellable;    /* tree and metrics */
   GCancellable        *path_cancellable;
   gint64               last_refresh;   /* of the deep and retained columns, µs */
-  char                *path_text;
+  gboolean             path_ready;     /* the panel shows a finished search */
+  guint                gc_timeout;     /* a new GC picked, applied after a pause */
 };
 
 G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, TM_TYPE_SECTION)
@@ -941,67 +944,6 @@ search_next_cb (GtkSearchEntry *entry, TmHeapView *self)
 
 /* ---- path to GC roots ---- */
 
-static char *
-describe_object (TmTrace *trace, guint32 object)
-{
-  g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[object]);
-  const char *type = tm_trace_type (trace, trace->obj_type[object])->name;
-
-  /* TRANSLATORS: an object in a reference path: type, id, allocation site */
-  return g_strdup_printf (_("%s @%" G_GUINT64_FORMAT "  (allocated at %s)"), type,
-                          tm_trace_object_id (trace, object), site);
-}
-
-/* The panel's text for a path the document found. */
-static char *
-path_text (TmHeapView *self, TmClassTree *tree, guint32 node, const TmRootPath *path)
-{
-  g_autofree char *label = tm_class_tree_node_label (tree, node);
-  g_autofree char *retained = tm_format_bytes ((double) path->retained_bytes);
-  g_autofree char *obj = describe_object (self->trace, path->object);
-  GString *text = g_string_new (NULL);
-
-  /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
-  g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
-                          label, obj, retained);
-  if (path->objects->len == 0)
-    g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
-  for (guint i = 0; i < path->objects->len; i++)
-    {
-      guint32 object = g_array_index (path->objects, guint32, i);
-      const TmHeapGraph *graph = tm_heap_analysis_get_graph (tree->heap);
-      g_autofree char *step = describe_object (self->trace, object);
-      guint32 obj_node = 0, prev = 0;
-      gboolean known = graph != NULL && tm_heap_graph_node_for_object (graph, object, &obj_node);
-
-      if (i == 0)
-        {
-          /* heap dumps name their roots (a static field: pkg.Class.field) */
-          const char *name = known ? tm_heap_graph_root_label (graph, obj_node) : NULL;
-          if (name != NULL)
-            /* TRANSLATORS: first line of a path: the kind of GC root, its name, then the object */
-            g_string_append_printf (text, _("  GC root (%s %s): %s\n"), _(tm_root_kind_to_string (path->root_kind)),
-                                    name, step);
-          else
-            /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
-            g_string_append_printf (text, _("  GC root (%s): %s\n"), _(tm_root_kind_to_string (path->root_kind)), step);
-        }
-      else
-        {
-          /* the field or array element the reference is in, when known */
-          g_autofree char *field = NULL;
-          if (known && tm_heap_graph_node_for_object (graph, g_array_index (path->objects, guint32, i - 1), &prev))
-            field = tm_heap_graph_edge_label (graph, prev, obj_node);
-          if (field != NULL)
-            g_string_append_printf (text, "  %*s→ %s%s: %s\n", (int) (2 * (i - 1)), "", field[0] == '[' ? "" : ".",
-                                    field, step);
-          else
-            g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", step);
-        }
-    }
-  return g_string_free (text, FALSE);
-}
-
 typedef struct {
   TmHeapView  *self;
   TmClassTree *tree;
@@ -1022,12 +964,16 @@ path_done (GObject *source, GAsyncResult *result, gpointer user_data)
   set_busy (self, -1);
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
-  g_free (self->path_text);
-  if (path == NULL && g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
-    self->path_text = g_strdup (_("The group is empty."));
+  self->path_ready = TRUE;
+  if (path != NULL)
+    {
+      g_autofree char *label = tm_class_tree_node_label (tree, node);
+      tm_root_path_panel_set_path (self->path_panel, self->trace, label, path);
+    }
+  else if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+    tm_root_path_panel_set_message (self->path_panel, _("The group is empty."));
   else
-    self->path_text = path ? path_text (self, tree, node, path) : g_strdup (error->message);
-  gtk_label_set_text (self->path_label, self->path_text);
+    tm_root_path_panel_set_message (self->path_panel, error->message);
 }
 
 void
@@ -1049,8 +995,8 @@ tm_heap_view_show_path (TmHeapView *self)
   g_cancellable_cancel (self->path_cancellable);
   g_clear_object (&self->path_cancellable);
   self->path_cancellable = g_cancellable_new ();
-  g_clear_pointer (&self->path_text, g_free);
-  gtk_label_set_text (self->path_label, _("Searching a path to the GC roots…"));
+  self->path_ready = FALSE;
+  tm_root_path_panel_set_message (self->path_panel, _("Searching a path to the GC roots…"));
 
   req = g_new0 (PathRequest, 1);
   req->self = g_object_ref (self);
@@ -1064,7 +1010,7 @@ const char *
 tm_heap_view_get_path_text (TmHeapView *self)
 {
   g_return_val_if_fail (TM_IS_HEAP_VIEW (self), NULL);
-  return self->path_text;
+  return self->path_ready ? tm_root_path_panel_get_text (self->path_panel) : NULL;
 }
 
 static void
@@ -1080,6 +1026,61 @@ selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapVi
                  && gtk_single_selection_get_selected (selection) != GTK_INVALID_LIST_POSITION;
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), can);
+}
+
+/* ---- the GC shown ---- */
+
+void
+tm_heap_view_set_gc (TmHeapView *self, guint gc_id)
+{
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (TM_IS_HEAP_VIEW (self));
+  g_return_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (self->trace));
+
+  g_clear_handle_id (&self->gc_timeout, g_source_remove);
+  if (gc_id == self->gc_id)
+    return;
+  self->gc_id = gc_id;
+  if ((guint) gtk_spin_button_get_value_as_int (self->gc_spin) != gc_id)
+    gtk_spin_button_set_value (self->gc_spin, gc_id);
+  /* another heap: its tree, sizes and paths start over */
+  g_cancellable_cancel (self->path_cancellable);
+  gtk_widget_set_visible (GTK_WIDGET (self->path_panel), FALSE);
+  self->path_ready = FALSE;
+  g_clear_pointer (&self->tree, tm_class_tree_unref);
+  g_clear_pointer (&self->heap, tm_heap_analysis_unref);
+  fill_roots (self);
+  title = g_strdup_printf (_("Heap after GC %u"), gc_id);
+  tm_section_set_title (TM_SECTION (self), title);
+  update_title (self);
+  update_add_button (self);
+  rebuild (self);
+}
+
+guint
+tm_heap_view_get_gc (TmHeapView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_VIEW (self), 0);
+  return self->gc_id;
+}
+
+static gboolean
+gc_timeout_cb (gpointer data)
+{
+  TmHeapView *self = data;
+
+  self->gc_timeout = 0;
+  tm_heap_view_set_gc (self, (guint) gtk_spin_button_get_value_as_int (self->gc_spin));
+  return G_SOURCE_REMOVE;
+}
+
+/* Stepping through GCs builds only the heap the user stops at. */
+static void
+gc_changed_cb (GtkSpinButton *spin, TmHeapView *self)
+{
+  g_clear_handle_id (&self->gc_timeout, g_source_remove);
+  self->gc_timeout = g_timeout_add (300, gc_timeout_cb, self);
 }
 
 /* ---- life cycle ---- */
@@ -1103,6 +1104,9 @@ tm_heap_view_new (TmSession *session,
   self->trace = tm_trace_ref (tm_document_get_trace (doc));
   g_signal_connect_object (doc, "descriptions-changed", G_CALLBACK (descriptions_changed_cb), self, 0);
   self->gc_id = gc_id;
+  gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->gc_spin), tm_trace_n_gcs (self->trace));
+  gtk_spin_button_set_value (self->gc_spin, gc_id);
+  g_signal_connect (self->gc_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
   update_title (self);
   update_add_button (self);
   rebuild (self);
@@ -1118,6 +1122,7 @@ tm_heap_view_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_cancellable_cancel (self->path_cancellable);
   g_clear_object (&self->path_cancellable);
+  g_clear_handle_id (&self->gc_timeout, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_HEAP_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->sorted);
@@ -1141,7 +1146,6 @@ tm_heap_view_finalize (GObject *object)
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
   g_clear_object (&self->doc);
-  g_free (self->path_text);
   G_OBJECT_CLASS (tm_heap_view_parent_class)->finalize (object);
 }
 
@@ -1154,6 +1158,7 @@ tm_heap_view_class_init (TmHeapViewClass *klass)
   object_class->dispose = tm_heap_view_dispose;
   object_class->finalize = tm_heap_view_finalize;
 
+  g_type_ensure (TM_TYPE_ROOT_PATH_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-heap-view.ui");
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, box);
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, title_label);
@@ -1166,7 +1171,8 @@ tm_heap_view_class_init (TmHeapViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, add_button);
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, status_label);
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, table);
-  gtk_widget_class_bind_template_child (widget_class, TmHeapView, path_label);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, path_panel);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, gc_spin);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
   gtk_widget_class_bind_template_callback (widget_class, path_clicked_cb);

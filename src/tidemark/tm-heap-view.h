@@ -38,6 +38,11 @@ enum {
 GtkWidget   *tm_heap_view_new            (TmSession          *session,
                                           guint               gc_id);
 
+/* The GC whose heap is shown (the GC picker of the header). */
+void         tm_heap_view_set_gc         (TmHeapView         *self,
+                                          guint               gc_id);
+guint        tm_heap_view_get_gc         (TmHeapView         *self);
+
 /* The classifier chain (default: type). */
 void         tm_heap_view_set_chain      (TmHeapView         *self,
                                           const TmClassifier *chain,
@@ -73,8 +78,9 @@ guint        tm_heap_view_get_selected   (TmHeapView         *self);
 void         tm_heap_view_select         (TmHeapView         *self,
                                           guint               row);
 
-/* Starts "path to GC roots" for the selected group; the text appears in
- * the path panel (tm_heap_view_get_path_text) when the worker is done. */
+/* Starts "path to GC roots" for the selected group; the path appears in
+ * the panel under the table, a row per hop, when the worker is done;
+ * get_path_text: what its Copy button copies, NULL until then. */
 void         tm_heap_view_show_path      (TmHeapView         *self);
 const char  *tm_heap_view_get_path_text  (TmHeapView         *self);
 

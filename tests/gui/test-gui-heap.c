@@ -18,6 +18,7 @@
 #include "tm-application.h"
 #include "tm-app-window.h"
 #include "tm-heap-view.h"
+#include "tm-root-path-panel.h"
 #include "tm-session.h"
 #include "tm-synth.h"
 #include "tm-settings.h"
@@ -41,6 +42,18 @@ static gboolean
 path_done (gpointer data)
 {
   return tm_heap_view_get_path_text (data) != NULL;
+}
+
+static gboolean
+allocated (gpointer widget)
+{
+  return gtk_widget_get_height (widget) > 0;
+}
+
+static gboolean
+at_gc (gpointer data)
+{
+  return view_idle (data) && tm_heap_analysis_get_gc (tm_heap_view_get_tree (data)->heap) == tm_heap_view_get_gc (data);
 }
 
 static GtkWidget *
@@ -158,9 +171,18 @@ test_window (void)
   tm_gui_test_spin_until (path_done, view, 30000);
   {
     const char *text = tm_heap_view_get_path_text (view);
+    TmRootPathPanel *panel = TM_ROOT_PATH_PANEL (tm_gui_test_find_widget (GTK_WIDGET (view), TM_TYPE_ROOT_PATH_PANEL));
     g_assert_nonnull (text);
-    g_assert_nonnull (strstr (text, "GC root (static field): java.util.concurrent.ConcurrentHashMap @"));
-    g_assert_nonnull (strstr (text, "→ java.util.concurrent.ConcurrentHashMap$Node[] @"));
+    /* a row per hop: the static root's map, its table, a node, the journey */
+    g_assert_nonnull (strstr (text, "\n1\tjava.util.concurrent.ConcurrentHashMap\t@"));
+    g_assert_nonnull (strstr (text, "\tstatic field\t"));
+    g_assert_nonnull (strstr (text, "\n2\tjava.util.concurrent.ConcurrentHashMap$Node[]\t@"));
+    g_assert_nonnull (strstr (text, "\tcom.example.travel.Journey\t@"));
+    /* shown, not folded away: the panel has height in the window */
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+    g_assert_cmpuint (tm_root_path_panel_get_n_hops (panel), >=, 4);
+    tm_gui_test_spin_until (allocated, panel, 5000);
+    g_assert_cmpint (gtk_widget_get_height (GTK_WIDGET (panel)), >, 60);
   }
 
   /* reorder (call site first), then remove the type level */
@@ -179,7 +201,20 @@ test_window (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
-/* A GC without a graph: shallow sizes, dashes, and a note. */
+static gboolean
+metrics_ready (gpointer data)
+{
+  return tm_heap_view_get_metrics_ready (data);
+}
+
+static gboolean
+gc_is_10 (gpointer data)
+{
+  return tm_heap_view_get_gc (data) == 10;
+}
+
+/* A GC without a graph: shallow sizes, dashes, and a note; then other
+ * GCs through the picker. */
 static void
 test_no_graph (void)
 {
@@ -208,6 +243,20 @@ test_no_graph (void)
     g_assert_nonnull (note);
     g_assert_true (gtk_widget_get_visible (note));
   }
+  /* the GC picker: to the nearest graph GC, which fills deep sizes */
+  tm_heap_view_set_gc (view, 20);
+  g_assert_cmpstr (tm_section_get_title (TM_SECTION (view)), ==, "Heap after GC 20");
+  tm_gui_test_spin_until (at_gc, view, 60000);
+  tm_gui_test_spin_until (metrics_ready, view, 60000);
+  {
+    g_autofree char *retained = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_RETAINED);
+    g_assert_cmpstr (retained, !=, "—");
+  }
+  /* and through its spin button, as a person steps it */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_SPIN_BUTTON)), 10);
+  tm_gui_test_spin_until (gc_is_10, view, 60000);
+  tm_gui_test_spin_until (at_gc, view, 60000);
+  g_assert_cmpuint (tm_heap_analysis_get_gc (tm_heap_view_get_tree (view)->heap), ==, 10);
   gtk_window_destroy (GTK_WINDOW (window));
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);

@@ -1,0 +1,777 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Compare Heaps (see the header). */
+#include "tm-config.h"
+#include "tm-heap-diff-view.h"
+#include "tm-classify-chain.h"
+#include "tm-error.h"
+#include "tm-format-util.h"
+
+#include <glib/gi18n.h>
+
+/* ---- rows: one diff node each ---- */
+
+#define TM_TYPE_HEAP_DIFF_ROW (tm_heap_diff_row_get_type ())
+G_DECLARE_FINAL_TYPE (TmHeapDiffRow, tm_heap_diff_row, TM, HEAP_DIFF_ROW, GObject)
+
+struct _TmHeapDiffRow
+{
+  GObject     parent_instance;
+  TmHeapDiff *diff;
+  guint32     node;
+};
+
+G_DEFINE_FINAL_TYPE (TmHeapDiffRow, tm_heap_diff_row, G_TYPE_OBJECT)
+
+static void
+tm_heap_diff_row_finalize (GObject *object)
+{
+  tm_heap_diff_unref (TM_HEAP_DIFF_ROW (object)->diff);
+  G_OBJECT_CLASS (tm_heap_diff_row_parent_class)->finalize (object);
+}
+
+static void
+tm_heap_diff_row_class_init (TmHeapDiffRowClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = tm_heap_diff_row_finalize;
+}
+
+static void
+tm_heap_diff_row_init (TmHeapDiffRow *row)
+{
+}
+
+static TmHeapDiffRow *
+row_new (TmHeapDiff *diff, guint32 node)
+{
+  TmHeapDiffRow *row = g_object_new (TM_TYPE_HEAP_DIFF_ROW, NULL);
+
+  row->diff = tm_heap_diff_ref (diff);
+  row->node = node;
+  return row;
+}
+
+/* ---- the view ---- */
+
+struct _TmHeapDiffView
+{
+  TmSection            parent_instance;
+
+  GtkWidget           *box;
+  GtkLabel            *title_label;
+  GtkSpinButton       *from_spin;
+  GtkSpinButton       *to_spin;
+  GtkDropDown         *level1_dropdown;
+  GtkDropDown         *level2_dropdown;
+  GtkButton           *path_button;
+  GtkSpinner          *spinner;
+  GtkProgressBar      *progress;
+  GtkLabel            *status_label;
+  GtkColumnView       *table;
+  TmRootPathPanel     *path_panel;
+
+  GListStore          *roots;
+  GtkTreeListModel    *tree_model;
+  GtkSortListModel    *sorted;
+  GtkSingleSelection  *selection;
+  GtkColumnViewColumn *columns[TM_HEAP_DIFF_N_COLUMNS];
+
+  TmDocument          *doc;
+  TmTrace             *trace;
+  guint                from_gc, to_gc;
+  TmClassifier         chain[2];
+  guint                depth;
+  TmHeapDiff          *diff;
+  guint                busy;
+  GCancellable        *cancellable;
+  GCancellable        *path_cancellable;
+  guint                gcs_timeout;     /* new GCs picked, applied after a pause */
+};
+
+G_DEFINE_FINAL_TYPE (TmHeapDiffView, tm_heap_diff_view, TM_TYPE_SECTION)
+
+static void
+set_busy (TmHeapDiffView *self, int delta)
+{
+  self->busy += delta;
+  gtk_spinner_set_spinning (self->spinner, self->busy > 0);
+}
+
+static void
+show_status (TmHeapDiffView *self, const char *text)
+{
+  gtk_label_set_text (self->status_label, text != NULL ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL && *text != '\0');
+}
+
+/* ---- cells ---- */
+
+static TmHeapMetric
+column_metric (guint column)
+{
+  switch (column)
+    {
+    case TM_HEAP_DIFF_COLUMN_OBJECTS_BEFORE:
+    case TM_HEAP_DIFF_COLUMN_OBJECTS_AFTER:
+    case TM_HEAP_DIFF_COLUMN_OBJECTS_DELTA:   return TM_HEAP_METRIC_OBJECTS;
+    case TM_HEAP_DIFF_COLUMN_BYTES_BEFORE:
+    case TM_HEAP_DIFF_COLUMN_BYTES_AFTER:
+    case TM_HEAP_DIFF_COLUMN_BYTES_DELTA:     return TM_HEAP_METRIC_BYTES;
+    default:                                  return TM_HEAP_METRIC_RETAINED_BYTES;
+    }
+}
+
+/* 0 before, 1 after, 2 delta */
+static guint
+column_side (guint column)
+{
+  return (column - TM_HEAP_DIFF_COLUMN_OBJECTS_BEFORE) % 3;
+}
+
+static gint64
+row_value (TmHeapDiffRow *row, guint column)
+{
+  TmGroupMetrics b, a;
+  TmHeapMetric m = column_metric (column);
+
+  tm_heap_diff_get_metrics (row->diff, row->node, &b, &a);
+  switch (column_side (column))
+    {
+    case 0:  return (gint64) tm_group_metrics_get (&b, m);
+    case 1:  return (gint64) tm_group_metrics_get (&a, m);
+    default: return (gint64) tm_group_metrics_get (&a, m) - (gint64) tm_group_metrics_get (&b, m);
+    }
+}
+
+/* "+1.2 MiB", "−300 B" */
+static char *
+signed_text (gint64 v, gboolean bytes)
+{
+  guint64 mag = (guint64) (v < 0 ? -v : v);
+  g_autofree char *s = bytes ? tm_format_bytes ((double) mag) : tm_format_count (mag);
+
+  return g_strdup_printf ("%s%s", v > 0 ? "+" : v < 0 ? "−" : "", s);
+}
+
+static char *
+cell_text (TmHeapDiffRow *row, guint column)
+{
+  gint64 v;
+  gboolean bytes = column_metric (column) != TM_HEAP_METRIC_OBJECTS;
+
+  if (column == TM_HEAP_DIFF_COLUMN_NAME)
+    return g_strdup (tm_heap_diff_node (row->diff, row->node)->label);
+  if (column_metric (column) == TM_HEAP_METRIC_RETAINED_BYTES && !row->diff->has_graph)
+    return g_strdup ("—");
+  v = row_value (row, column);
+  if (column_side (column) == 2)
+    return signed_text (v, bytes);
+  return bytes ? tm_format_bytes ((double) v) : tm_format_count ((guint64) v);
+}
+
+static void
+cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "tm-column"));
+  GtkWidget *label = gtk_label_new (NULL);
+
+  if (column == TM_HEAP_DIFF_COLUMN_NAME)
+    {
+      GtkWidget *expander = gtk_tree_expander_new ();
+      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
+      /* a class name's end tells it apart (…HashMap$Node[]) */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
+      gtk_list_item_set_child (item, expander);
+    }
+  else
+    {
+      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
+      gtk_widget_add_css_class (label, "numeric");
+      gtk_list_item_set_child (item, label);
+    }
+}
+
+static void
+cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+{
+  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "tm-column"));
+  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
+  g_autoptr(TmHeapDiffRow) row = gtk_tree_list_row_get_item (tree_row);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  g_autofree char *text = cell_text (row, column);
+
+  if (column == TM_HEAP_DIFF_COLUMN_NAME)
+    {
+      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
+      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
+      gtk_widget_set_tooltip_text (child, text);
+    }
+  gtk_label_set_text (GTK_LABEL (child), text);
+  /* growth stands out, shrinking is quiet */
+  if (column_side (column) == 2 && column != TM_HEAP_DIFF_COLUMN_NAME)
+    {
+      gint64 v = row_value (row, column);
+      if (v > 0)
+        gtk_widget_add_css_class (child, "error");
+      else
+        gtk_widget_remove_css_class (child, "error");
+      if (v < 0)
+        gtk_widget_add_css_class (child, "success");
+      else
+        gtk_widget_remove_css_class (child, "success");
+    }
+}
+
+static int
+compare_rows (gconstpointer a, gconstpointer b, gpointer column_p)
+{
+  TmHeapDiffRow *x = (TmHeapDiffRow *) a, *y = (TmHeapDiffRow *) b;
+  guint column = GPOINTER_TO_UINT (column_p);
+  gint64 vx, vy;
+
+  if (column == TM_HEAP_DIFF_COLUMN_NAME)
+    {
+      int c = g_utf8_collate (tm_heap_diff_node (x->diff, x->node)->label, tm_heap_diff_node (y->diff, y->node)->label);
+      return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+    }
+  vx = row_value (x, column);
+  vy = row_value (y, column);
+  return vx < vy ? GTK_ORDERING_SMALLER : vx > vy ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
+}
+
+static void
+add_column (TmHeapDiffView *self, guint column, const char *title)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  g_autoptr(GtkSorter) sorter = NULL;
+  GtkColumnViewColumn *col;
+
+  g_object_set_data (G_OBJECT (factory), "tm-column", GUINT_TO_POINTER (column));
+  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
+  col = gtk_column_view_column_new (title, factory);
+  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (column), NULL));
+  gtk_column_view_column_set_sorter (col, sorter);
+  gtk_column_view_column_set_expand (col, column == TM_HEAP_DIFF_COLUMN_NAME);
+  /* names get room; the table scrolls sideways when narrow */
+  gtk_column_view_column_set_fixed_width (col, column == TM_HEAP_DIFF_COLUMN_NAME ? 260 : -1);
+  gtk_column_view_column_set_resizable (col, TRUE);
+  gtk_column_view_append_column (self->table, col);
+  self->columns[column] = col;
+}
+
+/* ---- the tree model ---- */
+
+static GListModel *
+create_children (gpointer item, gpointer user_data)
+{
+  TmHeapDiffRow *parent = item;
+  const TmHeapDiffNode *n = tm_heap_diff_node (parent->diff, parent->node);
+  GListStore *store;
+
+  if (n->n_children == 0)
+    return NULL;
+  store = g_list_store_new (TM_TYPE_HEAP_DIFF_ROW);
+  for (guint32 c = 0; c < n->n_children; c++)
+    {
+      g_autoptr(TmHeapDiffRow) row = row_new (parent->diff, n->first_child + c);
+      g_list_store_append (store, row);
+    }
+  return G_LIST_MODEL (store);
+}
+
+static void
+fill_roots (TmHeapDiffView *self)
+{
+  g_list_store_remove_all (self->roots);
+  if (self->diff != NULL)
+    {
+      /* Overall first, so the totals are a row like the others */
+      g_autoptr(TmHeapDiffRow) row = row_new (self->diff, 0);
+      g_list_store_append (self->roots, row);
+    }
+}
+
+static void
+update_title (TmHeapDiffView *self)
+{
+  g_autofree char *title = NULL;
+
+  if (self->diff != NULL)
+    {
+      TmGroupMetrics b, a;
+      g_autofree char *ob = NULL, *oa = NULL, *bb = NULL, *ba = NULL, *bd = NULL;
+
+      tm_heap_diff_get_metrics (self->diff, 0, &b, &a);
+      ob = tm_format_count (b.objects);
+      oa = tm_format_count (a.objects);
+      bb = tm_format_bytes ((double) b.bytes);
+      ba = tm_format_bytes ((double) a.bytes);
+      bd = signed_text ((gint64) a.bytes - (gint64) b.bytes, TRUE);
+      /* TRANSLATORS: Compare Heaps title: GCs, objects before -> after, bytes before -> after (change) */
+      title = g_strdup_printf (_("GC %u → %u: %s → %s objects, %s → %s (%s)"),
+                               self->from_gc, self->to_gc, ob, oa, bb, ba, bd);
+    }
+  else
+    title = g_strdup_printf (_("Heap after GC %u compared with GC %u"), self->to_gc, self->from_gc);
+  /* the whole sentence for those who hover */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->title_label), _("The heap after the later GC compared with the heap after the earlier one"));
+  gtk_label_set_text (self->title_label, title);
+}
+
+/* ---- the document's work ---- */
+
+static char *
+no_graph_note (TmHeapDiffView *self)
+{
+  gboolean a = tm_trace_gc (self->trace, self->from_gc)->has_graph;
+  gboolean b = tm_trace_gc (self->trace, self->to_gc)->has_graph;
+
+  if (a && b)
+    return NULL;
+  if (!a && !b)
+    return g_strdup_printf (_("GCs %u and %u have no reference graph, so only shallow sizes are compared."),
+                            self->from_gc, self->to_gc);
+  return g_strdup_printf (_("GC %u has no reference graph, so only shallow sizes are compared."),
+                          a ? self->to_gc : self->from_gc);
+}
+
+static void
+diff_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmHeapDiffView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TmHeapDiff *diff = tm_document_heap_diff_finish (TM_DOCUMENT (source), result, &error);
+
+  set_busy (self, -1);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  if (diff == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_status (self, error->message);
+      return;
+    }
+  g_clear_pointer (&self->diff, tm_heap_diff_unref);
+  self->diff = diff;
+  fill_roots (self);
+  update_title (self);
+  {
+    g_autofree char *note = no_graph_note (self);
+    show_status (self, note);
+  }
+  {
+    g_autoptr(GtkTreeListRow) overall = gtk_tree_list_model_get_row (self->tree_model, 0);
+    if (overall != NULL)
+      gtk_tree_list_row_set_expanded (overall, TRUE);
+  }
+  gtk_column_view_sort_by_column (self->table,
+                                  self->columns[diff->has_graph ? TM_HEAP_DIFF_COLUMN_RETAINED_DELTA
+                                                                : TM_HEAP_DIFF_COLUMN_BYTES_DELTA],
+                                  GTK_SORT_DESCENDING);
+  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE], diff->has_graph);
+  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_AFTER], diff->has_graph);
+  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_DELTA], diff->has_graph);
+}
+
+static void
+diff_progress_cb (double fraction, gpointer data)
+{
+  TmHeapDiffView *self = data;   /* alive: nothing arrives after cancel or result */
+
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+}
+
+static void
+rebuild (TmHeapDiffView *self)
+{
+  g_autofree char *title = NULL;
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->diff, tm_heap_diff_unref);
+  fill_roots (self);
+  update_title (self);
+  show_status (self, NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->path_panel), FALSE);
+  /* TRANSLATORS: tab title of Compare Heaps */
+  title = g_strdup_printf (_("Compare GC %u → %u"), self->from_gc, self->to_gc);
+  tm_section_set_title (TM_SECTION (self), title);
+  gtk_spin_button_set_value (self->from_spin, self->from_gc);
+  gtk_spin_button_set_value (self->to_spin, self->to_gc);
+
+  gtk_progress_bar_set_fraction (self->progress, 0.0);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+  set_busy (self, +1);
+  tm_document_heap_diff_async (self->doc, self->from_gc, self->to_gc, self->chain, self->depth,
+                               TM_DOCUMENT_TREE_DEFAULT, TRUE, diff_progress_cb, self, self->cancellable,
+                               diff_done, g_object_ref (self));
+}
+
+void
+tm_heap_diff_view_set_gcs (TmHeapDiffView *self, guint from_gc, guint to_gc)
+{
+  guint n;
+
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  n = tm_trace_n_gcs (self->trace);
+  g_return_if_fail (from_gc >= 1 && from_gc <= n && to_gc >= 1 && to_gc <= n);
+  g_clear_handle_id (&self->gcs_timeout, g_source_remove);
+  self->from_gc = from_gc;
+  self->to_gc = to_gc;
+  rebuild (self);
+}
+
+void
+tm_heap_diff_view_get_gcs (TmHeapDiffView *self, guint *from_gc, guint *to_gc)
+{
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  *from_gc = self->from_gc;
+  *to_gc = self->to_gc;
+}
+
+/* dropdown position <-> classifier: level 2 starts with "none" */
+void
+tm_heap_diff_view_set_chain (TmHeapDiffView *self, const TmClassifier *chain, guint depth)
+{
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  g_return_if_fail (depth >= 1 && depth <= 2 && chain[0] < TM_N_CLASSIFIERS);
+
+  self->chain[0] = chain[0];
+  self->depth = depth;
+  if (depth == 2)
+    self->chain[1] = chain[1];
+  g_signal_handlers_block_matched (self->level1_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  g_signal_handlers_block_matched (self->level2_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  gtk_drop_down_set_selected (self->level1_dropdown, chain[0]);
+  gtk_drop_down_set_selected (self->level2_dropdown, depth == 2 ? chain[1] + 1 : 0);
+  g_signal_handlers_unblock_matched (self->level1_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  g_signal_handlers_unblock_matched (self->level2_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  rebuild (self);
+}
+
+static void
+levels_changed_cb (GObject *dropdown, GParamSpec *pspec, TmHeapDiffView *self)
+{
+  TmClassifier chain[2];
+  guint second = gtk_drop_down_get_selected (self->level2_dropdown);
+
+  chain[0] = gtk_drop_down_get_selected (self->level1_dropdown);
+  chain[1] = second > 0 ? second - 1 : TM_CLASSIFIER_TYPE;
+  tm_heap_diff_view_set_chain (self, chain, second > 0 ? 2 : 1);
+}
+
+static gboolean
+gcs_timeout_cb (gpointer data)
+{
+  TmHeapDiffView *self = data;
+
+  self->gcs_timeout = 0;
+  tm_heap_diff_view_set_gcs (self, (guint) gtk_spin_button_get_value_as_int (self->from_spin),
+                             (guint) gtk_spin_button_get_value_as_int (self->to_spin));
+  return G_SOURCE_REMOVE;
+}
+
+/* Stepping through GCs compares only the pair the user stops at. */
+static void
+gc_changed_cb (GtkSpinButton *spin, TmHeapDiffView *self)
+{
+  if ((guint) gtk_spin_button_get_value_as_int (self->from_spin) == self->from_gc
+      && (guint) gtk_spin_button_get_value_as_int (self->to_spin) == self->to_gc)
+    return;
+  g_clear_handle_id (&self->gcs_timeout, g_source_remove);
+  self->gcs_timeout = g_timeout_add (300, gcs_timeout_cb, self);
+}
+
+/* ---- queries for tests ---- */
+
+gboolean
+tm_heap_diff_view_is_busy (TmHeapDiffView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), FALSE);
+  return self->busy > 0;
+}
+
+TmHeapDiff *
+tm_heap_diff_view_get_diff (TmHeapDiffView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), NULL);
+  return self->diff;
+}
+
+guint
+tm_heap_diff_view_get_n_rows (TmHeapDiffView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
+}
+
+static GtkTreeListRow *
+tree_row_at (TmHeapDiffView *self, guint position)
+{
+  return g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+}
+
+char *
+tm_heap_diff_view_dup_cell (TmHeapDiffView *self, guint row, guint column)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+  g_autoptr(TmHeapDiffRow) item = NULL;
+
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), NULL);
+  g_return_val_if_fail (column < TM_HEAP_DIFF_N_COLUMNS, NULL);
+  if ((tree_row = tree_row_at (self, row)) == NULL)
+    return NULL;
+  item = gtk_tree_list_row_get_item (tree_row);
+  return cell_text (item, column);
+}
+
+void
+tm_heap_diff_view_set_expanded (TmHeapDiffView *self, guint row, gboolean expanded)
+{
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  if ((tree_row = tree_row_at (self, row)) != NULL)
+    gtk_tree_list_row_set_expanded (tree_row, expanded);
+}
+
+void
+tm_heap_diff_view_select (TmHeapDiffView *self, guint row)
+{
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  gtk_single_selection_set_selected (self->selection, row);
+}
+
+TmRootPathPanel *
+tm_heap_diff_view_get_path_panel (TmHeapDiffView *self)
+{
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), NULL);
+  return self->path_panel;
+}
+
+/* ---- path to GC roots ---- */
+
+typedef struct {
+  TmHeapDiffView *self;
+  TmClassTree    *tree;
+  char           *label;
+} PathRequest;
+
+static void
+path_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  PathRequest *req = user_data;
+  g_autoptr(TmHeapDiffView) self = req->self;
+  g_autoptr(TmClassTree) tree = req->tree;
+  g_autofree char *label = req->label;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmRootPath) path = tm_document_group_path_to_root_finish (TM_DOCUMENT (source), result, &error);
+
+  g_free (req);
+  set_busy (self, -1);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (path != NULL)
+    tm_root_path_panel_set_path (self->path_panel, self->trace, label, path);
+  else if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+    tm_root_path_panel_set_message (self->path_panel, _("The group is empty."));
+  else
+    tm_root_path_panel_set_message (self->path_panel, error->message);
+}
+
+/* The selected group's node in the heap it is alive in: the later one,
+ * or the earlier one for a group that is gone. */
+static gboolean
+selected_group (TmHeapDiffView *self, TmClassTree **tree, guint32 *node, char **label)
+{
+  guint selected = gtk_single_selection_get_selected (self->selection);
+  g_autoptr(GtkTreeListRow) tree_row = NULL;
+  g_autoptr(TmHeapDiffRow) row = NULL;
+  const TmHeapDiffNode *n;
+
+  if (selected == GTK_INVALID_LIST_POSITION || self->diff == NULL || !self->diff->has_graph)
+    return FALSE;
+  tree_row = tree_row_at (self, selected);
+  row = gtk_tree_list_row_get_item (tree_row);
+  n = tm_heap_diff_node (row->diff, row->node);
+  if (n->level == 0)
+    return FALSE;
+  *tree = n->after_node != TM_CLASS_NODE_NONE ? row->diff->after : row->diff->before;
+  *node = n->after_node != TM_CLASS_NODE_NONE ? n->after_node : n->before_node;
+  if (label)
+    *label = g_strdup (n->label);
+  return TRUE;
+}
+
+void
+tm_heap_diff_view_show_path (TmHeapDiffView *self)
+{
+  TmClassTree *tree;
+  guint32 node;
+  char *label;
+  PathRequest *req;
+
+  g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
+  if (!selected_group (self, &tree, &node, &label))
+    return;
+  g_cancellable_cancel (self->path_cancellable);
+  g_clear_object (&self->path_cancellable);
+  self->path_cancellable = g_cancellable_new ();
+  tm_root_path_panel_set_message (self->path_panel, _("Searching a path to the GC roots…"));
+  req = g_new0 (PathRequest, 1);
+  req->self = g_object_ref (self);
+  req->tree = tm_class_tree_ref (tree);
+  req->label = label;
+  set_busy (self, +1);
+  tm_document_group_path_to_root_async (self->doc, tree, node, self->path_cancellable, path_done, req);
+}
+
+static void
+path_clicked_cb (GtkButton *button, TmHeapDiffView *self)
+{
+  tm_heap_diff_view_show_path (self);
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapDiffView *self)
+{
+  TmClassTree *tree;
+  guint32 node;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), selected_group (self, &tree, &node, NULL));
+}
+
+/* ---- life cycle ---- */
+
+GtkWidget *
+tm_heap_diff_view_new (TmSession *session, guint from_gc, guint to_gc)
+{
+  TmHeapDiffView *self;
+  TmDocument *doc;
+  guint n;
+
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  doc = tm_session_get_document (session);
+  g_return_val_if_fail (TM_IS_DOCUMENT (doc), NULL);
+  n = tm_trace_n_gcs (tm_document_get_trace (doc));
+  g_return_val_if_fail (from_gc >= 1 && from_gc <= n && to_gc >= 1 && to_gc <= n, NULL);
+
+  self = g_object_new (TM_TYPE_HEAP_DIFF_VIEW, "session", session, NULL);
+  self->doc = g_object_ref (doc);
+  self->trace = tm_trace_ref (tm_document_get_trace (doc));
+  gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->from_spin), n);
+  gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->to_spin), n);
+  self->from_gc = from_gc;
+  self->to_gc = to_gc;
+  rebuild (self);
+  g_signal_connect (self->from_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
+  g_signal_connect (self->to_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
+  return GTK_WIDGET (self);
+}
+
+static void
+tm_heap_diff_view_dispose (GObject *object)
+{
+  TmHeapDiffView *self = TM_HEAP_DIFF_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->path_cancellable);
+  g_clear_object (&self->path_cancellable);
+  g_clear_handle_id (&self->gcs_timeout, g_source_remove);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_HEAP_DIFF_VIEW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->sorted);
+  g_clear_object (&self->tree_model);
+  g_clear_object (&self->roots);
+  G_OBJECT_CLASS (tm_heap_diff_view_parent_class)->dispose (object);
+}
+
+static void
+tm_heap_diff_view_finalize (GObject *object)
+{
+  TmHeapDiffView *self = TM_HEAP_DIFF_VIEW (object);
+
+  g_clear_pointer (&self->diff, tm_heap_diff_unref);
+  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_object (&self->doc);
+  G_OBJECT_CLASS (tm_heap_diff_view_parent_class)->finalize (object);
+}
+
+static void
+tm_heap_diff_view_class_init (TmHeapDiffViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_heap_diff_view_dispose;
+  object_class->finalize = tm_heap_diff_view_finalize;
+
+  g_type_ensure (TM_TYPE_ROOT_PATH_PANEL);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-heap-diff-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, box);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, from_spin);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, to_spin);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, level1_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, level2_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, path_button);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, progress);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, table);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, path_panel);
+  gtk_widget_class_bind_template_callback (widget_class, path_clicked_cb);
+  gtk_widget_class_set_css_name (widget_class, "tm-heap-diff-view");
+}
+
+static void
+tm_heap_diff_view_init (TmHeapDiffView *self)
+{
+  g_autoptr(GtkStringList) level1 = gtk_string_list_new (NULL);
+  g_autoptr(GtkStringList) level2 = gtk_string_list_new (NULL);
+  GtkTreeListRowSorter *row_sorter;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->chain[0] = TM_CLASSIFIER_TYPE;
+  self->depth = 1;
+
+  /* TRANSLATORS: no second classifier */
+  gtk_string_list_append (level2, _("nothing"));
+  for (TmClassifier c = 0; c < TM_N_CLASSIFIERS; c++)
+    {
+      gtk_string_list_append (level1, _(tm_chain_classifier_title (c)));
+      gtk_string_list_append (level2, _(tm_chain_classifier_title (c)));
+    }
+  gtk_drop_down_set_model (self->level1_dropdown, G_LIST_MODEL (level1));
+  gtk_drop_down_set_model (self->level2_dropdown, G_LIST_MODEL (level2));
+  gtk_drop_down_set_selected (self->level1_dropdown, TM_CLASSIFIER_TYPE);
+  gtk_drop_down_set_selected (self->level2_dropdown, 0);
+  g_signal_connect (self->level1_dropdown, "notify::selected", G_CALLBACK (levels_changed_cb), self);
+  g_signal_connect (self->level2_dropdown, "notify::selected", G_CALLBACK (levels_changed_cb), self);
+
+  /* retained growth is what a leak is about: first, when there is a graph */
+  add_column (self, TM_HEAP_DIFF_COLUMN_NAME, _("Group"));
+  /* TRANSLATORS: column titles of Compare Heaps: a metric before, after, change */
+  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE, _("Retained before"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_AFTER, _("after"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_DELTA, _("change"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_BEFORE, _("Bytes before"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_AFTER, _("after"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_DELTA, _("change"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_BEFORE, _("Objects before"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_AFTER, _("after"));
+  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_DELTA, _("change"));
+
+  self->roots = g_list_store_new (TM_TYPE_HEAP_DIFF_ROW);
+  self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
+                                              create_children, self, NULL);
+  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->table)));
+  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), GTK_SORTER (row_sorter));
+  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
+  gtk_single_selection_set_autoselect (self->selection, FALSE);
+  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
+}
