@@ -6,6 +6,7 @@
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-gc-summary-rows.h"
+#include "tm-report.h"
 #include "tm-settings.h"
 #include "tm-advice-view.h"
 #include "tm-ds-growth-view.h"
@@ -407,19 +408,6 @@ color_dot_new (TmWindowKind kind)
   return dot;
 }
 
-static char *
-format_score (const TmWindow *w)
-{
-  if (g_strcmp0 (w->unit, "fraction") == 0)
-    return g_strdup_printf (_("%.1f %% of the time in GC pauses"), w->score * 100);
-  {
-    g_autofree char *rate = tm_format_bytes (w->score);
-    if (w->kind == TM_WINDOW_CHURN)
-      return g_strdup_printf (_("%s/s freed"), rate);
-    return g_strdup_printf (_("%s/s growth"), rate);
-  }
-}
-
 static GtkWidget *
 window_row_new (const TmWindow *w, int index, gboolean time_points)
 {
@@ -430,7 +418,7 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
   g_autofree char *t0 = format_time (w->start_ns);
   g_autofree char *t1 = format_time (w->end_ns);
   g_autofree char *range_text = NULL;
-  g_autofree char *score_text = format_score (w);
+  g_autofree char *score_text = tm_report_window_score (w);
 
   dot = color_dot_new (w->kind);
   /* growth of young objects in growing numbers is a backlog, not a leak */
@@ -681,7 +669,7 @@ update_selection_page (TmAppWindow *self)
     gtk_label_set_label (self->selection_title, title);
     if (w)
       {
-        g_autofree char *score = format_score (w);
+        g_autofree char *score = tm_report_window_score (w);
         g_autofree char *text = g_strdup_printf ("%s\n%s", score, w->explanation ? w->explanation : "");
         gtk_label_set_label (self->selection_explanation, text);
       }
