@@ -7,6 +7,7 @@
 #include "tm-format-util.h"
 #include "tm-gc-summary-rows.h"
 #include "tm-report.h"
+#include "tm-report-dialog.h"
 #include "tm-settings.h"
 #include "tm-advice-view.h"
 #include "tm-ds-growth-view.h"
@@ -207,6 +208,9 @@ update_actions (TmAppWindow *self)
                      tm_session_get_selected_last_gc (self->session) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-window-report",
+                                 loaded && tm_session_get_selected_window (self->session) >= 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-in", loaded);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-out", loaded);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-reset", loaded);
@@ -865,6 +869,24 @@ export_chart_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_window_present (GTK_WINDOW (tm_export_dialog_new (self, kind)));
 }
 
+/* The report of the whole run, or of the window selected in the sidebar. */
+static void
+export_report_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  int window = -1;
+
+  if (self->document == NULL)
+    return;
+  if (g_strcmp0 (name, "win.export-window-report") == 0)
+    {
+      window = tm_session_get_selected_window (self->session);
+      if (window < 0)
+        return;
+    }
+  tm_report_dialog_export (self, window);
+}
+
 static void
 heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
@@ -1212,6 +1234,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.clear-selection", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "win.export-window-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
@@ -1250,6 +1274,7 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
   g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
+  g_menu_append (self->analyses_section, _("Export _Report for Selected Window…"), "win.export-window-report");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
