@@ -50,6 +50,21 @@ has_objects (const TmTrace *trace)
   return trace->n_objects > 0 || trace->total_allocs > 0;
 }
 
+/* An analysis that failed: cancelled stops the report (FALSE); anything
+ * else becomes the part's note. */
+static gboolean
+note_failure (GError *local, char **note, GError **error)
+{
+  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_propagate_error (error, local);
+      return FALSE;
+    }
+  *note = g_strdup (local->message);
+  g_error_free (local);
+  return TRUE;
+}
+
 /* The data structures that grew between the first and the last GC of the
  * range with a reference graph.  FALSE only when cancelled. */
 static gboolean
@@ -57,7 +72,7 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
 {
   TmTimelineModel *model = tm_document_get_timeline (doc);
   TmTrace *trace = tm_document_get_trace (doc);
-  g_autoptr(GError) local = NULL;
+  GError *local = NULL;
   TmRangeStats st;
 
   if (!has_objects (trace))
@@ -72,34 +87,18 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
   p->ds_growth = tm_document_ds_growth (doc, st.reachable_first_gc, st.reachable_last_gc,
                                         step->func ? step_progress : NULL, step,
                                         cancellable, &local);
-  if (p->ds_growth != NULL)
-    return TRUE;
-  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  p->ds_note = g_strdup (local->message);
-  return TRUE;
+  return p->ds_growth != NULL || note_failure (local, &p->ds_note, error);
 }
 
 static gboolean
 compute_vm (TmDocument *doc, TmReportPart *p, GCancellable *cancellable, GError **error)
 {
-  g_autoptr(GError) local = NULL;
+  GError *local = NULL;
 
   if (!has_objects (tm_document_get_trace (doc)))
     return TRUE;
   p->vm = tm_document_vm_metrics (doc, p->first_gc, p->last_gc, TM_CLASSIFIER_TYPE, cancellable, &local);
-  if (p->vm != NULL)
-    return TRUE;
-  if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  p->vm_note = g_strdup (local->message);
-  return TRUE;
+  return p->vm != NULL || note_failure (local, &p->vm_note, error);
 }
 
 static TmReportPart *
