@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * Compare Heaps (see the header). */
 #include "tm-config.h"
+#include "tm-tree-table.h"
 #include "tm-heap-diff-view.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
@@ -327,7 +328,8 @@ no_graph_note (TmHeapDiffView *self)
   gboolean a = tm_trace_gc (self->trace, self->from_gc)->has_graph;
   gboolean b = tm_trace_gc (self->trace, self->to_gc)->has_graph;
 
-  if (a && b)
+  /* heaptrack records no graphs at all: nothing worth a note */
+  if ((a && b) || g_strcmp0 (self->trace->format, "heaptrack") == 0)
     return NULL;
   if (!a && !b)
     return g_strdup_printf (_("GCs %u and %u have no reference graph, so only shallow sizes are compared."),
@@ -664,6 +666,8 @@ tm_heap_diff_view_new (TmSession *session, guint from_gc, guint to_gc)
   gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->to_spin), n);
   self->from_gc = from_gc;
   self->to_gc = to_gc;
+  /* heaptrack files have no GC roots to find a path to */
+  gtk_widget_set_visible (GTK_WIDGET (self->path_button), self->trace->n_graphs > 0);
   rebuild (self);
   g_signal_connect (self->from_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
   g_signal_connect (self->to_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
@@ -731,7 +735,6 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
 {
   g_autoptr(GtkStringList) level1 = gtk_string_list_new (NULL);
   g_autoptr(GtkStringList) level2 = gtk_string_list_new (NULL);
-  GtkTreeListRowSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
   self->chain[0] = TM_CLASSIFIER_TYPE;
@@ -767,11 +770,6 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
   self->roots = g_list_store_new (TM_TYPE_HEAP_DIFF_ROW);
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
                                               create_children, self, NULL);
-  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->table)));
-  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), GTK_SORTER (row_sorter));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  self->selection = tm_tree_table_attach (self->table, g_object_ref (self->tree_model), &self->sorted);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
-  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
+#include "tm-tree-table.h"
 #include "tm-heap-view.h"
 #include "tm-root-path-panel.h"
 #include "tm-classify-chain.h"
@@ -96,6 +97,7 @@ struct _TmHeapView
   GtkColumnView       *table;
   TmRootPathPanel     *path_panel;
   GtkSpinButton       *gc_spin;
+  GtkLabel            *gc_label;
 
   GListStore          *roots;          /* TmHeapRow: the first level */
   GtkTreeListModel    *tree_model;
@@ -370,12 +372,36 @@ fill_roots (TmHeapView *self)
     }
 }
 
+/* heaptrack records blocks at time points: no graphs, no roots */
+static gboolean
+is_heaptrack (TmTrace *trace)
+{
+  return g_strcmp0 (trace->format, "heaptrack") == 0;
+}
+
+/* The tab's title. */
+static char *
+section_title (TmTrace *trace, guint gc_id)
+{
+  if (is_heaptrack (trace))
+    return g_strdup_printf (_("Allocated at time point %u"), gc_id);
+  return g_strdup_printf (_("Heap after GC %u"), gc_id);
+}
+
 static void
 update_title (TmHeapView *self)
 {
   g_autofree char *title = NULL;
 
-  if (self->tree != NULL)
+  if (is_heaptrack (self->trace))
+    {
+      /* blocks allocated and not yet freed at a time point */
+      g_autofree char *objects = self->tree ? tm_format_count (total_objects (self)) : NULL;
+      g_autofree char *bytes = self->tree ? tm_format_bytes ((double) total_bytes (self)) : NULL;
+      title = self->tree ? g_strdup_printf (_("Allocated at time point %u: %s blocks, %s"), self->gc_id, objects, bytes)
+                         : g_strdup_printf (_("Allocated at time point %u"), self->gc_id);
+    }
+  else if (self->tree != NULL)
     {
       g_autofree char *objects = tm_format_count (total_objects (self));
       g_autofree char *bytes = tm_format_bytes ((double) total_bytes (self));
@@ -503,6 +529,8 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
       show_status (self, NULL);
       start_metrics (self);
     }
+  else if (is_heaptrack (self->trace))
+    show_status (self, NULL);   /* no graphs is what heaptrack records */
   else
     {
       g_autofree char *msg = no_graph_text (self->trace, self->gc_id);
@@ -1051,7 +1079,7 @@ tm_heap_view_set_gc (TmHeapView *self, guint gc_id)
   g_clear_pointer (&self->tree, tm_class_tree_unref);
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
   fill_roots (self);
-  title = g_strdup_printf (_("Heap after GC %u"), gc_id);
+  title = section_title (self->trace, gc_id);
   tm_section_set_title (TM_SECTION (self), title);
   update_title (self);
   update_add_button (self);
@@ -1098,7 +1126,7 @@ tm_heap_view_new (TmSession *session,
   g_return_val_if_fail (TM_IS_DOCUMENT (doc), NULL);
   g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (tm_document_get_trace (doc)), NULL);
 
-  title = g_strdup_printf (_("Heap after GC %u"), gc_id);
+  title = section_title (tm_document_get_trace (doc), gc_id);
   self = g_object_new (TM_TYPE_HEAP_VIEW, "session", session, "title", title, NULL);
   self->doc = g_object_ref (doc);
   self->trace = tm_trace_ref (tm_document_get_trace (doc));
@@ -1107,6 +1135,16 @@ tm_heap_view_new (TmSession *session,
   gtk_adjustment_set_upper (gtk_spin_button_get_adjustment (self->gc_spin), tm_trace_n_gcs (self->trace));
   gtk_spin_button_set_value (self->gc_spin, gc_id);
   g_signal_connect (self->gc_spin, "value-changed", G_CALLBACK (gc_changed_cb), self);
+  /* heaptrack files have no reference graphs nor GC roots: no deep or
+   * retained sizes, no path to roots */
+  if (is_heaptrack (self->trace))
+    {
+      gtk_column_view_column_set_visible (self->columns[TM_HEAP_VIEW_COLUMN_DEEP], FALSE);
+      gtk_column_view_column_set_visible (self->columns[TM_HEAP_VIEW_COLUMN_RETAINED], FALSE);
+      gtk_widget_set_visible (GTK_WIDGET (self->path_button), FALSE);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->gc_spin), _("The blocks allocated at this time point"));
+      gtk_label_set_text_with_mnemonic (self->gc_label, _("_Time point"));
+    }
   update_title (self);
   update_add_button (self);
   rebuild (self);
@@ -1173,6 +1211,7 @@ tm_heap_view_class_init (TmHeapViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, table);
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, path_panel);
   gtk_widget_class_bind_template_child (widget_class, TmHeapView, gc_spin);
+  gtk_widget_class_bind_template_child (widget_class, TmHeapView, gc_label);
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
   gtk_widget_class_bind_template_callback (widget_class, path_clicked_cb);
@@ -1184,7 +1223,6 @@ static void
 tm_heap_view_init (TmHeapView *self)
 {
   g_autoptr(GtkStringList) classifiers = gtk_string_list_new (NULL);
-  GtkTreeListRowSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
@@ -1209,13 +1247,8 @@ tm_heap_view_init (TmHeapView *self)
   self->roots = g_list_store_new (TM_TYPE_HEAP_ROW);
   self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
                                               create_children, self, NULL);
-  row_sorter = gtk_tree_list_row_sorter_new (g_object_ref (gtk_column_view_get_sorter (self->table)));
-  self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->tree_model)), GTK_SORTER (row_sorter));
-  self->selection = gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted)));
-  gtk_single_selection_set_autoselect (self->selection, FALSE);
-  gtk_single_selection_set_can_unselect (self->selection, TRUE);
+  self->selection = tm_tree_table_attach (self->table, g_object_ref (self->tree_model), &self->sorted);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
-  gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
   gtk_column_view_sort_by_column (self->table, self->columns[TM_HEAP_VIEW_COLUMN_BYTES], GTK_SORT_DESCENDING);
 
   rebuild_chain_box (self);

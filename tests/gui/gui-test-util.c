@@ -139,6 +139,34 @@ tm_gui_test_find_widget (GtkWidget *root, GType type)
   return NULL;
 }
 
+GtkWidget *
+tm_gui_test_find_button (GtkWidget *root, const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = tm_gui_test_find_button (c, label);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+tm_gui_test_find_label (GtkWidget *root, const char *part)
+{
+  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), part) != NULL)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = tm_gui_test_find_label (c, part);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
 void
 tm_gui_test_assert_png (const char *path, int width, int height)
 {

@@ -48,6 +48,13 @@ void           tm_gui_test_open_and_wait (TmAppWindow *win,
 GtkWidget     *tm_gui_test_find_widget   (GtkWidget *root,
                                           GType      type);
 
+/* The first button labelled `label` (as set, with its underline), or
+ * the first label whose text contains `part`, below root; or NULL. */
+GtkWidget     *tm_gui_test_find_button   (GtkWidget  *root,
+                                          const char *label);
+GtkWidget     *tm_gui_test_find_label    (GtkWidget  *root,
+                                          const char *part);
+
 /* The position of `title` among the strings of a dropdown's
  * GtkStringList, or -1. */
 int            tm_gui_test_dropdown_index (GtkDropDown *dropdown,

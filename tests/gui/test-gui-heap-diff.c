@@ -38,31 +38,6 @@ path_shown (gpointer data)
   return tm_root_path_panel_get_n_hops (data) > 0;
 }
 
-static GtkWidget *
-find_button (GtkWidget *root, const char *label)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
-static gboolean
-has_label_with (GtkWidget *root, const char *part)
-{
-  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), part) != NULL)
-    return TRUE;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    if (has_label_with (c, part))
-      return TRUE;
-  return FALSE;
-}
-
 static int
 find_row (TmHeapDiffView *view, const char *name)
 {
@@ -142,11 +117,11 @@ test_compare (void)
 
   /* the sidebar: no command lines, the steps as buttons, the whole text */
   leak_row = gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 0);
-  g_assert_false (has_label_with (GTK_WIDGET (leak_row), "tidemark-cli"));
+  g_assert_null (tm_gui_test_find_label (GTK_WIDGET (leak_row), "tidemark-cli"));
   g_assert_nonnull (strstr (w->explanation, "tidemark-cli"));   /* the CLI keeps it */
-  g_assert_nonnull (find_button (GTK_WIDGET (leak_row), "Data Structure Growth"));
-  g_assert_nonnull (find_button (GTK_WIDGET (leak_row), "TrendViz"));
-  g_assert_nonnull (find_button (GTK_WIDGET (leak_row), "Allocations"));
+  g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Data Structure Growth"));
+  g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "TrendViz"));
+  g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Allocations"));
   g_assert_nonnull (tm_gui_test_find_widget (GTK_WIDGET (leak_row), GTK_TYPE_MENU_BUTTON));
   {
     GtkMenuButton *more = GTK_MENU_BUTTON (tm_gui_test_find_widget (GTK_WIDGET (leak_row), GTK_TYPE_MENU_BUTTON));
@@ -157,7 +132,7 @@ test_compare (void)
   }
 
   /* its Compare Heaps button: the window's first and last graph GC */
-  button = find_button (GTK_WIDGET (leak_row), "Compare Heaps");
+  button = tm_gui_test_find_button (GTK_WIDGET (leak_row), "Compare Heaps");
   g_assert_nonnull (button);
   g_signal_emit_by_name (button, "clicked");
   g_assert_cmpint (tm_session_get_selected_window (session), ==, 0);
@@ -245,7 +220,7 @@ test_compare (void)
   {
     g_autofree char *retained = tm_heap_diff_view_dup_cell (view, 0, TM_HEAP_DIFF_COLUMN_RETAINED_AFTER);
     g_assert_cmpstr (retained, ==, "—");
-    g_assert_true (has_label_with (GTK_WIDGET (view), "only shallow sizes are compared"));
+    g_assert_nonnull (tm_gui_test_find_label (GTK_WIDGET (view), "only shallow sizes are compared"));
   }
 
   /* the action with parameters: any two GCs */
@@ -275,11 +250,68 @@ test_compare (void)
     g_main_context_iteration (NULL, FALSE);
 }
 
+static gboolean
+heap_idle (gpointer data)
+{
+  return !tm_heap_view_is_busy (data) && tm_heap_view_get_tree (data) != NULL;
+}
+
+/* heaptrack: blocks at time points, no graphs: no deep or retained
+ * columns, no path to roots, no note about missing graphs. */
+static void
+test_heaptrack (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "data", "heaptrack", "leaker.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmDocument) doc = tm_document_load (path, NULL, NULL, NULL, &error);
+  g_autoptr(TmSession) session = tm_session_new ();
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  TmHeapView *heap;
+  TmHeapDiffView *diff;
+  guint n;
+
+  g_assert_no_error (error);
+  tm_session_set_document (session, doc);
+  n = tm_trace_n_gcs (tm_document_get_trace (doc));
+  heap = TM_HEAP_VIEW (tm_heap_view_new (session, n));
+  diff = TM_HEAP_DIFF_VIEW (tm_heap_diff_view_new (session, 1, n));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (heap));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (diff));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  tm_gui_test_spin_until (heap_idle, heap, 60000);
+  tm_gui_test_spin_until (diff_idle, diff, 60000);
+
+  {
+    g_autofree char *title = g_strdup_printf ("Allocated at time point %u", n);
+    g_assert_cmpstr (tm_section_get_title (TM_SECTION (heap)), ==, title);
+  }
+  g_assert_null (tm_gui_test_find_label (GTK_WIDGET (heap), "reference graph"));
+  g_assert_false (gtk_widget_get_visible (tm_gui_test_find_button (GTK_WIDGET (heap), "_Path to GC Roots")));
+  g_assert_null (tm_gui_test_find_label (GTK_WIDGET (diff), "reference graph"));
+  g_assert_false (gtk_widget_get_visible (tm_gui_test_find_button (GTK_WIDGET (diff), "_Path to GC Roots")));
+  /* the leaker's blocks grew; the view's Overall row says by how much */
+  {
+    TmHeapDiff *d = tm_heap_diff_view_get_diff (diff);
+    g_autofree char *cell = tm_heap_diff_view_dup_cell (diff, 0, TM_HEAP_DIFF_COLUMN_BYTES_DELTA);
+    g_autofree char *mag = tm_format_bytes ((double) tm_heap_diff_delta (d, 0, TM_HEAP_METRIC_BYTES));
+    g_autofree char *want = g_strconcat ("+", mag, NULL);
+    g_assert_false (d->has_graph);
+    g_assert_cmpint (tm_heap_diff_delta (d, 0, TM_HEAP_METRIC_BYTES), >, 0);
+    g_assert_cmpstr (cell, ==, want);
+  }
+  gtk_window_destroy (GTK_WINDOW (window));
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+}
+
 int
 main (int argc, char **argv)
 {
   if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-heap-diff-XXXXXX", 0.5, &fx))
     return 77;
   g_test_add_func ("/gui/heap-diff/compare", test_compare);
+  g_test_add_func ("/gui/heap-diff/heaptrack", test_heaptrack);
   return tm_gui_test_run (&fx);
 }

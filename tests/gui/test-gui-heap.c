@@ -56,20 +56,6 @@ at_gc (gpointer data)
   return view_idle (data) && tm_heap_analysis_get_gc (tm_heap_view_get_tree (data)->heap) == tm_heap_view_get_gc (data);
 }
 
-static GtkWidget *
-find_label (GtkWidget *root, const char *part)
-{
-  if (GTK_IS_LABEL (root) && strstr (gtk_label_get_text (GTK_LABEL (root)), part) != NULL)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_label (c, part);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static int
 find_row (TmHeapView *view, const char *name)
 {
@@ -237,7 +223,7 @@ test_no_graph (void)
   {
     g_autofree char *retained = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_RETAINED);
     g_autofree char *bytes = tm_heap_view_dup_cell (view, 0, TM_HEAP_VIEW_COLUMN_BYTES);
-    GtkWidget *note = find_label (GTK_WIDGET (view), "the nearest GCs with one are 10 and 20");
+    GtkWidget *note = tm_gui_test_find_label (GTK_WIDGET (view), "the nearest GCs with one are 10 and 20");
     g_assert_cmpstr (retained, ==, "—");
     g_assert_cmpstr (bytes, !=, "—");
     g_assert_nonnull (note);
@@ -260,20 +246,6 @@ test_no_graph (void)
   gtk_window_destroy (GTK_WINDOW (window));
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
-}
-
-static GtkWidget *
-find_button (GtkWidget *root, const char *label)
-{
-  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
-    return root;
-  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_button (c, label);
-      if (found)
-        return found;
-    }
-  return NULL;
 }
 
 static gboolean
@@ -314,7 +286,7 @@ test_data_structures (void)
 
   /* the three classifiers are offered; Add works at this graph GC */
   add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_DROP_DOWN));
-  add_button = find_button (GTK_WIDGET (view), "_Add");
+  add_button = tm_gui_test_find_button (GTK_WIDGET (view), "_Add");
   g_assert_nonnull (add_button);
   g_assert_cmpint (tm_gui_test_dropdown_index (add, "Data structure leaves"), >=, 0);
   g_assert_cmpint (tm_gui_test_dropdown_index (add, "Data structure deep leaves"), >=, 0);
@@ -357,7 +329,7 @@ test_data_structures (void)
     gtk_window_present (GTK_WINDOW (window));
     tm_gui_test_spin_until (view_idle, shallow, 60000);
     add = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (shallow), GTK_TYPE_DROP_DOWN));
-    add_button = find_button (GTK_WIDGET (shallow), "_Add");
+    add_button = tm_gui_test_find_button (GTK_WIDGET (shallow), "_Add");
     gtk_drop_down_set_selected (add, tm_gui_test_dropdown_index (add, "Containing data structure"));
     g_assert_false (gtk_widget_get_sensitive (add_button));
     g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (add_button), "GC 15 has none"));
