@@ -35,7 +35,7 @@ for i, win in enumerate(wins):
     assert head == "Window %d: %s" % (i + 1, labels[win["kind"]]), head
     assert "GCs %d–%d" % (win["first_gc"], win["last_gc"]) in sec, (i, sec[:200])
     assert fold(win["explanation"]) in sec, "explanation of window %d" % (i + 1)
-    assert "GC summary" in sec and "Allocations by type" in sec
+    assert "GC summary" in sec and "Allocations by type" in sec and "Top growing groups" in sec
 # the windows table of the whole-run report
 table = r["sections"]["windows"]
 for i, win in enumerate(wins):
@@ -66,6 +66,34 @@ sec = r["sections"]["window-1"]
 name = "%s @%d" % (top["type"], top["object_id"])
 assert name in sec, (name, sec[:600])
 assert sec.index(name) < sec.index("Allocations by type")
+PY
+
+# The top growing groups of a window are heap-diff's, in its order, with
+# its numbers (retained size with graphs at both ends).
+python3 - "$dir/r.json" >"$dir/ends.txt" <<'PY' || fail "growing groups"
+import json, re, sys
+r = json.load(open(sys.argv[1]))
+m = re.search(r"Top growing groups Objects by type in the heap after GC (\d+) compared with the heap after GC (\d+), "
+              r"the largest growth of retained size first", r["sections"]["window-1"])
+assert m, r["sections"]["window-1"][:400]
+print(m.group(2), m.group(1))
+PY
+read -r a b <"$dir/ends.txt"
+"$cli" heap-diff "$dir/leak.tmtrace" --from-gc "$a" --to-gc "$b" --classify type --top 0 --json >"$dir/hd.json" || fail "heap-diff"
+python3 - "$dir/r.json" "$dir/hd.json" <<'PY' || fail "growing groups as heap-diff"
+import json, sys
+r, hd = (json.load(open(p)) for p in sys.argv[1:3])
+sec = r["sections"]["window-1"]
+sec = sec[sec.index("Top growing groups"):sec.index("Allocations by type")]
+grown = [c for c in hd["tree"]["children"] if c["delta"]["retained_bytes"] > 0][:10]
+assert len(grown) >= 3, grown
+pos = 0
+for i, c in enumerate(grown):
+    row = "%d%s%s (+%s)" % (i + 1, c["key"], "{:,}".format(c["after"]["objects"]), "{:,}".format(c["delta"]["objects"]))
+    at = sec.find(row, pos)
+    assert at >= 0, (row, sec[:300])
+    pos = at
+assert sec.count("(+") == 3 * len(grown), "objects, shallow and retained per row"
 PY
 
 # One window alone: only its section, the table links nowhere else.

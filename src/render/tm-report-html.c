@@ -15,7 +15,6 @@
 
 #define CHART_WIDTH  1000.0
 #define CHART_SCALE  2.0     /* sharp on HiDPI screens and paper */
-#define TOP_ROWS     10
 
 typedef struct {
   const TmReport  *report;
@@ -250,7 +249,7 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
                                                "the reachable heap changed by %s."), g->from_gc, g->to_gc, growth);
     put (h, "<p>%s</p>\n", line);
   }
-  n = MIN (g->entries->len, TOP_ROWS);
+  n = MIN (g->entries->len, TM_REPORT_TOP);
   if (n == 0)
     {
       put (h, "<p class=\"note\">%s</p>\n", _("No data structure is alive at the end of the range."));
@@ -300,6 +299,74 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
     }
 }
 
+/* "1.2 MiB (+640 KiB)": the value after and its change */
+static char *
+after_delta (guint64 before, guint64 after, gboolean bytes)
+{
+  gint64 d = (gint64) after - (gint64) before;
+  g_autofree char *v = bytes ? tm_format_bytes ((double) after) : tm_format_count (after);
+  g_autofree char *dv = NULL;
+
+  if (bytes)
+    return g_strdup_printf ("%s (%s)", v, (dv = signed_bytes (d)));
+  dv = tm_format_count ((guint64) ABS (d));
+  return g_strdup_printf ("%s (%s%s)", v, d < 0 ? "−" : "+", dv);
+}
+
+static void
+put_growing_groups (Html *h, const TmReportPart *p)
+{
+  TmHeapDiff *diff = p->heap_diff;
+
+  if (diff == NULL && p->diff_note == NULL)
+    return;
+  put (h, "<h3>%s</h3>\n", _("Top growing groups"));
+  if (diff == NULL)
+    {
+      put (h, "<p class=\"note\">%s</p>\n", p->diff_note);
+      return;
+    }
+  {
+    g_autofree char *line = g_strdup_printf (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES
+                                             ? _("Objects by type in the heap after GC %u compared with the heap "
+                                                 "after GC %u, the largest growth of retained size first.")
+                                             : _("Objects by type in the heap after GC %u compared with the heap "
+                                                 "after GC %u, the largest growth of their own size first."),
+                                             tm_heap_diff_get_to_gc (diff), tm_heap_diff_get_from_gc (diff));
+    put (h, "<p>%s</p>\n", line);
+  }
+  if (p->diff_top->len == 0)
+    {
+      put (h, "<p class=\"note\">%s</p>\n", _("No group of objects grew."));
+      return;
+    }
+  put (h, "<table><thead><tr><th class=\"n\">#</th><th>%s</th><th class=\"n\">%s</th><th class=\"n\">%s</th>",
+       _("Type"), _("Objects"), _("Shallow size"));
+  if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+    put (h, "<th class=\"n\">%s</th>", _("Retained size"));
+  put_raw (h, "</tr></thead><tbody>\n");
+  for (guint i = 0; i < p->diff_top->len; i++)
+    {
+      guint32 node = g_array_index (p->diff_top, guint32, i);
+      const TmHeapDiffNode *n = tm_heap_diff_node (diff, node);
+      TmGroupMetrics before, after;
+      g_autofree char *objs = NULL, *bytes = NULL;
+
+      tm_heap_diff_get_metrics (diff, node, &before, &after);
+      objs = after_delta (before.objects, after.objects, FALSE);
+      bytes = after_delta (before.bytes, after.bytes, TRUE);
+      put (h, "<tr><td class=\"n\">%u</td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+           i + 1, n->label, objs, bytes);
+      if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+        {
+          g_autofree char *ret = after_delta (before.retained_bytes, after.retained_bytes, TRUE);
+          put (h, "<td class=\"n\">%s</td>", ret);
+        }
+      put_raw (h, "</tr>\n");
+    }
+  put_raw (h, "</tbody></table>\n");
+}
+
 static void
 put_allocations (Html *h, const TmReportPart *p)
 {
@@ -312,7 +379,7 @@ put_allocations (Html *h, const TmReportPart *p)
         put (h, "<h3>%s</h3>\n<p class=\"note\">%s</p>\n", _("Allocations by type"), p->vm_note);
       return;
     }
-  n = MIN (a->groups->len, TOP_ROWS);
+  n = MIN (a->groups->len, TM_REPORT_TOP);
   if (n == 0)
     return;
   put (h, "<h3>%s</h3>\n", _("Allocations by type"));
@@ -428,6 +495,7 @@ put_part (Html *h, const TmReportPart *p, GError **error)
   put_ds_growth (h, p, error, &ok);
   if (!ok)
     return FALSE;
+  put_growing_groups (h, p);
   put_allocations (h, p);
   put_gc_summary (h, p);
   put_advice (h, p);
