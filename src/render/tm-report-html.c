@@ -47,6 +47,23 @@ put_raw (Html *h, const char *text)
   g_string_append (h->out, text);
 }
 
+/* A class or method name, escaped, that may break after its dots and
+ * punctuation instead of overflowing the table. */
+static void
+put_name (Html *h, const char *name)
+{
+  g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+  put_raw (h, "<span class=\"name\">");
+  for (const char *c = escaped; *c; c++)
+    {
+      g_string_append_c (h->out, *c);
+      if (strchr (".$,(/", *c) != NULL)
+        put_raw (h, "<wbr>");
+    }
+  put_raw (h, "</span>");
+}
+
 static char *
 css_color (TmColor c)
 {
@@ -280,10 +297,15 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
       g_autofree char *delta = signed_bytes (tm_ds_growth_entry_delta (e, TM_DS_METRIC_RETAINED));
       g_autofree char *hgp = g_strdup_printf ("%.1f %%", 100.0 * e->hgp[TM_DS_METRIC_RETAINED]);
 
-      put (h, "<tr><td class=\"n\">%u</td><td><span class=\"name\">%s</span> <span class=\"muted\">%s</span>",
-           i + 1, tm_trace_type (h->trace, e->type)->name, id);
+      put (h, "<tr><td class=\"n\">%u</td><td class=\"main\">", i + 1);
+      put_name (h, tm_trace_type (h->trace, e->type)->name);
+      put (h, " <span class=\"muted\">%s</span>", id);
       if (h->trace->obj_site[e->object_index] != TM_UNKNOWN)
-        put (h, "<div class=\"site\">%s <span class=\"name\">%s</span></div>", _("allocated at"), site);
+        {
+          put (h, "<div class=\"site\">%s ", _("allocated at"));
+          put_name (h, site);
+          put_raw (h, "</div>");
+        }
       if (e->born)
         put (h, "<div class=\"site\">%s</div>", _("created inside the range"));
       put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
@@ -355,8 +377,9 @@ put_growing_groups (Html *h, const TmReportPart *p)
       tm_heap_diff_get_metrics (diff, node, &before, &after);
       objs = after_delta (before.objects, after.objects, FALSE);
       bytes = after_delta (before.bytes, after.bytes, TRUE);
-      put (h, "<tr><td class=\"n\">%u</td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-           i + 1, n->label, objs, bytes);
+      put (h, "<tr><td class=\"n\">%u</td><td class=\"main\">", i + 1);
+      put_name (h, n->label);
+      put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>", objs, bytes);
       if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
         {
           g_autofree char *ret = after_delta (before.retained_bytes, after.retained_bytes, TRUE);
@@ -401,8 +424,10 @@ put_allocations (Html *h, const TmReportPart *p)
       g_autofree char *freed = tm_format_bytes ((double) g->sum_freed_bytes);
       g_autofree char *net = signed_bytes ((gint64) g->sum_alloc_bytes - (gint64) g->sum_freed_bytes);
 
-      put (h, "<tr><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-           "<td class=\"n\">%s</td></tr>\n", g->key, objs, bytes, freed, net);
+      put_raw (h, "<tr><td class=\"main\">");
+      put_name (h, g->key);
+      put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
+           objs, bytes, freed, net);
     }
   put_raw (h, "</tbody></table>\n");
 }
@@ -552,10 +577,12 @@ static const char css[] =
   "thead th{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600;"
   "border-bottom:2px solid var(--line)}\n"
   "tbody tr:nth-child(even){background:#fafafa}\n"
-  ".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+  ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
+  "td.n{white-space:nowrap}\n"
+  "td.main{width:42%}\n"
   ".nw{white-space:nowrap}\n"
   "table.kv th{width:28%;font-weight:600;color:#3d3846}\n"
-  ".name{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:13px;overflow-wrap:anywhere}\n"
+  ".name{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:13px;overflow-wrap:break-word}\n"
   ".site{font-size:12.5px;color:var(--muted)}\n"
   ".chip{display:inline-block;width:11px;height:11px;border-radius:50%;margin-right:7px;flex:none}\n"
   "section.window h2{border-left:5px solid var(--kind);padding-left:10px}\n"
