@@ -78,6 +78,13 @@ signed_bytes (gint64 delta)
   return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
 }
 
+/* heaptrack files have time points where traces have GCs */
+static gboolean
+heaptrack (const Html *h)
+{
+  return g_strcmp0 (h->trace->format, "heaptrack") == 0;
+}
+
 static char *
 gc_range_text (const TmTrace *trace, guint32 first, guint32 last)
 {
@@ -175,11 +182,9 @@ put_cards (Html *h)
   g_autofree char *dur = tm_format_duration ((double) t->duration_ns);
   g_autofree char *peak = tm_format_bytes ((double) t->peak_used_bytes);
   g_autofree char *nwin = tm_format_count (h->report->windows->len);
-  gboolean heaptrack = g_strcmp0 (t->format, "heaptrack") == 0;
-
   put_raw (h, "<div class=\"cards\">");
   put_card (h, dur, _("Duration"));
-  put_card (h, gcs, heaptrack ? _("Time points") : _("GCs"));
+  put_card (h, gcs, heaptrack (h) ? _("Time points") : _("GCs"));
   put_card (h, peak, _("Peak heap use"));
   if (t->total_allocs > 0)
     {
@@ -349,12 +354,18 @@ put_growing_groups (Html *h, const TmReportPart *p)
       return;
     }
   {
-    g_autofree char *line = g_strdup_printf (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES
-                                             ? _("Objects by type in the heap after GC %u compared with the heap "
-                                                 "after GC %u, the largest growth of retained size first.")
-                                             : _("Objects by type in the heap after GC %u compared with the heap "
-                                                 "after GC %u, the largest growth of their own size first."),
-                                             tm_heap_diff_get_to_gc (diff), tm_heap_diff_get_from_gc (diff));
+    guint32 a = tm_heap_diff_get_from_gc (diff), b = tm_heap_diff_get_to_gc (diff);
+    g_autofree char *line = NULL;
+
+    if (heaptrack (h))
+      line = g_strdup_printf (_("Allocations by call site alive at time point %u compared with time point %u, "
+                                "the largest growth first."), b, a);
+    else if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+      line = g_strdup_printf (_("Objects by type in the heap after GC %u compared with the heap after GC %u, "
+                                "the largest growth of retained size first."), b, a);
+    else
+      line = g_strdup_printf (_("Objects by type in the heap after GC %u compared with the heap after GC %u, "
+                                "the largest growth of their own size first."), b, a);
     put (h, "<p>%s</p>\n", line);
   }
   if (p->diff_top->len == 0)
@@ -363,7 +374,7 @@ put_growing_groups (Html *h, const TmReportPart *p)
       return;
     }
   put (h, "<table><thead><tr><th class=\"n\">#</th><th>%s</th><th class=\"n\">%s</th><th class=\"n\">%s</th>",
-       _("Type"), _("Objects"), _("Shallow size"));
+       heaptrack (h) ? _("Allocation site") : _("Type"), _("Objects"), _("Shallow size"));
   if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
     put (h, "<th class=\"n\">%s</th>", _("Retained size"));
   put_raw (h, "</tr></thead><tbody>\n");
