@@ -38,6 +38,34 @@ path_shown (gpointer data)
   return tm_root_path_panel_get_n_hops (data) > 0;
 }
 
+static GtkWidget *
+icon_button (GtkWidget *root, const char *icon)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (root)), icon) == 0)
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = icon_button (c, icon);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+read_text_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  char *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+
+  *(char **) data = text ? text : g_strdup ("(nothing)");
+}
+
+static gboolean
+text_read (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
 static int
 find_row (TmHeapDiffView *view, const char *name)
 {
@@ -190,6 +218,18 @@ test_compare (void)
     g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
     g_assert_nonnull (strstr (text, "\tstatic field\t"));
     g_assert_nonnull (strstr (text, "\tcom.example.travel.Journey\t@"));
+    /* Copy puts the same text on the clipboard */
+    {
+      GtkWidget *copy = icon_button (GTK_WIDGET (panel), "edit-copy-symbolic");
+      char *got = NULL;
+
+      g_assert_nonnull (copy);
+      g_signal_emit_by_name (copy, "clicked");
+      gdk_clipboard_read_text_async (gtk_widget_get_clipboard (copy), NULL, read_text_cb, &got);
+      tm_gui_test_spin_until (text_read, &got, 5000);
+      g_assert_cmpstr (got, ==, text);
+      g_free (got);
+    }
   }
   if (g_getenv ("TM_SCREENSHOT_DIR"))
     {
