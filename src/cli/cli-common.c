@@ -3,6 +3,40 @@
 
 #include <stdio.h>
 
+/* Options of the loading commands, set while their arguments are parsed. */
+static TmLoadOptions load_options;
+
+static gboolean
+parse_memory_limit (const char *name, const char *value, gpointer data, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!tm_parse_size (value, &load_options.memory_limit, &local))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", name, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+tm_cli_add_load_options (GOptionContext *context)
+{
+  static const GOptionEntry entries[] = {
+    { "memory-limit", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_memory_limit,
+      "Memory the loaded model may take (256M, 2G...; default: half of the physical memory); "
+      "a larger input loads up to there, as partial", "SIZE" },
+    { NULL }
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+const TmLoadOptions *
+tm_cli_load_options (void)
+{
+  return &load_options;
+}
+
 int
 tm_cli_usage_error (const char *command, const char *format, ...)
 {
@@ -53,7 +87,7 @@ tm_cli_load (const char *path, int *exit_code)
   g_autoptr(GError) error = NULL;
   TmTrace *trace;
 
-  trace = tm_trace_load (path, NULL, NULL, NULL, &error);
+  trace = tm_trace_load_full (path, &load_options, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       /* Loader messages already start with the file name when they
@@ -66,18 +100,20 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
-  if (!trace->complete)
-    {
-      fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
-               path, trace->stop_offset);
-    }
+  if (trace->stopped)
+    fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
+             path, trace->stop_offset);
+  else if (!trace->complete)
+    fprintf (stderr, "warning: %s: read to the end with %" G_GUINT64_FORMAT " problem%s\n", path,
+             trace->n_warnings_total, trace->n_warnings_total == 1 ? "" : "s");
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
     {
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
       fprintf (stderr, "warning: %s\n", w->message);
     }
-  if (trace->warnings->len > 20)
-    fprintf (stderr, "warning: %s: %u more warnings\n", path, trace->warnings->len - 20);
+  if (trace->n_warnings_total > MIN (trace->warnings->len, 20))
+    fprintf (stderr, "warning: %s: %" G_GUINT64_FORMAT " more warnings\n", path,
+             trace->n_warnings_total - MIN (trace->warnings->len, 20));
 
   *exit_code = TM_EXIT_OK;
   return trace;

@@ -32,6 +32,11 @@ gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
 /* Requires exactly one positional argument (the input file) left in argv. */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
+/* Adds the options of commands that load an input (--memory-limit SIZE)
+ * to their context; tm_cli_load() uses what was given. */
+void      tm_cli_add_load_options (GOptionContext *context);
+const TmLoadOptions *tm_cli_load_options (void);
+
 /* Loads any supported input.  On failure prints "FILE: reason" and sets
  * *exit_code = TM_EXIT_INPUT.  Prints a warning on stderr for traces cut
  * short or damaged (with the byte offset). */

@@ -35,8 +35,11 @@ print_json (const TmTrace *t)
                           t->total_deaths, t->n_graphs, t->complete ? "true" : "false", t->alloc_sample_bytes,
                           t->peak_used_bytes, t->types->len - 1, t->sites->len - 1, t->threads->len - 1,
                           t->spaces->len - 1, t->dropped_events);
-  if (!t->complete)
+  if (t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
+  g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
+                          ", \"warnings_total\": %" G_GUINT64_FORMAT,
+                          t->memory_limit, t->memory_limited ? "true" : "false", t->n_warnings_total);
   g_string_append (s, ", \"warnings\": ");
   tm_cli_json_warnings (s, t);
   g_string_append (s, "}\n");
@@ -66,8 +69,17 @@ print_text (const TmTrace *t)
   printf ("Deaths:        %s\n", deaths);
   printf ("Peak heap:     %s\n", peak);
   printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
-  if (!t->complete)
+  if (t->memory_limited)
+    {
+      g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);
+      printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT " at the memory limit of %s: everything before it "
+              "is shown (raise it with --memory-limit SIZE).\n", t->stop_offset, limit);
+    }
+  else if (t->stopped)
     printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
+  else if (!t->complete)
+    printf ("Read to the end with %" G_GUINT64_FORMAT " problem%s (see the warnings).\n", t->n_warnings_total,
+            t->n_warnings_total == 1 ? "" : "s");
 }
 
 int
@@ -84,6 +96,7 @@ tm_cmd_info (int argc, char **argv)
   int code = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
+  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "info", &argc, &argv, &code))
     return code;
   if ((path = tm_cli_single_input ("info", argc, argv, &code)) == NULL)

@@ -504,7 +504,7 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
       else if (fl.cms_initial_mark)
         cause = "Initial Mark";
     }
-  e->cause = g_intern_string (cause);
+  e->cause = tm_trace_builder_intern (p->b, cause);
   e->pause_ns = pause_ns;
   e->end_ns = t_ns + pause_ns;
   e->has_duration = TRUE;

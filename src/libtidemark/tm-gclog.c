@@ -336,7 +336,7 @@ tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id)
 guint64
 tm_gclog_space (TmGclogParser *p, const char *name, TmSpaceKind kind)
 {
-  const char *iname = g_intern_string (name);
+  const char *iname = tm_trace_builder_intern (p->b, name);
   gpointer v = g_hash_table_lookup (p->space_ids, iname);
 
   if (v != NULL)
@@ -387,7 +387,7 @@ tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64
 void
 tm_gclog_set_collector (TmGclogParser *p, const char *name)
 {
-  p->collector = g_intern_string (name);
+  p->collector = tm_trace_builder_intern (p->b, name);
   if (g_str_equal (name, "ZGC") || g_str_equal (name, "Shenandoah"))
     p->cycle_mode = TRUE;
 }
@@ -448,7 +448,7 @@ infer_collector (TmGclogParser *p)
   if (p->collector != NULL)
     return p->collector;
   for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (g_hash_table_contains (p->space_ids, g_intern_string (map[i].space)))
+    if (g_hash_table_contains (p->space_ids, tm_trace_builder_intern (p->b, map[i].space)))
       return map[i].collector;
   return "HotSpot";
 }
@@ -689,11 +689,12 @@ parser_clear (TmGclogParser *p)
 }
 
 TmTrace *
-tm_gclog_import (const char     *path,
-                 TmProgressFunc  progress,
-                 gpointer        progress_data,
-                 GCancellable   *cancellable,
-                 GError        **error)
+tm_gclog_import_full (const char          *path,
+                      const TmLoadOptions *options,
+                      TmProgressFunc       progress,
+                      gpointer             progress_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
 {
   TmGclogParser p = { 0 };
   TmTraceHeader h = { 0 };
@@ -703,6 +704,7 @@ tm_gclog_import (const char     *path,
   guint64 consumed = 0;
   gboolean cut_line = FALSE, eof = FALSE;
   struct stat st;
+  guint64 limit;
 
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
@@ -719,6 +721,8 @@ tm_gclog_import (const char     *path,
 
   p.path = path;
   p.b = tm_trace_builder_new (path, "gc-log");
+  tm_trace_builder_set_memory_limit (p.b, tm_load_options_memory_limit (options));
+  limit = tm_load_options_memory_limit (options);
   p.events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
   p.usage = g_array_new (FALSE, FALSE, sizeof (TmGclogUsage));
   p.open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
@@ -769,6 +773,16 @@ tm_gclog_import (const char     *path,
                 }
               if (progress != NULL && file_size > 0)
                 progress (MIN (1.0, (double) (consumed + (guint64) (s - buf)) / (double) file_size), progress_data);
+              /* events wait here until the log is read; each becomes a GC of the model */
+              if (((guint64) p.events->len * (sizeof (TmGclogEvent) + sizeof (TmGc))
+                   + (guint64) p.usage->len * (sizeof (TmGclogUsage) + sizeof (TmSpaceUsage))) > limit)
+                {
+                  g_autofree char *where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (byte offset %" G_GUINT64_FORMAT ")",
+                                                            p.line_no, p.line_offset);
+                  tm_trace_builder_stop_at_memory_limit (p.b, p.line_offset, where);
+                  eof = TRUE;
+                  break;
+                }
             }
         }
       consumed += (guint64) (s - buf);
@@ -837,4 +851,14 @@ fail:
   parser_clear (&p);
   tm_trace_builder_free (p.b);
   return NULL;
+}
+
+TmTrace *
+tm_gclog_import (const char     *path,
+                 TmProgressFunc  progress,
+                 gpointer        progress_data,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  return tm_gclog_import_full (path, NULL, progress, progress_data, cancellable, error);
 }
