@@ -5,10 +5,73 @@
 
 #include <stdio.h>
 
+typedef struct {
+  guint failed;
+  guint at_oom;
+  guint post_mortem;
+} GraphCounts;
+
+static GraphCounts
+count_graphs (const TmTrace *t)
+{
+  GraphCounts c = { 0, 0, 0 };
+
+  for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+    {
+      const TmGc *gc = tm_trace_gc (t, i);
+      c.failed += gc->graph_failed;
+      c.at_oom += gc->has_graph && gc->graph_context == TM_GRAPH_AT_OOM;
+      c.post_mortem += gc->has_graph && gc->graph_context == TM_GRAPH_POST_MORTEM;
+    }
+  return c;
+}
+
+static const char *
+oom_kind_key (TmOomKind kind)
+{
+  switch (kind)
+    {
+    case TM_OOM_JAVA_HEAP: return "java_heap";
+    case TM_OOM_METASPACE: return "metaspace";
+    case TM_OOM_THREADS: return "threads";
+    default: return "other";
+    }
+}
+
+static void
+json_oom_events (GString *s, const TmTrace *t)
+{
+  g_string_append (s, "[");
+  for (guint i = 0; i < tm_trace_n_oom_events (t); i++)
+    {
+      const TmOomEvent *ev = tm_trace_oom_event (t, i);
+      g_string_append_printf (s, "%s{\"time_ns\": %" G_GUINT64_FORMAT ", \"gc_before\": %u, \"kind\": \"%s\", \"thread\": ",
+                              i ? ", " : "", ev->time_ns, ev->gc_before, oom_kind_key (ev->kind));
+      tm_json_append_string (s, tm_trace_thread (t, ev->thread)->name);
+      g_string_append (s, ", \"message\": ");
+      tm_json_append_string (s, ev->message);
+      g_string_append (s, "}");
+    }
+  g_string_append (s, "]");
+}
+
+static void
+print_oom_text (const TmTrace *t)
+{
+  for (guint i = 0; i < tm_trace_n_oom_events (t); i++)
+    {
+      const TmOomEvent *ev = tm_trace_oom_event (t, i);
+      g_autofree char *at = tm_format_duration ((double) ev->time_ns);
+      printf ("OutOfMemoryError: %s at %s (after GC %u), thread %s%s%s\n", tm_oom_kind_to_string (ev->kind), at,
+              ev->gc_before, tm_trace_thread (t, ev->thread)->name, *ev->message ? ": " : "", ev->message);
+    }
+}
+
 static void
 print_json (const TmTrace *t)
 {
   GString *s = g_string_new ("{");
+  GraphCounts gcounts = count_graphs (t);
 
   g_string_append_printf (s, "\"format_version\": %u, \"format\": ", t->format_version);
   tm_json_append_string (s, t->format);
@@ -35,6 +98,10 @@ print_json (const TmTrace *t)
                           t->total_deaths, t->n_graphs, t->complete ? "true" : "false", t->alloc_sample_bytes,
                           t->peak_used_bytes, t->types->len - 1, t->sites->len - 1, t->threads->len - 1,
                           t->spaces->len - 1, t->dropped_events);
+  g_string_append_printf (s, ", \"graphs_failed\": %u, \"graphs_at_oom\": %u, \"graphs_post_mortem\": %u",
+                          gcounts.failed, gcounts.at_oom, gcounts.post_mortem);
+  g_string_append (s, ", \"oom_events\": ");
+  json_oom_events (s, t);
   if (t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
   g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
@@ -55,6 +122,8 @@ print_text (const TmTrace *t)
   g_autofree char *allocs = tm_format_count (t->total_allocs);
   g_autofree char *abytes = tm_format_bytes ((double) t->total_alloc_bytes);
   g_autofree char *deaths = tm_format_count (t->total_deaths);
+  GraphCounts gcounts = count_graphs (t);
+  g_autoptr(GString) graphs = g_string_new (NULL);
 
   printf ("File:          %s\n", t->path ? t->path : "");
   printf ("Format:        %s (version %u)%s\n", t->format, t->format_version,
@@ -63,12 +132,20 @@ print_text (const TmTrace *t)
   if (*t->command_line)
     printf ("Command line:  %s\n", t->command_line);
   printf ("Duration:      %s\n", dur);
-  printf ("GCs:           %u (%u with a reference graph)\n", t->gcs->len, t->n_graphs);
+  g_string_printf (graphs, "%u with a reference graph", t->n_graphs);
+  if (gcounts.at_oom > 0)
+    g_string_append_printf (graphs, ", %u taken at OutOfMemoryError", gcounts.at_oom);
+  if (gcounts.post_mortem > 0)
+    g_string_append_printf (graphs, ", %u post-mortem", gcounts.post_mortem);
+  if (gcounts.failed > 0)
+    g_string_append_printf (graphs, ", %u failed walk%s", gcounts.failed, gcounts.failed == 1 ? "" : "s");
+  printf ("GCs:           %u (%s)\n", t->gcs->len, graphs->str);
   printf ("Allocations:   %s (%s)%s\n", allocs, abytes,
           t->alloc_sample_bytes ? " sampled: object counts are estimates" : "");
   printf ("Deaths:        %s\n", deaths);
   printf ("Peak heap:     %s\n", peak);
   printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
+  print_oom_text (t);
   if (t->memory_limited)
     {
       g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);

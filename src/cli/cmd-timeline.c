@@ -36,6 +36,11 @@ print_json (const TmTrace *t)
                                 gc->reachable_bytes, gc->reachable_objects);
       else
         g_string_append (s, ", \"reachable_bytes\": null, \"reachable_objects\": null");
+      g_string_append_printf (s, ", \"graph\": \"%s\"",
+                              gc->has_graph ? "complete" : gc->graph_failed ? "failed" : "none");
+      if (gc->has_graph && gc->graph_context != TM_GRAPH_AT_GC)
+        g_string_append_printf (s, ", \"graph_context\": \"%s\"",
+                                gc->graph_context == TM_GRAPH_AT_OOM ? "oom" : "post-mortem");
       g_string_append (s, ", \"spaces\": [");
       for (guint k = 0; k < gc->usage_count; k++)
         {
@@ -88,9 +93,12 @@ print_text (const TmTrace *t)
       g_autofree char *pause = tm_format_duration ((double) gc->pause_ns);
       g_autofree char *before = tm_format_bytes ((double) gc->used_before);
       g_autofree char *after = tm_format_bytes ((double) gc->used_after);
-      g_autofree char *reach = gc->has_graph ? tm_format_bytes ((double) gc->reachable_bytes) : g_strdup ("-");
+      g_autofree char *reach = gc->has_graph ? tm_format_bytes ((double) gc->reachable_bytes)
+                               : g_strdup (gc->graph_failed ? "failed" : "-");
       printf ("%6u %12s %-10s %10s %12s %12s %12" G_GUINT64_FORMAT " %12s  %s\n",
               gc->id, time, tm_gc_kind_to_string (gc->kind), pause, before, after, gc->live_objects, reach, gc->cause);
+      if (gc->has_graph && gc->graph_context != TM_GRAPH_AT_GC)
+        printf ("%6s (graph of GC %u taken %s)\n", "", gc->id, tm_graph_context_to_string (gc->graph_context));
     }
 }
 

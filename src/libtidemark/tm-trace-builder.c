@@ -56,12 +56,26 @@ struct _TmTraceBuilder {
   guint64   limit;
   guint64   charged;
   gboolean  over_limit;
+  GArray   *hierarchy;        /* PendingHierarchy, resolved at finish */
 
   guint64   n_warnings;
   gboolean  damaged;
   gboolean  stopped;
   guint64   end_allocs, end_deaths, end_gcs, end_time;
 };
+
+typedef struct {
+  guint32  type;              /* type index */
+  guint64  super_id;
+  guint    n;
+  guint64 *interface_ids;
+} PendingHierarchy;
+
+static void
+clear_pending_hierarchy (gpointer p)
+{
+  g_free (((PendingHierarchy *) p)->interface_ids);
+}
 
 static gboolean
 fail (GError **error, const char *format, ...) G_GNUC_PRINTF (2, 3);
@@ -138,6 +152,8 @@ tm_trace_builder_new (const char *path, const char *format)
   b->g_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
   b->limit = tm_memory_limit_default ();
   b->trace->memory_limit = b->limit;
+  b->hierarchy = g_array_new (FALSE, FALSE, sizeof (PendingHierarchy));
+  g_array_set_clear_func (b->hierarchy, clear_pending_hierarchy);
   return b;
 }
 
@@ -199,6 +215,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   tm_vec_u64_clear (&b->g_start);
   tm_vec_u32_clear (&b->g_dst);
   g_array_unref (b->g_roots);
+  g_array_unref (b->hierarchy);
   g_free (b->src_map);
   g_free (b);
 }
@@ -317,8 +334,68 @@ tm_trace_builder_type (TmTraceBuilder *b, guint64 id, const char *name, guint32 
   ty.id = id;
   ty.name = g_strdup (name);
   ty.flags = flags;
+  ty.super = TM_UNKNOWN;
+  ty.n_interfaces = 0;
+  ty.interfaces = NULL;
   define (&b->types, b->trace->types, id, &ty);
   return TRUE;
+}
+
+gboolean
+tm_trace_builder_type_hierarchy (TmTraceBuilder *b, guint64 id, guint64 super_id, guint n_interfaces,
+                                 const guint64 *interface_ids, GError **error)
+{
+  PendingHierarchy h;
+
+  if (!tm_id_map_lookup (&b->types, id, &h.type) || id == 0)
+    return fail (error, "hierarchy of undefined type %" G_GUINT64_FORMAT, id);
+  if (super_id == id)
+    return fail (error, "type %" G_GUINT64_FORMAT " is its own superclass", id);
+  if (!charge (b, sizeof h + (guint64) n_interfaces * (sizeof (guint64) + sizeof (guint32)), error))
+    return FALSE;
+  h.super_id = super_id;
+  h.n = n_interfaces;
+  h.interface_ids = n_interfaces ? g_memdup2 (interface_ids, n_interfaces * sizeof (guint64)) : NULL;
+  g_array_append_val (b->hierarchy, h);
+  return TRUE;
+}
+
+/* Type ids -> indices, now that every TYPE has been read. */
+static void
+resolve_hierarchy (TmTraceBuilder *b)
+{
+  guint unresolved = 0;
+  guint64 example = 0;
+
+  for (guint i = 0; i < b->hierarchy->len; i++)
+    {
+      PendingHierarchy *h = &g_array_index (b->hierarchy, PendingHierarchy, i);
+      TmType *t = &g_array_index (b->trace->types, TmType, h->type);
+      guint32 index;
+
+      t->super = TM_UNKNOWN;
+      if (h->super_id != 0)
+        {
+          if (tm_id_map_lookup (&b->types, h->super_id, &index) && index != h->type)
+            t->super = index;
+          else
+            unresolved++, example = h->super_id;
+        }
+      g_clear_pointer (&t->interfaces, g_free);
+      t->n_interfaces = 0;
+      if (h->n > 0)
+        t->interfaces = g_new (guint32, h->n);
+      for (guint k = 0; k < h->n; k++)
+        {
+          if (tm_id_map_lookup (&b->types, h->interface_ids[k], &index) && index != h->type && index != 0)
+            t->interfaces[t->n_interfaces++] = index;
+          else
+            unresolved++, example = h->interface_ids[k];
+        }
+    }
+  if (unresolved > 0)
+    tm_trace_builder_warning (b, 0, "%u superclass or interface references name undefined types (e.g. type %" G_GUINT64_FORMAT ")",
+                              unresolved, example);
 }
 
 gboolean
@@ -743,6 +820,26 @@ tm_trace_builder_gc_end (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guin
   return TRUE;
 }
 
+/* GC gc_id, which a graph record names: it must have ended. */
+static TmGc *
+completed_gc (TmTraceBuilder *b, guint64 gc_id, const char *record, GError **error)
+{
+  TmGc *gc;
+
+  if (gc_id == 0 || gc_id > b->gcs_started)
+    {
+      fail (error, "%s for GC %" G_GUINT64_FORMAT ", which has not happened", record, gc_id);
+      return NULL;
+    }
+  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
+  if (!gc->complete)
+    {
+      fail (error, "%s %" G_GUINT64_FORMAT " before its GC_END", record, gc_id);
+      return NULL;
+    }
+  return gc;
+}
+
 gboolean
 tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_offset, guint64 raw_skip,
                               GError **error)
@@ -751,13 +848,12 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
 
   if (b->in_graph)
     return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
-  if (gc_id == 0 || gc_id > b->gcs_started)
-    return fail (error, "GRAPH_BEGIN for GC %" G_GUINT64_FORMAT ", which has not happened", gc_id);
-  gc = &g_array_index (b->trace->gcs, TmGc, gc_id - 1);
-  if (!gc->complete)
-    return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " before its GC_END", gc_id);
+  if ((gc = completed_gc (b, gc_id, "GRAPH_BEGIN", error)) == NULL)
+    return FALSE;
   if (gc->has_graph)
     return fail (error, "second graph for GC %" G_GUINT64_FORMAT, gc_id);
+  if (gc->graph_failed)
+    return fail (error, "graph for GC %" G_GUINT64_FORMAT " after its GRAPH_FAILED", gc_id);
 
   b->in_graph = TRUE;
   b->graph_gc = (guint32) gc_id;
@@ -954,6 +1050,70 @@ tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_li
   return TRUE;
 }
 
+gboolean
+tm_trace_builder_graph_failed (TmTraceBuilder *b, guint64 gc_id, const char *reason, GError **error)
+{
+  TmGc *gc = completed_gc (b, gc_id, "GRAPH_FAILED", error);
+
+  if (gc == NULL)
+    return FALSE;
+  if (gc->has_graph)
+    return fail (error, "GRAPH_FAILED for GC %" G_GUINT64_FORMAT ", which has a complete graph", gc_id);
+  if (b->in_graph)
+    {
+      if (b->graph_gc != gc_id)
+        return fail (error, "GRAPH_FAILED %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
+      /* The partial graph is dropped. */
+      b->in_graph = FALSE;
+      gc->graph_frame_offset = gc->graph_raw_skip = gc->graph_file_offset = 0;
+    }
+  gc->graph_failed = TRUE;
+  gc->graph_failure = intern (b, reason != NULL && *reason ? reason : "unknown reason");
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_graph_context (TmTraceBuilder *b, guint64 gc_id, guint context, GError **error)
+{
+  TmGc *gc = completed_gc (b, gc_id, "GRAPH_CONTEXT", error);
+
+  if (gc == NULL)
+    return FALSE;
+  /* Unknown contexts from newer writers: the graph is still not the
+   * program's ordinary state, the closest known meaning is post-mortem. */
+  gc->graph_context = context <= TM_GRAPH_POST_MORTEM ? (TmGraphContext) context : TM_GRAPH_POST_MORTEM;
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_oom (TmTraceBuilder *b, guint64 time_ns, guint64 gc_before, guint64 thread_id,
+                      guint kind, const char *message, GError **error)
+{
+  TmTrace *t = b->trace;
+  TmOomEvent ev;
+  guint32 thread;
+
+  if (!tm_id_map_lookup (&b->threads, thread_id, &thread))
+    return fail (error, "OutOfMemoryError on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  if (!charge (b, sizeof ev + strlen (message ? message : "") + 1, error))
+    return FALSE;
+  ev.time_ns = time_ns;
+  ev.gc_before = (guint32) MIN (gc_before, (guint64) G_MAXUINT32 - 1);
+  ev.thread = thread;
+  ev.kind = kind <= TM_OOM_THREADS ? (TmOomKind) kind : TM_OOM_OTHER;
+  ev.message = g_strdup (message ? message : "");
+  g_array_append_val (t->oom_events, ev);
+  t->duration_ns = MAX (t->duration_ns, time_ns);
+  return TRUE;
+}
+
+static int
+oom_cmp (gconstpointer x, gconstpointer y)
+{
+  const TmOomEvent *a = x, *b = y;
+  return (a->time_ns > b->time_ns) - (a->time_ns < b->time_ns);
+}
+
 void
 tm_trace_builder_end (TmTraceBuilder *b, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns)
 {
@@ -1004,6 +1164,16 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   /* Keep everything up to the last complete GC. */
   while (t->gcs->len > 0 && !g_array_index (t->gcs, TmGc, t->gcs->len - 1).complete)
     g_array_set_size (t->gcs, t->gcs->len - 1);
+
+  resolve_hierarchy (b);
+  /* Recorders may write an OOM late (after later GCs): keep time order,
+   * and never claim more GCs before it than the model has. */
+  g_array_sort (t->oom_events, oom_cmp);
+  for (guint i = 0; i < t->oom_events->len; i++)
+    {
+      TmOomEvent *ev = &g_array_index (t->oom_events, TmOomEvent, i);
+      ev->gc_before = MIN (ev->gc_before, t->gcs->len);
+    }
 
   if (t->n_objects == 0)
     {

@@ -64,6 +64,11 @@ const char *tm_trace_builder_intern (TmTraceBuilder *b, const char *s);
 void     tm_trace_builder_header      (TmTraceBuilder *b, const TmTraceHeader *h);
 gboolean tm_trace_builder_space       (TmTraceBuilder *b, guint64 id, guint kind, const char *name, GError **error);
 gboolean tm_trace_builder_type        (TmTraceBuilder *b, guint64 id, const char *name, guint32 flags, GError **error);
+/* The superclass and interfaces of a defined type (TYPE's trailing
+ * fields).  They may name types defined later; ids still undefined at
+ * the end of the trace resolve to "unknown" with a warning. */
+gboolean tm_trace_builder_type_hierarchy (TmTraceBuilder *b, guint64 id, guint64 super_id, guint n_interfaces,
+                                          const guint64 *interface_ids, GError **error);
 gboolean tm_trace_builder_frame       (TmTraceBuilder *b, guint64 id, const char *method, const char *file, gint64 line, GError **error);
 gboolean tm_trace_builder_site        (TmTraceBuilder *b, guint64 id, guint32 depth, const guint64 *frame_ids, GError **error);
 gboolean tm_trace_builder_thread      (TmTraceBuilder *b, guint64 id, const char *name, GError **error);
@@ -94,6 +99,16 @@ gboolean tm_trace_builder_roots       (TmTraceBuilder *b, guint n, const TmRootR
 gboolean tm_trace_builder_refs        (TmTraceBuilder *b, guint64 object_id, guint n, const guint64 *target_ids,
                                        GError **error);
 gboolean tm_trace_builder_graph_end   (TmTraceBuilder *b, guint64 gc_id, guint64 objects_listed, GError **error);
+
+/* A graph walk for GC gc_id was attempted and failed (a GRAPH_BEGIN
+ * still open for it is dropped): reachable memory there is unknown. */
+gboolean tm_trace_builder_graph_failed  (TmTraceBuilder *b, guint64 gc_id, const char *reason, GError **error);
+/* When the graph of GC gc_id was taken (TmGraphContext). */
+gboolean tm_trace_builder_graph_context (TmTraceBuilder *b, guint64 gc_id, guint context, GError **error);
+
+/* An OutOfMemoryError: gc_before = GCs completed before it. */
+gboolean tm_trace_builder_oom         (TmTraceBuilder *b, guint64 time_ns, guint64 gc_before, guint64 thread_id,
+                                       guint kind, const char *message, GError **error);
 
 void     tm_trace_builder_end         (TmTraceBuilder *b, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns);
 

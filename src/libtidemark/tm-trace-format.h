@@ -23,6 +23,9 @@ enum {
   TM_TAG_ROOTS       = 0x23,
   TM_TAG_REFS        = 0x24,
   TM_TAG_GRAPH_END   = 0x25,
+  TM_TAG_OOM         = 0x26,
+  TM_TAG_GRAPH_FAILED  = 0x27,
+  TM_TAG_GRAPH_CONTEXT = 0x28,
   TM_TAG_END         = 0x7F,
 };
 

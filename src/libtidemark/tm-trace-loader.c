@@ -228,9 +228,27 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         guint64 id = tm_payload_u (&c, "TYPE id");
         g_autofree char *name = tm_payload_str (&c, "TYPE name");
         guint64 flags = tm_payload_u (&c, "TYPE flags");
+        guint64 super = 0, n_ifaces = 0;
+
         if (!c.ok)
           return payload_error (&c, rec->tag, error);
-        return builder_result (tm_trace_builder_type (b, id, name, (guint32) flags, error));
+        if (!tm_trace_builder_type (b, id, name, (guint32) flags, error))
+          return DECODE_SKIP;
+        /* Trailing fields: superclass, then interfaces.  Bytes that do not
+         * parse as such are some other extension and are ignored, as any
+         * trailing bytes are. */
+        d->ids.len = 0;
+        if (c.p < c.end)
+          super = tm_payload_u (&c, "TYPE superclass");
+        if (c.ok && c.p < c.end)
+          n_ifaces = tm_payload_count (&c, 1, "TYPE interface count");
+        for (guint64 i = 0; i < n_ifaces && c.ok; i++)
+          tm_vec_u64_push (&d->ids, tm_payload_u (&c, "TYPE interface"));
+        if (!c.ok)
+          return DECODE_OK;
+        if (super == 0 && n_ifaces == 0)
+          return DECODE_OK;
+        return builder_result (tm_trace_builder_type_hierarchy (b, id, super, (guint) n_ifaces, d->ids.data, error));
       }
 
     case TM_TAG_FRAME:
@@ -377,6 +395,36 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         if (!c.ok)
           return payload_error (&c, rec->tag, error);
         return builder_result (tm_trace_builder_graph_end (b, id, listed, error));
+      }
+
+    case TM_TAG_OOM:
+      {
+        guint64 t = tm_payload_u (&c, "OOM time");
+        guint64 gcs = tm_payload_u (&c, "OOM gc count");
+        guint64 thread = tm_payload_u (&c, "OOM thread");
+        guint64 kind = tm_payload_u (&c, "OOM kind");
+        g_autofree char *message = tm_payload_str (&c, "OOM message");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_oom (b, t, gcs, thread, (guint) MIN (kind, 255), message, error));
+      }
+
+    case TM_TAG_GRAPH_FAILED:
+      {
+        guint64 id = tm_payload_u (&c, "GRAPH_FAILED gc id");
+        g_autofree char *reason = tm_payload_str (&c, "GRAPH_FAILED reason");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_graph_failed (b, id, reason, error));
+      }
+
+    case TM_TAG_GRAPH_CONTEXT:
+      {
+        guint64 id = tm_payload_u (&c, "GRAPH_CONTEXT gc id");
+        guint64 context = tm_payload_u (&c, "GRAPH_CONTEXT context");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_graph_context (b, id, (guint) MIN (context, 255), error));
       }
 
     case TM_TAG_END:

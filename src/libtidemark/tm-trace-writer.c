@@ -232,10 +232,24 @@ tm_trace_writer_space (TmTraceWriter *w, guint64 id, guint kind, const char *nam
 void
 tm_trace_writer_type (TmTraceWriter *w, guint64 id, const char *name, guint32 flags)
 {
+  tm_trace_writer_type_full (w, id, name, flags, 0, 0, NULL);
+}
+
+void
+tm_trace_writer_type_full (TmTraceWriter *w, guint64 id, const char *name, guint32 flags,
+                           guint64 super_id, guint n_interfaces, const guint64 *interface_ids)
+{
   begin (w);
   put_u (w, id);
   put_str (w, name);
   put_u (w, flags);
+  if (super_id != 0 || n_interfaces > 0)
+    {
+      put_u (w, super_id);
+      put_u (w, n_interfaces);
+      for (guint i = 0; i < n_interfaces; i++)
+        put_u (w, interface_ids[i]);
+    }
   finish (w, TM_TAG_TYPE);
 }
 
@@ -438,6 +452,40 @@ tm_trace_writer_graph_end (TmTraceWriter *w, guint64 gc_id, guint64 objects_list
   put_u (w, gc_id);
   put_u (w, objects_listed);
   finish (w, TM_TAG_GRAPH_END);
+  close_frame (w);
+}
+
+void
+tm_trace_writer_graph_failed (TmTraceWriter *w, guint64 gc_id, const char *reason)
+{
+  begin (w);
+  put_u (w, gc_id);
+  put_str (w, reason);
+  finish (w, TM_TAG_GRAPH_FAILED);
+  close_frame (w);
+}
+
+void
+tm_trace_writer_graph_context (TmTraceWriter *w, guint64 gc_id, guint context)
+{
+  begin (w);
+  put_u (w, gc_id);
+  put_u (w, context);
+  finish (w, TM_TAG_GRAPH_CONTEXT);
+}
+
+void
+tm_trace_writer_oom (TmTraceWriter *w, guint64 time_ns, guint64 gc_before, guint64 thread_id,
+                     guint kind, const char *message)
+{
+  begin (w);
+  put_u (w, time_ns);
+  put_u (w, gc_before);
+  put_u (w, thread_id);
+  put_u (w, kind);
+  put_str (w, message);
+  finish (w, TM_TAG_OOM);
+  /* The program may die right after: get the event to disk. */
   close_frame (w);
 }
 

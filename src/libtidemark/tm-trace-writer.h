@@ -26,6 +26,10 @@ void     tm_trace_writer_set_frame_size (TmTraceWriter *w, gsize raw_bytes);
 void     tm_trace_writer_header      (TmTraceWriter *w, const TmTraceHeader *h);
 void     tm_trace_writer_space       (TmTraceWriter *w, guint64 id, guint kind, const char *name);
 void     tm_trace_writer_type        (TmTraceWriter *w, guint64 id, const char *name, guint32 flags);
+/* TYPE with its superclass (0 = none) and directly implemented interfaces
+ * as trailing fields. */
+void     tm_trace_writer_type_full   (TmTraceWriter *w, guint64 id, const char *name, guint32 flags,
+                                      guint64 super_id, guint n_interfaces, const guint64 *interface_ids);
 void     tm_trace_writer_frame       (TmTraceWriter *w, guint64 id, const char *method, const char *file, gint64 line);
 void     tm_trace_writer_site        (TmTraceWriter *w, guint64 id, guint32 depth, const guint64 *frame_ids);
 void     tm_trace_writer_thread      (TmTraceWriter *w, guint64 id, const char *name);
@@ -45,6 +49,13 @@ void     tm_trace_writer_graph_begin (TmTraceWriter *w, guint64 gc_id);
 void     tm_trace_writer_roots       (TmTraceWriter *w, guint n, const TmRootRecord *roots);
 void     tm_trace_writer_refs        (TmTraceWriter *w, guint64 object_id, guint n, const guint64 *targets);
 void     tm_trace_writer_graph_end   (TmTraceWriter *w, guint64 gc_id, guint64 objects_listed);
+/* After GC_END gc_id (and instead of, or after an aborted, GRAPH_BEGIN). */
+void     tm_trace_writer_graph_failed  (TmTraceWriter *w, guint64 gc_id, const char *reason);
+/* context: a TmGraphContext; after GC_END gc_id. */
+void     tm_trace_writer_graph_context (TmTraceWriter *w, guint64 gc_id, guint context);
+/* kind: a TmOomKind; gc_before: GCs completed before the error. */
+void     tm_trace_writer_oom         (TmTraceWriter *w, guint64 time_ns, guint64 gc_before, guint64 thread_id,
+                                      guint kind, const char *message);
 void     tm_trace_writer_end         (TmTraceWriter *w, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns);
 
 /* Any record, for extensions and tests (unknown tags, broken payloads). */

@@ -13,6 +13,13 @@ static void
 clear_type (gpointer p)
 {
   g_free (((TmType *) p)->name);
+  g_free (((TmType *) p)->interfaces);
+}
+
+static void
+clear_oom (gpointer p)
+{
+  g_free ((char *) ((TmOomEvent *) p)->message);
 }
 
 static void
@@ -55,7 +62,7 @@ tm_trace_new (const char *path, const char *format)
 {
   TmTrace *t = g_new0 (TmTrace, 1);
   TmSpace space = { 0, TM_SPACE_KIND_OTHER, g_strdup ("(unknown space)") };
-  TmType type = { 0, g_strdup ("(unknown type)"), 0 };
+  TmType type = { 0, g_strdup ("(unknown type)"), 0, TM_UNKNOWN, 0, NULL };
   TmFrame frame = { 0, g_strdup ("(unknown method)"), g_strdup (""), -1 };
   TmSite site = { 0, 0, NULL };
   TmThread thread = { 0, g_strdup ("(unknown thread)") };
@@ -72,6 +79,8 @@ tm_trace_new (const char *path, const char *format)
   t->frames = table_new (sizeof (TmFrame), clear_frame, &frame);
   t->sites = table_new (sizeof (TmSite), clear_site, &site);
   t->threads = table_new (sizeof (TmThread), clear_thread, &thread);
+  t->oom_events = g_array_new (FALSE, TRUE, sizeof (TmOomEvent));
+  g_array_set_clear_func (t->oom_events, clear_oom);
   t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
   t->space_usage = g_array_new (FALSE, TRUE, sizeof (TmSpaceUsage));
   t->warnings = g_array_new (FALSE, TRUE, sizeof (TmWarning));
@@ -108,6 +117,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->frames);
   g_array_unref (t->sites);
   g_array_unref (t->threads);
+  g_array_unref (t->oom_events);
   g_array_unref (t->gcs);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);
@@ -326,6 +336,58 @@ tm_root_kind_to_string (guint kind)
     case TM_ROOT_KIND_SYSTEM_CLASS: return "system class";
     default: return "other";
     }
+}
+
+const char *
+tm_oom_kind_to_string (TmOomKind kind)
+{
+  switch (kind)
+    {
+    case TM_OOM_JAVA_HEAP: return "Java heap space";
+    case TM_OOM_METASPACE: return "metaspace";
+    case TM_OOM_THREADS: return "native threads";
+    default: return "other";
+    }
+}
+
+const char *
+tm_graph_context_to_string (TmGraphContext context)
+{
+  switch (context)
+    {
+    case TM_GRAPH_AT_OOM: return "at OutOfMemoryError";
+    case TM_GRAPH_POST_MORTEM: return "post-mortem";
+    default: return "after GC";
+    }
+}
+
+gboolean
+tm_trace_type_is_a (const TmTrace *trace, guint32 type_index, guint32 ancestor_index)
+{
+  /* Hierarchies are shallow; the step bound guards against cycles in
+   * damaged or hostile input. */
+  guint32 stack[64];
+  guint sp = 0, steps = 0;
+
+  if (type_index == ancestor_index)
+    return TRUE;
+  if (ancestor_index == TM_UNKNOWN || type_index >= trace->types->len)
+    return FALSE;
+  stack[sp++] = type_index;
+  while (sp > 0 && steps++ < 4096)
+    {
+      const TmType *t = tm_trace_type (trace, stack[--sp]);
+      if (t->super == ancestor_index)
+        return TRUE;
+      for (guint32 i = 0; i < t->n_interfaces; i++)
+        if (t->interfaces[i] == ancestor_index)
+          return TRUE;
+      if (t->super != TM_UNKNOWN && sp < G_N_ELEMENTS (stack))
+        stack[sp++] = t->super;
+      for (guint32 i = 0; i < t->n_interfaces && sp < G_N_ELEMENTS (stack); i++)
+        stack[sp++] = t->interfaces[i];
+    }
+  return FALSE;
 }
 
 char *

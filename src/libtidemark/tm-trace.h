@@ -44,6 +44,21 @@ typedef enum {
   TM_ROOT_KIND_OTHER7       = 7,
 } TmRootKind;
 
+/* OutOfMemoryError kinds (OOM record) */
+typedef enum {
+  TM_OOM_OTHER     = 0,
+  TM_OOM_JAVA_HEAP = 1,
+  TM_OOM_METASPACE = 2,   /* metaspace or class space */
+  TM_OOM_THREADS   = 3,   /* unable to create a native thread */
+} TmOomKind;
+
+/* When a graph was taken (GRAPH_CONTEXT record) */
+typedef enum {
+  TM_GRAPH_AT_GC       = 0,  /* right after its GC, while the program ran */
+  TM_GRAPH_AT_OOM      = 1,  /* as an OutOfMemoryError was thrown: the heap at the error */
+  TM_GRAPH_POST_MORTEM = 2,  /* after the program's main thread had ended: not its working state */
+} TmGraphContext;
+
 /* HEADER flags */
 #define TM_TRACE_FLAG_GRAPHS       (1u << 0)
 #define TM_TRACE_FLAG_DEATHS       (1u << 1)
@@ -72,6 +87,9 @@ typedef struct {
   guint64  id;
   char    *name;          /* Java binary name with dots, arrays as "T[]" */
   guint32  flags;         /* TM_TYPE_FLAG_* */
+  guint32  super;         /* type index of the superclass; TM_UNKNOWN if none or not recorded */
+  guint32  n_interfaces;
+  guint32 *interfaces;    /* type indices of the directly implemented interfaces */
 } TmType;
 
 typedef struct {
@@ -123,7 +141,18 @@ typedef struct {
   guint64     graph_frame_offset;  /* file offset of the zstd frame (or raw position) where the graph starts */
   guint64     graph_raw_skip;      /* raw bytes to skip from there to GRAPH_BEGIN */
   guint64     graph_file_offset;   /* for messages: compressed offset */
+  TmGraphContext graph_context;    /* when the graph was taken (valid when has_graph) */
+  gboolean    graph_failed;     /* a walk was attempted and failed: reachable memory unknown */
+  const char *graph_failure;    /* reason (string pool) when graph_failed, else NULL */
 } TmGc;
+
+typedef struct {
+  guint64     time_ns;
+  guint32     gc_before;        /* GCs completed before it */
+  guint32     thread;           /* thread index, TM_UNKNOWN if unknown */
+  TmOomKind   kind;
+  const char *message;          /* never NULL */
+} TmOomEvent;
 
 typedef struct {
   guint64  offset;        /* byte offset in the file (compressed offset for zstd) */
@@ -157,6 +186,7 @@ struct _TmTrace {
   GArray    *frames;            /* TmFrame */
   GArray    *sites;             /* TmSite */
   GArray    *threads;           /* TmThread */
+  GArray    *oom_events;        /* TmOomEvent, in time order */
 
   /* Timeline */
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */
@@ -247,6 +277,23 @@ tm_trace_space (const TmTrace *trace, guint32 space_index)
   return &g_array_index (trace->spaces, TmSpace, space_index);
 }
 
+static inline guint
+tm_trace_n_oom_events (const TmTrace *trace)
+{
+  return trace->oom_events->len;
+}
+
+static inline const TmOomEvent *
+tm_trace_oom_event (const TmTrace *trace, guint i)
+{
+  g_return_val_if_fail (i < trace->oom_events->len, NULL);
+  return &g_array_index (trace->oom_events, TmOomEvent, i);
+}
+
+/* TRUE if type_index is ancestor_index or inherits from it (superclasses
+ * and interfaces, as far as the trace records them). */
+gboolean    tm_trace_type_is_a           (const TmTrace *trace, guint32 type_index, guint32 ancestor_index);
+
 guint64     tm_trace_object_size         (const TmTrace *trace, guint64 index);
 guint64     tm_trace_object_id           (const TmTrace *trace, guint64 index);
 /* Returns FALSE when no object has this id. */
@@ -262,6 +309,8 @@ guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
 const char *tm_gc_kind_to_string         (TmGcKind kind);
 const char *tm_space_kind_to_string      (TmSpaceKind kind);
 const char *tm_root_kind_to_string       (guint kind);
+const char *tm_oom_kind_to_string        (TmOomKind kind);
+const char *tm_graph_context_to_string   (TmGraphContext context);
 
 /* Name of a site for display: "pkg.Class.method(Params):line" of its
  * innermost frame, or "(unknown site)". Returned string is owned by caller. */
