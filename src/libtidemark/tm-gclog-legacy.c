@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 
 #define MAX_RECORD (64 * 1024)
 
@@ -126,7 +127,7 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end)
   if (tm_gclog_find (s, end, "concurrent-reset:") != NULL || tm_gclog_find (s, end, "concurrent-cleanup-end") != NULL)
     p->n_concurrent_cycles++;
   p->n_concurrent_phases++;
-  p->concurrent_ns += ns;
+  p->concurrent_ns = tm_add_sat (p->concurrent_ns, ns);
 }
 
 /* End of the bracket opened at s (or end). */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 
 typedef struct {
   gboolean    has_uptime;
@@ -547,7 +548,7 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
         }
       parse_title (s, end, &t);
       e = cycle_event (p, id, dur);
-      e->pause_ns += dur;
+      e->pause_ns = tm_add_sat (e->pause_ns, dur);
       e->end_ns = MAX (e->end_ns, p->now_ns);
       e->line = p->line_no;
       e->has_duration = TRUE;
@@ -581,7 +582,7 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       if (has_dur)
         {
           p->n_concurrent_phases++;
-          p->concurrent_ns += dur;
+          p->concurrent_ns = tm_add_sat (p->concurrent_ns, dur);
           e->end_ns = MAX (e->end_ns, p->now_ns);
           set_heap (e, s, tok, TRUE);
         }
@@ -640,7 +641,7 @@ pause_mode_concurrent (TmGclogParser *p, const char *s, const char *end)
   else
     {
       p->n_concurrent_phases++;
-      p->concurrent_ns += dur;
+      p->concurrent_ns = tm_add_sat (p->concurrent_ns, dur);
     }
 }
 

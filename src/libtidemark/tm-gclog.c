@@ -13,6 +13,7 @@
 
 #include "tm-gclog.h"
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 #include "tm-error.h"
 
 #define READ_CHUNK      (1024 * 1024)
@@ -87,6 +88,8 @@ tm_gclog_parse_decimal (const char **s, const char *end, guint scale_pow10, guin
     }
   for (guint i = fdigits; i < scale_pow10; i++)
     fp *= 10;
+  if (fp > G_MAXUINT64 - ip)
+    return FALSE;
   *value = ip + fp;
   *s = q;
   return TRUE;
@@ -266,7 +269,8 @@ tm_gclog_parse_wall_ms (const char *s, const char *end, gint64 *ms)
   if (!digits (s, 4, &y) || !digits (s + 5, 2, &mo) || !digits (s + 8, 2, &d) ||
       !digits (s + 11, 2, &h) || !digits (s + 14, 2, &mi) || !digits (s + 17, 2, &sec))
     return FALSE;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31)
+  /* dates from 1970 to 2500 only: their nanoseconds fit in 64 bits */
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || y < 1970 || y > 2500)
     return FALSE;
   q = s + 19;
   if (q < end && *q == '.')
@@ -362,9 +366,9 @@ tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64
       if (x->space_id == space_id)
         {
           /* "Archive regions" adds to the old space */
-          x->before += before;
-          x->after += after;
-          x->committed += committed;
+          x->before = tm_add_sat (x->before, before);
+          x->after = tm_add_sat (x->after, after);
+          x->committed = tm_add_sat (x->committed, committed);
           return;
         }
     }
@@ -500,8 +504,8 @@ reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, gui
         continue;
       if (kind == TM_SPACE_KIND_YOUNG && young < 0)
         young = (gint) i;
-      sum_b += out[i].used_before;
-      sum_a += out[i].used_after;
+      sum_b = tm_add_sat (sum_b, out[i].used_before);
+      sum_a = tm_add_sat (sum_a, out[i].used_after);
     }
   if (young < 0)
     return;
@@ -542,8 +546,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       if (u->regions)
         {
           regions = TRUE;
-          out[n].used_before *= p->region_bytes;
-          out[n].used_after *= p->region_bytes;
+          out[n].used_before = tm_mul_sat (out[n].used_before, p->region_bytes);
+          out[n].used_after = tm_mul_sat (out[n].used_after, p->region_bytes);
           out[n].committed_after = out[n].used_after;
           if (kind == TM_SPACE_KIND_OLD)
             old = (gint) n;
@@ -553,9 +557,9 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
           n_heap++;
           if (old != (gint) n)
             {
-              other_b += out[n].used_before;
-              other_a += out[n].used_after;
-              other_c += out[n].committed_after;
+              other_b = tm_add_sat (other_b, out[n].used_before);
+              other_a = tm_add_sat (other_a, out[n].used_after);
+              other_c = tm_add_sat (other_c, out[n].committed_after);
             }
         }
       n++;

@@ -202,7 +202,19 @@ show_banner (TmAppWindow *self)
       gtk_info_bar_set_revealed (self->info_bar, FALSE);
       return;
     }
-  if (n > 0)
+  if (t->memory_limited)
+    {
+      g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);
+      text = g_strdup_printf (_("“%s” is larger than the memory limit of %s: reading stopped at byte %s, after GC %u. "
+                                "Everything up to that point is shown. Raise the limit in Preferences and open the "
+                                "file again to see the rest."), name, limit, offset, n);
+    }
+  else if (!t->stopped)
+    text = g_strdup_printf (ngettext ("“%s” was read to the end with %" G_GUINT64_FORMAT " problem; what could be read is shown.",
+                                      "“%s” was read to the end with %" G_GUINT64_FORMAT " problems; what could be read is shown.",
+                                      (gulong) MIN (t->n_warnings_total, G_MAXULONG)),
+                            name, t->n_warnings_total);
+  else if (n > 0)
     {
       g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);
       text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s, after GC %u at %s. "

@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-document-loader.h"
 #include "tm-trace-loader.h"
+#include "tm-settings.h"
 
 #include <glib/gi18n.h>
 
@@ -195,7 +196,7 @@ load_thread (GTask *task, gpointer source_object, gpointer task_data, GCancellab
       return;
     }
 
-  trace = tm_trace_load (path, progress_cb, self, cancellable, &error);
+  trace = tm_trace_load_full (path, task_data, progress_cb, self, cancellable, &error);
   if (trace == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -215,11 +216,16 @@ tm_document_loader_load_async (TmDocumentLoader    *self,
                                gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  TmLoadOptions *options;
 
   g_return_if_fail (TM_IS_DOCUMENT_LOADER (self));
 
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, tm_document_loader_load_async);
+  /* read here: the worker does not touch GSettings */
+  options = g_new0 (TmLoadOptions, 1);
+  tm_settings_load_options (tm_settings_get (), options);
+  g_task_set_task_data (task, options, g_free);
   g_task_set_return_on_cancel (task, FALSE);
   g_task_run_in_thread (task, load_thread);
 }

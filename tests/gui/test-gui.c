@@ -265,6 +265,73 @@ test_thresholds (void)
   tm_gui_test_spin (20);
 }
 
+/* The label of the first widget named `name` below root, or NULL. */
+static const char *
+find_named_label (GtkWidget *root, const char *name)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return gtk_label_get_label (GTK_LABEL (root));
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *found = find_named_label (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Preferences > Loading > Memory limit: a trace whose model needs more
+ * opens up to there, and the banner names the limit and where to raise
+ * it.  Preferences > Data Structures shows why a .ds file is not used. */
+static void
+test_memory_limit_and_bad_ds (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.tidemark.Tidemark");
+  g_autofree char *broken = g_build_filename (fx.tmpdir, "broken.ds", NULL);
+  const char *files[] = { broken, NULL };
+  const char *none[] = { NULL };
+  const char *problem = NULL;
+  TmTrace *trace;
+
+  g_settings_set_uint (settings, "memory-limit-mib", 1);
+  tm_app_window_open (win, file);
+  wait_until_idle (win);
+  trace = tm_app_window_get_trace (win);
+  g_assert_nonnull (trace);
+  g_assert_true (trace->memory_limited);
+  g_assert_cmpuint (trace->memory_limit, ==, 1u << 20);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), >, 0);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  g_assert_nonnull (strstr (tm_app_window_get_banner_text (win), "memory limit of 1.00 MiB"));
+  g_assert_nonnull (strstr (tm_app_window_get_banner_text (win), "Preferences"));
+  g_settings_reset (settings, "memory-limit-mib");
+  gtk_window_destroy (GTK_WINDOW (win));
+
+  g_assert_true (g_file_set_contents (broken, "DS broken {\n  x y\n}\n", -1, NULL));
+  g_settings_set_strv (settings, "ds-files", files);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  tm_gui_test_spin (100);
+  {
+    GListModel *toplevels = gtk_window_get_toplevels ();
+    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && problem == NULL; i++)
+      {
+        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+        if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
+          {
+            problem = find_named_label (GTK_WIDGET (w), "ds-file-error");
+            g_assert_nonnull (problem);
+            g_assert_nonnull (strstr (problem, "broken.ds:2:5: expected ';' or '}' after pointee"));
+            gtk_window_destroy (GTK_WINDOW (w));
+          }
+      }
+  }
+  g_assert_nonnull (problem);
+  g_settings_set_strv (settings, "ds-files", none);
+  tm_gui_test_spin (20);
+}
+
 static void
 close_dialogs (void)
 {
@@ -520,6 +587,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/cut-short", test_cut_short);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
+  g_test_add_func ("/gui/memory-limit-and-bad-ds", test_memory_limit_and_bad_ds);
   g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
   return tm_gui_test_run (&fx);
