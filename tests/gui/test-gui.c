@@ -188,6 +188,24 @@ has_window_kind (TmSession *session, TmWindowKind kind)
   return FALSE;
 }
 
+/* Opens Preferences (the app action) and returns its dialog, or NULL. */
+static GtkWindow *
+open_preferences (void)
+{
+  GListModel *toplevels;
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  tm_gui_test_spin (100);
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
 /* The preferences dialog edits the thresholds in GSettings; open windows
  * detect again with them.  GC overhead in the leak scenario is about 2%:
  * not suspicious at 10%, suspicious at 1%. */
@@ -198,28 +216,15 @@ test_thresholds (void)
   g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
   TmSession *session = tm_app_window_get_session (win);
   GSettings *settings = NULL;
-  gboolean dialog = FALSE;
+  GtkWindow *dialog;
 
   tm_app_window_open (win, file);
   wait_until_idle (win);
   g_assert_false (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
-  tm_gui_test_spin (100);
-  {
-    GListModel *toplevels = gtk_window_get_toplevels ();
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-      {
-        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-        if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
-          {
-            dialog = TRUE;
-            gtk_window_destroy (GTK_WINDOW (w));
-            break;
-          }
-      }
-  }
-  g_assert_true (dialog);
+  dialog = open_preferences ();
+  g_assert_nonnull (dialog);
+  gtk_window_destroy (dialog);
 
   settings = g_settings_new ("io.github.tidemark.Tidemark");
   g_settings_set_double (settings, "overhead-threshold", 0.01);
@@ -292,7 +297,8 @@ test_memory_limit_and_bad_ds (void)
   g_autofree char *broken = g_build_filename (fx.tmpdir, "broken.ds", NULL);
   const char *files[] = { broken, NULL };
   const char *none[] = { NULL };
-  const char *problem = NULL;
+  const char *problem;
+  GtkWindow *dialog;
   TmTrace *trace;
 
   g_settings_set_uint (settings, "memory-limit-mib", 1);
@@ -311,23 +317,12 @@ test_memory_limit_and_bad_ds (void)
 
   g_assert_true (g_file_set_contents (broken, "DS broken {\n  x y\n}\n", -1, NULL));
   g_settings_set_strv (settings, "ds-files", files);
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
-  tm_gui_test_spin (100);
-  {
-    GListModel *toplevels = gtk_window_get_toplevels ();
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels) && problem == NULL; i++)
-      {
-        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-        if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
-          {
-            problem = find_named_label (GTK_WIDGET (w), "ds-file-error");
-            g_assert_nonnull (problem);
-            g_assert_nonnull (strstr (problem, "broken.ds:2:5: expected ';' or '}' after pointee"));
-            gtk_window_destroy (GTK_WINDOW (w));
-          }
-      }
-  }
+  dialog = open_preferences ();
+  g_assert_nonnull (dialog);
+  problem = find_named_label (GTK_WIDGET (dialog), "ds-file-error");
   g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem, "broken.ds:2:5: expected ';' or '}' after pointee"));
+  gtk_window_destroy (dialog);
   g_settings_set_strv (settings, "ds-files", none);
   tm_gui_test_spin (20);
 }
