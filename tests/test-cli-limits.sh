@@ -33,7 +33,8 @@ grep -q "memory limit of 4.00 MiB" "$dir/err" || fail "stderr does not name the 
 
 # every loading command takes it; the analyses run on the partial trace
 for cmd in "timeline" "windows" "heap --gc 2" "trend --from-gc 1 --to-gc 3" \
-           "ds-growth --from-gc 10 --to-gc 20" "chart --kind memory --png $dir/c.png"; do
+           "ds-growth --from-gc 10 --to-gc 20" "chart --kind memory --png $dir/c.png" \
+           "allocs" "lifetimes" "survival" "floating-garbage"; do
   # shellcheck disable=SC2086
   "$cli" $cmd "$dir/leak.tmtrace" --memory-limit 4M > /dev/null 2> "$dir/err" \
     || fail "$cmd --memory-limit 4M"

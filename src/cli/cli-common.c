@@ -19,8 +19,12 @@ parse_memory_limit (const char *name, const char *value, gpointer data, GError *
   return TRUE;
 }
 
-void
-tm_cli_add_load_options (GOptionContext *context)
+/* --memory-limit on every command that reads an input: all but those
+ * that write traces, so that a new command cannot forget it. */
+static const char *const commands_without_input[] = { "record", "synth", NULL };
+
+static void
+add_load_options (GOptionContext *context)
 {
   static const GOptionEntry entries[] = {
     { "memory-limit", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_memory_limit,
@@ -57,6 +61,8 @@ tm_cli_parse (GOptionContext *context, const char *command,
 {
   g_autoptr(GError) error = NULL;
 
+  if (!g_strv_contains (commands_without_input, command))
+    add_load_options (context);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       *exit_code = tm_cli_usage_error (command, "%s", error->message);
@@ -157,4 +163,29 @@ tm_cli_split_list (const char *value)
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
+}
+
+gboolean
+tm_cli_window (const char *command, const char *path, const TmTrace *trace,
+               gint64 from_gc, gint64 to_gc, guint32 *from, guint32 *to, int *exit_code)
+{
+  guint32 n = tm_trace_n_gcs (trace);
+
+  if (n == 0)
+    {
+      fprintf (stderr, "%s: no GCs (or time points) to analyse\n", path);
+      *exit_code = TM_EXIT_INPUT;
+      return FALSE;
+    }
+  if (from_gc < 0 || to_gc < 0 || (to_gc > 0 && from_gc > to_gc))
+    {
+      *exit_code = tm_cli_usage_error (command, "--from-gc A --to-gc B need 1 <= A <= B");
+      return FALSE;
+    }
+  if (!tm_cli_check_gc (command, path, trace, from_gc, exit_code))
+    return FALSE;
+  *from = from_gc > 0 ? (guint32) from_gc : 1;
+  /* a window reaching past the end of a trace cut short is clipped */
+  *to = to_gc > 0 ? (guint32) MIN (to_gc, (gint64) n) : n;
+  return TRUE;
 }

@@ -24,17 +24,16 @@ typedef struct {
 /* Prints "tidemark-cli CMD: reason" and the --help hint; returns TM_EXIT_USAGE. */
 int       tm_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
-/* Parses options; on failure prints the reason and returns FALSE with
- * *exit_code set (0 for --help). */
+/* Parses options (with the loading options, see below); on failure prints
+ * the reason and returns FALSE with *exit_code set (0 for --help). */
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
 /* Requires exactly one positional argument (the input file) left in argv. */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
-/* Adds the options of commands that load an input (--memory-limit SIZE)
- * to their context; tm_cli_load() uses what was given. */
-void      tm_cli_add_load_options (GOptionContext *context);
+/* How tm_cli_load() loads: --memory-limit SIZE, which tm_cli_parse()
+ * adds to every command but those that write traces (record, synth). */
 const TmLoadOptions *tm_cli_load_options (void);
 
 /* Loads any supported input.  On failure prints "FILE: reason" and sets
@@ -47,6 +46,12 @@ TmTrace  *tm_cli_load        (const char *path, int *exit_code);
  * *exit_code = TM_EXIT_USAGE. */
 gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
                               gint64 gc, int *exit_code);
+
+/* The window of --from-gc/--to-gc (0 = not given: the whole run); a
+ * window reaching past the end is clipped.  FALSE with *exit_code set. */
+gboolean  tm_cli_window      (const char *command, const char *path, const TmTrace *trace,
+                              gint64 from_gc, gint64 to_gc, guint32 *from, guint32 *to,
+                              int *exit_code);
 
 /* Writes the trace's warnings as a JSON array of strings. */
 void      tm_cli_json_warnings (GString *out, const TmTrace *trace);

@@ -171,7 +171,6 @@ tm_cmd_chart (int argc, char **argv)
   context = g_option_context_new ("TRACE - render a chart into a PNG");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_group (context, tm_cli_trend_option_group ());
-  tm_cli_add_load_options (context);
   if (!tm_cli_parse (context, "chart", &argc, &argv, &exit_code))
     return exit_code;
   if ((path = tm_cli_single_input ("chart", argc, argv, &exit_code)) == NULL)

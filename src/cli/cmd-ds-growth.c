@@ -172,7 +172,6 @@ tm_cmd_ds_growth (int argc, char **argv)
     "structure's growth as a fraction of the heap's growth. Patterns:\n"
     "single-/shared-ownership container growth, single-/shared-ownership data\n"
     "growth, non-growth.");
-  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "ds-growth", &argc, &argv, &code))
     return code;
   if ((path = tm_cli_single_input ("ds-growth", argc, argv, &code)) == NULL)

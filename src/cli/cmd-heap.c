@@ -210,7 +210,6 @@ tm_cmd_heap (int argc, char **argv)
   HeapView view = { 0 };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "heap", &argc, &argv, &code))
     return code;
   if ((path = tm_cli_single_input ("heap", argc, argv, &code)) == NULL)

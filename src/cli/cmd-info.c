@@ -173,7 +173,6 @@ tm_cmd_info (int argc, char **argv)
   int code = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "info", &argc, &argv, &code))
     return code;
   if ((path = tm_cli_single_input ("info", argc, argv, &code)) == NULL)

@@ -117,7 +117,6 @@ tm_cmd_timeline (int argc, char **argv)
   int code = 0;
 
   g_option_context_add_main_entries (ctx, entries, NULL);
-  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "timeline", &argc, &argv, &code))
     return code;
   if (json && csv)

@@ -269,7 +269,6 @@ tm_cmd_trend (int argc, char **argv)
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   g_option_context_add_main_entries (ctx, view_entries, NULL);
-  tm_cli_add_load_options (ctx);
   if (!tm_cli_parse (ctx, "trend", &argc, &argv, &code))
     goto out;
   if ((path = tm_cli_single_input ("trend", argc, argv, &code)) == NULL)

@@ -197,7 +197,6 @@ tm_cmd_windows (int argc, char **argv)
       "leak-regression (steepest fitted trend to the end), gc-overhead, churn.\n"
       "Leaks are judged on reachable memory when the trace has reference graphs,\n"
       "otherwise on heap occupancy after GC. Rules: docs/windows.md.");
-    tm_cli_add_load_options (ctx);
     if (!tm_cli_parse (ctx, "windows", &argc, &argv, &code))
       return code;
   }
