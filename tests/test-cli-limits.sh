@@ -59,4 +59,22 @@ set +e
 code=$?
 set -e
 [ "$code" -eq 1 ] || fail "synth accepted --memory-limit"
+
+# a trace read to the end with 500 bad records: every problem is counted
+python3 -c "
+import sys
+out = bytearray(b'TMTRACE1')
+out += bytes([0x01, 8, 1, 0, 0, 0, 0, 8, 0, 0])          # HEADER
+out += bytes([0x10, 7, 2, 5, 0, 0, 16, 0, 0]) * 500      # ALLOC of undefined type 5
+out += bytes([0x7f, 4, 0, 0, 0, 0])                      # END
+open(sys.argv[1], 'wb').write(out)
+" "$dir/bad.tmtrace"
+"$cli" info "$dir/bad.tmtrace" --json > "$dir/bad.json" 2> "$dir/err" || fail "info on 500 bad records"
+json "$dir/bad.json" "
+assert d['complete'] is False and 'stop_offset' not in d
+assert d['warnings_total'] == 500 and len(d['warnings']) == 200, (d['warnings_total'], len(d['warnings']))
+"
+grep -q "bad.tmtrace: read to the end with 500 problems" "$dir/err" || { cat "$dir/err"; fail "problem count"; }
+grep -q "bad.tmtrace: 480 more warnings" "$dir/err" || { cat "$dir/err"; fail "more warnings count"; }
+grep -q "stopped at byte offset 0" "$dir/err" && fail "claims a stop at offset 0"
 echo "ok"

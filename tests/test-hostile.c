@@ -351,6 +351,75 @@ test_strings_die_with_trace (void)
   g_assert_cmpuint (rss_bytes (), <, rss_after_warmup + 16 * MIB);
 }
 
+static guint
+count (const char *haystack, const char *needle)
+{
+  guint n = 0;
+  for (const char *p = strstr (haystack, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+/* An uncompressed trace names file offsets (no zstd frame), and stops
+ * where the bad record is; every problem is counted, not only those kept. */
+static void
+test_raw_messages (void)
+{
+  g_autoptr(GByteArray) a = trace_head ();
+  static const guint8 undefined_type[] = { 2, 5, 0, 0, 16, 0, 0 };   /* skipped: type 5 undefined */
+  static const guint8 cut_alloc[] = { 2, 0 };                        /* malformed: stops */
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+  g_autofree char *at = NULL;
+  guint64 stop;
+
+  for (guint i = 0; i < 500; i++)
+    put_record (a, TM_TAG_ALLOC, undefined_type, sizeof undefined_type);
+  stop = a->len;
+  put_record (a, TM_TAG_ALLOC, cut_alloc, sizeof cut_alloc);
+  bytes = g_bytes_new (a->data, a->len);
+  t = tm_trace_load_bytes (bytes, "raw.tmtrace", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (t->stopped);
+  g_assert_cmpuint (t->stop_offset, ==, stop);
+  at = g_strdup_printf ("reading stopped at byte offset %" G_GUINT64_FORMAT ":", stop);
+  g_assert_true (has_warning (t, at));
+  for (guint i = 0; i < t->warnings->len; i++)
+    g_assert_null (strstr (g_array_index (t->warnings, TmWarning, i).message, "zstd"));
+  /* the first 200, and the one that says where reading stopped */
+  g_assert_cmpuint (t->warnings->len, ==, 201);
+  g_assert_cmpuint (t->n_warnings_total, ==, 501);
+}
+
+/* A heaptrack .zst damaged part-way: the warning names the file once. */
+static void
+test_heaptrack_damaged_zstd (void)
+{
+  g_autoptr(GBytes) good = zstd_bomb (heaptrack_head, strlen (heaptrack_head), "+ 0\n", 4, 1000000, "c 9\n", 4);
+  g_autoptr(GByteArray) bad = g_byte_array_new ();
+  g_autoptr(GBytes) damaged = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+  gsize n;
+  const guint8 *d = g_bytes_get_data (good, &n);
+
+  g_byte_array_append (bad, d, n);
+  for (gsize i = n / 2; i < n / 2 + 64; i++)
+    bad->data[i] ^= 0x5a;
+  damaged = g_bytes_new (bad->data, bad->len);
+  path = save (damaged, "damaged.heaptrack.zst");
+  t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (t->stopped);
+  g_assert_cmpuint (t->warnings->len, >=, 1);
+  for (guint i = 0; i < t->warnings->len; i++)
+    g_assert_cmpuint (count (g_array_index (t->warnings, TmWarning, i).message, path), ==, 1);
+  g_assert_true (has_warning (t, "damaged zstd data"));
+  g_unlink (path);
+}
+
 static void
 test_parse_size (void)
 {
@@ -391,5 +460,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/heaptrack-padding", test_heaptrack_padding);
   g_test_add_func ("/hostile/heaptrack-overflow", test_heaptrack_overflow);
   g_test_add_func ("/hostile/strings-die-with-trace", test_strings_die_with_trace);
+  g_test_add_func ("/hostile/raw-messages", test_raw_messages);
+  g_test_add_func ("/hostile/heaptrack-damaged-zstd", test_heaptrack_damaged_zstd);
   return g_test_run ();
 }

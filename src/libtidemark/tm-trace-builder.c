@@ -59,6 +59,7 @@ struct _TmTraceBuilder {
   GArray   *hierarchy;        /* PendingHierarchy, resolved at finish */
 
   guint64   n_warnings;
+  TmWarning last_dropped;     /* the newest warning past MAX_WARNINGS */
   gboolean  damaged;
   gboolean  stopped;
   guint64   end_allocs, end_deaths, end_gcs, end_time;
@@ -217,6 +218,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   g_array_unref (b->g_roots);
   g_array_unref (b->hierarchy);
   g_free (b->src_map);
+  g_free (b->last_dropped.message);
   g_free (b);
 }
 
@@ -230,8 +232,6 @@ tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format,
   b->damaged = TRUE;
   b->n_warnings++;
   b->trace->n_warnings_total = b->n_warnings;
-  if (b->trace->warnings->len >= MAX_WARNINGS)
-    return;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
@@ -243,6 +243,13 @@ tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format,
     memmove (msg, msg + strlen (b->trace->path) + 2, strlen (msg + strlen (b->trace->path) + 2) + 1);
   w.offset = offset;
   w.message = g_strdup_printf ("%s: %s", b->trace->path ? b->trace->path : "(memory)", msg);
+  if (b->trace->warnings->len >= MAX_WARNINGS)
+    {
+      /* kept aside: if reading stops now, it says where and why */
+      g_free (b->last_dropped.message);
+      b->last_dropped = w;
+      return;
+    }
   g_array_append_val (b->trace->warnings, w);
 }
 
@@ -251,6 +258,11 @@ tm_trace_builder_stopped (TmTraceBuilder *b, guint64 offset)
 {
   if (!b->stopped)
     {
+      if (b->last_dropped.message != NULL)
+        {
+          g_array_append_val (b->trace->warnings, b->last_dropped);
+          b->last_dropped.message = NULL;
+        }
       b->stopped = TRUE;
       b->trace->stopped = TRUE;
       b->trace->stop_offset = offset;
