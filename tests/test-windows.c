@@ -752,14 +752,20 @@ growth_trace (gsize n, gsize grow_from, guint full_every, const char *format)
 static void
 test_trace_leak_coverage_edge (void)
 {
-  /* 100 GCs; the window starts at the last flat point */
+  /* 100 GCs; the window starts at the last flat point.  Young GCs only,
+   * which the real-run rules do not judge (garbage may grow): the
+   * paper's rules */
+  TmWindowParams paper;
   g_autoptr(TmTrace) t10 = growth_trace (100, 90, 0, "tmtrace");   /* 10 points: 10% */
   g_autoptr(TmTrace) t9 = growth_trace (100, 91, 0, "tmtrace");    /* 9 points */
-  g_autoptr(GPtrArray) w10 = tm_windows_detect (t10, NULL, TRUE);
-  g_autoptr(GPtrArray) w9 = tm_windows_detect (t9, NULL, TRUE);
-  const TmWindow *a = find_kind (w10, TM_WINDOW_LEAK);
-  const TmWindow *b = find_kind (w9, TM_WINDOW_LEAK);
+  g_autoptr(GPtrArray) w10 = NULL, w9 = NULL;
+  const TmWindow *a, *b;
 
+  tm_window_params_init_paper (&paper);
+  w10 = tm_windows_detect (t10, &paper, TRUE);
+  w9 = tm_windows_detect (t9, &paper, TRUE);
+  a = find_kind (w10, TM_WINDOW_LEAK);
+  b = find_kind (w9, TM_WINDOW_LEAK);
   g_assert_nonnull (a);
   g_assert_true (a->suspicious);
   g_assert_cmpuint (a->first_gc, ==, 91);
@@ -775,8 +781,17 @@ test_trace_leak_coverage_edge (void)
   g_assert_false (b->suspicious);
   g_assert_cmpuint (b->first_gc, ==, 92);
   {
-    g_autoptr(GPtrArray) shown = tm_windows_detect (t9, NULL, FALSE);
+    g_autoptr(GPtrArray) shown = tm_windows_detect (t9, &paper, FALSE);
+    g_autoptr(GPtrArray) real = tm_windows_detect (t10, NULL, TRUE);
+    const TmWindow *r;
+
     g_assert_null (find_kind (shown, TM_WINDOW_LEAK));
+    /* the real-run rules: no whole-heap GC collected what grows */
+    r = find_kind (real, TM_WINDOW_LEAK);
+    g_assert_nonnull (r);
+    g_assert_false (r->suspicious);
+    g_assert_null (r->growth);
+    g_assert_nonnull (strstr (r->explanation, "no whole-heap collection ran"));
   }
 }
 
@@ -787,7 +802,7 @@ test_trace_leak_growth_edge (void)
   g_autoptr(TmTrace) t = growth_trace (100, 49, 0, "tmtrace");   /* 100 MiB -> 200 MiB: +100% */
   g_autoptr(GPtrArray) a = NULL, b = NULL;
 
-  tm_window_params_init (&params);
+  tm_window_params_init_paper (&params);
   params.leak_min_growth = 1.0;
   a = tm_windows_detect (t, &params, FALSE);
   g_assert_nonnull (find_kind (a, TM_WINDOW_LEAK));
@@ -817,7 +832,7 @@ test_trace_series_choice (void)
   g_assert_nonnull (b);
   g_assert_cmpstr (b->series, ==, "full-gc-occupancy");
   g_assert_null (strstr (b->explanation, "GC log"));
-  g_assert_cmpstr (tm_windows_leak_series_label (log, NULL), ==, "heap occupancy after whole-heap GCs");
+  g_assert_cmpstr (tm_windows_leak_series_label (log, NULL), ==, "occupancy after full collections");
 }
 
 static void
@@ -974,30 +989,36 @@ test_trace_garbage (void)
 
 /* ---- synthetic scenarios with planted phases (tm-synth.h) ---- */
 
-static GPtrArray *
-synth_windows (const char *scenario, TmTrace **out_trace)
+/* A synthetic scenario (n_gcs 0: the default 200) loaded back. */
+static TmTrace *
+synth_trace (const char *scenario, guint n_gcs)
 {
   TmSynthOptions o;
   g_autoptr(GError) error = NULL;
   g_autofree char *dir = g_dir_make_tmp ("tm-windows-XXXXXX", &error);
   g_autofree char *path = NULL;
   TmTrace *trace;
-  GPtrArray *ws;
 
   g_assert_no_error (error);
   path = g_build_filename (dir, "s.tmtrace", NULL);
   tm_synth_options_init (&o);
   o.scenario = scenario;
+  o.n_gcs = n_gcs;
   g_assert_true (tm_synth_write_file (&o, path, &error));
   g_assert_no_error (error);
   trace = tm_trace_load (path, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (trace);
-  ws = tm_windows_detect (trace, NULL, FALSE);
   g_unlink (path);
   g_rmdir (dir);
-  *out_trace = trace;
-  return ws;
+  return trace;
+}
+
+static GPtrArray *
+synth_windows (const char *scenario, TmTrace **out_trace)
+{
+  *out_trace = synth_trace (scenario, 0);
+  return tm_windows_detect (*out_trace, NULL, FALSE);
 }
 
 static void
@@ -1106,6 +1127,403 @@ test_synth_mixed (void)
   tm_trace_unref (t);
 }
 
+
+/* ---- real runs: teardown, warm-up, cycles, churn bursts, evidence ---- */
+
+/* The windows under the paper's rules (tm_window_params_init_paper). */
+static GPtrArray *
+detect_paper (const TmTrace *t, gboolean all)
+{
+  TmWindowParams paper;
+
+  tm_window_params_init_paper (&paper);
+  return tm_windows_detect (t, &paper, all);
+}
+
+static void
+test_teardown_known (void)
+{
+  /* a leak, then the final drop at exit in the last point */
+  static const guint64 exit_drop[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150,
+                                       160, 170, 180, 190, 5 };
+  /* the fall into the drop (190, 150) belongs to the teardown */
+  static const guint64 fall[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 110, 120, 130, 140, 150,
+                                  160, 170, 190, 150, 20 };
+  /* a drop to 51% of the peak is not deep enough; 50% is */
+  static const guint64 shallow[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 102, 52 };
+  static const guint64 deep[] = { 10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 102, 51 };
+  /* a long low tail (5 of 12 points) is the program's own behaviour */
+  static const guint64 long_tail[] = { 10, 20, 30, 40, 50, 60, 70, 5, 5, 5, 5, 5 };
+  g_autofree TmSeriesPoint *a = series_from_values (exit_drop, G_N_ELEMENTS (exit_drop));
+  g_autofree TmSeriesPoint *b = series_from_values (fall, G_N_ELEMENTS (fall));
+  g_autofree TmSeriesPoint *c = series_from_values (shallow, G_N_ELEMENTS (shallow));
+  g_autofree TmSeriesPoint *d = series_from_values (deep, G_N_ELEMENTS (deep));
+  g_autofree TmSeriesPoint *e = series_from_values (long_tail, G_N_ELEMENTS (long_tail));
+
+  g_assert_cmpuint (tm_teardown_start (a, 20, 0.5, 0.1), ==, 19);
+  /* from the peak to the end takes 2 of 19 s: within 15%, not 10% */
+  g_assert_cmpuint (tm_teardown_start (b, 20, 0.5, 0.15), ==, 18);
+  g_assert_cmpuint (tm_teardown_start (b, 20, 0.5, 0.1), ==, 19);
+  g_assert_cmpuint (tm_teardown_start (c, 12, 0.5, 0.1), ==, 12);
+  g_assert_cmpuint (tm_teardown_start (d, 12, 0.5, 0.1), ==, 11);
+  g_assert_cmpuint (tm_teardown_start (e, 12, 0.5, 0.1), ==, 12);
+  /* off */
+  g_assert_cmpuint (tm_teardown_start (a, 20, 0, 0.1), ==, 20);
+}
+
+static void
+test_growth_continues_known (void)
+{
+  guint64 v[30];
+  g_autofree TmSeriesPoint *p = NULL;
+  gsize plateau;
+  double all, tail;
+
+  /* steady growth continues */
+  for (guint i = 0; i < 30; i++)
+    v[i] = 100 + 10 * i;
+  p = series_from_values (v, 30);
+  g_assert_true (tm_growth_continues (p, 30, 0.25, &all, &tail, &plateau));
+  g_assert_cmpfloat_with_epsilon (all, 10, 1e-9);
+  g_assert_cmpfloat_with_epsilon (tail, 10, 1e-9);
+  g_clear_pointer (&p, g_free);
+
+  /* grows to index 12, then flat: warm-up from index 12 */
+  for (guint i = 0; i < 30; i++)
+    v[i] = 100 + 10 * MIN (i, 12);
+  p = series_from_values (v, 30);
+  g_assert_false (tm_growth_continues (p, 30, 0.25, &all, &tail, &plateau));
+  g_assert_cmpuint (plateau, ==, 12);
+  g_assert_cmpfloat (tail, ==, 0);
+  /* the paper's rules do not ask */
+  g_assert_true (tm_growth_continues (p, 30, 0, NULL, NULL, NULL));
+  g_clear_pointer (&p, g_free);
+
+  /* the last third at exactly 25% of the window's rate is still growth:
+   * slope 4 for 20 points, then 1 */
+  for (guint i = 0; i < 30; i++)
+    v[i] = i < 20 ? 1000 + 4 * i : 1000 + 4 * 19 + (i - 19);
+  p = series_from_values (v, 30);
+  g_assert_true (tm_growth_continues (p, 30, 0.2, &all, &tail, NULL));
+  g_assert_cmpfloat_with_epsilon (tail, 1, 1e-9);
+  g_assert_false (tm_growth_continues (p, 30, tail / all + 1e-6, NULL, NULL, NULL));
+  g_clear_pointer (&p, g_free);
+
+  /* 5 points cannot tell (a last third of 3 needs 6) */
+  p = series_from_values (v, 6);
+  g_assert_false (tm_growth_continues (p, 5, 0.25, NULL, NULL, NULL));
+  g_assert_true (tm_growth_continues (p, 6, 0.25, NULL, NULL, NULL));
+}
+
+static void
+test_growth_new_high (void)
+{
+  /* a sawtooth: each cycle rises to ~100 and is halved */
+  static const guint64 saw[] = { 50, 70, 90, 100, 50, 70, 90, 101, 50, 60, 70, 80, 90, 100 };
+  static const guint64 rising[] = { 50, 70, 90, 100, 50, 70, 90, 110, 60, 80, 100, 120, 140, 160 };
+  g_autofree TmSeriesPoint *a = series_from_values (saw, G_N_ELEMENTS (saw));
+  g_autofree TmSeriesPoint *b = series_from_values (rising, G_N_ELEMENTS (rising));
+  gsize n = G_N_ELEMENTS (saw);
+  gsize start = tm_leak_heuristic_start (a, n, 0.75);
+  gsize r1 = tm_leak_first_restart (a, n, 0.75);
+  guint64 h;
+  gsize at;
+
+  g_assert_cmpuint (start, ==, 8);
+  g_assert_cmpuint (r1, ==, 4);
+  /* the last cycle reaches 100, the one before reached 101 */
+  g_assert_false (tm_growth_new_high (a, n, start, r1, &h, &at));
+  g_assert_cmpuint (h, ==, 101);
+  g_assert_cmpuint (at, ==, 7);
+  /* each cycle higher: 160 is far above 110 */
+  g_assert_true (tm_growth_new_high (b, n, tm_leak_heuristic_start (b, n, 0.75),
+                                     tm_leak_first_restart (b, n, 0.75), NULL, NULL));
+}
+
+static void
+test_rate_time_median (void)
+{
+  /* 10 GCs 100 ms apart freeing 1 MB each, then 90 GCs 10 ms apart
+   * freeing 1 MB each (a burst with 90% of the GCs, half the time) ... */
+  enum { N = 100 };
+  guint64 bounds[N + 1], amount[N];
+  double count_median, time_median;
+
+  bounds[0] = 0;
+  for (gsize k = 0; k < N; k++)
+    {
+      bounds[k + 1] = bounds[k] + (k < 10 ? 100000000 : 10000000);
+      amount[k] = 1000000;
+    }
+  /* single-GC windows: 10 at 0.01/ns (1 s total) and 90 at 0.1/ns (0.9 s) */
+  count_median = tm_rate_window_median (bounds, amount, N, 1);
+  time_median = tm_rate_window_time_median (bounds, amount, N, 1);
+  g_assert_cmpfloat_with_epsilon (count_median, 0.1, 1e-12);
+  g_assert_cmpfloat_with_epsilon (time_median, 0.01, 1e-12);
+  /* ... one more burst GC tips the time balance: 1 s against 1.0 s, the
+   * lower weighted median is still the baseline */
+  g_assert_cmpfloat (tm_rate_window_time_median (bounds, amount, N, 200), ==, 0);
+}
+
+static void
+test_rate_time_median_brute (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (7);
+
+  for (guint round = 0; round < 200; round++)
+    {
+      gsize n = g_rand_int_range (rand, 1, 60), k = g_rand_int_range (rand, 1, 6);
+      g_autofree guint64 *bounds = g_new (guint64, n + 1), *amount = g_new (guint64, n);
+      double total = 0, best = 0;
+      gboolean any = FALSE;
+
+      bounds[0] = 0;
+      for (gsize i = 0; i < n; i++)
+        {
+          bounds[i + 1] = bounds[i] + (g_rand_boolean (rand) ? 0 : g_rand_int_range (rand, 1, 5));
+          amount[i] = g_rand_int_range (rand, 0, 4);
+        }
+      /* brute force: the smallest rate r whose windows <= r weigh half */
+      for (gsize b = k; b <= n; b++)
+        if (bounds[b] > bounds[b - k])
+          total += (double) (bounds[b] - bounds[b - k]);
+      for (gsize c = k; c <= n; c++)
+        {
+          double r, below = 0;
+
+          if (bounds[c] <= bounds[c - k])
+            continue;
+          r = 0;
+          for (gsize j = c - k; j < c; j++)
+            r += (double) amount[j];
+          r /= (double) (bounds[c] - bounds[c - k]);
+          for (gsize b = k; b <= n; b++)
+            if (bounds[b] > bounds[b - k])
+              {
+                double rb = 0;
+                for (gsize j = b - k; j < b; j++)
+                  rb += (double) amount[j];
+                rb /= (double) (bounds[b] - bounds[b - k]);
+                if (rb <= r)
+                  below += (double) (bounds[b] - bounds[b - k]);
+              }
+          if (below >= total / 2 && (!any || r < best))
+            {
+              best = r;
+              any = TRUE;
+            }
+        }
+      g_assert_cmpfloat (tm_rate_window_time_median (bounds, amount, n, k), ==, any ? best : 0);
+    }
+}
+
+static void
+test_trace_min_evidence (void)
+{
+  /* steady growth of 2 MiB per GC with a whole-heap GC every 2: below 15
+   * GCs no verdict at all; from 15 on, judged on the whole-heap GCs */
+  for (gsize n = 4; n <= 40; n++)
+    {
+      g_autoptr(TmTrace) t = growth_trace (n, 0, 2, "gc-log");
+      g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+      g_autofree char *note = tm_windows_evidence_note (t, NULL);
+
+      if (n < 15)
+        {
+          g_autofree char *want = g_strdup_printf ("%u GCs: too few to judge growth or churn", (guint) n);
+
+          g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+          g_assert_null (find_kind (ws, TM_WINDOW_LEAK_REGRESSION));
+          g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+          g_assert_nonnull (note);
+          g_assert_nonnull (strstr (note, want));
+        }
+      else
+        {
+          const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+          g_assert_nonnull (w);
+          g_assert_cmpstr (w->series, ==, "full-gc-occupancy");
+          g_assert_cmpstr (w->growth, ==, "leak");
+          g_assert_null (note);
+        }
+    }
+  /* enough GCs, but 5 whole-heap GCs are too few points for a verdict */
+  {
+    g_autoptr(TmTrace) t = growth_trace (25, 0, 5, "gc-log");
+    g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+    g_autofree char *note = tm_windows_evidence_note (t, NULL);
+
+    g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+    g_assert_cmpstr (note, ==, "5 full collections: too few to judge growth (a verdict needs at least 6).");
+  }
+  /* the paper's rules judge even 8 GCs (100 -> 114 MiB) */
+  {
+    g_autoptr(TmTrace) t = growth_trace (8, 0, 1, "gc-log");
+    g_autoptr(GPtrArray) ws = detect_paper (t, FALSE);
+
+    g_assert_nonnull (find_kind (ws, TM_WINDOW_LEAK));
+  }
+}
+
+static void
+test_trace_heaptrack_words (void)
+{
+  g_autoptr(TmTrace) t = growth_trace (60, 20, 0, "heaptrack");
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_nonnull (strstr (w->explanation, "Heap in use grew"));
+  g_assert_nonnull (strstr (w->explanation, "time points 21-60"));
+  g_assert_null (strstr (w->explanation, "GC"));
+  g_assert_null (strstr (w->explanation, "garbage"));
+  g_assert_null (strstr (w->explanation, "graph-every"));
+  g_assert_cmpstr (tm_windows_leak_series_label (t, NULL), ==, "heap in use");
+}
+
+static void
+test_synth_plateau (void)
+{
+  /* a bounded LRU cache full at 30% (GC 60), flat after: warm-up */
+  g_autoptr(TmTrace) t = synth_trace ("plateau", 0);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+  g_autoptr(GPtrArray) paper_ws = detect_paper (t, FALSE);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+  const TmWindow *r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
+
+  dump_windows ("plateau", ws);
+  for (guint i = 0; i < ws->len; i++)
+    g_assert_false (((TmWindow *) ws->pdata[i])->suspicious);
+  g_assert_nonnull (w);
+  g_assert_cmpstr (w->growth, ==, "warm-up");
+  /* within one graph interval of the planted 30% */
+  g_assert_cmpuint (w->plateau_gc, >=, 50);
+  g_assert_cmpuint (w->plateau_gc, <=, 70);
+  g_assert_nonnull (strstr (w->explanation, "Warm-up"));
+  g_assert_nonnull (r);
+  g_assert_false (r->suspicious);
+  /* the paper's rules call it a leak */
+  g_assert_nonnull (find_kind (paper_ws, TM_WINDOW_LEAK_REGRESSION));
+}
+
+static void
+test_synth_teardown (void)
+{
+  /* a leak from 20%; the last 2 GCs release it at exit */
+  g_autoptr(TmTrace) t = synth_trace ("teardown", 0);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+  g_autoptr(GPtrArray) paper_ws = detect_paper (t, FALSE);
+  g_autofree char *note = tm_windows_evidence_note (t, NULL);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+  dump_windows ("teardown", ws);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpstr (w->growth, ==, "leak");
+  g_assert_cmpfloat (w->first_gc, >=, 40 - 10);
+  g_assert_cmpfloat (w->first_gc, <=, 40 + 10);
+  /* the last graph before the teardown */
+  g_assert_cmpuint (w->last_gc, ==, 190);
+  g_assert_nonnull (strstr (w->explanation, "teardown from GC 199"));
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "The run ends in teardown: from GC 199"));
+  /* the teardown frees a lot at once: no churn window for it */
+  g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+  /* the paper's rules: the window must include the end; none does */
+  g_assert_null (find_kind (paper_ws, TM_WINDOW_LEAK));
+}
+
+static void
+test_synth_churn_burst (void)
+{
+  /* 10x the allocation at GCs 10%..90%: 80% of the GCs, ~29% of the time */
+  g_autoptr(TmTrace) t = synth_trace ("churn-burst", 0);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+  g_autoptr(GPtrArray) paper_ws = detect_paper (t, TRUE);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_CHURN);
+  const TmWindow *pw = find_kind (paper_ws, TM_WINDOW_CHURN);
+
+  dump_windows ("churn-burst", ws);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpfloat (w->first_gc, >=, phase_gc (t, 0.10) - 1);
+  g_assert_cmpfloat (w->last_gc, <=, phase_gc (t, 0.90) + 1);
+  /* the baseline is the rate outside the burst: ~10x below */
+  g_assert_cmpfloat (w->score / (w->threshold / 3), >, 5);
+  g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+  /* the median of windows is the burst's own rate */
+  g_assert_nonnull (pw);
+  g_assert_false (pw->suspicious);
+}
+
+static void
+test_synth_backlog_vs_leak (void)
+{
+  g_autoptr(TmTrace) b = synth_trace ("backlog", 0);
+  g_autoptr(TmTrace) l = synth_trace ("leak", 0);
+  g_autoptr(GPtrArray) bw = tm_windows_detect (b, NULL, FALSE);
+  g_autoptr(GPtrArray) lw = tm_windows_detect (l, NULL, FALSE);
+  const TmWindow *bl = find_kind (bw, TM_WINDOW_LEAK);
+  const TmWindow *ll = find_kind (lw, TM_WINDOW_LEAK);
+
+  dump_windows ("backlog", bw);
+  g_assert_nonnull (bl);
+  g_assert_true (bl->suspicious);
+  g_assert_cmpstr (bl->growth, ==, "backlog");
+  g_assert_cmpfloat (bl->first_gc, >=, 40 - 10);
+  g_assert_cmpfloat (bl->first_gc, <=, 40 + 10);
+  g_assert_nonnull (strstr (bl->explanation, "Backlog"));
+  g_assert_cmpstr (find_kind (bw, TM_WINDOW_LEAK_REGRESSION)->growth, ==, "backlog");
+  g_assert_nonnull (ll);
+  g_assert_cmpstr (ll->growth, ==, "leak");
+  g_assert_nonnull (strstr (ll->explanation, "old objects accumulating"));
+}
+
+static void
+test_synth_oom (void)
+{
+  /* a leak until an OutOfMemoryError after GC 198; 2 post-mortem graphs */
+  g_autoptr(TmTrace) t = synth_trace ("oom", 0);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+  g_autofree char *note = tm_windows_evidence_note (t, NULL);
+  const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+  const TmWindow *o = find_kind (ws, TM_WINDOW_GC_OVERHEAD);
+
+  dump_windows ("oom", ws);
+  g_assert_cmpuint (tm_trace_n_oom_events (t), ==, 1);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpstr (w->growth, ==, "leak");
+  g_assert_cmpuint (w->last_gc, ==, 190);
+  g_assert_nonnull (strstr (w->explanation, "OutOfMemoryError after GC 198 (Java heap space)"));
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "ran out of memory (OutOfMemoryError: Java heap space)"));
+  g_assert_nonnull (strstr (note, "2 reference graphs taken after the main thread ended are left out"));
+  /* the thrashing before the error is GC overhead; nothing after it counts */
+  g_assert_nonnull (o);
+  g_assert_cmpuint (o->first_gc, >=, 170);
+  g_assert_cmpuint (o->last_gc, <=, 198);
+  g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+}
+
+static void
+test_synth_too_few (void)
+{
+  /* the leak scenario over 12 GCs: one graph, 12 GCs; and a recording of
+   * it cut in its warm-up (the first 14 of 200 GCs) */
+  g_autoptr(TmTrace) t = synth_trace ("leak", 12);
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+  g_autofree char *note = tm_windows_evidence_note (t, NULL);
+
+  dump_windows ("too few", ws);
+  g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+  g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+  g_assert_nonnull (note);
+  g_assert_nonnull (strstr (note, "12 GCs: too few to judge growth or churn"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1141,6 +1559,19 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/hump", test_trace_hump_is_not_a_leak);
   g_test_add_func ("/windows/trace/tiny", test_trace_tiny);
   g_test_add_func ("/windows/trace/garbage", test_trace_garbage);
+  g_test_add_func ("/windows/real/teardown", test_teardown_known);
+  g_test_add_func ("/windows/real/continues", test_growth_continues_known);
+  g_test_add_func ("/windows/real/new-high", test_growth_new_high);
+  g_test_add_func ("/windows/real/time-median", test_rate_time_median);
+  g_test_add_func ("/windows/real/time-median-brute", test_rate_time_median_brute);
+  g_test_add_func ("/windows/real/min-evidence", test_trace_min_evidence);
+  g_test_add_func ("/windows/real/heaptrack-words", test_trace_heaptrack_words);
+  g_test_add_func ("/windows/synth/plateau", test_synth_plateau);
+  g_test_add_func ("/windows/synth/teardown", test_synth_teardown);
+  g_test_add_func ("/windows/synth/oom", test_synth_oom);
+  g_test_add_func ("/windows/synth/churn-burst", test_synth_churn_burst);
+  g_test_add_func ("/windows/synth/backlog", test_synth_backlog_vs_leak);
+  g_test_add_func ("/windows/synth/too-few", test_synth_too_few);
   g_test_add_func ("/windows/synth/steady", test_synth_steady);
   g_test_add_func ("/windows/synth/leak", test_synth_leak);
   g_test_add_func ("/windows/synth/churn", test_synth_churn);

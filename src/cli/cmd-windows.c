@@ -62,12 +62,31 @@ print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windo
           g_string_append (s, ", \"amount\": ");
           append_double (s, w->amount);
         }
+      if (w->series)
+        {
+          g_string_append (s, ", \"growth\": ");
+          if (w->growth)
+            tm_json_append_string (s, w->growth);
+          else
+            g_string_append (s, "null");
+          if (w->plateau_gc)
+            g_string_append_printf (s, ", \"plateau_gc\": %u", w->plateau_gc);
+        }
       g_string_append_c (s, '}');
     }
   g_string_append (s, windows->len ? "\n], \"leak_series\": " : "], \"leak_series\": ");
   tm_json_append_string (s, tm_windows_leak_series_label (trace, params));
-  g_string_append_printf (s, ", \"gcs\": %u, \"complete\": %s, \"warnings\": ",
+  g_string_append_printf (s, ", \"gcs\": %u, \"complete\": %s, \"note\": ",
                           tm_trace_n_gcs (trace), trace->complete ? "true" : "false");
+  {
+    g_autofree char *note = tm_windows_evidence_note (trace, params);
+
+    if (note)
+      tm_json_append_string (s, note);
+    else
+      g_string_append (s, "null");
+  }
+  g_string_append (s, ", \"warnings\": ");
   tm_cli_json_warnings (s, trace);
   g_string_append (s, "}\n");
   fputs (s->str, stdout);
@@ -122,13 +141,21 @@ static void
 print_text (const char *path, const TmTrace *trace, const TmWindowParams *params,
             GPtrArray *windows, gboolean all)
 {
+  g_autofree char *note = tm_windows_evidence_note (trace, params);
+  gboolean heaptrack = g_strcmp0 (trace->format, "heaptrack") == 0;
+
   printf ("Suspicious time windows of %s\n", path);
-  printf ("(%u GCs; leaks judged on %s)\n\n", tm_trace_n_gcs (trace),
+  printf ("(%u %s; leaks judged on %s)\n\n", tm_trace_n_gcs (trace), heaptrack ? "time points" : "GCs",
           tm_windows_leak_series_label (trace, params));
+  if (note)
+    {
+      print_wrapped (note, 0, 78);
+      putchar ('\n');
+    }
   if (windows->len == 0)
     {
       if (all)
-        printf ("Too few GCs to look for windows.\n");
+        printf ("Too few %s to look for windows.\n", heaptrack ? "time points" : "GCs");
       else
         printf ("No suspicious time windows. Run with --all to see the closest candidates.\n");
       return;
@@ -155,8 +182,9 @@ int
 tm_cmd_windows (int argc, char **argv)
 {
   TmWindowParams params;
-  gboolean json = FALSE, all = FALSE;
-  gint min_gcs = -1, max_gcs = -1;
+  gboolean json = FALSE, all = FALSE, paper = FALSE;
+  gint min_gcs = -1, max_gcs = -1, min_evidence = -1;
+  double continue_ratio = -1, teardown_drop = -1, backlog_old = -1;
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(TmTrace) trace = NULL;
   g_autoptr(GPtrArray) windows = NULL;
@@ -187,6 +215,20 @@ tm_cmd_windows (int argc, char **argv)
       { "leak-regression-slack", 0, 0, G_OPTION_ARG_DOUBLE, &params.leak_regression_slack,
         "leak-regression: the longest window whose slope is within this fraction of the steepest"
         " (default 0.10; 0: the steepest)", "FRACTION" },
+      { "paper-rules", 0, 0, G_OPTION_ARG_NONE, &paper,
+        "The paper's rules: no teardown, minimum evidence, continuation test or age classification;"
+        " the median-of-windows churn baseline (other options apply on top)", NULL },
+      { "min-evidence", 0, 0, G_OPTION_ARG_INT, &min_evidence,
+        "Fewest leak-series points (leaks) or GCs (churn) to judge at all (default 15)", "N" },
+      { "continue-ratio", 0, 0, G_OPTION_ARG_DOUBLE, &continue_ratio,
+        "A leak's last third grows at least this fraction as fast as the whole window; otherwise it is"
+        " warm-up (default 0.25; 0: off)", "FRACTION" },
+      { "teardown-drop", 0, 0, G_OPTION_ARG_DOUBLE, &teardown_drop,
+        "A final drop by this fraction of the peak in the last 10% of the run is teardown at exit"
+        " (default 0.5; 0: off)", "FRACTION" },
+      { "backlog-old-fraction", 0, 0, G_OPTION_ARG_DOUBLE, &backlog_old,
+        "Growth is a leak when objects born in the window's first half hold this fraction of it,"
+        " a backlog below (default 0.2; 0: off)", "FRACTION" },
       { NULL }
     };
 
@@ -196,12 +238,51 @@ tm_cmd_windows (int argc, char **argv)
       "Kinds: leak (longest growth window), leak-peak (its fastest-growing part),\n"
       "leak-regression (steepest fitted trend to the end), gc-overhead, churn.\n"
       "Leaks are judged on reachable memory when the trace has reference graphs,\n"
-      "otherwise on heap occupancy after GC. Rules: docs/windows.md.");
+      "otherwise on heap occupancy after GC (heaptrack: heap in use). Growth that\n"
+      "levels off is warm-up, young objects in growing numbers a backlog; the\n"
+      "teardown at exit is left out. Rules: docs/windows.md.");
     if (!tm_cli_parse (ctx, "windows", &argc, &argv, &code))
       return code;
   }
   if ((path = tm_cli_single_input ("windows", argc, argv, &code)) == NULL)
     return code;
+
+  if (paper)
+    {
+      /* the paper's rules under whatever else was given */
+      TmWindowParams p;
+
+      tm_window_params_init_paper (&p);
+      params.min_evidence = p.min_evidence;
+      params.teardown_min_drop = p.teardown_min_drop;
+      params.leak_continue_ratio = p.leak_continue_ratio;
+      params.backlog_old_fraction = p.backlog_old_fraction;
+      params.churn_count_median = p.churn_count_median;
+    }
+  if (min_evidence != -1)
+    {
+      if (min_evidence < 0)
+        return tm_cli_usage_error ("windows", "--min-evidence must not be negative");
+      params.min_evidence = (guint) min_evidence;
+    }
+  if (continue_ratio != -1)
+    {
+      if (!(continue_ratio >= 0 && continue_ratio <= 1))
+        return tm_cli_usage_error ("windows", "--continue-ratio must be in [0, 1]");
+      params.leak_continue_ratio = continue_ratio;
+    }
+  if (teardown_drop != -1)
+    {
+      if (!(teardown_drop >= 0 && teardown_drop < 1))
+        return tm_cli_usage_error ("windows", "--teardown-drop must be in [0, 1)");
+      params.teardown_min_drop = teardown_drop;
+    }
+  if (backlog_old != -1)
+    {
+      if (!(backlog_old >= 0 && backlog_old <= 1))
+        return tm_cli_usage_error ("windows", "--backlog-old-fraction must be in [0, 1]");
+      params.backlog_old_fraction = backlog_old;
+    }
 
   if (min_gcs != -1)
     {

@@ -20,6 +20,7 @@ enum {
   T_STRING = 1, T_BYTES, T_OBJECTS, T_CHM, T_CHM_NODE, T_CHM_TABLE, T_HASHMAP, T_HASHMAP_NODE,
   T_HASHMAP_TABLE, T_ARRAYLIST, T_STRINGBUILDER, T_THREAD, T_JOURNEY_KEY, T_JOURNEY,
   T_SESSION, T_REQUEST, T_APP_CONTEXT, T_BOOTSTRAP, T_RECORD, T_REPORT_LINE, T_CHARS,
+  T_LHM, T_LHM_ENTRY, T_PRICE_KEY, T_PRICE, T_LBQ, T_LBQ_NODE, T_JOB,
   N_TYPES
 };
 
@@ -45,6 +46,13 @@ static const struct { const char *name; guint32 flags; } type_defs[N_TYPES] = {
   [T_RECORD] = { "com.example.batch.Record", 0 },
   [T_REPORT_LINE] = { "com.example.report.ReportLine", 0 },
   [T_CHARS] = { "char[]", TM_TYPE_FLAG_PRIM_ARRAY },
+  [T_LHM] = { "java.util.LinkedHashMap", 0 },
+  [T_LHM_ENTRY] = { "java.util.LinkedHashMap$Entry", 0 },
+  [T_PRICE_KEY] = { "com.example.catalog.PriceKey", 0 },
+  [T_PRICE] = { "com.example.catalog.Price", 0 },
+  [T_LBQ] = { "java.util.concurrent.LinkedBlockingQueue", 0 },
+  [T_LBQ_NODE] = { "java.util.concurrent.LinkedBlockingQueue$Node", 0 },
+  [T_JOB] = { "com.example.jobs.Job", 0 },
 };
 
 typedef struct { const char *method; const char *file; int line; } FrameDef;
@@ -70,6 +78,11 @@ static const FrameDef frame_defs[] = {
   /* 18 */ { "java.util.concurrent.ConcurrentHashMap.initTable()", "ConcurrentHashMap.java", 2296 },
   /* 19 */ { "com.example.app.AppContext.<init>(java.util.Properties)", "AppContext.java", 40 },
   /* 20 */ { "java.util.HashMap.putVal(int, java.lang.Object, java.lang.Object, boolean, boolean)", "HashMap.java", 627 },
+  /* 21 */ { "com.example.catalog.PriceCache.put(com.example.catalog.PriceKey, com.example.catalog.Price)", "PriceCache.java", 58 },
+  /* 22 */ { "java.util.LinkedHashMap.newNode(int, java.lang.Object, java.lang.Object, java.util.HashMap$Node)", "LinkedHashMap.java", 256 },
+  /* 23 */ { "com.example.jobs.JobQueue.submit(com.example.jobs.Job)", "JobQueue.java", 31 },
+  /* 24 */ { "java.util.concurrent.LinkedBlockingQueue.offer(java.lang.Object)", "LinkedBlockingQueue.java", 417 },
+  /* 25 */ { "com.example.jobs.Producer.run()", "Producer.java", 22 },
 };
 
 /* sites: frames innermost first, 0-terminated */
@@ -78,7 +91,8 @@ enum {
   S_JOURNEY_BYTES, S_JOURNEY_STRING, S_CACHE_NODE, S_CACHE_TABLE, S_SB, S_SB_CHARS, S_REPORT_LINE,
   S_REPORT_STRING, S_SESSION, S_SESSION_NODE, S_SESSION_BYTES, S_SESSION_STRING, S_BOOT, S_BOOT_ARRAY,
   S_BOOT_BYTES, S_RECORD, S_RECORD_BYTES, S_CONTEXT, S_CONTEXT_MAP, S_CONTEXT_NODE, S_CONTEXT_STRING,
-  S_CHM_INIT, N_SITES
+  S_CHM_INIT, S_PRICE_NODE, S_PRICE_KEY, S_PRICE, S_PRICE_BYTES, S_QUEUE, S_JOB, S_JOB_NODE,
+  S_JOB_BYTES, N_SITES
 };
 
 static const int site_defs[N_SITES][4] = {
@@ -112,6 +126,14 @@ static const int site_defs[N_SITES][4] = {
   [S_CONTEXT_NODE] = { 20, 19, 15, 0 },
   [S_CONTEXT_STRING] = { 9, 19, 15, 0 },
   [S_CHM_INIT] = { 18, 17, 13, 0 },
+  [S_PRICE_NODE] = { 22, 20, 21, 0 },
+  [S_PRICE_KEY] = { 21, 3, 2, 0 },
+  [S_PRICE] = { 21, 3, 2, 0 },
+  [S_PRICE_BYTES] = { 21, 3, 2, 0 },
+  [S_QUEUE] = { 23, 15, 0 },
+  [S_JOB] = { 25, 0 },
+  [S_JOB_NODE] = { 24, 23, 25, 0 },
+  [S_JOB_BYTES] = { 25, 0 },
 };
 
 enum { TH_MAIN = 1, TH_WORKER1, TH_WORKER2, TH_WORKER3, TH_WORKER4, TH_REPORT, TH_BATCH, N_THREADS };
@@ -164,6 +186,12 @@ typedef struct {
   /* batch records (gc-overhead) */
   guint64  batch_list, batch_array;
   GArray  *batch_records;
+  /* a bounded LRU cache (plateau): entries oldest first */
+  guint64  lru, lru_table;
+  GQueue  *lru_entries;     /* guint64 node ids (GUINT_TO_POINTER does not fit 64 bits: boxed) */
+  /* a job queue whose consumer falls behind (backlog) */
+  guint64  queue;
+  GQueue  *jobs;            /* boxed guint64 node ids, oldest first */
 } Sim;
 
 typedef struct {
@@ -422,6 +450,96 @@ expire_sessions (Sim *s)
     }
 }
 
+/* The object and everything it alone references become unreachable. */
+static void
+release_tree (Sim *s, guint64 id)
+{
+  Obj *o = g_hash_table_lookup (s->live, &id);
+  g_autoptr(GArray) refs = NULL;
+
+  if (o == NULL)
+    return;
+  if (o->refs)
+    refs = g_array_ref (o->refs);
+  release (s, id);
+  if (refs)
+    for (guint i = 0; i < refs->len; i++)
+      release_tree (s, g_array_index (refs, guint64, i));
+}
+
+static void
+queue_push (GQueue *q, guint64 id)
+{
+  g_queue_push_tail (q, g_memdup2 (&id, sizeof id));
+}
+
+static guint64
+queue_pop (GQueue *q)
+{
+  guint64 *box = g_queue_pop_head (q);
+  guint64 id = *box;
+
+  g_free (box);
+  return id;
+}
+
+/* One price in a LinkedHashMap used as an LRU cache of `capacity`
+ * entries: once full, every put evicts the eldest entry. */
+static void
+lru_put (Sim *s, guint capacity)
+{
+  guint th = worker (s);
+  guint64 node = alloc_obj (s, T_LHM_ENTRY, S_PRICE_NODE, th, 40, 0);
+  guint64 key = alloc_obj (s, T_PRICE_KEY, S_PRICE_KEY, th, 24, 0);
+  guint64 price = alloc_obj (s, T_PRICE, S_PRICE, th, 32, 0);
+  guint32 len = rnd (s, 300, 700);
+  guint64 quote = alloc_obj (s, T_BYTES, S_PRICE_BYTES, th, array_size (len, 1), len);
+
+  add_ref (s, node, key);
+  add_ref (s, node, price);
+  add_ref (s, price, quote);
+  add_ref (s, s->lru_table, node);
+  queue_push (s->lru_entries, node);
+  if (g_queue_get_length (s->lru_entries) > capacity)
+    {
+      guint64 eldest = queue_pop (s->lru_entries);
+
+      remove_ref (s, s->lru_table, eldest);
+      release_tree (s, eldest);
+    }
+}
+
+/* The producer submits `n` jobs to the queue. */
+static void
+jobs_submit (Sim *s, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 node = alloc_obj (s, T_LBQ_NODE, S_JOB_NODE, TH_BATCH, 24, 0);
+      guint64 job = alloc_obj (s, T_JOB, S_JOB, TH_BATCH, 32, 0);
+      guint32 len = rnd (s, 600, 1000);
+      guint64 payload = alloc_obj (s, T_BYTES, S_JOB_BYTES, TH_BATCH, array_size (len, 1), len);
+
+      add_ref (s, node, job);
+      add_ref (s, job, payload);
+      add_ref (s, s->queue, node);
+      queue_push (s->jobs, node);
+    }
+}
+
+/* The consumer takes (and finishes) the `n` oldest jobs. */
+static void
+jobs_take (Sim *s, guint n)
+{
+  for (guint i = 0; i < n && !g_queue_is_empty (s->jobs); i++)
+    {
+      guint64 node = queue_pop (s->jobs);
+
+      remove_ref (s, s->queue, node);
+      release_tree (s, node);
+    }
+}
+
 /* Short-lived request garbage; `factor` scales it (churn). */
 static void
 request_garbage (Sim *s, guint n, gboolean report)
@@ -546,6 +664,11 @@ typedef struct {
   gboolean spike;  /* warm-up spike in the first 20% */
   gboolean churn;  double churn_from, churn_to;
   gboolean over;   double over_from, over_to;
+  gboolean lru;    double lru_full;      /* bounded cache, full at this fraction */
+  gboolean teardown;                     /* the last 2 GCs free the program's data at exit */
+  gboolean oom;                          /* thrashes from 85%, OutOfMemoryError before the last 2 GCs */
+  gboolean burst;  double burst_from, burst_to, burst_factor;  /* allocation x factor, GCs as often */
+  gboolean backlog; double backlog_from; /* the consumer falls behind from here */
 } Plan;
 
 static gboolean
@@ -567,6 +690,31 @@ plan_for (const char *scenario, Plan *p)
   if (g_strcmp0 (scenario, "gc-overhead") == 0)
     {
       p->over = TRUE; p->over_from = 0.50; p->over_to = 0.70;
+      return TRUE;
+    }
+  if (g_strcmp0 (scenario, "plateau") == 0)
+    {
+      p->lru = TRUE; p->lru_full = 0.30;
+      return TRUE;
+    }
+  if (g_strcmp0 (scenario, "teardown") == 0)
+    {
+      p->leak = TRUE; p->leak_from = 0.20; p->teardown = TRUE;
+      return TRUE;
+    }
+  if (g_strcmp0 (scenario, "oom") == 0)
+    {
+      p->leak = TRUE; p->leak_from = 0.20; p->oom = TRUE;
+      return TRUE;
+    }
+  if (g_strcmp0 (scenario, "churn-burst") == 0)
+    {
+      p->burst = TRUE; p->burst_from = 0.10; p->burst_to = 0.90; p->burst_factor = 10;
+      return TRUE;
+    }
+  if (g_strcmp0 (scenario, "backlog") == 0)
+    {
+      p->backlog = TRUE; p->backlog_from = 0.20;
       return TRUE;
     }
   if (g_strcmp0 (scenario, "mixed") == 0)
@@ -591,7 +739,8 @@ tm_synth_options_init (TmSynthOptions *options)
 const char * const *
 tm_synth_scenarios (void)
 {
-  static const char * const names[] = { "steady", "leak", "churn", "gc-overhead", "mixed", NULL };
+  static const char * const names[] = { "steady", "leak", "churn", "gc-overhead", "mixed", "plateau",
+                                        "teardown", "oom", "churn-burst", "backlog", NULL };
   return names;
 }
 
@@ -685,6 +834,8 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
   s.session_queue = g_queue_new ();
   s.boot_blocks = g_array_new (FALSE, FALSE, sizeof (guint64));
   s.batch_records = g_array_new (FALSE, FALSE, sizeof (guint64));
+  s.lru_entries = g_queue_new ();
+  s.jobs = g_queue_new ();
   graph_every = opt->graph_every ? opt->graph_every : 10;
 
   temps_base = MAX (5, (guint) (800 * scale));
@@ -695,12 +846,27 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
   build_threads (&s);
   build_context (&s);
   build_maps (&s);
+  if (plan.lru)
+    {
+      s.lru = alloc_obj (&s, T_LHM, S_PRICE_NODE, TH_MAIN, 56, 0);
+      s.lru_table = alloc_obj (&s, T_HASHMAP_TABLE, S_PRICE_NODE, TH_MAIN, array_size (65536, 4), 65536);
+      add_ref (&s, s.lru, s.lru_table);
+      g_array_append_val (s.static_roots, s.lru);
+    }
+  if (plan.backlog)
+    {
+      s.queue = alloc_obj (&s, T_LBQ, S_QUEUE, TH_MAIN, 48, 0);
+      g_array_append_val (s.static_roots, s.queue);
+    }
 
   for (guint i = 0; i < s.n_gcs; i++)
     {
       double f = (double) i / s.n_gcs;
       gboolean in_churn = plan.churn && f >= plan.churn_from && f < plan.churn_to;
       gboolean in_over = plan.over && f >= plan.over_from && f < plan.over_to;
+      gboolean in_burst = plan.burst && f >= plan.burst_from && f < plan.burst_to;
+      gboolean at_exit = (plan.teardown || plan.oom) && i + 2 >= s.n_gcs;
+      gboolean thrash = plan.oom && f >= 0.85 && !at_exit;
       guint64 interval = 100000000ull + rnd (&s, 0, 20000000) - 10000000;
       guint64 pause;
       TmGcKind kind = TM_GC_KIND_MINOR;
@@ -738,9 +904,36 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
           s.boot_array = 0;
         }
 
-      if (plan.leak && f >= plan.leak_from)
+      if (plan.leak && f >= plan.leak_from && !at_exit)
         for (guint k = 0; k < leak_per_gc; k++)
           leak_entry (&s);
+      if (plan.oom && i + 2 == s.n_gcs)
+        /* the heap is full: the next lookup throws, nobody catches it, and
+         * the main thread dies; what follows is post-mortem */
+        tm_trace_writer_oom (s.w, s.now_ns, s.gcs_done, worker (&s), TM_OOM_JAVA_HEAP, "Java heap space");
+      if (at_exit && s.cache_table != 0)
+        {
+          /* the main thread has returned: the program clears its cache
+           * on the way out */
+          remove_ref (&s, s.cache, s.cache_table);
+          release_tree (&s, s.cache_table);
+          s.cache_table = 0;
+        }
+      if (plan.lru)
+        {
+          /* fills in the first lru_full of the run, then evicts as it puts */
+          guint capacity = MAX (1, (guint) (plan.lru_full * s.n_gcs) * leak_per_gc * 2);
+          for (guint k = 0; k < leak_per_gc * 2; k++)
+            lru_put (&s, capacity);
+        }
+      if (plan.backlog)
+        {
+          /* 100 jobs per GC; from backlog_from on the consumer manages
+           * only 100 of every 108 */
+          guint per_gc = MAX (2, (guint) (100 * scale));
+          jobs_submit (&s, f >= plan.backlog_from ? per_gc + per_gc * 8 / 100 : per_gc);
+          jobs_take (&s, per_gc);
+        }
 
       if (in_over)
         {
@@ -782,9 +975,24 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
       request_garbage (&s, in_churn ? temps_base : temps_base, in_churn);
       if (in_churn)
         request_garbage (&s, temps_base * 2, FALSE);
+      if (in_burst)
+        {
+          /* factor times the allocation; the young generation fills as
+           * much sooner, so GCs come factor times as often */
+          request_garbage (&s, (guint) (temps_base * (plan.burst_factor - 1)), FALSE);
+          interval = (guint64) ((double) interval / plan.burst_factor);
+        }
 
+      if (thrash)
+        interval = 30000000ull;   /* near the limit: full GCs back to back */
       s.now_ns += interval;
-      if (in_over)
+      if (thrash)
+        {
+          kind = TM_GC_KIND_MAJOR;
+          cause = "Allocation Failure";
+          pause = 14000000ull + rnd (&s, 0, 2000000);
+        }
+      else if (in_over)
         {
           kind = TM_GC_KIND_MAJOR;
           cause = "Allocation Failure";
@@ -800,8 +1008,13 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
         pause = 1500000ull + rnd (&s, 0, 1000000);
 
       do_gc (&s, kind, cause, pause, (guint64) (64.0 * scale * 1024 * 1024));
-      if ((graph_every != G_MAXUINT && s.gcs_done % graph_every == 0) || s.gcs_done == s.n_gcs)
-        write_graph (&s, s.gcs_done);
+      if ((graph_every != G_MAXUINT && s.gcs_done % graph_every == 0) || s.gcs_done == s.n_gcs ||
+          (at_exit && graph_every != G_MAXUINT))
+        {
+          write_graph (&s, s.gcs_done);
+          if (at_exit && plan.oom)
+            tm_trace_writer_graph_context (s.w, s.gcs_done, TM_GRAPH_POST_MORTEM);
+        }
     }
 
   tm_trace_writer_end (w, s.total_allocs, s.total_deaths, s.gcs_done, s.now_ns);
@@ -814,6 +1027,8 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
   g_queue_free_full (s.session_queue, g_free);
   g_array_unref (s.boot_blocks);
   g_array_unref (s.batch_records);
+  g_queue_free_full (s.lru_entries, g_free);
+  g_queue_free_full (s.jobs, g_free);
   return TRUE;
 }
 

@@ -31,6 +31,31 @@
  *                elsewhere ~2%.
  *   mixed        leak from 10% to the end, churn at 30%..40%, GC overhead
  *                at 60%..70%.
+ *   plateau      a bounded LRU cache (java.util.LinkedHashMap of
+ *                com.example.catalog.Price, put at
+ *                com.example.catalog.PriceCache.put) fills from the start
+ *                to 30% and then evicts one entry per put: reachable memory
+ *                grows to 30% and stays flat (+-1%) to the end.  Warm-up,
+ *                no leak.
+ *   teardown     the leak scenario, but the last 2 GCs come after the main
+ *                thread returned: the cache is released and both carry a
+ *                graph, so reachable memory falls by over 90% at exit.  The
+ *                leak ends at the last graph before them (GC n - 10).
+ *   oom          the leak scenario under a heap that runs out: from 85% on
+ *                full GCs every 30 ms pausing ~15 ms (~33% overhead); an
+ *                OutOfMemoryError ("Java heap space") after GC n - 2; the
+ *                last 2 GCs come after the main thread died (the cache is
+ *                released) and their graphs are marked post-mortem.  The
+ *                leak ends at the last graph before the error (GC n - 10).
+ *   churn-burst  GCs 10%..90%: 10x the short-lived allocation, and so a GC
+ *                10x as often (10 ms): the burst holds 80% of the GCs but
+ *                only ~29% of the time.  Live set flat.
+ *   backlog      a java.util.concurrent.LinkedBlockingQueue of
+ *                com.example.jobs.Job: 100 jobs per GC (x scale) submitted
+ *                by "batch-loader" and 100 taken, oldest first; from 20% on
+ *                108 are submitted per 100 taken.  The queue grows to the end
+ *                while every job is at most ~14 GCs old: a backlog, not a
+ *                leak.
  */
 #pragma once
 

@@ -90,4 +90,61 @@ double   tm_rate_window_median     (const guint64       *bounds,
                                     gsize                n,
                                     gsize                n_gcs);
 
+/* ---- evidence rules for real runs (tm-windows-evidence.c) ---- */
+
+/* Teardown, the final drop at exit: the longest tail of the series (at
+ * most max_fraction of its points, but 2 at least, and of its time span)
+ * whose points all lie at or below (1 - min_drop) times the peak before
+ * the tail, extended back over the fall into it.  Returns the number of
+ * points before the teardown (n when there is none).  O(n). */
+gsize    tm_teardown_start         (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double               min_drop,
+                                    double               max_fraction);
+
+/* Points in the last third of an n-point window (at least 3). */
+gsize    tm_growth_tail_points     (gsize                n);
+
+/* Whether the growth of p[0..n-1] continues: the least-squares slope of
+ * its last third (tm_growth_tail_points) is at least `ratio` times the
+ * slope of the whole window (ratio <= 0: any window with a positive
+ * slope).  A window shorter than two thirds cannot tell and does not
+ * continue.  *plateau_from: where the memory last rose to the lowest
+ * value of the last third and stayed at or above it.  O(n). */
+gboolean tm_growth_continues       (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double               ratio,
+                                    double              *slope_all,
+                                    double              *slope_tail,
+                                    gsize               *plateau_from);
+
+/* Index of the first restart of the scan of tm_leak_heuristic_start
+ * (n when it never restarts): the end of the run's first cycle, which
+ * may be initialization (the paper's Figure 3, spike at start). */
+gsize    tm_leak_first_restart     (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double               tolerance);
+
+/* Whether the window p[first..n-1] reaches new heights: the highest
+ * point of its last third lies at least a sixth of the window's growth
+ * (its maximum minus its first point) above every point from
+ * MIN (from, first) to the start of that third.  A sawtooth that rises
+ * again to where it already was does not.  *earlier_max / *earlier_at:
+ * that earlier highest point.  O(n). */
+gboolean tm_growth_new_high        (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    gsize                first,
+                                    gsize                from,
+                                    guint64             *earlier_max,
+                                    gsize               *earlier_at);
+
+/* Time-weighted median rate (per ns) of all windows of exactly n_gcs
+ * GCs, each weighted by its duration: the rate the run keeps for half of
+ * its time, which a burst of many short GC intervals cannot capture.
+ * 0 if there are no windows.  O(n) expected. */
+double   tm_rate_window_time_median (const guint64      *bounds,
+                                     const guint64      *amount,
+                                     gsize               n,
+                                     gsize               n_gcs);
+
 G_END_DECLS

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Suspicious time windows of a trace (MPLR 2019, section 3): picks the
- * series each detector runs on, runs the searches of tm-windows-search.c
- * and explains the results in plain language.  Rules: docs/windows.md.
+ * series each detector runs on, finds where the run effectively ends,
+ * runs the searches of tm-windows-search.c, checks the evidence rules of
+ * tm-windows-evidence.c and explains the results in the words of the
+ * recording's source.  Rules: docs/windows.md.
  */
 #include "tm-windows.h"
 #include "tm-windows-private.h"
@@ -13,11 +15,12 @@
 #include <string.h>
 
 /* Churn rule (docs/windows.md): a window is a churn hotspot when its
- * freed-bytes rate is at least 3x the median rate of all windows with the
- * same number of GCs, and at least 1 MiB/s.  A steady program's windows
- * stay within a small factor of their median; a phase with several times
- * the allocation rate stands out against it; the floor keeps programs
- * that barely allocate from being flagged for relative noise. */
+ * freed-bytes rate is at least 3x the time-weighted median rate of the
+ * windows with the same number of GCs, and at least 1 MiB/s.  A steady
+ * program's windows stay within a small factor of it; a phase with several
+ * times the allocation rate stands out against it even when it holds most
+ * of the GCs; the floor keeps programs that barely allocate from being
+ * flagged for relative noise. */
 #define CHURN_MEDIAN_FACTOR   3.0
 #define CHURN_MIN_BYTES_PER_S (1024.0 * 1024.0)
 
@@ -42,6 +45,24 @@ tm_window_params_init (TmWindowParams *params)
   params->leak_min_growth = 0.10;
   params->leak_min_points = 5;
   params->leak_regression_slack = 0.10;
+  /* real runs: docs/windows.md gives the reason for each number */
+  params->min_evidence = 15;
+  params->teardown_min_drop = 0.50;
+  params->teardown_max_fraction = 0.10;
+  params->leak_continue_ratio = 0.25;
+  params->backlog_old_fraction = 0.20;
+  params->churn_count_median = FALSE;
+}
+
+void
+tm_window_params_init_paper (TmWindowParams *params)
+{
+  tm_window_params_init (params);
+  params->min_evidence = 0;
+  params->teardown_min_drop = 0;
+  params->leak_continue_ratio = 0;
+  params->backlog_old_fraction = 0;
+  params->churn_count_median = TRUE;
 }
 
 const char *
@@ -77,16 +98,41 @@ typedef enum {
 } SeriesKind;
 
 static const char *series_ids[] = { "reachable", "full-gc-occupancy", "occupancy" };
-static const char *series_labels[] = {
-  N_("reachable memory"),
-  N_("heap occupancy after whole-heap GCs"),
-  N_("heap occupancy after GC"),
+
+/* The words of the recording's source: a JVM trace has GCs and heap
+ * occupancy, a GC log has full collections, heaptrack has time points and
+ * the heap in use (malloc'ed and not yet freed: no garbage in it). */
+typedef enum { SOURCE_JVM, SOURCE_GC_LOG, SOURCE_HEAPTRACK } Source;
+
+typedef struct {
+  Source      source;
+  const char *gc;        /* "GC", "time point" */
+  const char *gcs;       /* "GCs", "time points" */
+  const char *labels[3]; /* per SeriesKind, lower case */
+  const char *titles[3];
+} Vocab;
+
+static const Vocab vocabs[] = {
+  { SOURCE_JVM, N_("GC"), N_("GCs"),
+    { N_("reachable memory"), N_("heap occupancy after whole-heap GCs"), N_("heap occupancy after GC") },
+    { N_("Reachable memory"), N_("Heap occupancy after whole-heap GCs"), N_("Heap occupancy after GC") } },
+  { SOURCE_GC_LOG, N_("GC"), N_("GCs"),
+    { N_("reachable memory"), N_("occupancy after full collections"), N_("heap occupancy after GC") },
+    { N_("Reachable memory"), N_("Occupancy after full collections"), N_("Heap occupancy after GC") } },
+  { SOURCE_HEAPTRACK, N_("time point"), N_("time points"),
+    { N_("reachable memory"), N_("heap in use"), N_("heap in use") },
+    { N_("Reachable memory"), N_("Heap in use"), N_("Heap in use") } },
 };
-static const char *series_titles[] = {
-  N_("Reachable memory"),
-  N_("Heap occupancy after whole-heap GCs"),
-  N_("Heap occupancy after GC"),
-};
+
+static const Vocab *
+vocab_for (const TmTrace *trace)
+{
+  if (g_strcmp0 (trace->format, "gc-log") == 0)
+    return &vocabs[SOURCE_GC_LOG];
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    return &vocabs[SOURCE_HEAPTRACK];
+  return &vocabs[SOURCE_JVM];
+}
 
 /* The complete GCs in order, copied once from the trace's large TmGc
  * records into compact arrays that every detector then scans. */
@@ -100,6 +146,7 @@ typedef struct {
   guint32  *ids;
   guint8   *flags;
   guint     n_graphs;
+  guint     n_post_mortem;  /* graphs left out: taken after the main thread ended */
   guint     n_full;
 } Timeline;
 
@@ -123,6 +170,14 @@ is_full (const TmGc *gc)
          && (g_str_has_prefix (gc->collector, "ZGC") || g_str_has_prefix (gc->collector, "Shenandoah"));
 }
 
+/* A graph of the program's working state: graphs taken after its main
+ * thread ended (post-mortem) are not (trace-format.md, GRAPH_CONTEXT). */
+static gboolean
+working_graph (const TmGc *gc)
+{
+  return gc->has_graph && gc->graph_context != TM_GRAPH_POST_MORTEM;
+}
+
 static void
 timeline_build (const TmTrace *trace, Timeline *tl)
 {
@@ -130,7 +185,7 @@ timeline_build (const TmTrace *trace, Timeline *tl)
   gsize cap = MAX (len, 1);
 
   tl->n = 0;
-  tl->n_graphs = tl->n_full = 0;
+  tl->n_graphs = tl->n_full = tl->n_post_mortem = 0;
   tl->bounds = g_new (guint64, cap + 1);
   tl->pause = g_new (guint64, cap);
   tl->freed = g_new (guint64, cap);
@@ -156,8 +211,9 @@ timeline_build (const TmTrace *trace, Timeline *tl)
       tl->after[k] = clamp_coord (gc->used_after);
       tl->reach[k] = clamp_coord (gc->reachable_bytes);
       tl->ids[k] = gc->id;
-      tl->flags[k] = (gc->has_graph ? TL_GRAPH : 0) | (is_full (gc) ? TL_FULL : 0);
-      tl->n_graphs += gc->has_graph ? 1 : 0;
+      tl->flags[k] = (working_graph (gc) ? TL_GRAPH : 0) | (is_full (gc) ? TL_FULL : 0);
+      tl->n_graphs += working_graph (gc) ? 1 : 0;
+      tl->n_post_mortem += gc->has_graph && !working_graph (gc) ? 1 : 0;
       tl->n_full += is_full (gc) ? 1 : 0;
       tl->n++;
     }
@@ -249,11 +305,11 @@ tm_windows_leak_series_label (const TmTrace        *trace,
 
         if (gc->complete)
           {
-            graphs += gc->has_graph ? 1 : 0;
+            graphs += working_graph (gc) ? 1 : 0;
             full += is_full (gc) ? 1 : 0;
           }
       }
-    return _(series_labels[choose_series (graphs, full, params)]);
+    return _(vocab_for (trace)->labels[choose_series (graphs, full, params)]);
   }
 }
 
@@ -266,11 +322,13 @@ series_caveat (const TmTrace *trace, SeriesKind kind, const TmWindowParams *para
   gboolean gc_log = g_strcmp0 (trace->format, "gc-log") == 0;
   g_autofree char *graphs = NULL;
 
-  if (kind == SERIES_REACHABLE)
+  /* heaptrack's heap in use is what was allocated and not freed: exact,
+   * no garbage, and there are no reference graphs to record */
+  if (kind == SERIES_REACHABLE || vocab_for (trace)->source == SOURCE_HEAPTRACK)
     return g_strdup ("");
   if (gc_log)
     return g_strdup (kind == SERIES_FULL_GC
-      ? _(" This comes from a GC log, which has no reference graphs: occupancy after whole-heap collections"
+      ? _(" This comes from a GC log, which has no reference graphs: occupancy after full collections"
           " approximates the live data but may include garbage. Record the program with tidemark-cli record"
           " to confirm and to see which objects grow.")
       : _(" This comes from a GC log without enough whole-heap collections, so the occupancy after every GC"
@@ -320,6 +378,335 @@ window_new (TmWindowKind kind, guint32 first_gc, guint32 last_gc,
   return w;
 }
 
+/* ---- where the run effectively ends, and whether there is enough ---- */
+
+typedef enum { END_RUN, END_TEARDOWN, END_OOM } EndKind;
+
+typedef struct {
+  const TmTrace        *trace;
+  const TmWindowParams *params;
+  const Vocab          *voc;
+  LeakSeries            s;
+  gsize                 n;           /* series points before the effective end */
+  gsize                 timeline_n;  /* timeline GCs before the effective end */
+  EndKind               end;
+  guint32               end_gc;      /* teardown: its first GC id */
+  double                end_from;    /* teardown: the series at its peak before the drop ... */
+  double                end_to;      /* ... and at the end of the run */
+  gsize                 first_restart;  /* end of the series' first cycle (tm_leak_first_restart) */
+  const Timeline       *tl;
+  const TmOomEvent     *oom;         /* END_OOM: the first OutOfMemoryError */
+} Evidence;
+
+/* Where the application effectively ends: the start of its teardown. */
+static void
+evidence_teardown (Evidence *ev, const Timeline *tl)
+{
+  const TmWindowParams *params = ev->params;
+  gsize n;
+
+  /* A drop in occupancy after a young GC is as often a collection as an
+   * exit: teardown is judged on series without garbage only (reachable
+   * memory, occupancy after whole-heap GCs, heaptrack's heap in use). */
+  if (ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK)
+    return;
+  n = tm_teardown_start (ev->s.points, ev->s.n, params->teardown_min_drop, params->teardown_max_fraction);
+  if (n >= ev->s.n)
+    return;
+  ev->end = END_TEARDOWN;
+  ev->n = n;
+  ev->end_gc = ev->s.gc_ids[n];
+  ev->end_from = (double) ev->s.points[n - 1].value;
+  ev->end_to = (double) ev->s.points[ev->s.n - 1].value;
+  /* the teardown's GCs free what the program drops at exit: no churn */
+  while (ev->timeline_n > 0 && tl->ids[ev->timeline_n - 1] >= ev->end_gc)
+    ev->timeline_n--;
+}
+
+/* Still part of the run that ended in an OutOfMemoryError: GCs completed
+ * before it, and the graph taken as it was thrown (the heap at the error). */
+static gboolean
+before_oom (const Evidence *ev, guint32 gc_id)
+{
+  return gc_id <= ev->oom->gc_before ||
+         tm_trace_gc (ev->trace, gc_id)->graph_context == TM_GRAPH_AT_OOM;
+}
+
+/* The effective end is the first OutOfMemoryError: after it the program
+ * is dying (its later graphs, if any, are post-mortem and left out). */
+static gboolean
+evidence_oom (Evidence *ev, const Timeline *tl)
+{
+  gsize n = 0, k = 0;
+
+  if (tm_trace_n_oom_events (ev->trace) == 0)
+    return FALSE;
+  ev->oom = tm_trace_oom_event (ev->trace, 0);
+  ev->end = END_OOM;
+  while (n < ev->s.n && before_oom (ev, ev->s.gc_ids[n]))
+    n++;
+  while (k < tl->n && before_oom (ev, tl->ids[k]))
+    k++;
+  ev->n = n;
+  ev->timeline_n = k;
+  return TRUE;
+}
+
+static void
+evidence_build (const TmTrace *trace, const TmWindowParams *params, const Timeline *tl, Evidence *ev)
+{
+  memset (ev, 0, sizeof *ev);
+  ev->trace = trace;
+  ev->params = params;
+  ev->voc = vocab_for (trace);
+  ev->tl = tl;
+  leak_series_build (tl, params, &ev->s);
+  ev->n = ev->s.n;
+  ev->timeline_n = tl->n;
+  ev->end = END_RUN;
+  if (!evidence_oom (ev, tl))
+    evidence_teardown (ev, tl);
+  ev->first_restart = ev->n > 0 ? tm_leak_first_restart (ev->s.points, ev->n, params->leak_tolerance) : 0;
+}
+
+static void
+evidence_clear (Evidence *ev)
+{
+  leak_series_clear (&ev->s);
+}
+
+/* What the points of the leak series are called. */
+static const char *
+points_word (const Evidence *ev, gsize n)
+{
+  switch (ev->s.kind)
+    {
+    case SERIES_REACHABLE:
+      return g_dngettext (GETTEXT_PACKAGE, "reference graph", "reference graphs", n);
+    case SERIES_FULL_GC:
+      return ev->voc->source == SOURCE_GC_LOG
+        ? g_dngettext (GETTEXT_PACKAGE, "full collection", "full collections", n)
+        : g_dngettext (GETTEXT_PACKAGE, "whole-heap GC", "whole-heap GCs", n);
+    case SERIES_OCCUPANCY:
+    default:
+      return n == 1 ? _(ev->voc->gc) : _(ev->voc->gcs);
+    }
+}
+
+/* Fewest series points a leak verdict needs: with the continuation test
+ * a window's last third (3 points) and the two thirds before it. */
+static gsize
+min_series_points (const TmWindowParams *params)
+{
+  return params->leak_continue_ratio > 0 ? 6 : 2;
+}
+
+static gboolean
+enough_for_churn (const Evidence *ev)
+{
+  return ev->timeline_n >= ev->params->min_evidence;
+}
+
+static gboolean
+enough_for_growth (const Evidence *ev)
+{
+  return enough_for_churn (ev) && ev->n >= min_series_points (ev->params);
+}
+
+static char *
+evidence_note (const Evidence *ev)
+{
+  GString *note = g_string_new (NULL);
+  const char *gcs = ev->timeline_n == 1 ? _(ev->voc->gc) : _(ev->voc->gcs);
+
+  if (!enough_for_churn (ev))
+    g_string_append_printf (note, _("%u %s: too few to judge growth or churn (a verdict needs at least %u)."),
+                            (guint) ev->timeline_n, gcs, ev->params->min_evidence);
+  else if (!enough_for_growth (ev))
+    g_string_append_printf (note, _("%u %s: too few to judge growth (a verdict needs at least %u)."),
+                            (guint) ev->n, points_word (ev, ev->n), (guint) min_series_points (ev->params));
+  if (ev->end == END_TEARDOWN)
+    {
+      g_autofree char *a = fmt_bytes (ev->end_from), *b = fmt_bytes (ev->end_to);
+
+      g_string_append_printf (note, _("%sThe run ends in teardown: from %s %u %s fell from %s to %s as the"
+                                      " program released its data at exit; the windows stop before it."),
+                              note->len ? " " : "", _(ev->voc->gc), ev->end_gc,
+                              _(ev->voc->labels[ev->s.kind]), a, b);
+    }
+  else if (ev->end == END_OOM)
+    {
+      g_autofree char *t = fmt_time ((double) ev->oom->time_ns);
+
+      g_string_append_printf (note, _("%sThe program ran out of memory (OutOfMemoryError: %s) at %s, after %s %u;"
+                                      " the windows stop there."),
+                              note->len ? " " : "",
+                              *ev->oom->message ? ev->oom->message : tm_oom_kind_to_string (ev->oom->kind),
+                              t, _(ev->voc->gc), ev->oom->gc_before);
+    }
+  if (ev->tl->n_post_mortem > 0)
+    g_string_append_printf (note, g_dngettext (GETTEXT_PACKAGE,
+                                               "%s%u reference graph taken after the main thread ended is left out"
+                                               " (not the program's working state).",
+                                               "%s%u reference graphs taken after the main thread ended are left out"
+                                               " (not the program's working state).", ev->tl->n_post_mortem),
+                            note->len ? " " : "", ev->tl->n_post_mortem);
+  return g_string_free (note, note->len == 0);
+}
+
+/* ---- leak, backlog or warm-up ---- */
+
+/* The share of a window's growth that objects allocated in its first half
+ * still hold at its end, in the model's live bytes after GC (sampled
+ * traces scale both alike); -1 when the trace has no object rows with
+ * deaths or the model's live bytes did not grow.  A leak keeps what it
+ * allocates, so its early objects hold about half of the growth at a
+ * steady rate; a backlog turns its objects over, so they are gone. */
+static double
+old_share (const TmTrace *trace, guint32 first_gc, guint32 last_gc)
+{
+  const TmGc *a, *b;
+  guint32 mid;
+  guint64 lo, hi;
+  double old = 0;
+
+  if (trace->n_objects == 0 || !(trace->flags & TM_TRACE_FLAG_DEATHS) ||
+      first_gc < 1 || last_gc <= first_gc + 1 || last_gc > tm_trace_n_gcs (trace))
+    return -1;
+  a = tm_trace_gc (trace, first_gc);
+  b = tm_trace_gc (trace, last_gc);
+  if (b->live_bytes <= a->live_bytes)
+    return -1;
+  mid = first_gc + (last_gc - first_gc) / 2;
+  lo = tm_trace_allocs_before_gc (trace, first_gc);
+  hi = tm_trace_allocs_before_gc (trace, mid);
+  for (guint64 i = lo; i < hi; i++)
+    {
+      guint32 death = trace->obj_death[i];
+
+      if (death == TM_ALIVE || death > last_gc)
+        old += (double) tm_trace_object_size (trace, i);
+    }
+  return old / (double) (b->live_bytes - a->live_bytes);
+}
+
+typedef enum {
+  VERDICT_NONE,       /* no suspicious growth (stable, or too short-lived) */
+  VERDICT_TOO_SHORT,  /* grows, but too few points to tell whether it continues */
+  VERDICT_WARM_UP,    /* grew, then stayed flat */
+  VERDICT_CYCLE,      /* rises again to where an earlier cycle already was */
+  VERDICT_UNCOLLECTED,/* occupancy after young GCs only: garbage may be what grows */
+  VERDICT_LEAK,
+  VERDICT_BACKLOG,
+} Verdict;
+
+typedef struct {
+  Verdict verdict;
+  double  slope_all, slope_tail;  /* bytes/s */
+  gsize   plateau_from;           /* index into the window */
+  double  share;                  /* old_share, -1 unknown */
+  guint64 earlier_max;            /* cycle: the earlier height ... */
+  gsize   earlier_at;             /* ... and its index in the series */
+} Growth;
+
+/* Occupancy after GC of a garbage-collected heap says something about
+ * live data only once a whole-heap collection ran: until then objects
+ * promoted to the old generation pile up whether they are live or not.
+ * The paper's rules do not ask (leak_continue_ratio 0). */
+static gboolean
+window_collected (const Evidence *ev, guint32 first_gc, guint32 last_gc)
+{
+  if (ev->s.kind != SERIES_OCCUPANCY || ev->voc->source == SOURCE_HEAPTRACK ||
+      ev->params->leak_continue_ratio <= 0)
+    return TRUE;
+  for (gsize k = 0; k < ev->tl->n; k++)
+    if (ev->tl->ids[k] > first_gc && ev->tl->ids[k] <= last_gc && (ev->tl->flags[k] & TL_FULL))
+      return TRUE;
+  return FALSE;
+}
+
+/* Judges the growth of the window p[f..n-1] of the series, which
+ * already passed the growth and coverage thresholds. */
+static void
+judge_growth (const Evidence *ev, gsize f, Growth *g)
+{
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  gsize n = ev->n, m = n - f;
+  gboolean continues;
+
+  memset (g, 0, sizeof *g);
+  g->share = -1;
+  if (!window_collected (ev, ev->s.gc_ids[f], ev->s.gc_ids[n - 1]))
+    {
+      g->verdict = VERDICT_UNCOLLECTED;
+      return;
+    }
+  continues = tm_growth_continues (p + f, m, params->leak_continue_ratio, &g->slope_all, &g->slope_tail,
+                                   &g->plateau_from);
+  if (params->leak_continue_ratio > 0)
+    {
+      if (!continues)
+        {
+          g->verdict = m < 2 * tm_growth_tail_points (m) ? VERDICT_TOO_SHORT : VERDICT_WARM_UP;
+          return;
+        }
+      if (!tm_growth_new_high (p, n, f, ev->first_restart, &g->earlier_max, &g->earlier_at))
+        {
+          g->verdict = VERDICT_CYCLE;
+          return;
+        }
+    }
+  g->share = params->backlog_old_fraction > 0 ? old_share (ev->trace, ev->s.gc_ids[f], ev->s.gc_ids[n - 1]) : -1;
+  g->verdict = g->share >= 0 && g->share < params->backlog_old_fraction ? VERDICT_BACKLOG : VERDICT_LEAK;
+}
+
+static const char *
+verdict_growth (Verdict v)
+{
+  switch (v)
+    {
+    case VERDICT_LEAK:    return "leak";
+    case VERDICT_BACKLOG: return "backlog";
+    case VERDICT_WARM_UP: return "warm-up";
+    case VERDICT_NONE:
+    case VERDICT_TOO_SHORT:
+    case VERDICT_CYCLE:
+    case VERDICT_UNCOLLECTED:
+    default:              return NULL;
+    }
+}
+
+/* The sentence on the age of what grows (empty without object rows). */
+static char *
+age_sentence (const Evidence *ev, const Growth *g)
+{
+  if (g->share < 0)
+    return g_strdup ("");
+  if (g->verdict == VERDICT_BACKLOG)
+    return g_strdup_printf (_(" What grows is young: objects allocated in the window's first half hold only"
+                              " %.0f%% of the growth at its end (a leak's would hold about half, and at least %.0f%%)."),
+                            g->share * 100, ev->params->backlog_old_fraction * 100);
+  return g_strdup_printf (_(" What grows is old objects accumulating: those allocated in the window's first half"
+                            " still hold %.0f%% of the growth at its end."), MIN (g->share, 1.0) * 100);
+}
+
+static char *
+end_sentence (const Evidence *ev)
+{
+  g_autofree char *b = NULL;
+
+  if (ev->end == END_OOM)
+    return g_strdup_printf (_(" The run ended in an OutOfMemoryError after %s %u (%s)."),
+                            _(ev->voc->gc), ev->oom->gc_before,
+                            *ev->oom->message ? ev->oom->message : tm_oom_kind_to_string (ev->oom->kind));
+  if (ev->end != END_TEARDOWN)
+    return g_strdup ("");
+  b = fmt_bytes (ev->end_to);
+  return g_strdup_printf (_(" The run's teardown from %s %u (down to %s at exit) is left out."),
+                          _(ev->voc->gc), ev->end_gc, b);
+}
+
 /* ---- leak detectors ---- */
 
 static gsize
@@ -331,179 +718,308 @@ ceil_points (double fraction, gsize n)
   return (gsize) ceil (x - 1e-9);
 }
 
-static void
-detect_leaks (const TmTrace *trace, const TmWindowParams *params, const Timeline *tl, GPtrArray *out)
+static char *
+leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize m, gsize n,
+                  const char *caveat)
 {
-  LeakSeries s = { 0 };
-  const TmSeriesPoint *p;
-  const guint32 *ids;
-  gsize n, start, m;
-  gboolean covers, leak_suspicious;
-  double v0, v1, secs, growth, rel;
-  const char *label, *what;
-  g_autofree char *caveat = NULL;
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  const char *label = _(ev->voc->titles[ev->s.kind]);
+  const char *what = _(ev->voc->labels[ev->s.kind]);
+  const char *gcs = _(ev->voc->gcs);
+  gboolean graphs = ev->s.kind == SERIES_REACHABLE;
+  double secs = (double) (w->end_ns - w->start_ns) / 1e9;
+  double rel = (w->value_end - w->value_start) / MAX (w->value_start, 1.0);
+  g_autofree char *b0 = fmt_bytes (w->value_start), *b1 = fmt_bytes (w->value_end);
+  g_autofree char *d = fmt_time (secs * 1e9), *rate = fmt_bytes (w->score);
+  g_autofree char *age = age_sentence (ev, g), *end = end_sentence (ev);
 
-  leak_series_build (tl, params, &s);
-  p = s.points;
-  ids = s.gc_ids;
-  n = s.n;
-  if (n < 2)
-    goto out;
-  label = _(series_titles[s.kind]);
-  what = _(series_labels[s.kind]);
-  caveat = series_caveat (trace, s.kind, params);
-
-  /* leak: the heuristic growth window */
-  start = tm_leak_heuristic_start (p, n, params->leak_tolerance);
-  m = n - start;
-  if (m >= 2)
+  switch (g->verdict)
     {
-      g_autofree char *b0 = NULL, *b1 = NULL, *d = NULL, *rate = NULL;
-      TmWindow *w;
+    case VERDICT_LEAK:
+      return g_strdup_printf (_(
+        "%s grew from %s to %s over %s (%s/s, %s %u-%u), never fell below %.0f%% of its peak and was still"
+        " growing in the window's last third: objects are being kept alive.%s Inspect this window for %s"
+        " (tidemark-cli %s TRACE --from-gc %u --to-gc %u).%s%s"),
+        label, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, params->leak_tolerance * 100, age,
+        graphs ? _("growing data structures") : _("the object groups that grow"),
+        graphs ? "ds-growth" : "trend", w->first_gc, w->last_gc, end, caveat);
+    case VERDICT_BACKLOG:
+      return g_strdup_printf (_(
+        "Backlog: %s grew from %s to %s over %s (%s/s, %s %u-%u).%s Objects are turned over in growing"
+        " numbers: a queue or buffer fills faster than it is drained, rather than a leak. Find it among"
+        " the object groups that grow (tidemark-cli trend TRACE --from-gc %u --to-gc %u) and check why its"
+        " consumer falls behind.%s%s"),
+        what, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, age, w->first_gc, w->last_gc, end, caveat);
+    case VERDICT_WARM_UP:
+      {
+        gsize k = tm_growth_tail_points (m);
+        gsize f = n - m;
+        g_autofree char *level = fmt_bytes ((double) p[n - 1].value);
+        g_autofree char *st = fmt_bytes (MAX (g->slope_tail, 0));
+        g_autofree char *sa = fmt_bytes (g->slope_all);
 
-      v0 = (double) p[start].value;
-      v1 = (double) p[n - 1].value;
-      secs = (double) (p[n - 1].time_ns - p[start].time_ns) / 1e9;
-      growth = v1 - v0;
-      rel = growth / MAX (v0, 1.0);
-      covers = (double) m >= params->leak_min_coverage * (double) n;
-      leak_suspicious = covers && growth > 0 && rel >= params->leak_min_growth;
+        return g_strdup_printf (_(
+          "Warm-up: %s grew to %s and stayed flat from %s %u (growth over %s %u-%u; in its last third,"
+          " %s %u-%u, it grew at %s/s, under %.0f%% of the window's %s/s): a cache or pool filling to"
+          " its size, not a leak. Nothing to do unless it grows again in a longer run.%s%s"),
+          what, level, _(ev->voc->gc), ev->s.gc_ids[f + g->plateau_from], gcs, w->first_gc, w->last_gc,
+          gcs, ev->s.gc_ids[n - k], w->last_gc, st, params->leak_continue_ratio * 100, sa, end, caveat);
+      }
+    case VERDICT_UNCOLLECTED:
+      return g_strdup_printf (_(
+        "%s grew from %s to %s over %s %u-%u, but no whole-heap collection ran in between: objects promoted"
+        " to the old generation accumulate whether they are still used or not, so this growth may be"
+        " garbage. Nothing to conclude without a full collection or reference graphs.%s%s"),
+        label, b0, b1, gcs, w->first_gc, w->last_gc, end, caveat);
+    case VERDICT_CYCLE:
+      {
+        g_autofree char *h = fmt_bytes ((double) g->earlier_max);
 
-      w = window_new (TM_WINDOW_LEAK, ids[start], ids[n - 1], p[start].time_ns, p[n - 1].time_ns,
-                      growth / secs, "bytes/s");
-      w->suspicious = leak_suspicious;
-      w->series = series_ids[s.kind];
-      w->value_start = v0;
-      w->value_end = v1;
-      b0 = fmt_bytes (v0);
-      b1 = fmt_bytes (v1);
-      d = fmt_time (secs * 1e9);
-      rate = fmt_bytes (w->score);
-      if (leak_suspicious)
-        w->explanation = g_strdup_printf (_(
-          "%s grew from %s to %s over %s (%s/s, GCs %u-%u) and never fell below %.0f%% of its peak:"
-          " objects are being kept alive. Inspect this window for %s (tidemark-cli %s TRACE"
-          " --from-gc %u --to-gc %u).%s"),
-          label, b0, b1, d, rate, w->first_gc, w->last_gc, params->leak_tolerance * 100,
-          s.kind == SERIES_REACHABLE ? "growing data structures" : "the object groups that grow",
-          s.kind == SERIES_REACHABLE ? "ds-growth" : "trend",
-          w->first_gc, w->last_gc, caveat);
-      else if (!covers)
-        w->explanation = g_strdup_printf (_(
-          "The longest growth window of %s (GCs %u-%u, %s to %s over %s) has %u"
+        return g_strdup_printf (_(
+          "%s rose from %s to %s over %s %u-%u, but it had already reached %s at %s %u: memory goes up and"
+          " down in cycles, and this rise does not go clearly beyond the earlier ones. Growth that lasts"
+          " would. Nothing to do.%s%s"),
+          label, b0, b1, gcs, w->first_gc, w->last_gc, h, _(ev->voc->gc), ev->s.gc_ids[g->earlier_at],
+          end, caveat);
+      }
+    case VERDICT_TOO_SHORT:
+      return g_strdup_printf (_(
+        "%s grew from %s to %s (%+.1f%%) over %s %u-%u, but %u points are too few to tell whether the growth"
+        " continues (%u needed). Nothing to do unless it continues in a longer run.%s%s"),
+        label, b0, b1, rel * 100, gcs, w->first_gc, w->last_gc, (guint) m,
+        (guint) (2 * tm_growth_tail_points (m)), end, caveat);
+    case VERDICT_NONE:
+    default:
+      if ((double) m < params->leak_min_coverage * (double) n)
+        return g_strdup_printf (_(
+          "The longest growth window of %s (%s %u-%u, %s to %s over %s) has %u"
           " of %u samples, fewer than the %.0f%% a leak needs: growth is too short-lived"
-          " to suspect a leak. Nothing to do unless it continues in a longer run.%s"),
-          what, w->first_gc, w->last_gc, b0, b1, d, (guint) m, (guint) n,
-          params->leak_min_coverage * 100, caveat);
-      else
-        w->explanation = g_strdup_printf (_(
-          "%s changed only from %s to %s (%+.1f%%) in its longest growth window (GCs %u-%u, %s),"
-          " less than the %.0f%% growth a leak needs: memory looks stable. Nothing to do.%s"),
-          label, b0, b1, rel * 100, w->first_gc, w->last_gc, d,
-          params->leak_min_growth * 100, caveat);
-      g_ptr_array_add (out, w);
-
-      /* leak-peak: its fastest-growing subwindow */
-      {
-        gsize wmin = MAX (2, ceil_points (params->leak_peak_min_fraction, m));
-        gsize wmax = MIN (m, MAX (wmin, (gsize) floor (params->leak_peak_max_fraction * (double) m + 1e-9)));
-        gsize f, l;
-        double per_s;
-
-        if (wmin <= m &&
-            tm_leak_peak_search (p + start, m, wmin, wmax, &f, &l, &per_s))
-          {
-            g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
-            TmWindow *pw;
-
-            f += start;
-            l += start;
-            pw = window_new (TM_WINDOW_LEAK_PEAK, ids[f], ids[l], p[f].time_ns, p[l].time_ns,
-                             per_s, "bytes/s");
-            pw->suspicious = leak_suspicious && per_s > 0;
-            pw->series = series_ids[s.kind];
-            pw->value_start = (double) p[f].value;
-            pw->value_end = (double) p[l].value;
-            c0 = fmt_bytes (pw->value_start);
-            c1 = fmt_bytes (pw->value_end);
-            cd = fmt_time ((double) (p[l].time_ns - p[f].time_ns));
-            cr = fmt_bytes (per_s);
-            if (pw->suspicious)
-              pw->explanation = g_strdup_printf (_(
-                "The fastest growth inside the leak window: %s rose from %s to %s in %s (%s/s) between"
-                " GCs %u and %u. Start here: compare the heap after GC %u with the heap after GC %u"
-                " to see which objects accumulate.%s"),
-                what, c0, c1, cd, cr, pw->first_gc, pw->last_gc,
-                pw->first_gc, pw->last_gc, caveat);
-            else
-              pw->explanation = g_strdup_printf (_(
-                "The fastest-changing part of the growth window: %s went from %s to %s in %s (%s/s)"
-                " between GCs %u and %u. The growth window itself is not a leak, so this needs no action."),
-                what, c0, c1, cd, cr, pw->first_gc, pw->last_gc);
-            g_ptr_array_add (out, pw);
-          }
-      }
+          " to suspect a leak. Nothing to do unless it continues in a longer run.%s%s"),
+          what, gcs, w->first_gc, w->last_gc, b0, b1, d, (guint) m, (guint) n,
+          params->leak_min_coverage * 100, end, caveat);
+      return g_strdup_printf (_(
+        "%s changed only from %s to %s (%+.1f%%) in its longest growth window (%s %u-%u, %s),"
+        " less than the %.0f%% growth a leak needs: memory looks stable. Nothing to do.%s%s"),
+        label, b0, b1, rel * 100, gcs, w->first_gc, w->last_gc, d,
+        params->leak_min_growth * 100, end, caveat);
     }
+}
 
-  /* leak-regression: the steepest fitted trend ending at the run's end */
-  {
-    gsize min_points = MAX (2, ceil_points (params->leak_regression_start, n));
-    gsize f;
-    double per_s, fit0, fit1;
+static TmWindow *
+leak_window (const Evidence *ev, const char *caveat, Growth *g)
+{
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  const guint32 *ids = ev->s.gc_ids;
+  gsize n = ev->n;
+  gsize start = tm_leak_heuristic_start (p, n, params->leak_tolerance);
+  gsize m = n - start;
+  double v0, v1, secs, growth;
+  TmWindow *w;
 
-    if (min_points <= n &&
-        tm_leak_regression_search (p, n, min_points, params->leak_regression_slack,
-                                   &f, &per_s, &fit0, &fit1))
-      {
-        g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
-        double rgrowth = fit1 - fit0;
-        double rrel = rgrowth / MAX (fit0, 1.0);
-        TmWindow *w = window_new (TM_WINDOW_LEAK_REGRESSION, ids[f], ids[n - 1],
-                                  p[f].time_ns, p[n - 1].time_ns, per_s, "bytes/s");
+  memset (g, 0, sizeof *g);
+  g->share = -1;
+  if (m < 2)
+    return NULL;
+  v0 = (double) p[start].value;
+  v1 = (double) p[n - 1].value;
+  secs = (double) (p[n - 1].time_ns - p[start].time_ns) / 1e9;
+  growth = v1 - v0;
+  if ((double) m >= params->leak_min_coverage * (double) n && growth > 0 &&
+      growth / MAX (v0, 1.0) >= params->leak_min_growth)
+    judge_growth (ev, start, g);
 
-        /* a hump in the middle tilts a fitted line too: the memory at the
-         * end must also really be above the window's first value */
-        double real = ((double) p[n - 1].value - (double) p[f].value) / MAX ((double) p[f].value, 1.0);
+  w = window_new (TM_WINDOW_LEAK, ids[start], ids[n - 1], p[start].time_ns, p[n - 1].time_ns,
+                  growth / secs, "bytes/s");
+  w->suspicious = g->verdict == VERDICT_LEAK || g->verdict == VERDICT_BACKLOG;
+  w->series = series_ids[ev->s.kind];
+  w->value_start = v0;
+  w->value_end = v1;
+  w->growth = verdict_growth (g->verdict);
+  if (g->verdict == VERDICT_WARM_UP)
+    w->plateau_gc = ids[start + g->plateau_from];
+  w->explanation = leak_explanation (ev, w, g, m, n, caveat);
+  return w;
+}
 
-        w->suspicious = rrel >= params->leak_min_growth && real >= params->leak_min_growth;
-        w->series = series_ids[s.kind];
-        w->value_start = fit0;
-        w->value_end = fit1;
-        c0 = fmt_bytes (fit0);
-        c1 = fmt_bytes (fit1);
-        cd = fmt_time ((double) (p[n - 1].time_ns - p[f].time_ns));
-        cr = fmt_bytes (per_s);
-        if (w->suspicious)
-          w->explanation = g_strdup_printf (_(
-            "A straight line fitted to %s over GCs %u-%u (to the end of the run) rises at %s/s, from"
-            " %s to %s in %s: a steady upward trend to the end of the run."
-            " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s"),
-            what, w->first_gc, w->last_gc, cr, c0, c1, cd,
-            w->first_gc, w->last_gc, caveat);
-        else if (rrel >= params->leak_min_growth)
-          {
-            g_autofree char *a0 = fmt_bytes ((double) p[f].value);
-            g_autofree char *a1 = fmt_bytes ((double) p[n - 1].value);
+static TmWindow *
+leak_peak_window (const Evidence *ev, const TmWindow *leak, const Growth *g, const char *caveat)
+{
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  const guint32 *ids = ev->s.gc_ids;
+  const char *what = _(ev->voc->labels[ev->s.kind]);
+  const char *gcs = _(ev->voc->gcs);
+  gsize n = ev->n, start = 0, m, wmin, wmax, f, l;
+  double per_s;
+  g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL;
+  TmWindow *pw;
 
-            w->explanation = g_strdup_printf (_(
-              "A straight line fitted to %s over GCs %u-%u rises from %s to %s, but the memory itself"
-              " went from %s to %s (%+.1f%%), less than the %.0f%% a leak needs: the trend comes from a"
-              " temporary rise in between, not from growth that lasts. Nothing to do."),
-              what, w->first_gc, w->last_gc, c0, c1, a0, a1, real * 100,
-              params->leak_min_growth * 100);
-          }
-        else
-          w->explanation = g_strdup_printf (_(
-            "The steepest trend of %s ending at the end of the run (GCs %u-%u) rises only from %s to %s"
-            " (%+.1f%%) in %s, less than the %.0f%% a leak needs: no clear upward trend. Nothing to do."),
-            what, w->first_gc, w->last_gc, c0, c1, rrel * 100, cd,
-            params->leak_min_growth * 100);
+  while (ids[start] != leak->first_gc)
+    start++;
+  m = n - start;
+  wmin = MAX (2, ceil_points (params->leak_peak_min_fraction, m));
+  wmax = MIN (m, MAX (wmin, (gsize) floor (params->leak_peak_max_fraction * (double) m + 1e-9)));
+  if (wmin > m || !tm_leak_peak_search (p + start, m, wmin, wmax, &f, &l, &per_s))
+    return NULL;
+
+  f += start;
+  l += start;
+  pw = window_new (TM_WINDOW_LEAK_PEAK, ids[f], ids[l], p[f].time_ns, p[l].time_ns, per_s, "bytes/s");
+  pw->suspicious = leak->suspicious && per_s > 0;
+  pw->series = series_ids[ev->s.kind];
+  pw->value_start = (double) p[f].value;
+  pw->value_end = (double) p[l].value;
+  pw->growth = leak->growth;
+  c0 = fmt_bytes (pw->value_start);
+  c1 = fmt_bytes (pw->value_end);
+  cd = fmt_time ((double) (p[l].time_ns - p[f].time_ns));
+  cr = fmt_bytes (per_s);
+  if (pw->suspicious)
+    pw->explanation = g_strdup_printf (_(
+      "The fastest growth inside the %s window: %s rose from %s to %s in %s (%s/s) between"
+      " %s %u and %u. Start here: compare the heap after %s %u with the heap after %s %u"
+      " to see which objects accumulate.%s"),
+      g->verdict == VERDICT_BACKLOG ? _("backlog") : _("leak"),
+      what, c0, c1, cd, cr, gcs, pw->first_gc, pw->last_gc,
+      _(ev->voc->gc), pw->first_gc, _(ev->voc->gc), pw->last_gc, caveat);
+  else if (g->verdict == VERDICT_WARM_UP)
+    pw->explanation = g_strdup_printf (_(
+      "The fastest part of the warm-up: %s went from %s to %s in %s (%s/s) between %s %u and %u,"
+      " before it levelled off. Warm-up is not a leak, so this needs no action."),
+      what, c0, c1, cd, cr, gcs, pw->first_gc, pw->last_gc);
+  else
+    pw->explanation = g_strdup_printf (_(
+      "The fastest-changing part of the growth window: %s went from %s to %s in %s (%s/s)"
+      " between %s %u and %u. The growth window itself is not a leak, so this needs no action."),
+      what, c0, c1, cd, cr, gcs, pw->first_gc, pw->last_gc);
+  return pw;
+}
+
+static TmWindow *
+leak_regression_window (const Evidence *ev, const char *caveat)
+{
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  const guint32 *ids = ev->s.gc_ids;
+  const char *what = _(ev->voc->labels[ev->s.kind]);
+  const char *gcs = _(ev->voc->gcs);
+  gsize n = ev->n;
+  gsize min_points = MAX (2, ceil_points (params->leak_regression_start, n));
+  gsize f;
+  double per_s, fit0, fit1, rrel, real;
+  g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL, *end = NULL;
+  Growth g = { VERDICT_NONE, 0, 0, 0, -1, 0, 0 };
+  TmWindow *w;
+
+  if (min_points > n ||
+      !tm_leak_regression_search (p, n, min_points, params->leak_regression_slack, &f, &per_s, &fit0, &fit1))
+    return NULL;
+
+  rrel = (fit1 - fit0) / MAX (fit0, 1.0);
+  /* a hump in the middle tilts a fitted line too: the memory at the
+   * end must also really be above the window's first value */
+  real = ((double) p[n - 1].value - (double) p[f].value) / MAX ((double) p[f].value, 1.0);
+  if (rrel >= params->leak_min_growth && real >= params->leak_min_growth)
+    judge_growth (ev, f, &g);
+
+  w = window_new (TM_WINDOW_LEAK_REGRESSION, ids[f], ids[n - 1], p[f].time_ns, p[n - 1].time_ns,
+                  per_s, "bytes/s");
+  w->suspicious = g.verdict == VERDICT_LEAK || g.verdict == VERDICT_BACKLOG;
+  w->series = series_ids[ev->s.kind];
+  w->value_start = fit0;
+  w->value_end = fit1;
+  w->growth = verdict_growth (g.verdict);
+  if (g.verdict == VERDICT_WARM_UP)
+    w->plateau_gc = ids[f + g.plateau_from];
+  c0 = fmt_bytes (fit0);
+  c1 = fmt_bytes (fit1);
+  cd = fmt_time ((double) (p[n - 1].time_ns - p[f].time_ns));
+  cr = fmt_bytes (per_s);
+  end = end_sentence (ev);
+  if (w->suspicious)
+    {
+      g_autofree char *age = age_sentence (ev, &g);
+
+      w->explanation = g_strdup_printf (_(
+        "A straight line fitted to %s over %s %u-%u (to the end of the run) rises at %s/s, from"
+        " %s to %s in %s: a steady upward trend to the end of the run%s.%s"
+        " Check which object groups grow in it (tidemark-cli trend TRACE --from-gc %u --to-gc %u).%s%s"),
+        what, gcs, w->first_gc, w->last_gc, cr, c0, c1, cd,
+        g.verdict == VERDICT_BACKLOG ? _(", of young objects in growing numbers (a backlog)") : "",
+        age, w->first_gc, w->last_gc, end, caveat);
+    }
+  else if (g.verdict == VERDICT_UNCOLLECTED)
+    w->explanation = g_strdup_printf (_(
+      "A straight line fitted to %s over %s %u-%u rises from %s to %s, but no whole-heap collection ran in"
+      " between, so the growth may be garbage promoted to the old generation. Nothing to conclude.%s"),
+      what, gcs, w->first_gc, w->last_gc, c0, c1, end);
+  else if (g.verdict == VERDICT_CYCLE)
+    {
+      g_autofree char *h = fmt_bytes ((double) g.earlier_max);
+
+      w->explanation = g_strdup_printf (_(
+        "A straight line fitted to %s over %s %u-%u rises from %s to %s, but memory had already reached %s"
+        " at %s %u and the end of the window does not go clearly beyond it: cycles, not growth that"
+        " lasts. Nothing to do.%s"),
+        what, gcs, w->first_gc, w->last_gc, c0, c1, h, _(ev->voc->gc), ids[g.earlier_at], end);
+    }
+  else if (g.verdict == VERDICT_WARM_UP || g.verdict == VERDICT_TOO_SHORT)
+    {
+      gsize k = tm_growth_tail_points (n - f);
+      g_autofree char *st = fmt_bytes (g.slope_tail), *sa = fmt_bytes (g.slope_all);
+      g_autofree char *why = g.verdict == VERDICT_TOO_SHORT
+        ? g_strdup (_("the window has too few points to tell whether it continues"))
+        : g_strdup_printf (_("in its last third (%s %u-%u) memory changed at %s/s, under %.0f%% of the"
+                             " window's %s/s"),
+                           gcs, ids[n - k], w->last_gc, st, params->leak_continue_ratio * 100, sa);
+
+      w->explanation = g_strdup_printf (_(
+        "A straight line fitted to %s over %s %u-%u rises from %s to %s, but %s: the growth does not"
+        " continue to the end (it levels off or falls back). Nothing to do.%s"),
+        what, gcs, w->first_gc, w->last_gc, c0, c1, why, end);
+    }
+  else if (rrel >= params->leak_min_growth)
+    {
+      g_autofree char *a0 = fmt_bytes ((double) p[f].value);
+      g_autofree char *a1 = fmt_bytes ((double) p[n - 1].value);
+
+      w->explanation = g_strdup_printf (_(
+        "A straight line fitted to %s over %s %u-%u rises from %s to %s, but the memory itself"
+        " went from %s to %s (%+.1f%%), less than the %.0f%% a leak needs: the trend comes from a"
+        " temporary rise in between, not from growth that lasts. Nothing to do.%s"),
+        what, gcs, w->first_gc, w->last_gc, c0, c1, a0, a1, real * 100,
+        params->leak_min_growth * 100, end);
+    }
+  else
+    w->explanation = g_strdup_printf (_(
+      "The steepest trend of %s ending at the end of the run (%s %u-%u) rises only from %s to %s"
+      " (%+.1f%%) in %s, less than the %.0f%% a leak needs: no clear upward trend. Nothing to do.%s"),
+      what, gcs, w->first_gc, w->last_gc, c0, c1, rrel * 100, cd,
+      params->leak_min_growth * 100, end);
+  return w;
+}
+
+static void
+detect_leaks (const Evidence *ev, GPtrArray *out)
+{
+  g_autofree char *caveat = NULL;
+  TmWindow *leak, *w;
+  Growth g;
+
+  if (!enough_for_growth (ev))
+    return;
+  caveat = series_caveat (ev->trace, ev->s.kind, ev->params);
+  leak = leak_window (ev, caveat, &g);
+  if (leak != NULL)
+    {
+      g_ptr_array_add (out, leak);
+      if ((w = leak_peak_window (ev, leak, &g, caveat)) != NULL)
         g_ptr_array_add (out, w);
-      }
-  }
-
-out:
-  leak_series_clear (&s);
+    }
+  if ((w = leak_regression_window (ev, caveat)) != NULL)
+    g_ptr_array_add (out, w);
 }
 
 /* ---- GC overhead and churn ---- */
@@ -559,8 +1075,10 @@ detect_overhead (const TmWindowParams *params, const Timeline *r, GPtrArray *out
 }
 
 static void
-detect_churn (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
+detect_churn (const Evidence *ev, const Timeline *r, GPtrArray *out)
 {
+  const TmWindowParams *params = ev->params;
+  const char *gcs = _(ev->voc->gcs);
   gsize f, l, k;
   double per_s, median, threshold, freed, ratio;
   guint64 t0, t1;
@@ -568,13 +1086,19 @@ detect_churn (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
   g_autofree char *times = NULL;
   TmWindow *w;
 
-  if (!tm_rate_window_max (r->bounds, r->freed, r->n, params->churn_min_gcs,
+  if (!enough_for_churn (ev) ||
+      !tm_rate_window_max (r->bounds, r->freed, r->n, params->churn_min_gcs,
                            params->churn_max_gcs, &f, &l, &per_s))
     return;
 
   per_s *= 1e9;
   k = l - f + 1;
-  median = tm_rate_window_median (r->bounds, r->freed, r->n, k) * 1e9;
+  /* the baseline: the rate the run keeps for half of its time (a burst of
+   * many short GC intervals cannot capture it), or the first version's
+   * median over windows */
+  median = (params->churn_count_median
+            ? tm_rate_window_median (r->bounds, r->freed, r->n, k)
+            : tm_rate_window_time_median (r->bounds, r->freed, r->n, k)) * 1e9;
   threshold = MAX (params->churn_median_factor * median, params->churn_min_bytes_per_s);
   ratio = median > 0 ? per_s / median : INFINITY;
   t0 = r->bounds[f];
@@ -594,18 +1118,19 @@ detect_churn (const TmWindowParams *params, const Timeline *r, GPtrArray *out)
   times = isfinite (ratio) ? g_strdup_printf (_("%.1f times"), ratio) : g_strdup (_("far above"));
   if (w->suspicious)
     w->explanation = g_strdup_printf (_(
-      "GCs freed %s in %s between %s and %s (%s/s, GCs %u-%u), %s the run's median of %s/s for"
-      " windows of %u GCs: the program creates many short-lived objects here"
+      "%s %s in %s between %s and %s (%s/s, %s %u-%u), %s the rate of %s/s that the run keeps"
+      " for half of its time (windows of %u %s): the program creates many short-lived objects here"
       " (or drops a large amount of data at once). Find what is allocated in this window"
       " (classify by allocation site) and avoid or reuse those objects."),
-      fb, dd, s0, s1, rate, w->first_gc, w->last_gc,
-      times, med, (guint) k);
+      ev->voc->source == SOURCE_HEAPTRACK ? _("The program freed") : _("GCs freed"),
+      fb, dd, s0, s1, rate, gcs, w->first_gc, w->last_gc,
+      times, med, (guint) k, gcs);
   else
     w->explanation = g_strdup_printf (_(
-      "The highest churn is %s/s between %s and %s (GCs %u-%u, %s freed in %s); the median for windows"
-      " of %u GCs is %s/s. A hotspot needs %.1f times the median and at least %s/s:"
+      "The highest churn is %s/s between %s and %s (%s %u-%u, %s freed in %s); the run keeps %s/s"
+      " for half of its time (windows of %u %s). A hotspot needs %.1f times that and at least %s/s:"
       " allocation is even enough. Nothing to do."),
-      rate, s0, s1, w->first_gc, w->last_gc, fb, dd, (guint) k, med,
+      rate, s0, s1, gcs, w->first_gc, w->last_gc, fb, dd, med, (guint) k, gcs,
       params->churn_median_factor, floor_s);
   g_ptr_array_add (out, w);
 }
@@ -630,7 +1155,8 @@ tm_windows_detect (const TmTrace        *trace,
 {
   TmWindowParams defaults;
   GPtrArray *out;
-  Timeline tl = { 0 };
+  Timeline tl = { 0 }, cut;
+  Evidence ev;
 
   g_return_val_if_fail (trace != NULL, NULL);
   if (params == NULL)
@@ -641,9 +1167,14 @@ tm_windows_detect (const TmTrace        *trace,
 
   out = g_ptr_array_new_with_free_func ((GDestroyNotify) tm_window_free);
   timeline_build (trace, &tl);
-  detect_leaks (trace, params, &tl, out);
-  detect_overhead (params, &tl, out);
-  detect_churn (params, &tl, out);
+  evidence_build (trace, params, &tl, &ev);
+  /* GC overhead and churn stop where the application effectively ends */
+  cut = tl;
+  cut.n = ev.timeline_n;
+  detect_leaks (&ev, out);
+  detect_overhead (params, &cut, out);
+  detect_churn (&ev, &cut, out);
+  evidence_clear (&ev);
   timeline_clear (&tl);
 
   if (!all)
@@ -652,4 +1183,27 @@ tm_windows_detect (const TmTrace        *trace,
         g_ptr_array_remove_index (out, i - 1);
   g_ptr_array_sort (out, window_order);
   return out;
+}
+
+char *
+tm_windows_evidence_note (const TmTrace        *trace,
+                          const TmWindowParams *params)
+{
+  TmWindowParams defaults;
+  Timeline tl = { 0 };
+  Evidence ev;
+  char *note;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+  if (params == NULL)
+    {
+      tm_window_params_init (&defaults);
+      params = &defaults;
+    }
+  timeline_build (trace, &tl);
+  evidence_build (trace, params, &tl, &ev);
+  note = evidence_note (&ev);
+  evidence_clear (&ev);
+  timeline_clear (&tl);
+  return note;
 }

@@ -39,6 +39,13 @@ typedef struct {
   double   leak_min_growth;          /* 0.10: a leak window must grow by >= 10% of its start value */
   guint    leak_min_points;          /* 5: fewest graphs (or full/mixed GCs) to base leak detection on them */
   double   leak_regression_slack;    /* 0.10: longest window with a slope >= 90% of the steepest (0: the paper's steepest) */
+  /* real runs (docs/windows.md, "Real runs"); tm_window_params_init_paper() turns them off */
+  guint    min_evidence;             /* 15: fewest leak-series points (leaks) or GCs (churn) to judge at all */
+  double   teardown_min_drop;        /* 0.50: a final drop to <= 50% of the peak before it ... (0: off) */
+  double   teardown_max_fraction;    /* 0.10: ... within the last 10% of the points and of the time is teardown */
+  double   leak_continue_ratio;      /* 0.25: the window's last third grows >= 25% as fast as the whole (0: off) */
+  double   backlog_old_fraction;     /* 0.20: a leak if objects born in the window's first half hold >= 20% of its growth */
+  gboolean churn_count_median;       /* FALSE: time-weighted median baseline; TRUE: median of windows (first version) */
 } TmWindowParams;
 
 typedef struct {
@@ -57,9 +64,15 @@ typedef struct {
   double       value_end;     /*   leak-regression); 0 for the others */
   double       amount;        /* gc-overhead: pause ns in the window; churn: freed bytes; leak: 0 */
   double       threshold;     /* score needed to be suspicious (gc-overhead, churn); NAN for leak kinds */
+  const char  *growth;        /* leak kinds: "leak", "backlog" or "warm-up"; NULL without a verdict */
+  guint32      plateau_gc;    /* warm-up: the GC from which memory stayed flat; else 0 */
 } TmWindow;
 
 void        tm_window_params_init     (TmWindowParams *params);
+/* The paper's rules: no teardown, no minimum evidence beyond the
+ * searches' own, no continuation test, the median-of-windows churn
+ * baseline (the thresholds Tidemark adds to the paper stay). */
+void        tm_window_params_init_paper (TmWindowParams *params);
 /* Returns TmWindow* (free with tm_window_free), suspicious ones first,
  * then by kind; when all == FALSE only suspicious ones are returned.
  * params may be NULL for the defaults.  Under 1 ms for 700 GCs, about
@@ -72,6 +85,11 @@ const char *tm_window_kind_to_string  (TmWindowKind kind);
  * the leak windows of this trace are computed on (NULL if none). */
 const char *tm_windows_leak_series_label (const TmTrace        *trace,
                                           const TmWindowParams *params);
+/* Why the windows say less than they could, or NULL: too little data to
+ * judge growth or churn ("4 GCs: too few to judge growth"), and where
+ * the run effectively ended (teardown at exit).  Free with g_free. */
+char       *tm_windows_evidence_note  (const TmTrace        *trace,
+                                       const TmWindowParams *params);
 void        tm_window_free            (TmWindow *window);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmWindow, tm_window_free)

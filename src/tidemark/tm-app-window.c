@@ -402,7 +402,7 @@ format_score (const TmWindow *w)
 }
 
 static GtkWidget *
-window_row_new (const TmWindow *w, int index)
+window_row_new (const TmWindow *w, int index, gboolean time_points)
 {
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
@@ -414,7 +414,8 @@ window_row_new (const TmWindow *w, int index)
   g_autofree char *score_text = format_score (w);
 
   dot = color_dot_new (w->kind);
-  title = gtk_label_new (tm_chart_window_label (w->kind));
+  /* growth of young objects in growing numbers is a backlog, not a leak */
+  title = gtk_label_new (g_strcmp0 (w->growth, "backlog") == 0 ? _("Backlog") : tm_chart_window_label (w->kind));
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_widget_set_hexpand (title, TRUE);
   gtk_widget_add_css_class (title, "heading");
@@ -422,7 +423,9 @@ window_row_new (const TmWindow *w, int index)
   gtk_box_append (GTK_BOX (top), title);
 
   /* Translators: "GC 40–200 · 4.00 s – 20.00 s" */
-  range_text = g_strdup_printf (_("GC %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1);
+  range_text = time_points
+    ? g_strdup_printf (_("Time points %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1)
+    : g_strdup_printf (_("GC %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1);
   range = gtk_label_new (range_text);
   gtk_label_set_xalign (GTK_LABEL (range), 0);
   gtk_widget_add_css_class (range, "caption");
@@ -460,23 +463,39 @@ fill_windows_list (TmAppWindow *self, GPtrArray *windows)
 {
   GtkWidget *child;
   guint n = windows ? windows->len : 0;
+  gboolean time_points = self->trace && g_strcmp0 (self->trace->format, "heaptrack") == 0;
+  g_autofree char *note = NULL;
+  g_autofree char *text = NULL;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->windows_list))))
     gtk_list_box_remove (self->windows_list, child);
 
   for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->windows_list, window_row_new (g_ptr_array_index (windows, i), (int) i));
+    gtk_list_box_append (self->windows_list, window_row_new (g_ptr_array_index (windows, i), (int) i, time_points));
 
-  if (n == 0)
-    gtk_label_set_label (self->windows_status,
-                         _("None found: memory did not keep growing, and GC overhead and churn stayed below the thresholds (see Preferences)."));
-  else
+  /* why the list says less than it could: too little data, teardown */
+  if (self->trace)
     {
-      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                            "%u window worth a look. Click one to select it.",
-                                                            "%u windows worth a look. Click one to select it.", n), n);
-      gtk_label_set_label (self->windows_status, text);
+      TmWindowParams params;
+
+      tm_settings_window_params (tm_settings_get (), &params);
+      note = tm_windows_evidence_note (self->trace, &params);
     }
+  if (n == 0 && note)
+    text = g_strdup (_("No suspicious windows among what can be judged."));
+  else if (n == 0)
+    text = g_strdup (_("None found: memory did not keep growing, and GC overhead and churn stayed below the thresholds (see Preferences)."));
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "%u window worth a look. Click one to select it.",
+                                         "%u windows worth a look. Click one to select it.", n), n);
+  if (note)
+    {
+      g_autofree char *both = g_strdup_printf ("%s %s", note, text);
+      gtk_label_set_label (self->windows_status, both);
+    }
+  else
+    gtk_label_set_label (self->windows_status, text);
 }
 
 /* TIDEMARK_SCREENSHOT=FILE.png: once the windows are listed, select the

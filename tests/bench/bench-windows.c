@@ -113,7 +113,7 @@ bench (guint n)
   g_autoptr(TmTrace) trace = build_trace (n);
   guint reps = MAX (1, 200000 / n);
   guint rounds = n > 100000 ? 3 : 20;
-  double base, all, heur, peak, regr, over, churn, median;
+  double base, all, heur, peak, regr, over, churn, median, tmedian, teardown, cont, high;
   gsize m = n, f, l, start;
   g_autofree TmSeriesPoint *p = g_new (TmSeriesPoint, n);
   g_autofree guint64 *bounds = g_new (guint64, n + 1);
@@ -149,6 +149,11 @@ bench (guint n)
   TIME_BEST (over, rounds, reps, sink += tm_rate_window_max (bounds, pause, n, 5, 50, &f, &l, &rate));
   TIME_BEST (churn, rounds, reps, sink += tm_rate_window_max (bounds, freed, n, 5, 50, &f, &l, &rate));
   TIME_BEST (median, rounds, reps, sink += (guint64) tm_rate_window_median (bounds, freed, n, 5));
+  TIME_BEST (tmedian, rounds, reps, sink += (guint64) tm_rate_window_time_median (bounds, freed, n, 5));
+  TIME_BEST (teardown, rounds, reps, sink += tm_teardown_start (p, m, 0.5, 0.1));
+  TIME_BEST (cont, rounds, reps, sink += tm_growth_continues (p + start, m - start, 0.25, NULL, NULL, NULL));
+  TIME_BEST (high, rounds, reps,
+             sink += tm_growth_new_high (p, m, start, tm_leak_first_restart (p, m, 0.75), NULL, NULL));
 
   printf ("%u GCs (leak window %" G_GSIZE_FORMAT " points, peak widths %" G_GSIZE_FORMAT "-%" G_GSIZE_FORMAT "):\n",
           n, m - start, wmin, wmax);
@@ -160,6 +165,10 @@ bench (guint n)
   report ("  gc-overhead, O(5 n) of O(46 n)", over, base);
   report ("  churn max, O(5 n) of O(46 n)", churn, base);
   report ("  churn median, O(n)", median, base);
+  report ("  churn time-weighted median, O(n)", tmedian, base);
+  report ("  teardown, O(n)", teardown, base);
+  report ("  growth continues (2 fits), O(n)", cont, base);
+  report ("  new heights, O(n)", high, base);
 
   /* naive leak-peak on a prefix, side by side with the hull search */
   {
