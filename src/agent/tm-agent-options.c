@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level, exclusive"
+#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level, exclusive, transaction"
 
 static gboolean
 parse_number (const char *key, const char *value, guint64 max, guint64 *out, char **error)
@@ -121,6 +121,29 @@ tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error)
             return FALSE;
           opts->exclusive = v != 0;
         }
+      else if (strcmp (key, "transaction") == 0)
+        {
+          /* pkg.Class.method;pkg.Other.method ('.' separates the method) */
+          g_auto(GStrv) names = g_strsplit (value, ";", -1);
+          GPtrArray *kept = g_ptr_array_new ();
+
+          for (guint k = 0; names[k] != NULL; k++)
+            {
+              const char *dot = strrchr (names[k], '.');
+              if (names[k][0] == '\0')
+                continue;
+              if (dot == NULL || dot == names[k] || dot[1] == '\0')
+                {
+                  *error = g_strdup_printf ("transaction: '%s' is not Class.method", names[k]);
+                  g_ptr_array_free (kept, TRUE);
+                  return FALSE;
+                }
+              g_ptr_array_add (kept, g_strdup (names[k]));
+            }
+          g_ptr_array_add (kept, NULL);
+          g_strfreev (opts->transactions);
+          opts->transactions = (char **) g_ptr_array_free (kept, FALSE);
+        }
       else if (strcmp (key, "level") == 0)
         {
           if (!parse_number (key, value, 19, &v, error))
@@ -155,4 +178,5 @@ tm_agent_options_clear (TmAgentOptions *opts)
 {
   g_clear_pointer (&opts->output, g_free);
   g_clear_pointer (&opts->status, g_free);
+  g_clear_pointer (&opts->transactions, g_strfreev);
 }

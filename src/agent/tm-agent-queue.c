@@ -64,6 +64,7 @@ tm_agent_event_clear (TmAgentEvent *ev)
     case TM_EV_TYPE:
     case TM_EV_THREAD:
     case TM_EV_FRAME:
+    case TM_EV_TX:
       g_free (ev->u.str);
       break;
     case TM_EV_SITE:

@@ -117,6 +117,9 @@ write_event (const TmAgentEvent *ev)
     case TM_EV_THREAD:
       tm_trace_writer_thread (a->writer, ev->id, ev->u.str);
       break;
+    case TM_EV_TX:
+      tm_agent_tx_write (a->writer, ev);
+      break;
     default:
       break;
     }

@@ -112,6 +112,8 @@ on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, 
       ev = tm_agent_queue_push_locked ();
       ev->kind = TM_EV_ALLOC;
       ev->id = ++a->next_id;
+      if (G_UNLIKELY (t->tx_depth > 0))
+        g_array_append_val (t->tx_ids, ev->id);
       ev->x = type;
       ev->site = site;
       ev->thread = tid;
@@ -325,6 +327,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   header.flags = TM_TRACE_FLAG_DEATHS | (a->opts.sample_bytes == 0 ? TM_TRACE_FLAG_GRAPHS : 0);
   tm_trace_writer_header (a->writer, &header);
   tm_trace_writer_meta (a->writer, "recorder", "tidemark-agent " PACKAGE_VERSION);
+  tm_agent_tx_write_kinds (a->writer);
 
   if (!tm_agent_gc_install (jvmti, jni, &error))
     {
@@ -373,6 +376,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
   tm_agent_gc_reset_counts (jni);
+  tm_agent_tx_start (jvmti, jni);
   a->opts.graph_every_final = a->w_gc_family != NULL && strcmp (a->w_gc_family, "ZGC") != 0
                               && strcmp (a->w_gc_family, "Shenandoah") != 0;
 
@@ -526,6 +530,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   caps.can_generate_garbage_collection_events = 1;
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
+  tm_agent_tx_add_capabilities (&caps);
   if ((*jvmti)->AddCapabilities (jvmti, &caps) != JVMTI_ERROR_NONE)
     {
       agent_log ("the JVM refused the capabilities the agent needs (tagging, sampled allocations, GC events)");
@@ -570,6 +575,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   cb.ObjectFree = on_object_free;
   cb.GarbageCollectionStart = tm_agent_on_gc_start;
   cb.GarbageCollectionFinish = tm_agent_on_gc_finish;
+  tm_agent_tx_set_callbacks (&cb);
   (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH);

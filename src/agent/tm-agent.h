@@ -48,6 +48,7 @@ typedef struct {
                                * possible with concurrent collectors) */
   gboolean exclusive;         /* never overwrite: another JVM of the same
                                * command has the file, use NAME.PID.tmtrace */
+  char   **transactions;      /* pkg.Class.method names, kind id = index + 1 */
 } TmAgentOptions;
 
 gboolean tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error);
@@ -64,6 +65,7 @@ typedef enum {
   TM_EV_SITE,
   TM_EV_THREAD,
   TM_EV_GC,
+  TM_EV_TX,         /* a finished transaction run (tm-agent-tx.c) */
 } TmAgentEventKind;
 
 typedef struct {
@@ -101,6 +103,12 @@ typedef struct {
     guint32 flags;
   } cache[4];
   guint   cache_next;
+  /* the transaction this thread runs (tm-agent-tx.c) */
+  guint   tx_depth;       /* > 0: inside one; nested runs count once */
+  guint64 tx_id;
+  guint32 tx_kind;
+  gint64  tx_begin_ns;
+  GArray *tx_ids;         /* guint64 ids of the objects it allocated */
 } TmAgentThread;
 
 typedef struct {
@@ -270,5 +278,12 @@ tm_agent_temp_tag (void)
 {
   return TM_AGENT_TEMP_TAG | (jlong) __atomic_add_fetch (&tm_agent.temp_tags, 1, __ATOMIC_RELAXED);
 }
+
+/* Transactions (tm-agent-tx.c): no-ops unless the transaction option is set. */
+void     tm_agent_tx_add_capabilities (jvmtiCapabilities *caps);
+void     tm_agent_tx_set_callbacks    (jvmtiEventCallbacks *cb);
+void     tm_agent_tx_start            (jvmtiEnv *jvmti, JNIEnv *jni);
+void     tm_agent_tx_write_kinds      (TmTraceWriter *w);
+void     tm_agent_tx_write            (TmTraceWriter *w, const TmAgentEvent *ev);
 
 G_END_DECLS

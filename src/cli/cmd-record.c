@@ -135,11 +135,14 @@ tm_cmd_record (int argc, char **argv)
   g_autofree char *output = NULL;
   int graph_every = -1, stack_depth = -1;
   gint64 sample_bytes = 0;
+  g_autofree char *transactions = NULL;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default COMMAND-DATE-TIME.tmtrace)", "FILE" },
     { "graph-every", 0, 0, G_OPTION_ARG_INT, &graph_every, "A reference graph every N GCs (default 10; 0: only at the end)", "N" },
     { "sample-bytes", 0, 0, G_OPTION_ARG_INT64, &sample_bytes, "Record one allocation per about N bytes (default 0: every allocation; no graphs)", "N" },
     { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, "Frames per allocation site (default 2, at most 64; 0: no sites)", "N" },
+    { "transaction", 0, 0, G_OPTION_ARG_STRING, &transactions,
+      "Record runs of these methods as transactions, with the objects each run allocates", "CLASS.METHOD[,...]" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[--] COMMAND [ARGS...] - record a JVM's memory behaviour");
@@ -179,6 +182,21 @@ tm_cmd_record (int argc, char **argv)
   if (sample_bytes > 0 && graph_every > 0)
     return tm_cli_usage_error ("record", "--graph-every needs full recording; it cannot be combined with --sample-bytes");
 
+  if (transactions != NULL)
+    {
+      g_auto(GStrv) names = g_strsplit (transactions, ",", -1);
+      for (guint i = 0; names[i] != NULL; i++)
+        {
+          const char *dot = strrchr (names[i], '.');
+          if (dot == NULL || dot == names[i] || dot[1] == '\0' || !safe_for_options (names[i])
+              || strchr (names[i], ';') != NULL)
+            return tm_cli_usage_error ("record", "--transaction: '%s' is not CLASS.METHOD (e.g. com.shop.Cart.checkout)",
+                                       names[i]);
+        }
+      /* the agent's options are comma-separated: methods go ';'-separated */
+      g_strdelimit (transactions, ",", ';');
+    }
+
   agent = find_agent ();
   if (agent == NULL)
     {
@@ -214,6 +232,8 @@ tm_cmd_record (int argc, char **argv)
     g_string_append_printf (opts, ",sample-bytes=%" G_GINT64_FORMAT, sample_bytes);
   if (stack_depth >= 0)
     g_string_append_printf (opts, ",stack-depth=%d", stack_depth);
+  if (transactions != NULL)
+    g_string_append_printf (opts, ",transaction=%s", transactions);
   if (g_getenv ("JAVA_TOOL_OPTIONS") != NULL && *g_getenv ("JAVA_TOOL_OPTIONS") != '\0')
     g_string_append_printf (opts, " %s", g_getenv ("JAVA_TOOL_OPTIONS"));
   tool_options = g_string_free (opts, FALSE);

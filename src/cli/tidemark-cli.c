@@ -26,6 +26,7 @@ static const TmCliCommand commands[] = {
   { "lifetimes", "TRACE [--from-gc A --to-gc B] [--classify C] [--long-lived N] [--top K] [--json]", "age at death: GCs survived and seconds, per group", tm_cmd_lifetimes },
   { "survival", "TRACE [--from-gc A --to-gc B] [--json]", "survivors, promotion and survivor ages per GC", tm_cmd_survival },
   { "floating-garbage", "TRACE [--from-gc A --to-gc B] [--gc N] [--classify C] [--top K] [--json]", "dead objects the collector still keeps, at graph GCs", tm_cmd_floating_garbage },
+  { "transactions", "TRACE [--top K] [--json]", "transactions that leave objects behind (record --transaction)", tm_cmd_transactions },
   /* more commands: register here */
 };
 

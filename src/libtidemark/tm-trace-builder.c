@@ -23,7 +23,7 @@
 
 struct _TmTraceBuilder {
   TmTrace  *trace;
-  TmIdMap   spaces, types, frames, sites, threads;
+  TmIdMap   spaces, types, frames, sites, threads, tx_kinds;
 
   guint64   capacity;         /* of the object arrays */
   guint64   last_id;
@@ -139,12 +139,14 @@ tm_trace_builder_new (const char *path, const char *format)
   tm_id_map_init (&b->frames);
   tm_id_map_init (&b->sites);
   tm_id_map_init (&b->threads);
+  tm_id_map_init (&b->tx_kinds);
   /* id 0 is "unknown" in every table */
   tm_id_map_insert (&b->spaces, 0, 0);
   tm_id_map_insert (&b->types, 0, 0);
   tm_id_map_insert (&b->frames, 0, 0);
   tm_id_map_insert (&b->sites, 0, 0);
   tm_id_map_insert (&b->threads, 0, 0);
+  tm_id_map_insert (&b->tx_kinds, 0, 0);
   b->ids_ascending = TRUE;
   b->deaths_at = g_array_new (FALSE, TRUE, sizeof (guint64));
   b->death_bytes_at = g_array_new (FALSE, TRUE, sizeof (guint64));
@@ -210,6 +212,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   tm_id_map_clear (&b->frames);
   tm_id_map_clear (&b->sites);
   tm_id_map_clear (&b->threads);
+  tm_id_map_clear (&b->tx_kinds);
   g_array_unref (b->deaths_at);
   g_array_unref (b->death_bytes_at);
   tm_vec_u32_clear (&b->g_src);
@@ -1239,4 +1242,54 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   b->trace = NULL;
   tm_trace_builder_free (b);
   return result;
+}
+
+gboolean
+tm_trace_builder_tx_kind (TmTraceBuilder *b, guint64 id, const char *name, GError **error)
+{
+  TmTxKind k;
+
+  if (!check_def_id (id, "transaction kind", error))
+    return FALSE;
+  k.id = id;
+  k.name = g_strdup (name);
+  define (&b->tx_kinds, b->trace->tx_kinds, id, &k);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_transaction (TmTraceBuilder *b, guint64 id, guint64 kind_id, guint64 thread_id,
+                              guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n,
+                              GError **error)
+{
+  TmTrace *t = b->trace;
+  TmTransaction tx = { 0 };
+  gboolean ok = TRUE;
+
+  if (!tm_id_map_lookup (&b->tx_kinds, kind_id, &tx.kind))
+    return fail (error, "transaction of undefined kind %" G_GUINT64_FORMAT, kind_id);
+  if (!tm_id_map_lookup (&b->threads, thread_id, &tx.thread))
+    return fail (error, "transaction on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  tx.id = id;
+  tx.begin_ns = begin_ns;
+  tx.end_ns = MAX (begin_ns, end_ns);
+  tx.gcs_before_end = b->gcs_started;
+  tx.first = t->tx_objects->len;
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 index;
+
+      if (!tm_trace_object_index_for_id_hint (t, object_ids[i], &b->death_hint, &index))
+        {
+          if (ok)
+            ok = fail (error, "transaction %" G_GUINT64_FORMAT " names unknown object %" G_GUINT64_FORMAT,
+                       id, object_ids[i]);
+          continue;
+        }
+      g_array_append_val (t->tx_objects, (guint32) { (guint32) index });
+      tx.n_objects++;
+    }
+  g_array_append_val (t->transactions, tx);
+  t->duration_ns = MAX (t->duration_ns, tx.end_ns);
+  return ok;
 }

@@ -122,4 +122,11 @@ void     tm_trace_builder_stopped     (TmTraceBuilder *b, guint64 offset);
  * objects per GC, checks END's totals.  Consumes the builder. */
 TmTrace *tm_trace_builder_finish      (TmTraceBuilder *b);
 
+/* Transactions (TX_KIND, TRANSACTION): a run of an operator-named method
+ * and the objects its thread allocated meanwhile (already ALLOCed). */
+gboolean tm_trace_builder_tx_kind     (TmTraceBuilder *b, guint64 id, const char *name, GError **error);
+gboolean tm_trace_builder_transaction (TmTraceBuilder *b, guint64 id, guint64 kind_id, guint64 thread_id,
+                                       guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n,
+                                       GError **error);
+
 G_END_DECLS

@@ -26,6 +26,8 @@ enum {
   TM_TAG_OOM         = 0x26,
   TM_TAG_GRAPH_FAILED  = 0x27,
   TM_TAG_GRAPH_CONTEXT = 0x28,
+  TM_TAG_TX_KIND     = 0x38,
+  TM_TAG_TRANSACTION = 0x39,
   TM_TAG_END         = 0x7F,
 };
 

@@ -317,6 +317,29 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         return builder_result (all_ok);
       }
 
+    case TM_TAG_TX_KIND:
+      {
+        guint64 id = tm_payload_u (&c, "TX_KIND id");
+        g_autofree char *name = tm_payload_str (&c, "TX_KIND name");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_tx_kind (b, id, name, error));
+      }
+
+    case TM_TAG_TRANSACTION:
+      {
+        guint64 id = tm_payload_u (&c, "TRANSACTION id");
+        guint64 kind = tm_payload_u (&c, "TRANSACTION kind");
+        guint64 thread = tm_payload_u (&c, "TRANSACTION thread");
+        guint64 begin_ns = tm_payload_u (&c, "TRANSACTION begin");
+        guint64 end_ns = tm_payload_u (&c, "TRANSACTION end");
+
+        if (!read_idlist (&c, &d->ids))
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_transaction (b, id, kind, thread, begin_ns, end_ns,
+                                                             d->ids.data, d->ids.len, error));
+      }
+
     case TM_TAG_TICK:
       {
         guint64 t = tm_payload_u (&c, "TICK time");

@@ -490,6 +490,29 @@ tm_trace_writer_oom (TmTraceWriter *w, guint64 time_ns, guint64 gc_before, guint
 }
 
 void
+tm_trace_writer_tx_kind (TmTraceWriter *w, guint64 id, const char *name)
+{
+  begin (w);
+  put_u (w, id);
+  put_str (w, name);
+  finish (w, TM_TAG_TX_KIND);
+}
+
+void
+tm_trace_writer_transaction (TmTraceWriter *w, guint64 id, guint64 kind_id, guint64 thread_id,
+                             guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n)
+{
+  begin (w);
+  put_u (w, id);
+  put_u (w, kind_id);
+  put_u (w, thread_id);
+  put_u (w, begin_ns);
+  put_u (w, end_ns);
+  put_idlist (w, object_ids, n);
+  finish (w, TM_TAG_TRANSACTION);
+}
+
+void
 tm_trace_writer_end (TmTraceWriter *w, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns)
 {
   begin (w);

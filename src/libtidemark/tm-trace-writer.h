@@ -56,6 +56,12 @@ void     tm_trace_writer_graph_context (TmTraceWriter *w, guint64 gc_id, guint c
 /* kind: a TmOomKind; gc_before: GCs completed before the error. */
 void     tm_trace_writer_oom         (TmTraceWriter *w, guint64 time_ns, guint64 gc_before, guint64 thread_id,
                                       guint kind, const char *message);
+/* Transactions: a kind (an operator-named method), then one record per
+ * finished run with the objects its thread allocated (ids need not be
+ * sorted: the writer sorts a copy). */
+void     tm_trace_writer_tx_kind     (TmTraceWriter *w, guint64 id, const char *name);
+void     tm_trace_writer_transaction (TmTraceWriter *w, guint64 id, guint64 kind_id, guint64 thread_id,
+                                      guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n);
 void     tm_trace_writer_end         (TmTraceWriter *w, guint64 allocs, guint64 deaths, guint64 gcs, guint64 time_ns);
 
 /* Any record, for extensions and tests (unknown tags, broken payloads). */

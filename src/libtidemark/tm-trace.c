@@ -17,6 +17,12 @@ clear_type (gpointer p)
 }
 
 static void
+clear_tx_kind (gpointer p)
+{
+  g_free (((TmTxKind *) p)->name);
+}
+
+static void
 clear_oom (gpointer p)
 {
   g_free ((char *) ((TmOomEvent *) p)->message);
@@ -66,6 +72,7 @@ tm_trace_new (const char *path, const char *format)
   TmFrame frame = { 0, g_strdup ("(unknown method)"), g_strdup (""), -1 };
   TmSite site = { 0, 0, NULL };
   TmThread thread = { 0, g_strdup ("(unknown thread)") };
+  TmTxKind tx_kind = { 0, g_strdup ("(unknown transaction)") };
 
   t->ref_count = 1;
   t->path = g_strdup (path);
@@ -79,6 +86,9 @@ tm_trace_new (const char *path, const char *format)
   t->frames = table_new (sizeof (TmFrame), clear_frame, &frame);
   t->sites = table_new (sizeof (TmSite), clear_site, &site);
   t->threads = table_new (sizeof (TmThread), clear_thread, &thread);
+  t->tx_kinds = table_new (sizeof (TmTxKind), clear_tx_kind, &tx_kind);
+  t->transactions = g_array_new (FALSE, TRUE, sizeof (TmTransaction));
+  t->tx_objects = g_array_new (FALSE, FALSE, sizeof (guint32));
   t->oom_events = g_array_new (FALSE, TRUE, sizeof (TmOomEvent));
   g_array_set_clear_func (t->oom_events, clear_oom);
   t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
@@ -118,6 +128,9 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->sites);
   g_array_unref (t->threads);
   g_array_unref (t->oom_events);
+  g_array_unref (t->tx_kinds);
+  g_array_unref (t->transactions);
+  g_array_unref (t->tx_objects);
   g_array_unref (t->gcs);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);

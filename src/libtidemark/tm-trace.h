@@ -154,6 +154,25 @@ typedef struct {
   const char *message;          /* never NULL */
 } TmOomEvent;
 
+/* A transaction kind: an operator-named method (TX_KIND). */
+typedef struct {
+  guint64  id;
+  char    *name;          /* package.Class.method */
+} TmTxKind;
+
+/* One run of a transaction method on one thread (TRANSACTION), with the
+ * objects that thread allocated while it ran. */
+typedef struct {
+  guint64  id;
+  guint32  kind;          /* index into tx_kinds (0 = unknown) */
+  guint32  thread;        /* thread index */
+  guint64  begin_ns;
+  guint64  end_ns;
+  guint32  gcs_before_end;  /* GCs started before it ended */
+  guint32  n_objects;
+  guint64  first;         /* its objects: tx_objects[first .. first + n_objects) */
+} TmTransaction;
+
 typedef struct {
   guint64  offset;        /* byte offset in the file (compressed offset for zstd) */
   char    *message;       /* human readable, names the file */
@@ -187,6 +206,9 @@ struct _TmTrace {
   GArray    *sites;             /* TmSite */
   GArray    *threads;           /* TmThread */
   GArray    *oom_events;        /* TmOomEvent, in time order */
+  GArray    *tx_kinds;          /* TmTxKind; entry 0 is "unknown" */
+  GArray    *transactions;      /* TmTransaction, in stream order */
+  GArray    *tx_objects;        /* guint32 object indices, sliced per transaction */
 
   /* Timeline */
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */

@@ -9,6 +9,7 @@
  * programs), TIDEMARK_CLI, TM_SOURCE_DIR.
  */
 #include "tidemark.h"
+#include "tm-transactions.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -439,6 +440,84 @@ test_javac (void)
   remove_tree (dir);
 }
 
+/* TxLeak.java: handle() is the transaction; runs 10, 20, ..., 200 each
+ * leave exactly one TxLeakItem (allocated in handle at TX_LEAK_SITE);
+ * the nested handle(-1) of every 50th run is part of that run. */
+static void
+test_transactions (void)
+{
+  static const char * const args[] = { "-XX:+UseG1GC", "-XX:-DoEscapeAnalysis", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "tx.tmtrace", "graph-every=0,transaction=TxLeak.handle", args, "TxLeak");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTxReport) r = tm_transactions_analyse (t, NULL, &error);
+  guint32 item = type_index (t, "TxLeakItem");
+  gint line = source_line ("TxLeak.java", "TX_LEAK_SITE");
+  const TmTxKindReport *kind;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->tx_kinds->len, ==, 2);
+  g_assert_cmpstr (g_array_index (t->tx_kinds, TmTxKind, 1).name, ==, "TxLeak.handle");
+  /* 200 runs: the nested calls are not runs of their own */
+  g_assert_cmpuint (t->transactions->len, ==, 200);
+  g_assert_cmpuint (r->unchecked_runs, ==, 0);
+  kind = g_ptr_array_index (r->kinds, 1);
+  g_assert_cmpuint (kind->runs, ==, 200);
+  g_assert_cmpuint (kind->suspect_runs, ==, 20);
+  g_assert_cmpuint (r->suspects->len, ==, 20);
+  g_assert_cmpuint (kind->one_time_runs, ==, 0);
+  /* the recurring survivor site: TxLeakItem at TX_LEAK_SITE, in 20 runs */
+  {
+    const TmTxSurvivorSite *top = &g_array_index (kind->sites, TmTxSurvivorSite, 0);
+    g_assert_cmpuint (top->type, ==, item);
+    g_assert_cmpuint (top->runs, ==, 20);
+    for (guint s = 1; s < kind->sites->len; s++)
+      g_assert_false (tm_tx_site_is_recurring (kind, &g_array_index (kind->sites, TmTxSurvivorSite, s)));
+  }
+  for (guint i = 0; i < r->suspects->len; i++)
+    {
+      const TmTxRun *run = g_ptr_array_index (r->suspects, i);
+      const TmTransaction *tx = &g_array_index (t->transactions, TmTransaction, run->index);
+      const TmTxSurvivorSite *site;
+      const TmFrame *f;
+
+      /* runs are numbered in order: run n is transaction n */
+      g_assert_cmpuint (tx->id % 10, ==, 0);
+      g_assert_cmpuint (run->recurring_objects, ==, 1);
+      /* the first run that keeps an item also loads its class: one-time
+       * survivors beside it, not part of the leak */
+      site = NULL;
+      for (guint s = 0; s < run->sites->len; s++)
+        if (g_array_index (run->sites, TmTxSurvivorSite, s).type == item)
+          site = &g_array_index (run->sites, TmTxSurvivorSite, s);
+      g_assert_nonnull (site);
+      g_assert_cmpuint (site->objects, ==, 1);
+      if (tx->id != 10)
+        g_assert_cmpuint (run->surviving_objects, ==, 1);
+      f = site_frame (t, site->site, 0);
+      g_assert_nonnull (f);
+      g_assert_true (g_str_has_prefix (f->method, "TxLeak.handle("));
+      g_assert_cmpint (f->line, ==, line);
+      /* 20 byte[] each (40 in the runs with a nested call) plus the item */
+      if (tx->id == 10)
+        g_assert_cmpuint (run->allocated_objects, >, 21);
+      else
+        g_assert_cmpuint (run->allocated_objects, ==, tx->id % 50 == 0 ? 41 : 21);
+    }
+  /* leak-free runs allocate their 20 byte[] and keep nothing */
+  for (guint i = 0; i < r->runs->len; i++)
+    {
+      const TmTxRun *run = g_ptr_array_index (r->runs, i);
+      const TmTransaction *tx = &g_array_index (t->transactions, TmTransaction, run->index);
+      if (tx->id % 10 != 0)
+        {
+          g_assert_cmpuint (run->allocated_objects, ==, 20);
+          g_assert_cmpuint (run->surviving_objects, ==, 0);
+        }
+    }
+  remove_tree (dir);
+}
+
 /* Bad options stop the JVM with a clear message. */
 static void
 test_options (void)
@@ -496,5 +575,6 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/sigkill", test_sigkill);
   g_test_add_func ("/agent/javac", test_javac);
   g_test_add_func ("/agent/options", test_options);
+  g_test_add_func ("/agent/transactions", test_transactions);
   return g_test_run ();
 }
