@@ -1249,7 +1249,7 @@ tm_trace_builder_tx_kind (TmTraceBuilder *b, guint64 id, const char *name, GErro
 {
   TmTxKind k;
 
-  if (!check_def_id (id, "transaction kind", error))
+  if (!check_def_id (id, "transaction kind", error) || !charge (b, sizeof k + strlen (name) + 1, error))
     return FALSE;
   k.id = id;
   k.name = g_strdup (name);
@@ -1270,6 +1270,8 @@ tm_trace_builder_transaction (TmTraceBuilder *b, guint64 id, guint64 kind_id, gu
     return fail (error, "transaction of undefined kind %" G_GUINT64_FORMAT, kind_id);
   if (!tm_id_map_lookup (&b->threads, thread_id, &tx.thread))
     return fail (error, "transaction on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  if (!charge (b, sizeof tx + (guint64) n * sizeof (guint32), error))
+    return FALSE;
   tx.id = id;
   tx.begin_ns = begin_ns;
   tx.end_ns = MAX (begin_ns, end_ns);
