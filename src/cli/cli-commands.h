@@ -18,6 +18,7 @@ int tm_cmd_lifetimes (int argc, char **argv);
 int tm_cmd_survival  (int argc, char **argv);
 int tm_cmd_floating_garbage (int argc, char **argv);
 int tm_cmd_transactions (int argc, char **argv);
+int tm_cmd_containers (int argc, char **argv);
 #ifdef TM_HAVE_RENDER
 int tm_cmd_chart     (int argc, char **argv);
 #endif

@@ -27,6 +27,7 @@ static const TmCliCommand commands[] = {
   { "survival", "TRACE [--from-gc A --to-gc B] [--json]", "survivors, promotion and survivor ages per GC", tm_cmd_survival },
   { "floating-garbage", "TRACE [--from-gc A --to-gc B] [--gc N] [--classify C] [--top K] [--json]", "dead objects the collector still keeps, at graph GCs", tm_cmd_floating_garbage },
   { "transactions", "TRACE [--top K] [--json]", "transactions that leave objects behind (record --transaction)", tm_cmd_transactions },
+  { "containers", "TRACE [--from-gc A --to-gc B] [--ds FILE]... [--top K] [--json]", "leak confidence per container: memory contribution x staleness", tm_cmd_containers },
   /* more commands: register here */
 };
 

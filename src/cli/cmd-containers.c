@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * tidemark-cli containers: leak confidence per container over a leak
+ * region (Xu & Rountev, ICSE 2008; tm-containers.h).  The region defaults
+ * to the suspicious leak window, else the whole run. */
+#include "cli-common.h"
+#include "cli-commands.h"
+#include "cmd-ds-growth.h"
+#include "tm-containers.h"
+#include "tm-windows.h"
+
+#include <stdio.h>
+
+/* The suspicious leak window, if any: what the region defaults to. */
+static gboolean
+default_region (const TmTrace *trace, guint32 *from, guint32 *to)
+{
+  g_autoptr(GPtrArray) windows = tm_windows_detect (trace, NULL, FALSE);
+
+  for (guint i = 0; i < windows->len; i++)
+    {
+      const TmWindow *w = g_ptr_array_index (windows, i);
+      if (w->kind == TM_WINDOW_LEAK && w->suspicious)
+        {
+          *from = w->first_gc;
+          *to = w->last_gc;
+          return TRUE;
+        }
+    }
+  *from = 1;
+  *to = tm_trace_n_gcs (trace);
+  return FALSE;
+}
+
+static char *
+site_label (const TmTrace *trace, guint32 site)
+{
+  return site == TM_UNKNOWN ? g_strdup ("(unknown site)") : tm_trace_site_label (trace, site);
+}
+
+static void
+print_json (const TmTrace *trace, const TmContainerReport *r, gboolean from_window, guint top)
+{
+  GString *s = g_string_new (NULL);
+  guint n = top == 0 ? r->containers->len : MIN (top, r->containers->len);
+
+  g_string_append_printf (s, "{\"from_gc\": %u, \"to_gc\": %u, \"region\": \"%s\", \"graphs\": %u, "
+                          "\"staleness\": \"%s\", \"complete\": %s, \"leak_free\": %u, \"containers\": [",
+                          r->from_gc, r->to_gc, from_window ? "leak-window" : "given", r->n_graphs,
+                          r->sc_upper_bound ? "upper-bound" : "exact", trace->complete ? "true" : "false",
+                          r->leak_free);
+  for (guint i = 0; i < n; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (r->containers, i);
+
+      g_string_append (s, i ? ", {\"type\": " : "{\"type\": ");
+      tm_json_append_string (s, tm_trace_type (trace, c->type)->name);
+      g_string_append_printf (s, ", \"object_id\": %" G_GUINT64_FORMAT ", \"lc\": %.6f, \"mc\": %.6f, \"sc\": %.6f"
+                              ", \"elements\": %" G_GUINT64_FORMAT ", \"adds\": %" G_GUINT64_FORMAT
+                              ", \"removes\": %" G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT
+                              ", \"first_gc\": %u, \"last_gc\": %u, \"sites\": [",
+                              tm_trace_object_id (trace, c->head_object), c->lc, c->mc, c->sc, c->elements_at_end,
+                              c->adds, c->removes, c->bytes_at_end, c->first_gc, c->last_gc);
+      for (guint k = 0; k < c->sites->len; k++)
+        {
+          const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, k);
+          g_autofree char *label = site_label (trace, cs->site);
+          g_string_append (s, k ? ", {\"site\": " : "{\"site\": ");
+          tm_json_append_string (s, label);
+          g_string_append_printf (s, ", \"elements\": %" G_GUINT64_FORMAT ", \"staleness\": %.6f}", cs->elements,
+                                  cs->mean_staleness);
+        }
+      g_string_append (s, "]}");
+    }
+  g_string_append (s, "]}\n");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
+static void
+print_text (const char *path, const TmTrace *trace, const TmContainerReport *r, gboolean from_window, guint top)
+{
+  guint n = top == 0 ? r->containers->len : MIN (top, r->containers->len);
+
+  printf ("Leak confidence of the containers in %s, GCs %u..%u (%s; %u reference graphs)\n", path, r->from_gc,
+          r->to_gc, from_window ? "the leak window" : "the given region", r->n_graphs);
+  if (r->sc_upper_bound)
+    printf ("Staleness and LC are upper bounds: the graphs show when elements come and go, not when they are read.\n");
+  printf ("%u containers alive at the end are leak-free (empty, or all they gained they lost again).\n\n",
+          r->leak_free);
+  printf ("%6s %6s %6s %9s %10s  %s\n", "LC", "MC", "SC", "elements", "size", "container");
+  for (guint i = 0; i < n; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (r->containers, i);
+      g_autofree char *b = tm_format_bytes ((double) c->bytes_at_end);
+
+      printf ("%6.3f %6.3f %6.3f %9" G_GUINT64_FORMAT " %10s  %s (object %" G_GUINT64_FORMAT ")\n", c->lc, c->mc,
+              c->sc, c->elements_at_end, b, tm_trace_type (trace, c->type)->name,
+              tm_trace_object_id (trace, c->head_object));
+      for (guint k = 0; k < c->sites->len && k < 3; k++)
+        {
+          const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, k);
+          g_autofree char *label = site_label (trace, cs->site);
+          printf ("%31s staleness %.3f, %" G_GUINT64_FORMAT " elements from %s\n", "", cs->mean_staleness,
+                  cs->elements, label);
+        }
+    }
+}
+
+int
+tm_cmd_containers (int argc, char **argv)
+{
+  gint64 from_gc = 0, to_gc = 0;
+  gint top = 10;
+  gboolean json = FALSE, from_window = FALSE;
+  g_auto(GStrv) ds_files = NULL;
+  GOptionEntry entries[] = {
+    { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "First GC of the leak region (default: the leak window)", "A" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "Last GC of the leak region (default: the leak window)", "B" },
+    { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ds_files, "Also load these data structure descriptions", "FILE" },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K most suspicious containers (0: all; default 10)", "K" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx =
+    g_option_context_new ("TRACE - leak confidence per container: memory contribution x staleness");
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmContainerReport) report = NULL;
+  g_autoptr(GError) error = NULL;
+  guint32 from, to;
+  const char *path;
+  int code = TM_EXIT_OK;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!tm_cli_parse (ctx, "containers", &argc, &argv, &code))
+    return code;
+  if ((path = tm_cli_single_input ("containers", argc, argv, &code)) == NULL)
+    return code;
+  if (top < 0)
+    return tm_cli_usage_error ("containers", "--top must be 0 or more");
+  if ((from_gc > 0) != (to_gc > 0))
+    return tm_cli_usage_error ("containers", "give both --from-gc and --to-gc, or neither");
+  if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
+    return code;
+  if ((trace = tm_cli_load (path, &code)) == NULL)
+    return code;
+  if (from_gc > 0)
+    {
+      if (!tm_cli_window ("containers", path, trace, from_gc, to_gc, &from, &to, &code))
+        return code;
+    }
+  else
+    from_window = default_region (trace, &from, &to);
+  report = tm_containers_compute (trace, dsl, from, to, NULL, &error);
+  if (report == NULL)
+    {
+      if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+        return tm_cli_usage_error ("containers", "%s", error->message);
+      fprintf (stderr, "%s: %s\n", path, error->message);
+      return TM_EXIT_INPUT;
+    }
+  if (json)
+    print_json (trace, report, from_window, top);
+  else
+    print_text (path, trace, report, from_window, top);
+  return TM_EXIT_OK;
+}

@@ -1,0 +1,329 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Leak confidence per container from reference graphs: see
+ * tm-containers.h.  One graph at a time is read and detected, so memory
+ * holds one heap plus the element sets of the tracked containers.
+ */
+#include "tm-containers.h"
+#include "tm-heap-graph.h"
+#include "tm-error.h"
+
+#include <math.h>
+
+typedef struct {
+  guint64  add_ns;
+  guint32  last_seen;        /* graph ordinal */
+  gboolean removed;
+  gboolean added_within;     /* first seen after the container's first graph */
+} Element;
+
+typedef struct {
+  double   sum;              /* staleness, ns */
+  guint64  n;
+} SiteStale;
+
+typedef struct {
+  guint32     head_object, type;
+  guint32     first_gc, last_gc;
+  guint32     first_idx, last_idx;
+  guint64     last_t;
+  double      last_ratio;
+  double      area;          /* ns x fraction of reachable bytes */
+  GHashTable *elements;      /* object index -> Element* */
+  guint64     adds, removes;
+  double      stale_sum;     /* closed stints, ns */
+  guint64     stale_n;
+  GHashTable *sites;         /* site -> SiteStale* */
+  guint64     elements_last, bytes_last;
+} Track;
+
+static void
+track_free (Track *t)
+{
+  g_hash_table_unref (t->elements);
+  g_hash_table_unref (t->sites);
+  g_free (t);
+}
+
+static void
+add_staleness (Track *t, guint32 site, double ns)
+{
+  SiteStale *ss = g_hash_table_lookup (t->sites, GUINT_TO_POINTER (site + 1));
+
+  if (ss == NULL)
+    {
+      ss = g_new0 (SiteStale, 1);
+      g_hash_table_insert (t->sites, GUINT_TO_POINTER (site + 1), ss);
+    }
+  ss->sum += ns;
+  ss->n++;
+  t->stale_sum += ns;
+  t->stale_n++;
+}
+
+double
+tm_leak_confidence (double sc, double mc)
+{
+  sc = CLAMP (sc, 0.0, 1.0);
+  mc = CLAMP (mc, 0.0, 1.0);
+  if (sc <= 0.0)
+    return 0.0;
+  return pow (sc, 1.0 - mc);
+}
+
+static guint64
+gc_time (const TmTrace *trace, guint32 gc_id)
+{
+  const TmGc *gc = tm_trace_gc (trace, gc_id);
+  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
+}
+
+/* Records one graph's view of every container. */
+static gboolean
+observe (TmTrace *trace, const TmDsTypes *types, GHashTable *tracks, guint32 gc_id, guint32 idx,
+         GCancellable *cancellable, GError **error)
+{
+  const TmGc *gc = tm_trace_gc (trace, gc_id);
+  guint64 t = gc_time (trace, gc_id);
+  g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
+  TmHeapGraph *graph;
+  TmDsResult *ds;
+  TmDsHeap heap;
+
+  graph = tm_heap_graph_read (trace, gc_id, cancellable, error);
+  if (graph == NULL)
+    return FALSE;
+  heap.graph = graph;
+  heap.obj_type = trace->obj_type;
+  heap.sizes.trace = trace;
+  heap.sizes.obj_size = trace->obj_size;
+  ds = tm_ds_detect (types, &heap, cancellable, error);
+  if (ds == NULL)
+    {
+      tm_heap_graph_free (graph);
+      return FALSE;
+    }
+
+  tm_ds_result_view_heads (ds, heads);
+  for (guint h = 0; h < heads->len; h++)
+    {
+      guint32 node = g_array_index (heads, guint32, h);
+      guint32 s = tm_ds_result_find_head (ds, node);
+      guint32 obj = graph->node_object[node];
+      Track *tr = g_hash_table_lookup (tracks, GUINT_TO_POINTER (obj + 1));
+      double ratio;
+
+      if (s == TM_DS_NONE)
+        continue;
+      if (tr == NULL)
+        {
+          tr = g_new0 (Track, 1);
+          tr->head_object = obj;
+          tr->type = trace->obj_type[obj];
+          tr->first_gc = gc_id;
+          tr->first_idx = idx;
+          tr->elements = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+          tr->sites = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+          g_hash_table_insert (tracks, GUINT_TO_POINTER (obj + 1), tr);
+        }
+      else if (tr->last_idx + 1 < idx)
+        continue;   /* it left the view (nested into another) and came back: keep the first stretch */
+      ratio = gc->reachable_bytes > 0 ? (double) tm_ds_result_deep (ds, s, NULL).bytes / gc->reachable_bytes : 0.0;
+      if (idx > tr->first_idx)
+        tr->area += (tr->last_ratio + ratio) / 2.0 * (double) (t - tr->last_t);
+      tr->last_ratio = MIN (ratio, 1.0);
+      tr->last_t = t;
+      tr->last_idx = idx;
+      tr->last_gc = gc_id;
+      tr->bytes_last = tm_ds_result_deep (ds, s, NULL).bytes;
+
+      g_array_set_size (leaves, 0);
+      tm_ds_result_leaves (ds, s, leaves);
+      tr->elements_last = leaves->len;
+      for (guint l = 0; l < leaves->len; l++)
+        {
+          guint32 o = graph->node_object[g_array_index (leaves, guint32, l)];
+          Element *e = g_hash_table_lookup (tr->elements, GUINT_TO_POINTER (o + 1));
+
+          if (e == NULL)
+            {
+              e = g_new0 (Element, 1);
+              g_hash_table_insert (tr->elements, GUINT_TO_POINTER (o + 1), e);
+            }
+          else if (!e->removed)
+            {
+              e->last_seen = idx;
+              continue;
+            }
+          e->removed = FALSE;
+          e->add_ns = t;
+          e->last_seen = idx;
+          e->added_within = idx > tr->first_idx;
+          if (e->added_within)
+            tr->adds++;
+        }
+      /* what it no longer holds was removed at this graph */
+      {
+        GHashTableIter it;
+        gpointer key, value;
+
+        g_hash_table_iter_init (&it, tr->elements);
+        while (g_hash_table_iter_next (&it, &key, &value))
+          {
+            Element *e = value;
+            if (e->removed || e->last_seen == idx)
+              continue;
+            e->removed = TRUE;
+            add_staleness (tr, trace->obj_site[GPOINTER_TO_UINT (key) - 1], (double) (t - e->add_ns));
+            if (e->added_within)
+              tr->removes++;
+          }
+      }
+    }
+  tm_ds_result_free (ds);
+  tm_heap_graph_free (graph);
+  return TRUE;
+}
+
+static gint
+compare_sites (gconstpointer a, gconstpointer b)
+{
+  const TmContainerSite *x = a, *y = b;
+
+  if (x->mean_staleness != y->mean_staleness)
+    return x->mean_staleness < y->mean_staleness ? 1 : -1;
+  return (x->site > y->site) - (x->site < y->site);
+}
+
+static gint
+compare_containers (gconstpointer a, gconstpointer b)
+{
+  const TmContainer *x = *(TmContainer * const *) a, *y = *(TmContainer * const *) b;
+
+  if (x->lc != y->lc)
+    return x->lc < y->lc ? 1 : -1;
+  if (x->bytes_at_end != y->bytes_at_end)
+    return x->bytes_at_end < y->bytes_at_end ? 1 : -1;
+  return (x->head_object > y->head_object) - (x->head_object < y->head_object);
+}
+
+static void
+container_free (TmContainer *c)
+{
+  g_array_unref (c->sites);
+  g_free (c);
+}
+
+TmContainerReport *
+tm_containers_compute (TmTrace *trace, const TmDsl *dsl, guint32 from_gc, guint32 to_gc,
+                       GCancellable *cancellable, GError **error)
+{
+  g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) track_free);
+  g_autoptr(TmContainerReport) r = NULL;
+  TmDsTypes *types;
+  guint32 idx = 0, last_idx = 0;
+  GHashTableIter it;
+  gpointer value;
+  double span;
+
+  g_return_val_if_fail (trace != NULL && dsl != NULL, NULL);
+  if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                   "the leak region must be GCs A < B within 1..%u (got %u..%u)",
+                   tm_trace_n_gcs (trace), from_gc, to_gc);
+      return NULL;
+    }
+  r = g_new0 (TmContainerReport, 1);
+  r->from_gc = from_gc;
+  r->to_gc = to_gc;
+  r->sc_upper_bound = TRUE;
+  r->ts_ns = gc_time (trace, from_gc);
+  r->te_ns = gc_time (trace, to_gc);
+  r->containers = g_ptr_array_new_with_free_func ((GDestroyNotify) container_free);
+  for (guint32 g = from_gc; g <= to_gc; g++)
+    if (tm_trace_gc (trace, g)->has_graph)
+      r->n_graphs++;
+  if (r->n_graphs < 2)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
+                   "container leak confidence needs reference graphs at two or more GCs of %u..%u (%u there)",
+                   from_gc, to_gc, r->n_graphs);
+      return NULL;
+    }
+
+  types = tm_ds_types_new_for_trace (dsl, trace);
+  for (guint32 g = from_gc; g <= to_gc; g++)
+    {
+      if (!tm_trace_gc (trace, g)->has_graph)
+        continue;
+      if (!observe (trace, types, tracks, g, idx, cancellable, error))
+        {
+          tm_ds_types_free (types);
+          return NULL;
+        }
+      last_idx = idx++;
+    }
+  tm_ds_types_free (types);
+
+  span = (double) (r->te_ns > r->ts_ns ? r->te_ns - r->ts_ns : 1);
+  g_hash_table_iter_init (&it, tracks);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      Track *tr = value;
+      g_autoptr(GHashTable) open_sites = NULL;
+      GHashTableIter ei;
+      gpointer key, ev;
+      TmContainer *c;
+
+      if (tr->last_idx != last_idx)
+        continue;   /* not alive at te: not a leak at te */
+      if (tr->elements_last == 0 || tr->adds == tr->removes)
+        {
+          r->leak_free++;
+          continue;
+        }
+      /* elements never removed are stale until te */
+      g_hash_table_iter_init (&ei, tr->elements);
+      while (g_hash_table_iter_next (&ei, &key, &ev))
+        {
+          Element *e = ev;
+          if (!e->removed)
+            add_staleness (tr, trace->obj_site[GPOINTER_TO_UINT (key) - 1], (double) (r->te_ns - e->add_ns));
+        }
+      c = g_new0 (TmContainer, 1);
+      c->head_object = tr->head_object;
+      c->type = tr->type;
+      c->first_gc = tr->first_gc;
+      c->last_gc = tr->last_gc;
+      c->elements_at_end = tr->elements_last;
+      c->adds = tr->adds;
+      c->removes = tr->removes;
+      c->bytes_at_end = tr->bytes_last;
+      c->mc = CLAMP (tr->area / span, 0.0, 1.0);
+      c->sc = tr->stale_n > 0 ? CLAMP (tr->stale_sum / tr->stale_n / span, 0.0, 1.0) : 0.0;
+      c->lc = tm_leak_confidence (c->sc, c->mc);
+      c->sites = g_array_new (FALSE, FALSE, sizeof (TmContainerSite));
+      g_hash_table_iter_init (&ei, tr->sites);
+      while (g_hash_table_iter_next (&ei, &key, &ev))
+        {
+          const SiteStale *ss = ev;
+          TmContainerSite cs = { GPOINTER_TO_UINT (key) - 1, ss->n, ss->sum / ss->n / span };
+          g_array_append_val (c->sites, cs);
+        }
+      g_array_sort (c->sites, compare_sites);
+      g_ptr_array_add (r->containers, c);
+    }
+  g_ptr_array_sort (r->containers, compare_containers);
+  return g_steal_pointer (&r);
+}
+
+void
+tm_container_report_free (TmContainerReport *r)
+{
+  if (r == NULL)
+    return;
+  g_ptr_array_unref (r->containers);
+  g_free (r);
+}

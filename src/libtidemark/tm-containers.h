@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Leak confidence per container (Xu & Rountev, "Precise Memory Leak
+ * Detection for Java Software Using Container Profiling", ICSE 2008),
+ * from the reference graphs of a window (docs/containers.md).
+ *
+ * Leak region [ts, te]: the end times of the window's first and last GC.
+ * Containers: the data structures of the data-structure view (top-level
+ * structures, tm-ds-detect.h), matched across GCs by head object; their
+ * elements are their leaves.  At each GC of the window with a graph:
+ *
+ *   MC  memory contribution: the area under the container's memory-time
+ *       curve, x = time / (te - ts), y = bytes reachable from the container
+ *       (deep size) / bytes reachable from the roots, from t0 = max(ts, the
+ *       first graph that shows it) to t1 = min(te, the last one that does)
+ *       (trapezoids between graphs); in [0, 1].
+ *   SC  staleness contribution: the mean staleness of its elements / (te -
+ *       ts), where an element's staleness is from its add (the first graph
+ *       where the container reaches it) to its removal (the first graph
+ *       where it no longer does; te if never).  Graphs show no retrievals,
+ *       so this is the element's age there: an UPPER BOUND of the paper's
+ *       staleness (which restarts at each retrieval), and LC with it.
+ *   LC  leak confidence = SC^(1 - MC): 0 when SC is 0, 1 when SC is 1, SC
+ *       when MC is 0, rising to 1 as MC does (for SC > 0).
+ *
+ * A container is leak-free (not ranked) when it has no elements at te, or
+ * every element added within the region was also removed within it (#ADD
+ * = #REMOVE), or it is not alive at te.  Within each container, the
+ * elements' allocation sites (the graphs' stand-in for the call sites that
+ * added them) are ranked by mean staleness.
+ */
+#pragma once
+
+#include "tm-ds-detect.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  guint32  site;              /* site index of the elements (allocation site) */
+  guint64  elements;
+  double   mean_staleness;    /* fraction of te - ts */
+} TmContainerSite;
+
+typedef struct {
+  guint32  head_object;       /* object index of the container's head */
+  guint32  type;
+  guint32  first_gc, last_gc; /* graph GCs of the window that show it */
+  guint64  elements_at_end;
+  guint64  adds;              /* elements first seen after its first graph */
+  guint64  removes;           /* of those, gone again by te */
+  guint64  bytes_at_end;      /* deep size at te */
+  double   mc, sc, lc;
+  GArray  *sites;             /* TmContainerSite, descending by mean staleness */
+} TmContainer;
+
+typedef struct {
+  guint32    from_gc, to_gc;
+  guint      n_graphs;        /* graph GCs used */
+  gboolean   sc_upper_bound;  /* TRUE: staleness from graphs (no retrievals known) */
+  guint64    ts_ns, te_ns;
+  GPtrArray *containers;      /* TmContainer*, not leak-free, descending by LC */
+  guint32    leak_free;       /* containers alive at te excluded as leak-free */
+} TmContainerReport;
+
+/* TM_ERROR_NO_GRAPH when fewer than two GCs of the window have a graph;
+ * TM_ERROR_INVALID_ARGUMENT for a bad window. */
+TmContainerReport *tm_containers_compute (TmTrace       *trace,
+                                          const TmDsl   *dsl,
+                                          guint32        from_gc,
+                                          guint32        to_gc,
+                                          GCancellable  *cancellable,
+                                          GError       **error);
+void               tm_container_report_free (TmContainerReport *report);
+
+/* LC from SC and MC (exposed for tests). */
+double             tm_leak_confidence (double sc, double mc);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmContainerReport, tm_container_report_free)
+
+G_END_DECLS

@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# containers end to end on the synthetic leak: over the leak window the
+# JourneyCache (a ConcurrentHashMap that only gains entries) ranks first,
+# its elements allocated by JourneyKey/Journey; the session map, whose
+# entries come and go, has a far lower confidence; LC = SC^(1-MC) in the
+# JSON; staleness is labelled an upper bound; a GC log has no graphs.
+set -euo pipefail
+. "$(dirname "$0")/cli-test-lib.sh"
+
+"$cli" synth leak -o "$dir/leak.tmtrace" >/dev/null 2>&1 || fail "synth"
+t="$dir/leak.tmtrace"
+
+"$cli" containers "$t" --json --top 0 > "$dir/c.json" || fail "containers"
+json "$dir/c.json" "
+assert d['region'] == 'leak-window' and d['from_gc'] == 40 and d['to_gc'] == 200, d
+assert d['staleness'] == 'upper-bound'
+c = d['containers']
+assert len(c) >= 2
+top = c[0]
+assert top['type'] == 'java.util.concurrent.ConcurrentHashMap', top['type']
+sites = [s['site'] for s in top['sites']]
+assert any('JourneyKey' in s for s in sites) and any('Journey.<init>' in s for s in sites), sites
+assert top['adds'] > 0 and top['removes'] == 0
+for x in c:
+  assert 0 <= x['mc'] <= 1 and 0 <= x['sc'] <= 1
+  want = 0 if x['sc'] == 0 else x['sc'] ** (1 - x['mc'])
+  assert abs(x['lc'] - want) < 1e-5, x
+lcs = [x['lc'] for x in c]
+assert lcs == sorted(lcs, reverse=True)
+assert top['lc'] > 0.5 and c[1]['lc'] < 0.5 * top['lc'], lcs
+"
+
+# an explicit region
+"$cli" containers "$t" --from-gc 100 --to-gc 200 --json > "$dir/r.json" || fail "containers --from-gc"
+json "$dir/r.json" "assert d['region'] == 'given' and d['from_gc'] == 100 and d['containers'][0]['type'].endswith('ConcurrentHashMap')"
+"$cli" containers "$t" | grep -q "upper bounds" || fail "text says upper bound"
+
+log="$TM_SOURCE_DIR/tests/data/gc-logs/jdk17-g1.log"
+set +e
+"$cli" containers "$log" > /dev/null 2> "$dir/err"; [ $? -eq 2 ] || fail "GC log: exit 2"
+grep -q "reference graphs" "$dir/err" || fail "message: $(cat "$dir/err")"
+"$cli" containers "$t" --from-gc 5 >/dev/null 2>&1; [ $? -eq 1 ] || fail "--from-gc alone: exit 1"
+set -e
+echo ok
