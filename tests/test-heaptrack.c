@@ -23,30 +23,12 @@
 
 #include "tm-heaptrack.h"
 #include "tm-error.h"
+#include "heaptrack-test-util.h"
 
 static char *
 data_path (const char *name)
 {
   return g_test_build_filename (G_TEST_DIST, "data", "heaptrack", name, NULL);
-}
-
-/* heaptrack_print's byte format: 376712 -> "376.71K" */
-static char *
-si_bytes (guint64 b)
-{
-  static const char units[] = "KMGTPE";
-  double v = (double) b;
-  guint u = 0;
-
-  if (b < 1000)
-    return g_strdup_printf ("%" G_GUINT64_FORMAT "B", b);
-  v /= 1000.0;
-  while (v >= 1000.0 && u + 1 < sizeof units - 1)
-    {
-      v /= 1000.0;
-      u++;
-    }
-  return g_strdup_printf ("%.2f%c", v, units[u]);
 }
 
 static guint64

@@ -19,6 +19,8 @@ int tm_cmd_survival  (int argc, char **argv);
 int tm_cmd_floating_garbage (int argc, char **argv);
 int tm_cmd_transactions (int argc, char **argv);
 int tm_cmd_containers (int argc, char **argv);
+int tm_cmd_callers   (int argc, char **argv);
 #ifdef TM_HAVE_RENDER
 int tm_cmd_chart     (int argc, char **argv);
+int tm_cmd_flamegraph (int argc, char **argv);
 #endif

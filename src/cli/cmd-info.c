@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * tidemark-cli info: a trace's summary. */
 #include "cli-common.h"
+#include "cli-calls.h"
 #include "cli-commands.h"
 
 #include <stdio.h>
@@ -67,8 +68,64 @@ print_oom_text (const TmTrace *t)
     }
 }
 
+/* heaptrack's summary (heaptrack_print's last lines, heaptrack_gui's
+ * summary page): per second of its run time, as heaptrack counts it. */
+static double
+per_second (guint64 n, const TmHeaptrackSummary *h)
+{
+  return h->total_time_ms > 0 ? (double) n * 1000.0 / (double) h->total_time_ms : 0.0;
+}
+
 static void
-print_json (const TmTrace *t)
+json_heaptrack (GString *s, const TmHeaptrackSummary *h)
+{
+  g_string_append_printf (s,
+                          ", \"heaptrack\": {\"total_time_ms\": %" G_GUINT64_FORMAT
+                          ", \"allocations\": %" G_GUINT64_FORMAT
+                          ", \"allocations_per_second\": %.1f"
+                          ", \"temporary\": %" G_GUINT64_FORMAT
+                          ", \"temporary_per_second\": %.1f"
+                          ", \"temporary_fraction\": %.6f"
+                          ", \"allocated_bytes\": %" G_GUINT64_FORMAT
+                          ", \"peak_bytes\": %" G_GUINT64_FORMAT
+                          ", \"peak_time_ms\": %" G_GUINT64_FORMAT
+                          ", \"peak_rss_bytes\": %" G_GUINT64_FORMAT
+                          ", \"leaked_bytes\": %" G_GUINT64_FORMAT
+                          ", \"suppressed_bytes\": %" G_GUINT64_FORMAT
+                          ", \"attached\": %s}",
+                          h->total_time_ms, h->allocations, per_second (h->allocations, h), h->temporary,
+                          per_second (h->temporary, h),
+                          h->allocations ? (double) h->temporary / (double) h->allocations : 0.0, h->allocated_bytes,
+                          h->peak_bytes, h->peak_time_ms, h->peak_rss_bytes, h->leaked_bytes, h->suppressed_bytes,
+                          h->attached ? "true" : "false");
+}
+
+static void
+text_heaptrack (const TmHeaptrackSummary *h)
+{
+  g_autofree char *run = tm_format_duration ((double) h->total_time_ms * 1e6);
+  g_autofree char *allocs = tm_format_count (h->allocations);
+  g_autofree char *temp = tm_format_count (h->temporary);
+  g_autofree char *peak = tm_format_bytes ((double) h->peak_bytes);
+  g_autofree char *rss = tm_format_bytes ((double) h->peak_rss_bytes);
+  g_autofree char *leaked = tm_format_bytes ((double) h->leaked_bytes);
+  g_autofree char *suppressed = tm_format_bytes ((double) h->suppressed_bytes);
+  g_autofree char *allocated = tm_format_bytes ((double) h->allocated_bytes);
+  g_autofree char *alloc_rate = tm_format_count ((guint64) per_second (h->allocations, h));
+  g_autofree char *temp_rate = tm_format_count ((guint64) per_second (h->temporary, h));
+
+  printf ("heaptrack summary%s:\n", h->attached ? " (attached to a running process)" : "");
+  printf ("  Run time:    %s\n", run);
+  printf ("  Allocations: %s calls to allocation functions (%s/s), %s in total\n", allocs, alloc_rate, allocated);
+  printf ("  Temporary:   %s (%.1f %% of the allocations, %s/s)\n", temp,
+          h->allocations ? 100.0 * (double) h->temporary / (double) h->allocations : 0.0, temp_rate);
+  printf ("  Peak heap:   %s at %.2f s\n", peak, (double) h->peak_time_ms / 1000.0);
+  printf ("  Peak RSS:    %s (including heaptrack's overhead)\n", rss);
+  printf ("  Leaked:      %s (suppressed leaks: %s)\n", leaked, suppressed);
+}
+
+static void
+print_json (const TmTrace *t, const TmHeaptrackSummary *h)
 {
   GString *s = g_string_new ("{");
   GraphCounts gcounts = count_graphs (t);
@@ -107,6 +164,8 @@ print_json (const TmTrace *t)
   g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
                           ", \"warnings_total\": %" G_GUINT64_FORMAT,
                           t->memory_limit, t->memory_limited ? "true" : "false", t->n_warnings_total);
+  if (h != NULL)
+    json_heaptrack (s, h);
   g_string_append (s, ", \"warnings\": ");
   tm_cli_json_warnings (s, t);
   g_string_append (s, "}\n");
@@ -115,7 +174,7 @@ print_json (const TmTrace *t)
 }
 
 static void
-print_text (const TmTrace *t)
+print_text (const TmTrace *t, const TmHeaptrackSummary *h)
 {
   g_autofree char *dur = tm_format_duration ((double) t->duration_ns);
   g_autofree char *peak = tm_format_bytes ((double) t->peak_used_bytes);
@@ -146,6 +205,8 @@ print_text (const TmTrace *t)
   printf ("Peak heap:     %s\n", peak);
   printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
   print_oom_text (t);
+  if (h != NULL)
+    text_heaptrack (h);
   if (t->memory_limited)
     {
       g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);
@@ -169,6 +230,8 @@ tm_cmd_info (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - summary of a trace");
   g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmHeaptrackProfile) heaptrack = NULL;
+  const TmHeaptrackSummary *h = NULL;
   const char *path;
   int code = 0;
 
@@ -180,9 +243,17 @@ tm_cmd_info (int argc, char **argv)
   if ((trace = tm_cli_load (path, &code)) == NULL)
     return code;
 
+  /* heaptrack's own figures (temporary, suppressed leaks, ...) come from
+   * its reading of the file, which the model does not keep */
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    {
+      if ((heaptrack = tm_cli_load_heaptrack (path, &code)) == NULL)
+        return code;
+      h = tm_heaptrack_profile_summary (heaptrack);
+    }
   if (json)
-    print_json (trace);
+    print_json (trace, h);
   else
-    print_text (trace);
+    print_text (trace, h);
   return TM_EXIT_OK;
 }

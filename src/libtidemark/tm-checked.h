@@ -32,4 +32,19 @@ tm_add_s64_checked (gint64 *r, gint64 a, gint64 b)
   return FALSE;
 }
 
+static inline gint64
+tm_add_s64_sat (gint64 a, gint64 b)
+{
+  gint64 r;
+  tm_add_s64_checked (&r, a, b);
+  return r;
+}
+
+/* An unsigned size from a file as a signed amount, clamped. */
+static inline gint64
+tm_s64_of_u64 (guint64 v)
+{
+  return (gint64) MIN (v, (guint64) G_MAXINT64);
+}
+
 G_END_DECLS

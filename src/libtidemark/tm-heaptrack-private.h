@@ -85,4 +85,55 @@ tm_heaptrack_hex_digit (guint8 c)
   return 0xff;
 }
 
+/* A hex number after optional spaces; FALSE if none (or more than 64 bits). */
+static inline gboolean
+tm_heaptrack_read_hex (const char **s, const char *end, guint64 *v)
+{
+  const char *q = *s;
+  guint64 r = 0;
+  int n = 0;
+
+  while (q < end && *q == ' ')
+    q++;
+  for (; q < end; q++, n++)
+    {
+      guint8 d = tm_heaptrack_hex_digit ((guint8) *q);
+      if (d == 0xff)
+        break;
+      if (n == 16)
+        return FALSE;
+      r = r << 4 | d;
+    }
+  if (n == 0)
+    return FALSE;
+  *v = r;
+  *s = q;
+  return TRUE;
+}
+
+/* ---- definition records (tm-heaptrack-records.c) ---- */
+
+typedef struct {
+  guint32  func, file, line;   /* string ids; line as logged */
+  gboolean has_file;
+} TmHeaptrackFrame;
+
+/* "s" after its letter: the string (sized in format 3); *problem is set
+ * to what was wrong, if anything. */
+char    *tm_heaptrack_parse_string  (guint32 file_version, const char *s, const char *end, const char **problem);
+/* "i" after its letter: address, module and the frames (appended to
+ * `frames`, TmHeaptrackFrame: the first, then those inlined into it);
+ * returns how many frames. */
+guint32  tm_heaptrack_parse_ip      (const char *s, const char *end, guint64 *addr, guint32 *module,
+                                     GArray *frames, gboolean *malformed);
+/* "t" after its letter: IP and PARENT (0 and 0 when wrong); returns what
+ * was wrong or NULL. */
+const char *tm_heaptrack_parse_trace (const char *s, const char *end, guint n_ips, guint n_traces,
+                                      guint32 *ip, guint32 *parent);
+/* "a" after its letter: SIZE and TRACE (0 when wrong); returns what was
+ * wrong or NULL. */
+const char *tm_heaptrack_parse_info  (const char *s, const char *end, guint n_traces, guint64 *size, guint32 *trace);
+/* "v" after its letter: heaptrack's version and the file format. */
+gboolean tm_heaptrack_parse_version (const char *s, const char *end, guint64 *heaptrack, guint64 *format);
+
 G_END_DECLS

@@ -46,10 +46,7 @@
 /* Progress per byte: text without a line that adds to the model */
 #define MAX_TEXT_WITHOUT_PROGRESS (G_GUINT64_CONSTANT (64) << 20)
 
-typedef struct {
-  guint32 func, file, line;   /* string indices; line as logged */
-  gboolean has_file;
-} HtFrame;
+typedef TmHeaptrackFrame HtFrame;
 
 typedef struct {
   guint64 addr;
@@ -145,36 +142,7 @@ complain (HtParser *p, const char *format, ...)
   tm_trace_builder_warning (p->b, p->line_offset, "line %" G_GUINT64_FORMAT ": %s", p->line_no, msg);
 }
 
-static inline gboolean
-read_hex (const char **s, const char *end, guint64 *v)
-{
-  const char *q = *s;
-  guint64 r = 0;
-  int n = 0;
-
-  while (q < end && *q == ' ')
-    q++;
-  while (q < end)
-    {
-      unsigned c = (unsigned char) *q, d;
-      if (c - '0' < 10)
-        d = c - '0';
-      else if ((c | 32) - 'a' < 6)
-        d = (c | 32) - 'a' + 10;
-      else
-        break;
-      if (n == 16)
-        return FALSE;
-      r = r << 4 | d;
-      q++;
-      n++;
-    }
-  if (n == 0)
-    return FALSE;
-  *v = r;
-  *s = q;
-  return TRUE;
-}
+#define read_hex tm_heaptrack_read_hex
 
 static const char *
 str (HtParser *p, guint32 id)
@@ -473,37 +441,12 @@ static void
 on_ip (HtParser *p, const char *s, const char *end)
 {
   HtIp ip = { 0 };
-  guint64 addr, module, v[3];
+  gboolean malformed;
 
-  if (!read_hex (&s, end, &addr) || !read_hex (&s, end, &module))
-    {
-      complain (p, "malformed instruction pointer");
-      addr = module = 0;   /* keep the numbering of later ones */
-    }
-  ip.addr = addr;
-  ip.module = (guint32) MIN (module, G_MAXUINT32);
   ip.first_frame = p->frames->len;
-  /* frames: function [file line]; heaptrack keeps a function without file */
-  for (;;)
-    {
-      HtFrame f = { 0 };
-      int n = 0;
-      while (n < 3 && read_hex (&s, end, &v[n]))
-        n++;
-      if (n == 0)
-        break;
-      f.func = (guint32) MIN (v[0], G_MAXUINT32);
-      if (n == 3)
-        {
-          f.file = (guint32) MIN (v[1], G_MAXUINT32);
-          f.line = (guint32) MIN (v[2], G_MAXINT32);
-          f.has_file = TRUE;
-        }
-      g_array_append_val (p->frames, f);
-      ip.n_frames++;
-      if (n < 3)
-        break;
-    }
+  ip.n_frames = tm_heaptrack_parse_ip (s, end, &ip.addr, &ip.module, p->frames, &malformed);
+  if (malformed)
+    complain (p, "malformed instruction pointer");
   if (!tm_trace_builder_charge (p->b, sizeof ip + (guint64) ip.n_frames * sizeof (HtFrame), NULL))
     p->over_limit = TRUE;
   g_array_append_val (p->ips, ip);
@@ -512,28 +455,12 @@ on_ip (HtParser *p, const char *s, const char *end)
 static void
 on_string (HtParser *p, const char *s, const char *end)
 {
-  char *value;
+  const char *problem;
+  char *value = tm_heaptrack_parse_string (p->file_version, s, end, &problem);
   guint32 id;
 
-  if (p->file_version >= 3)
-    {
-      guint64 len;
-      if (!read_hex (&s, end, &len))
-        {
-          complain (p, "malformed string");
-          len = 0;
-        }
-      if (s < end && *s == ' ')
-        s++;
-      if (len > (guint64) (end - s))
-        {
-          complain (p, "string longer than its line");
-          len = (guint64) (end - s);
-        }
-      value = g_strndup (s, len);
-    }
-  else
-    value = g_strndup (s, end - s);
+  if (problem != NULL)
+    complain (p, "%s", problem);
   if (!tm_trace_builder_charge (p->b, strlen (value) + 1 + 2 * sizeof (gpointer), NULL))
     p->over_limit = TRUE;
   g_ptr_array_add (p->strings, value);
@@ -585,18 +512,9 @@ handle_line (HtParser *p, const char *line, const char *end)
     case 'a':
       {
         HtInfo info = { 0 };
-        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
-          {
-            complain (p, "malformed allocation info");
-            a = b = 0;
-          }
-        if (b > p->traces->len)
-          {
-            complain (p, "allocation info names undefined trace %" G_GUINT64_FORMAT, b);
-            b = 0;
-          }
-        info.size = a;
-        info.trace = (guint32) b;
+        const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.size, &info.trace);
+        if (problem != NULL)
+          complain (p, "%s", problem);
         /* its entry here and its stack of live blocks in the reader */
         if (!tm_trace_builder_charge (p->b, sizeof info + 2 * sizeof (gpointer), NULL))
           p->over_limit = TRUE;
@@ -606,19 +524,9 @@ handle_line (HtParser *p, const char *line, const char *end)
     case 't':
       {
         HtTrace t;
-        if (!read_hex (&s, end, &a) || !read_hex (&s, end, &b))
-          {
-            complain (p, "malformed trace");
-            a = b = 0;
-          }
-        /* parents come first; anything else would make a cycle */
-        if (b > p->traces->len || a > p->ips->len)
-          {
-            complain (p, "trace names an undefined parent or instruction pointer");
-            a = b = 0;
-          }
-        t.ip = (guint32) a;
-        t.parent = (guint32) b;
+        const char *problem = tm_heaptrack_parse_trace (s, end, p->ips->len, p->traces->len, &t.ip, &t.parent);
+        if (problem != NULL)
+          complain (p, "%s", problem);
         if (!tm_trace_builder_charge (p->b, sizeof t + sizeof (guint32), NULL))
           p->over_limit = TRUE;
         g_array_append_val (p->traces, t);

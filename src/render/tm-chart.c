@@ -257,7 +257,8 @@ static void
 draw_header (Ctx *c, const LegendItem *items, guint n_items)
 {
   TmColor fg = c->o->foreground;
-  const char *title = tm_chart_kind_title (c->o->kind);
+  const char *title = c->m->time_points && c->o->kind == TM_CHART_OBJECTS ? _("Live Allocations")
+                                                                          : tm_chart_kind_title (c->o->kind);
   double title_w = tm_render_text_width (&c->t, title, TRUE);
   double x, total = 0;
   double widths[16];
@@ -603,10 +604,14 @@ tm_chart_render (cairo_t               *cr,
                                             tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
       if (model->n_graphs > 0)
         legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
-      legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
+      /* time points (heaptrack) have no collections to mark */
+      if (!model->time_points)
+        legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
       break;
     case TM_CHART_OBJECTS:
-      legend[n_legend++] = (LegendItem) { _("Objects alive after GC"), objects_color (o->dark), FALSE };
+      legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
+                                                             : _("Objects alive after GC"),
+                                          objects_color (o->dark), FALSE };
       break;
     case TM_CHART_OVERHEAD:
     case TM_CHART_N_KINDS:

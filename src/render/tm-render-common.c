@@ -2,6 +2,8 @@
  * Drawing pieces shared by the chart renderers (see tm-render-common.h). */
 #include "tm-config.h"
 #include "tm-render-common.h"
+
+#include <cairo-svg.h>
 #include "tm-error.h"
 
 #include <glib/gi18n-lib.h>
@@ -205,13 +207,33 @@ tm_render_time_axis (const TmRenderText  *t,
   cairo_restore (cr);
 }
 
-gboolean
-tm_render_write_png (double             width,
-                     double             height,
-                     TmRenderDrawFunc   draw,
-                     gpointer           user_data,
-                     const char        *path,
-                     GError           **error)
+static gboolean
+check_size (int w, int h, GError **error)
+{
+  if (w < 16 || h < 16 || w > 16384 || h > 16384)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_written (cairo_status_t status, const char *path, GError **error)
+{
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
+                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+write_image (double width, double height, gboolean svg, TmRenderDrawFunc draw, gpointer user_data, const char *path,
+             GError **error)
 {
   cairo_surface_t *surface;
   cairo_t *cr;
@@ -220,25 +242,44 @@ tm_render_write_png (double             width,
 
   g_return_val_if_fail (draw != NULL && path != NULL, FALSE);
 
-  if (w < 16 || h < 16 || w > 16384 || h > 16384)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   _("Chart size %d × %d is out of range (16 to 16384 pixels)"), w, h);
-      return FALSE;
-    }
-
-  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  if (!check_size (w, h, error))
+    return FALSE;
+  surface = svg ? cairo_svg_surface_create (path, w, h) : cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
   cr = cairo_create (surface);
   draw (cr, user_data);
   cairo_destroy (cr);
-  cairo_surface_flush (surface);
-  status = cairo_surface_write_to_png (surface, path);
-  cairo_surface_destroy (surface);
-  if (status != CAIRO_STATUS_SUCCESS)
+  if (svg)
     {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_FAILED,
-                   _("Could not write “%s”: %s"), path, cairo_status_to_string (status));
-      return FALSE;
+      cairo_surface_finish (surface);
+      status = cairo_surface_status (surface);
     }
-  return TRUE;
+  else
+    {
+      cairo_surface_flush (surface);
+      status = cairo_surface_write_to_png (surface, path);
+    }
+  cairo_surface_destroy (surface);
+  return check_written (status, path, error);
+}
+
+gboolean
+tm_render_write_png (double             width,
+                     double             height,
+                     TmRenderDrawFunc   draw,
+                     gpointer           user_data,
+                     const char        *path,
+                     GError           **error)
+{
+  return write_image (width, height, FALSE, draw, user_data, path, error);
+}
+
+gboolean
+tm_render_write_svg (double             width,
+                     double             height,
+                     TmRenderDrawFunc   draw,
+                     gpointer           user_data,
+                     const char        *path,
+                     GError           **error)
+{
+  return write_image (width, height, TRUE, draw, user_data, path, error);
 }

@@ -119,4 +119,12 @@ gboolean     tm_render_write_png    (double             width,
                                      const char        *path,
                                      GError           **error);
 
+/* The same as an SVG document. */
+gboolean     tm_render_write_svg    (double             width,
+                                     double             height,
+                                     TmRenderDrawFunc   draw,
+                                     gpointer           user_data,
+                                     const char        *path,
+                                     GError           **error);
+
 G_END_DECLS

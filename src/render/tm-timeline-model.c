@@ -186,6 +186,7 @@ tm_timeline_model_new (const TmTrace *trace)
   if (n > 0)
     m->duration_ns = MAX ((double) m->duration_ns, m->end_ns[n - 1]);
 
+  m->time_points = g_strcmp0 (trace->format, "heaptrack") == 0;
   return m;
 }
 

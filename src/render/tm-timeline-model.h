@@ -53,6 +53,10 @@ struct _TmTimelineModel {
   double       max_objects;
   double       max_overhead;
   double       total_pause_ns;
+
+  /* The timeline has time points, not GCs (heaptrack files): no pauses,
+   * no collections, "objects" are blocks allocated and not yet freed. */
+  gboolean     time_points;
 };
 
 TmTimelineModel *tm_timeline_model_new    (const TmTrace *trace);

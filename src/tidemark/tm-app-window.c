@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-app-window.h"
+#include "tm-calls-view.h"
 #include "tm-chart-view.h"
 #include "tm-document-loader.h"
 #include "tm-export-dialog.h"
@@ -265,6 +266,8 @@ update_actions (TmAppWindow *self)
 #else
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
 #endif
+  /* allocation sites with call stacks (always for heaptrack files) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
 }
@@ -313,19 +316,30 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     g_autofree char *subtitle = NULL;
     const char *vm = trace->vm_name && *trace->vm_name ? trace->vm_name : trace->format;
 
-    /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s" */
-    subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u GC · %s", "%s · %u GCs · %s",
-                                             tm_trace_n_gcs (trace)),
-                                vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s"; heaptrack
+     * files have no GCs, their timeline has time points */
+    if (g_strcmp0 (trace->format, "heaptrack") == 0)
+      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u time point · %s", "%s · %u time points · %s",
+                                               tm_trace_n_gcs (trace)),
+                                  vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    else
+      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u GC · %s", "%s · %u GCs · %s",
+                                               tm_trace_n_gcs (trace)),
+                                  vm ? vm : "", tm_trace_n_gcs (trace), duration);
     set_title (self, name, subtitle);
   }
 
-  /* Charts appear as soon as the timeline is there; windows follow. */
+  /* Charts appear as soon as the timeline is there; windows follow.  A
+   * timeline of time points (heaptrack) has no GC pauses to chart. */
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
   tm_session_set_model (self->session, trace, model);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
   update_actions (self);
   detect_windows (self);
+  /* a heaptrack file's first answers are heaptrack's: its summary page */
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.call-stacks", NULL);
 }
 
 void
@@ -946,6 +960,17 @@ trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 #endif
 }
 
+/* Allocations by call stack: heaptrack's summary, trees and flame graph. */
+static void
+call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+
+  if (self->trace == NULL)
+    return;
+  tm_app_window_add_analysis_page (self, _("Call Stacks"), tm_calls_view_new (self->trace));
+}
+
 static void
 close_page_cb (GtkButton *button, GtkWidget *page)
 {
@@ -1151,6 +1176,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
 }
@@ -1188,6 +1214,7 @@ tm_app_window_init (TmAppWindow *self)
 #ifdef TM_HAVE_TREND_VIEW
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
 #endif
+  g_menu_append (self->analyses_section, _("_Call Stacks and Flame Graph"), "win.call-stacks");
 #ifdef TM_HAVE_DS_GROWTH_VIEW
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
 #else

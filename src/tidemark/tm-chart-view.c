@@ -167,6 +167,21 @@ tm_chart_view_describe_gc (TmChartView *self, guint gc)
   objects = tm_format_count ((guint64) m->live_objects[i]);
 
   s = g_string_new (NULL);
+  if (m->time_points)
+    {
+      /* heaptrack: a time point, the heap's peak since the previous one
+       * and what is still allocated at it */
+      g_autofree char *rss = g->committed_after ? tm_format_bytes ((double) g->committed_after) : NULL;
+      g_string_append_printf (s, _("<b>Time point %u</b> at %s"), gc, at);
+      if (self->kind == TM_CHART_OBJECTS)
+        g_string_append_printf (s, _("\nBlocks allocated and not freed: <b>%s</b>"), objects);
+      else
+        g_string_append_printf (s, _("\nHighest since the previous point: <b>%s</b>"), before);
+      g_string_append_printf (s, _("\nIn use: <b>%s</b>"), after);
+      if (rss != NULL)
+        g_string_append_printf (s, _("\nRSS: %s"), rss);
+      return g_string_free (s, FALSE);
+    }
   {
     g_autofree char *cause = g_markup_escape_text (g->cause ? g->cause : "", -1);
     g_autofree char *collector = g_markup_escape_text (g->collector ? g->collector : "", -1);

@@ -105,13 +105,20 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
   truncate_charts (self, 0);
   g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
   self->heaps = tm_trend_heap_cache_new (trace, HEAP_CACHE_ITEMS);
-  /* TRANSLATORS: view title with the window's first and last GC */
-  title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    /* TRANSLATORS: view title with the window's first and last time point */
+    title = g_strdup_printf (_("Call stacks over time, time points %u to %u"), from_gc, to_gc);
+  else
+    /* TRANSLATORS: view title with the window's first and last GC */
+    title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
 
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
   request.to_gc = to_gc;
+  /* a native program's question is which call stacks grew */
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    request.chain[0] = TM_CLASSIFIER_SITE;
   /* the shipped descriptions unless the app gave the user's */
   if (self->ds == NULL)
     tm_trend_view_set_ds_files (self, NULL);

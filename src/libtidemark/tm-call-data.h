@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything the call-stack views show about one opened input, computed
+ * once on a worker: the call profile, the summary figures and the
+ * allocation-size histogram.  For heaptrack files they are heaptrack's own
+ * (tm-heaptrack-profile.h, read again from the file); for traces they come
+ * from the model (tm-calltree-trace.h): allocations, allocated bytes and
+ * temporary objects from the objects, the peak from the timeline, no RSS.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tm-calltree.h"
+#include "tm-heaptrack-profile.h"
+#include "tm-trace.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  gint               ref_count;
+  TmCallProfile     *calls;
+  TmHeaptrackSummary summary;       /* command_line points into the trace or the profile */
+  TmSizeBucket       sizes[TM_SIZE_HISTOGRAM_BUCKETS];
+  gboolean           native;        /* heaptrack: bytes and calls of malloc & co */
+  TmHeaptrackProfile *heaptrack;    /* NULL for traces */
+  TmTrace            *trace;
+} TmCallData;
+
+TmCallData *tm_call_data_load        (TmTrace       *trace,
+                                      GCancellable  *cancellable,
+                                      GError       **error);
+void        tm_call_data_load_async  (TmTrace             *trace,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data);
+TmCallData *tm_call_data_load_finish (GAsyncResult  *result,
+                                      GError       **error);
+TmCallData *tm_call_data_ref         (TmCallData *data);
+void        tm_call_data_unref       (TmCallData *data);
+
+/* Sorts `sizes` (buckets as heaptrack's: 0-8 B, ..., more than 1 KiB) from
+ * the trace's objects. */
+void        tm_trace_size_histogram  (const TmTrace *trace, TmSizeBucket *sizes);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmCallData, tm_call_data_unref)
+
+G_END_DECLS

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Call profiles of recorded traces: the allocation sites' call stacks
+ * (as deep as the agent recorded them) with what their objects cost.
+ */
+#include "tm-config.h"
+
+#include "tm-calltree-trace.h"
+
+TmCallProfile *
+tm_call_profile_from_trace (const TmTrace *trace)
+{
+  TmCallProfile *profile;
+  g_autofree TmCost *per_site = NULL;
+  g_autofree guint32 *symbol_of_frame = NULL;
+  g_autofree TmCallFrame *frames = NULL;
+  guint32 peak_gc = 0;
+  guint64 peak_live = 0;
+  guint max_depth = 0;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  /* "peak": what was live after the GC that kept the most */
+  for (guint g = 1; g <= tm_trace_n_gcs (trace); g++)
+    if (tm_trace_gc (trace, g)->live_bytes > peak_live)
+      {
+        peak_live = tm_trace_gc (trace, g)->live_bytes;
+        peak_gc = g;
+      }
+
+  per_site = g_new0 (TmCost, trace->sites->len);
+  for (guint64 i = 0; i < trace->n_objects; i++)
+    {
+      TmCost *c = &per_site[trace->obj_site[i]];
+      gint64 size = (gint64) tm_trace_object_size (trace, i);
+      guint32 death = trace->obj_death[i];
+
+      c->v[TM_COST_ALLOCATIONS]++;
+      c->v[TM_COST_ALLOCATED] += size;
+      if (death == TM_ALIVE)
+        c->v[TM_COST_LEAKED] += size;
+      /* died in the first GC after its birth */
+      else if (death == tm_trace_object_birth_gc (trace, i) + 1)
+        c->v[TM_COST_TEMPORARY]++;
+      if (peak_gc != 0 && tm_trace_object_alive_after (trace, i, peak_gc))
+        c->v[TM_COST_PEAK] += size;
+    }
+
+  profile = tm_call_profile_new ();
+  symbol_of_frame = g_new0 (guint32, trace->frames->len);
+  for (guint f = 1; f < trace->frames->len; f++)
+    {
+      const TmFrame *fr = tm_trace_frame (trace, f);
+      symbol_of_frame[f] = tm_call_profile_symbol (profile, fr->method, "", TRUE);
+    }
+  for (guint s = 0; s < trace->sites->len; s++)
+    max_depth = MAX (max_depth, tm_trace_site (trace, s)->depth);
+  frames = g_new (TmCallFrame, max_depth + 1);
+  for (guint s = 0; s < trace->sites->len; s++)
+    {
+      const TmSite *site = tm_trace_site (trace, s);
+      guint depth = 0;
+
+      if (per_site[s].v[TM_COST_ALLOCATIONS] == 0)
+        continue;
+      for (guint k = 0; k < site->depth; k++)
+        {
+          guint32 f = site->frames[k];
+          const TmFrame *fr;
+          if (f == 0 || f >= trace->frames->len)
+            continue;
+          fr = tm_trace_frame (trace, f);
+          frames[depth].symbol = symbol_of_frame[f];
+          frames[depth].file = fr->file;
+          frames[depth].line = fr->line;
+          depth++;
+        }
+      tm_call_profile_add_stack (profile, frames, depth, &per_site[s]);
+    }
+  return profile;
+}
