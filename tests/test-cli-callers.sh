@@ -85,11 +85,34 @@ assert c['total']['allocated'] == i['alloc_bytes']
 assert c['nodes'], c
 "
 
+# a window: peak is the live bytes after its last GC, the heap's bytes there
+"$cli" callers "$dir/leak.tmtrace" --json --from-gc 100 --to-gc 150 > "$dir/gc.json" || fail "callers --to-gc"
+"$cli" heap "$dir/leak.tmtrace" --gc 150 --json > "$dir/heap.json" || fail "heap --gc"
+python3 -c "
+import json
+c = json.load(open('$dir/gc.json')); h = json.load(open('$dir/heap.json'))
+assert c['total']['peak'] == h['tree']['bytes'], (c['total']['peak'], h['tree']['bytes'])
+assert 0 < c['total']['leaked'] < c['total']['peak']
+"
+# heaptrack: the leaker's time points 10 to 20 hold ten of its nodes per ten points, nothing else
+"$cli" callers "$src/heaptrack/leaker.zst" --json --sort leaked --from-gc 10 --to-gc 20 > "$dir/win.json" || fail "heaptrack window"
+"$cli" callers "$src/heaptrack/leaker.zst" --json --sort leaked > "$dir/all.json"
+python3 -c "
+import json
+w = json.load(open('$dir/win.json')); a = json.load(open('$dir/all.json'))
+top = w['nodes'][0]
+assert top['function'] == 'leak_record', top
+assert 0 < top['leaked'] < 302400 and top['leaked'] % 1008 == 0, top
+assert w['total']['allocations'] < a['total']['allocations']
+"
+
 # usage and input errors
 set +e
 "$cli" callers "$dir/calls.data" --sort nonsense 2>/dev/null; [ $? -eq 1 ] || fail "bad --sort"
 "$cli" callers "$dir/calls.data" --bottom-up --top-down 2>/dev/null; [ $? -eq 1 ] || fail "both views"
 "$cli" callers "$dir/missing.zst" 2>/dev/null; [ $? -eq 2 ] || fail "missing file"
+"$cli" callers "$dir/leak.tmtrace" --to-gc 100000 2>/dev/null; [ $? -eq 1 ] || fail "--to-gc past the end"
+"$cli" callers "$dir/leak.tmtrace" --from-gc 9 --to-gc 3 2>/dev/null; [ $? -eq 1 ] || fail "reversed window"
 printf 'v 10400 3\ns 4 main\n+ 0\n' > "$dir/bad.ht"
 "$cli" callers "$dir/bad.ht" --json > "$dir/bad.json" 2>"$dir/bad.err"; [ $? -eq 0 ] || fail "damaged heaptrack"
 grep -q "undefined allocation info" "$dir/bad.err" || fail "damage not reported: $(cat "$dir/bad.err")"

@@ -33,15 +33,17 @@ tm_cli_load_heaptrack (const char *path, int *exit_code)
 }
 
 gboolean
-tm_cli_load_calls (const char *path, TmCliCalls *out, int *exit_code)
+tm_cli_load_calls (const char *command, const char *path, gint64 from_gc, gint64 to_gc, TmCliCalls *out,
+                   int *exit_code)
 {
   g_autoptr(GError) error = NULL;
   const char *format = tm_trace_detect_format (path, &error);
   g_autoptr(TmTrace) trace = NULL;
 
   memset (out, 0, sizeof *out);
-  if (format != NULL && strcmp (format, "heaptrack") == 0)
+  if (from_gc == 0 && to_gc == 0 && format != NULL && strcmp (format, "heaptrack") == 0)
     {
+      /* heaptrack's figures need no model: one pass over the file */
       if ((out->heaptrack = tm_cli_load_heaptrack (path, exit_code)) == NULL)
         return FALSE;
       out->calls = tm_call_profile_ref (tm_heaptrack_profile_calls (out->heaptrack));
@@ -49,7 +51,22 @@ tm_cli_load_calls (const char *path, TmCliCalls *out, int *exit_code)
     }
   if ((trace = tm_cli_load (path, exit_code)) == NULL)
     return FALSE;
-  out->calls = tm_call_profile_from_trace (trace);
+  if ((from_gc != 0 && !tm_cli_check_gc (command, path, trace, from_gc, exit_code)) ||
+      (to_gc != 0 && !tm_cli_check_gc (command, path, trace, to_gc, exit_code)))
+    return FALSE;
+  if (to_gc != 0 && from_gc > to_gc)
+    {
+      *exit_code = tm_cli_usage_error (command, "--from-gc comes after --to-gc");
+      return FALSE;
+    }
+  out->data = tm_call_data_load (trace, (guint) from_gc, (guint) to_gc, NULL, &error);
+  if (out->data == NULL)
+    {
+      fprintf (stderr, "%s\n", error->message);
+      *exit_code = TM_EXIT_INPUT;
+      return FALSE;
+    }
+  out->calls = tm_call_profile_ref (out->data->calls);
   return TRUE;
 }
 
@@ -58,6 +75,7 @@ tm_cli_calls_clear (TmCliCalls *calls)
 {
   g_clear_pointer (&calls->calls, tm_call_profile_unref);
   g_clear_pointer (&calls->heaptrack, tm_heaptrack_profile_free);
+  g_clear_pointer (&calls->data, tm_call_data_unref);
 }
 
 char *

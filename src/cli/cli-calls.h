@@ -7,16 +7,21 @@
 #include "cli-common.h"
 #include "tm-calltree.h"
 #include "tm-heaptrack-profile.h"
+#include "tm-call-data.h"
 
 G_BEGIN_DECLS
 
 typedef struct {
   TmCallProfile      *calls;
-  TmHeaptrackProfile *heaptrack;   /* heaptrack files only */
+  TmHeaptrackProfile *heaptrack;   /* heaptrack files, whole recording */
+  TmCallData         *data;        /* a window */
 } TmCliCalls;
 
-/* Loads; on failure prints "FILE: reason" and sets *exit_code. */
-gboolean tm_cli_load_calls  (const char *path, TmCliCalls *out, int *exit_code);
+/* Loads; on failure prints "FILE: reason" and sets *exit_code.  A window
+ * of GCs or time points (from_gc..to_gc, 0: from the start / to the end)
+ * loads the trace model too (tm_call_data_load). */
+gboolean tm_cli_load_calls  (const char *command, const char *path, gint64 from_gc, gint64 to_gc,
+                             TmCliCalls *out, int *exit_code);
 void     tm_cli_calls_clear (TmCliCalls *calls);
 /* Reads a heaptrack file's summary figures; warnings go to stderr. */
 TmHeaptrackProfile *tm_cli_load_heaptrack (const char *path, int *exit_code);

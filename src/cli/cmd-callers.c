@@ -202,6 +202,7 @@ tm_cmd_callers (int argc, char **argv)
 {
   gboolean json = FALSE, bottom_up = FALSE, top_down = FALSE, functions = FALSE;
   gint top = 10, depth = 3;
+  gint64 from_gc = 0, to_gc = 0;
   g_autofree char *sort_name = NULL;
   GOptionEntry entries[] = {
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the N largest at each level (default 10)", "N" },
@@ -211,6 +212,8 @@ tm_cmd_callers (int argc, char **argv)
     { "functions", 0, 0, G_OPTION_ARG_NONE, &functions, "Caller/callee table: each function's inclusive and self costs", NULL },
     { "depth", 0, 0, G_OPTION_ARG_INT, &depth, "Levels of the tree to print (default 3)", "D" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
+    { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "A window from GC (or heaptrack time point) A ...", "A" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "... to B: what it allocated; leaked: what it kept; peak: live after B", "B" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("FILE - allocation costs by call stack");
@@ -238,7 +241,9 @@ tm_cmd_callers (int argc, char **argv)
     return tm_cli_usage_error ("callers", "--bottom-up and --top-down exclude each other");
   if (top < 1 || depth < 1)
     return tm_cli_usage_error ("callers", "--top and --depth must be 1 or more");
-  if (!tm_cli_load_calls (path, &calls, &code))
+  if (from_gc < 0 || to_gc < 0)
+    return tm_cli_usage_error ("callers", "--from-gc and --to-gc must be 1 or more");
+  if (!tm_cli_load_calls ("callers", path, from_gc, to_gc, &calls, &code))
     return code;
 
   if (json)

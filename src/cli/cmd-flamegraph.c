@@ -15,6 +15,7 @@ tm_cmd_flamegraph (int argc, char **argv)
   g_autofree char *metric_name = NULL, *png = NULL, *svg = NULL, *search = NULL;
   gboolean bottom_up = FALSE;
   gint width = 1200, height = 0;
+  gint64 from_gc = 0, to_gc = 0;
   GOptionEntry entries[] = {
     { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_name, "allocations (default), temporary, peak, leaked or allocated", "COST" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, "Write a PNG image", "FILE" },
@@ -23,6 +24,8 @@ tm_cmd_flamegraph (int argc, char **argv)
     { "height", 0, 0, G_OPTION_ARG_INT, &height, "Height in pixels (default: every level of the tree)", "H" },
     { "bottom-up", 0, 0, G_OPTION_ARG_NONE, &bottom_up, "Allocating functions at the base instead of entry points", NULL },
     { "search", 0, 0, G_OPTION_ARG_STRING, &search, "Highlight functions containing TEXT", "TEXT" },
+    { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "A window from GC (or heaptrack time point) A ...", "A" },
+    { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "... to B: what it allocated; leaked: what it kept; peak: live after B", "B" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("FILE - flame graph of allocation costs by call stack");
@@ -45,7 +48,9 @@ tm_cmd_flamegraph (int argc, char **argv)
                                metric_name);
   if ((png == NULL) == (svg == NULL))
     return tm_cli_usage_error ("flamegraph", "give one of --png FILE or --svg FILE");
-  if (!tm_cli_load_calls (path, &calls, &code))
+  if (from_gc < 0 || to_gc < 0)
+    return tm_cli_usage_error ("flamegraph", "--from-gc and --to-gc must be 1 or more");
+  if (!tm_cli_load_calls ("flamegraph", path, from_gc, to_gc, &calls, &code))
     return code;
 
   tree = tm_call_tree_new (calls.calls, bottom_up ? TM_CALL_TREE_BOTTOM_UP : TM_CALL_TREE_TOP_DOWN);

@@ -28,9 +28,9 @@ static const TmCliCommand commands[] = {
   { "floating-garbage", "TRACE [--from-gc A --to-gc B] [--gc N] [--classify C] [--top K] [--json]", "dead objects the collector still keeps, at graph GCs", tm_cmd_floating_garbage },
   { "transactions", "TRACE [--top K] [--json]", "transactions that leave objects behind (record --transaction)", tm_cmd_transactions },
   { "containers", "TRACE [--from-gc A --to-gc B] [--ds FILE]... [--top K] [--json]", "leak confidence per container: memory contribution x staleness", tm_cmd_containers },
-  { "callers",  "FILE [--top N] [--sort peak|allocations|temporary|leaked|allocated] [--bottom-up|--top-down|--functions] [--depth D] [--json]", "allocation costs by call stack (heaptrack's views)", tm_cmd_callers },
+  { "callers",  "FILE [--top N] [--sort peak|allocations|temporary|leaked|allocated] [--bottom-up|--top-down|--functions] [--depth D] [--from-gc A] [--to-gc B] [--json]", "allocation costs by call stack (heaptrack's views)", tm_cmd_callers },
 #ifdef TM_HAVE_RENDER
-  { "flamegraph", "FILE [--metric allocations|temporary|peak|leaked|allocated] --svg|--png OUT [--width W] [--height H] [--bottom-up] [--search TEXT]", "flame graph of allocation costs by call stack", tm_cmd_flamegraph },
+  { "flamegraph", "FILE [--metric allocations|temporary|peak|leaked|allocated] --svg|--png OUT [--width W] [--height H] [--bottom-up] [--search TEXT] [--from-gc A] [--to-gc B]", "flame graph of allocation costs by call stack", tm_cmd_flamegraph },
 #endif
   /* more commands: register here */
 };

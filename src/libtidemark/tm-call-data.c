@@ -47,19 +47,35 @@ summary_from_trace (TmCallData *d)
         break;
       }
   s->complete = t->complete;
+  /* a window: its own allocations, span and live bytes at its end */
+  if (d->to_gc != 0)
+    {
+      const TmGc *first = tm_trace_gc (t, MAX (d->from_gc, 1)), *last = tm_trace_gc (t, d->to_gc);
+      s->allocations = (guint64) MAX (total->v[TM_COST_ALLOCATIONS], 0);
+      s->allocated_bytes = (guint64) MAX (total->v[TM_COST_ALLOCATED], 0);
+      s->peak_bytes = (guint64) MAX (total->v[TM_COST_PEAK], 0);
+      s->peak_time_ms = last->end_ns / 1000000;
+      s->total_time_ms = (last->end_ns - MIN (first->start_ns, last->end_ns)) / 1000000;
+    }
 }
 
 TmCallData *
-tm_call_data_load (TmTrace *trace, GCancellable *cancellable, GError **error)
+tm_call_data_load (TmTrace *trace, guint from_gc, guint to_gc, GCancellable *cancellable, GError **error)
 {
   g_autoptr(TmCallData) d = g_new0 (TmCallData, 1);
+  guint n = tm_trace_n_gcs (trace);
 
   g_return_val_if_fail (trace != NULL, NULL);
   d->ref_count = 1;
   d->trace = tm_trace_ref (trace);
+  d->from_gc = from_gc <= n ? from_gc : 0;
+  d->to_gc = to_gc <= n ? to_gc : 0;
   if (g_strcmp0 (trace->format, "heaptrack") == 0 && trace->path != NULL)
     {
-      d->heaptrack = tm_heaptrack_profile_read (trace->path, NULL, NULL, cancellable, error);
+      guint64 from_ms = d->from_gc ? tm_trace_gc (trace, d->from_gc)->start_ns / 1000000 : 0;
+      guint64 to_ms = d->to_gc ? tm_trace_gc (trace, d->to_gc)->end_ns / 1000000 : G_MAXUINT64;
+
+      d->heaptrack = tm_heaptrack_profile_read_range (trace->path, from_ms, to_ms, NULL, NULL, cancellable, error);
       if (d->heaptrack == NULL)
         return NULL;
       d->native = TRUE;
@@ -68,7 +84,7 @@ tm_call_data_load (TmTrace *trace, GCancellable *cancellable, GError **error)
       memcpy (d->sizes, tm_heaptrack_profile_sizes (d->heaptrack), sizeof d->sizes);
       return g_steal_pointer (&d);
     }
-  d->calls = tm_call_profile_from_trace (trace);
+  d->calls = tm_call_profile_from_trace_window (trace, d->from_gc, d->to_gc);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   summary_from_trace (d);
@@ -76,11 +92,25 @@ tm_call_data_load (TmTrace *trace, GCancellable *cancellable, GError **error)
   return g_steal_pointer (&d);
 }
 
+typedef struct {
+  TmTrace *trace;
+  guint    from_gc, to_gc;
+} LoadArgs;
+
+static void
+load_args_free (gpointer data)
+{
+  LoadArgs *a = data;
+  tm_trace_unref (a->trace);
+  g_free (a);
+}
+
 static void
 load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
+  LoadArgs *a = task_data;
   GError *error = NULL;
-  TmCallData *d = tm_call_data_load (task_data, cancellable, &error);
+  TmCallData *d = tm_call_data_load (a->trace, a->from_gc, a->to_gc, cancellable, &error);
 
   if (d == NULL)
     g_task_return_error (task, error);
@@ -89,12 +119,17 @@ load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *can
 }
 
 void
-tm_call_data_load_async (TmTrace *trace, GCancellable *cancellable, GAsyncReadyCallback callback, gpointer user_data)
+tm_call_data_load_async (TmTrace *trace, guint from_gc, guint to_gc, GCancellable *cancellable,
+                         GAsyncReadyCallback callback, gpointer user_data)
 {
   g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+  LoadArgs *a = g_new0 (LoadArgs, 1);
 
+  a->trace = tm_trace_ref (trace);
+  a->from_gc = from_gc;
+  a->to_gc = to_gc;
   g_task_set_source_tag (task, tm_call_data_load_async);
-  g_task_set_task_data (task, tm_trace_ref (trace), (GDestroyNotify) tm_trace_unref);
+  g_task_set_task_data (task, a, load_args_free);
   g_task_run_in_thread (task, load_thread);
 }
 

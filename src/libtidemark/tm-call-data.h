@@ -25,12 +25,20 @@ typedef struct {
   gboolean           native;        /* heaptrack: bytes and calls of malloc & co */
   TmHeaptrackProfile *heaptrack;    /* NULL for traces */
   TmTrace            *trace;
+  guint               from_gc, to_gc;   /* the window, 0: from the start / to the end */
 } TmCallData;
 
+/* A window of GCs or time points (0, 0: everything): for heaptrack files
+ * heaptrack's time filter from the start of from_gc to the end of to_gc;
+ * for traces tm_call_profile_from_trace_window(). */
 TmCallData *tm_call_data_load        (TmTrace       *trace,
+                                      guint          from_gc,
+                                      guint          to_gc,
                                       GCancellable  *cancellable,
                                       GError       **error);
 void        tm_call_data_load_async  (TmTrace             *trace,
+                                      guint                from_gc,
+                                      guint                to_gc,
                                       GCancellable        *cancellable,
                                       GAsyncReadyCallback  callback,
                                       gpointer             user_data);

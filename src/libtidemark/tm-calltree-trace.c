@@ -10,12 +10,18 @@
 TmCallProfile *
 tm_call_profile_from_trace (const TmTrace *trace)
 {
+  return tm_call_profile_from_trace_window (trace, 0, 0);
+}
+
+TmCallProfile *
+tm_call_profile_from_trace_window (const TmTrace *trace, guint32 from_gc, guint32 to_gc)
+{
   TmCallProfile *profile;
   g_autofree TmCost *per_site = NULL;
   g_autofree guint32 *symbol_of_frame = NULL;
   g_autofree TmCallFrame *frames = NULL;
   guint32 peak_gc = 0;
-  guint64 peak_live = 0;
+  guint64 peak_live = 0, first, last;
   guint max_depth = 0;
 
   g_return_val_if_fail (trace != NULL, NULL);
@@ -28,6 +34,13 @@ tm_call_profile_from_trace (const TmTrace *trace)
         peak_gc = g;
       }
 
+  /* or after the window's last GC */
+  if (to_gc > tm_trace_n_gcs (trace))
+    to_gc = 0;
+  if (to_gc != 0)
+    peak_gc = to_gc;
+  first = from_gc >= 1 && from_gc <= tm_trace_n_gcs (trace) ? tm_trace_allocs_before_gc (trace, from_gc) : 0;
+  last = to_gc != 0 ? tm_trace_allocs_before_gc (trace, to_gc) : trace->n_objects;
   per_site = g_new0 (TmCost, trace->sites->len);
   for (guint64 i = 0; i < trace->n_objects; i++)
     {
@@ -35,15 +48,18 @@ tm_call_profile_from_trace (const TmTrace *trace)
       gint64 size = (gint64) tm_trace_object_size (trace, i);
       guint32 death = trace->obj_death[i];
 
+      if (peak_gc != 0 && tm_trace_object_alive_after (trace, i, peak_gc))
+        c->v[TM_COST_PEAK] += size;
+      /* the other costs: objects born in the window */
+      if (i < first || i >= last)
+        continue;
       c->v[TM_COST_ALLOCATIONS]++;
       c->v[TM_COST_ALLOCATED] += size;
-      if (death == TM_ALIVE)
+      if (to_gc != 0 ? tm_trace_object_alive_after (trace, i, to_gc) : death == TM_ALIVE)
         c->v[TM_COST_LEAKED] += size;
       /* died in the first GC after its birth */
       else if (death == tm_trace_object_birth_gc (trace, i) + 1)
         c->v[TM_COST_TEMPORARY]++;
-      if (peak_gc != 0 && tm_trace_object_alive_after (trace, i, peak_gc))
-        c->v[TM_COST_PEAK] += size;
     }
 
   profile = tm_call_profile_new ();
@@ -61,7 +77,8 @@ tm_call_profile_from_trace (const TmTrace *trace)
       const TmSite *site = tm_trace_site (trace, s);
       guint depth = 0;
 
-      if (per_site[s].v[TM_COST_ALLOCATIONS] == 0)
+      /* sites with nothing in the window (nor live at its end) */
+      if (per_site[s].v[TM_COST_ALLOCATIONS] == 0 && per_site[s].v[TM_COST_PEAK] == 0)
         continue;
       for (guint k = 0; k < site->depth; k++)
         {

@@ -16,6 +16,13 @@
 
 G_BEGIN_DECLS
 
-TmCallProfile *tm_call_profile_from_trace (const TmTrace *trace);
+TmCallProfile *tm_call_profile_from_trace        (const TmTrace *trace);
+/* A window of GCs (1-based, 0: from the start / to the end): the costs of
+ * the objects allocated from GC from_gc to GC to_gc, "leaked" those still
+ * alive after to_gc (which call stacks grew), "peak" every object live
+ * after to_gc (the live bytes at that GC). */
+TmCallProfile *tm_call_profile_from_trace_window (const TmTrace *trace,
+                                                  guint32        from_gc,
+                                                  guint32        to_gc);
 
 G_END_DECLS

@@ -82,6 +82,9 @@ typedef struct {
   guint32    file_version;
   gboolean   have_version;
   guint64    now_ms;
+  guint64    from_ms, to_ms;  /* heaptrack's time filter (FilterParameters) */
+  gboolean   in_range;        /* the current time stamp is in it */
+  gboolean   past_range;      /* a time stamp reached to_ms: stop reading */
   guint64    last_alloc;    /* heaptrack's lastAllocationPtr */
   gint64     leaked;
   gint64     peak;
@@ -342,7 +345,11 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
       if (!tm_heaptrack_read_hex (&s, end, &a))
         complain (p, "malformed time stamp");
       else
-        p->now_ms = a;
+        {
+          p->now_ms = a;
+          p->in_range = a >= p->from_ms && a <= p->to_ms;
+          p->past_range = a >= p->to_ms;
+        }
       break;
     case 'a':
       on_info (p, s, end);
@@ -357,7 +364,7 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
       on_string (p, s, end);
       break;
     case 'R':
-      if (tm_heaptrack_read_hex (&s, end, &a))
+      if (p->in_range && tm_heaptrack_read_hex (&s, end, &a))
         p->peak_rss_pages = MAX (p->peak_rss_pages, a);
       break;
     case 'I':
@@ -594,6 +601,18 @@ tm_heaptrack_profile_read (const char     *path,
                            GCancellable   *cancellable,
                            GError        **error)
 {
+  return tm_heaptrack_profile_read_range (path, 0, G_MAXUINT64, progress, progress_data, cancellable, error);
+}
+
+TmHeaptrackProfile *
+tm_heaptrack_profile_read_range (const char     *path,
+                                 guint64         from_ms,
+                                 guint64         to_ms,
+                                 TmProgressFunc  progress,
+                                 gpointer        progress_data,
+                                 GCancellable   *cancellable,
+                                 GError        **error)
+{
   static const char *const builtin[] = { "__nss_module_allocate", "__gconv_read_conf", "__new_exitfn",
                                          "tzset_internal", "dl_open_worker", "g_main_context_new", "g_thread_self" };
   Parser p = { 0 };
@@ -624,6 +643,9 @@ tm_heaptrack_profile_read (const char     *path,
   for (guint i = 0; i < G_N_ELEMENTS (builtin); i++)
     g_ptr_array_add (p.suppressions, g_strdup (builtin[i]));
   p.page_size = 4096;
+  p.from_ms = from_ms;
+  p.to_ms = to_ms;
+  p.in_range = from_ms == 0;   /* until the first time stamp, as heaptrack */
   for (guint b = 0; b < TM_SIZE_HISTOGRAM_BUCKETS; b++)
     p.out->sizes[b].max_size = b + 1 < TM_SIZE_HISTOGRAM_BUCKETS ? G_GUINT64_CONSTANT (8) << b : G_MAXUINT64;
 
@@ -661,7 +683,9 @@ tm_heaptrack_profile_read (const char     *path,
           p.line_no++;
           p.offset = base + (guint64) (line - buf);
           /* the two records that make up nearly all lines, inline */
-          if (line[0] == '+' && p.have_version && nl - line >= 3 && line[1] == ' ')
+          if ((line[0] == '+' || line[0] == '-') && !p.in_range && p.have_version)
+            ;   /* outside the time filter, as heaptrack skips them */
+          else if (line[0] == '+' && p.have_version && nl - line >= 3 && line[1] == ' ')
             {
               const char *s = line + 1;
               guint64 a;
@@ -685,8 +709,12 @@ tm_heaptrack_profile_read (const char     *path,
               break;
             }
           line = nl + 1;
+          if (p.past_range)
+            break;
         }
       if (failed)
+        break;
+      if (p.past_range)
         break;
       if (line == buf && have >= READ_CHUNK + MAX_LINE)
         {
@@ -724,7 +752,9 @@ tm_heaptrack_profile_read (const char     *path,
     }
 
   build_calls (&p);
-  p.out->summary.total_time_ms = p.now_ms + 1;
+  /* heaptrack: the last time stamp + 1; of a range, its length */
+  p.out->summary.total_time_ms = from_ms == 0 && to_ms == G_MAXUINT64 ? p.now_ms + 1
+                                 : MIN (p.now_ms, to_ms) - MIN (from_ms, MIN (p.now_ms, to_ms));
   p.out->summary.peak_bytes = (guint64) MAX (p.peak, 0);
   p.out->summary.peak_rss_bytes = p.peak_rss_pages * p.page_size;
   p.out->summary.complete = !damaged;

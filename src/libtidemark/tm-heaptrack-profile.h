@@ -51,6 +51,17 @@ TmHeaptrackProfile       *tm_heaptrack_profile_read     (const char     *path,
                                                          gpointer        progress_data,
                                                          GCancellable   *cancellable,
                                                          GError        **error);
+/* Only what happened between the time stamps from_ms and to_ms (heaptrack's
+ * time filter, as heaptrack_gui applies it to a selected range): the costs
+ * of allocations in the range, "leaked" being what the range allocated and
+ * did not free by its end, and "peak" the range's own peak. */
+TmHeaptrackProfile       *tm_heaptrack_profile_read_range (const char     *path,
+                                                           guint64         from_ms,
+                                                           guint64         to_ms,
+                                                           TmProgressFunc  progress,
+                                                           gpointer        progress_data,
+                                                           GCancellable   *cancellable,
+                                                           GError        **error);
 void                      tm_heaptrack_profile_free     (TmHeaptrackProfile *profile);
 const TmHeaptrackSummary *tm_heaptrack_profile_summary  (const TmHeaptrackProfile *profile);
 TmCallProfile            *tm_heaptrack_profile_calls    (const TmHeaptrackProfile *profile);

@@ -337,9 +337,10 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   show_banner (self);
   update_actions (self);
   detect_windows (self);
-  /* a heaptrack file's first answers are heaptrack's: its summary page */
+  /* a heaptrack file's first answers are heaptrack's: its summary page
+   * (of the whole recording: nothing is selected yet) */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
-    gtk_widget_activate_action (GTK_WIDGET (self), "win.call-stacks", NULL);
+    tm_app_window_add_analysis_page (self, _("Call Stacks"), tm_calls_view_new (trace, 0, 0));
 }
 
 void
@@ -966,9 +967,23 @@ call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
 
+  guint first, last;
+  g_autofree char *title = NULL;
+
   if (self->trace == NULL)
     return;
-  tm_app_window_add_analysis_page (self, _("Call Stacks"), tm_calls_view_new (self->trace));
+  /* the selected window's call stacks: what it allocated and kept */
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+  if (first == 0 || last == 0 || last < first)
+    first = last = 0;
+  if (last == 0)
+    title = g_strdup (_("Call Stacks"));
+  else if (g_strcmp0 (self->trace->format, "heaptrack") == 0)
+    title = g_strdup_printf (_("Call Stacks, time points %u–%u"), first, last);
+  else
+    title = g_strdup_printf (_("Call Stacks, GC %u–%u"), first, last);
+  tm_app_window_add_analysis_page (self, title, tm_calls_view_new (self->trace, first, last));
 }
 
 static void
@@ -1214,7 +1229,7 @@ tm_app_window_init (TmAppWindow *self)
 #ifdef TM_HAVE_TREND_VIEW
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
 #endif
-  g_menu_append (self->analyses_section, _("_Call Stacks and Flame Graph"), "win.call-stacks");
+  g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
 #ifdef TM_HAVE_DS_GROWTH_VIEW
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
 #else

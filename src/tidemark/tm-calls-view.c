@@ -58,9 +58,17 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   self->data = data;
   name = data->trace->path ? g_path_get_basename (data->trace->path) : g_strdup ("");
-  gtk_label_set_text (self->status_label,
-                      data->native ? _("heaptrack's figures: calls to allocation functions and the bytes they took")
-                                   : _("From the allocation sites' recorded stacks: objects and their bytes"));
+  if (data->to_gc != 0)
+    {
+      g_autofree char *text = g_strdup_printf (data->native ? _("Time points %u to %u: what was allocated in them; leaked is what they did not free")
+                                                            : _("GCs %u to %u: objects allocated in them; leaked is what was still alive after the last"),
+                                               MAX (data->from_gc, 1), data->to_gc);
+      gtk_label_set_text (self->status_label, text);
+    }
+  else
+    gtk_label_set_text (self->status_label,
+                        data->native ? _("heaptrack's figures: calls to allocation functions and the bytes they took")
+                                     : _("From the allocation sites' recorded stacks: objects and their bytes"));
   tm_native_summary_set_data (self->summary, data);
   tm_call_tree_view_set_tree (self->bottom_up, tm_call_tree_new (data->calls, TM_CALL_TREE_BOTTOM_UP), data->native);
   tm_call_tree_view_set_tree (self->top_down, tm_call_tree_new (data->calls, TM_CALL_TREE_TOP_DOWN), data->native);
@@ -69,11 +77,11 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 }
 
 GtkWidget *
-tm_calls_view_new (TmTrace *trace)
+tm_calls_view_new (TmTrace *trace, guint from_gc, guint to_gc)
 {
   TmCallsView *self = g_object_new (TM_TYPE_CALLS_VIEW, NULL);
 
-  tm_call_data_load_async (trace, self->cancellable, loaded_cb, g_object_ref (self));
+  tm_call_data_load_async (trace, from_gc, to_gc, self->cancellable, loaded_cb, g_object_ref (self));
   return GTK_WIDGET (self);
 }
 

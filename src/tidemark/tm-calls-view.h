@@ -20,7 +20,11 @@ G_BEGIN_DECLS
 #define TM_TYPE_CALLS_VIEW (tm_calls_view_get_type ())
 G_DECLARE_FINAL_TYPE (TmCallsView, tm_calls_view, TM, CALLS_VIEW, GtkWidget)
 
-GtkWidget       *tm_calls_view_new         (TmTrace *trace);
+/* A window of GCs or time points (0, 0: the whole recording), see
+ * tm_call_data_load(). */
+GtkWidget       *tm_calls_view_new         (TmTrace *trace,
+                                            guint    from_gc,
+                                            guint    to_gc);
 /* TRUE once the data is in (or failed: see the status). */
 gboolean         tm_calls_view_is_ready    (TmCallsView *self);
 /* "summary", "bottom-up", "top-down", "caller-callee", "flame" */

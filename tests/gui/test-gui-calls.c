@@ -15,6 +15,7 @@
 #include "tm-application.h"
 #include "tm-app-window.h"
 #include "tm-calls-view.h"
+#include "tm-session.h"
 #include "tm-render-flame.h"
 
 #include "gui-test-util.h"
@@ -195,6 +196,51 @@ test_heaptrack (void)
 }
 
 static void
+collect_views (GtkWidget *root, GPtrArray *out)
+{
+  if (TM_IS_CALLS_VIEW (root))
+    g_ptr_array_add (out, root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_views (c, out);
+}
+
+/* A selected window of time points: Analyze > Call Stacks in Selection
+ * shows what those points allocated and kept (heaptrack's time filter):
+ * the leaker's nodes of that stretch, nothing before or after. */
+static void
+test_window (void)
+{
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  g_autofree char *path = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "data", "heaptrack", "leaker.zst", NULL);
+  g_autoptr(GPtrArray) views = g_ptr_array_new ();
+  TmCallsView *whole, *window;
+  const TmCallNode *all, *part;
+
+  tm_gui_test_open_and_wait (win, path);
+  whole = wait_for_view (win);
+  tm_session_select_gcs (tm_app_window_get_session (win), 10, 20);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.call-stacks", NULL));
+  tm_gui_test_spin (200);
+  collect_views (GTK_WIDGET (win), views);
+  g_assert_cmpuint (views->len, ==, 2);
+  window = views->pdata[0] == whole ? views->pdata[1] : views->pdata[0];
+  tm_gui_test_spin_until (view_ready, window, 60000);
+  tm_calls_view_set_page (window, "bottom-up");
+  shot (GTK_WIDGET (win), "calls-window");
+
+  all = tm_call_tree_node (tm_call_tree_view_get_tree (tm_calls_view_get_tree (whole, TRUE)), 0);
+  part = tm_call_tree_node (tm_call_tree_view_get_tree (tm_calls_view_get_tree (window, TRUE)), 0);
+  g_assert_cmpint (all->cost.v[TM_COST_ALLOCATIONS], ==, 7801);
+  g_assert_cmpint (part->cost.v[TM_COST_ALLOCATIONS], >, 0);
+  g_assert_cmpint (part->cost.v[TM_COST_ALLOCATIONS], <, all->cost.v[TM_COST_ALLOCATIONS]);
+  /* what the stretch kept is whole leaked nodes of 1008 bytes */
+  g_assert_cmpint (part->cost.v[TM_COST_LEAKED], >, 0);
+  g_assert_cmpint (part->cost.v[TM_COST_LEAKED], <, 302400);
+  g_assert_cmpint (part->cost.v[TM_COST_LEAKED] % 1008, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
+static void
 test_trace (void)
 {
   TmAppWindow *win = tm_app_window_new (fx.app);
@@ -220,6 +266,7 @@ main (int argc, char **argv)
   if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-calls-XXXXXX", 0.3, &fx))
     return 77;
   g_test_add_func ("/gui/calls/heaptrack", test_heaptrack);
+  g_test_add_func ("/gui/calls/window", test_window);
   g_test_add_func ("/gui/calls/trace", test_trace);
   return tm_gui_test_run (&fx);
 }
