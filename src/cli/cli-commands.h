@@ -13,6 +13,8 @@ int tm_cmd_heap      (int argc, char **argv);   /* issue 6 */
 int tm_cmd_trend     (int argc, char **argv);   /* issue 7 */
 int tm_cmd_ds_growth (int argc, char **argv);   /* issue 8 */
 int tm_cmd_record    (int argc, char **argv);   /* issue 5 */
+int tm_cmd_advise    (int argc, char **argv);
+int tm_cmd_tune      (int argc, char **argv);
 int tm_cmd_allocs    (int argc, char **argv);
 int tm_cmd_lifetimes (int argc, char **argv);
 int tm_cmd_survival  (int argc, char **argv);

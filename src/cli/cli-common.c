@@ -165,6 +165,39 @@ tm_cli_split_list (const char *value)
   return (char **) g_ptr_array_free (out, FALSE);
 }
 
+/* Word-wraps text at `width` columns with an indent. */
+void
+tm_cli_print_wrapped (const char *text, guint indent, guint width)
+{
+  g_auto(GStrv) words = g_strsplit (text, " ", -1);
+  guint col = 0;
+
+  for (guint i = 0; words[i]; i++)
+    {
+      guint len = g_utf8_strlen (words[i], -1);
+
+      if (*words[i] == '\0')
+        continue;
+      if (col > 0 && col + 1 + len > width)
+        {
+          putchar ('\n');
+          col = 0;
+        }
+      if (col == 0)
+        {
+          printf ("%*s%s", indent, "", words[i]);
+          col = indent + len;
+        }
+      else
+        {
+          printf (" %s", words[i]);
+          col += 1 + len;
+        }
+    }
+  if (col > 0)
+    putchar ('\n');
+}
+
 gboolean
 tm_cli_window (const char *command, const char *path, const TmTrace *trace,
                gint64 from_gc, gint64 to_gc, guint32 *from, guint32 *to, int *exit_code)

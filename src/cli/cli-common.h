@@ -59,4 +59,7 @@ void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
 /* Parses "1,2,3" style lists; returns NULL-terminated strv. */
 char    **tm_cli_split_list  (const char *value);
 
+/* Prints text word-wrapped at `width` columns, each line indented. */
+void      tm_cli_print_wrapped (const char *text, guint indent, guint width);
+
 G_END_DECLS

@@ -104,39 +104,6 @@ format_score (const TmWindow *w)
   }
 }
 
-/* Word-wraps text at `width` columns with an indent. */
-static void
-print_wrapped (const char *text, guint indent, guint width)
-{
-  g_auto(GStrv) words = g_strsplit (text, " ", -1);
-  guint col = 0;
-
-  for (guint i = 0; words[i]; i++)
-    {
-      guint len = g_utf8_strlen (words[i], -1);
-
-      if (*words[i] == '\0')
-        continue;
-      if (col > 0 && col + 1 + len > width)
-        {
-          putchar ('\n');
-          col = 0;
-        }
-      if (col == 0)
-        {
-          printf ("%*s%s", indent, "", words[i]);
-          col = indent + len;
-        }
-      else
-        {
-          printf (" %s", words[i]);
-          col += 1 + len;
-        }
-    }
-  if (col > 0)
-    putchar ('\n');
-}
-
 static void
 print_text (const char *path, const TmTrace *trace, const TmWindowParams *params,
             GPtrArray *windows, gboolean all)
@@ -149,7 +116,7 @@ print_text (const char *path, const TmTrace *trace, const TmWindowParams *params
           tm_windows_leak_series_label (trace, params));
   if (note)
     {
-      print_wrapped (note, 0, 78);
+      tm_cli_print_wrapped (note, 0, 78);
       putchar ('\n');
     }
   if (windows->len == 0)
@@ -174,7 +141,7 @@ print_text (const char *path, const TmTrace *trace, const TmWindowParams *params
         putchar ('\n');
       printf ("%-16s %-13s %-11s %-11s %-13s %s\n", tm_window_kind_to_string (w->kind), gcs, from, to,
               score, w->suspicious ? "yes" : "no");
-      print_wrapped (w->explanation, 4, 78);
+      tm_cli_print_wrapped (w->explanation, 4, 78);
     }
 }
 

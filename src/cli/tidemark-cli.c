@@ -22,6 +22,8 @@ static const TmCliCommand commands[] = {
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
   { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--ds FILE]... [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
+  { "advise",   "FILE [--goal throughput|latency|footprint] [--from-gc A --to-gc B] [--json]", "GC configuration advice with the GCs that show each problem", tm_cmd_advise },
+  { "tune",     "[--goal throughput|latency|footprint] [--runs-per-config N] [--time-budget S] [--max-configs N] [--save-to-kb FILE --name NAME] [--json] -- java ARGS...", "measure GC configurations on a workload and recommend one", tm_cmd_tune },
   { "allocs",   "TRACE [--from-gc A --to-gc B] [--classify type[,site|thread]] [--drill KEY] [--sort S] [--top K] [--json|--csv]", "objects and bytes allocated and freed per GC interval", tm_cmd_allocs },
   { "lifetimes", "TRACE [--from-gc A --to-gc B] [--classify C] [--long-lived N] [--top K] [--json]", "age at death: GCs survived and seconds, per group", tm_cmd_lifetimes },
   { "survival", "TRACE [--from-gc A --to-gc B] [--json]", "survivors, promotion and survivor ages per GC", tm_cmd_survival },

@@ -427,6 +427,9 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
         top[nt++] = *q;
     }
   top[nt] = '\0';
+  /* CMS/Parallel: the young collection could not promote everything */
+  if (tm_gclog_find (s, rec_end, "promotion failed") != NULL)
+    e->evac_failed = TRUE;
 
   name_end = top;
   while (*name_end == ' ')
@@ -462,6 +465,8 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
       {
         const char *w = g + 1;
         gsize n = (gsize) (c - g - 1);
+        if (group_word (w, n, "to-space overflow") || group_word (w, n, "to-space exhausted"))
+          e->evac_failed = TRUE;
         if (group_word (w, n, "mixed") || group_word (w, n, "partial"))
           mixed = TRUE;
         else if (!group_word (w, n, "young") && !group_word (w, n, "initial-mark") &&

@@ -52,6 +52,7 @@ typedef struct {
   gboolean    cycle;          /* a ZGC/Shenandoah cycle collecting its pauses */
   gboolean    deleted;        /* merged into another event */
   gboolean    has_duration;   /* the end line carried a duration */
+  gboolean    evac_failed;    /* to-space exhausted / overflow, promotion failed */
 } TmGclogEvent;
 
 typedef struct {
@@ -84,6 +85,7 @@ typedef struct {
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
+  GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */
 
   char       *vm_version;
   char       *command_line;

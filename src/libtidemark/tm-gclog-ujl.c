@@ -777,6 +777,14 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   q++;
   while (q < end && *q == ' ')
     q++;
+  /* G1, JDK 11-19: said on a line of its own, before the pause ends */
+  if (tm_gclog_has_prefix (q, end, "To-space exhausted") || tm_gclog_has_prefix (q, end, "Evacuation Failure"))
+    {
+      if (p->evac_failed_ids == NULL)
+        p->evac_failed_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      g_hash_table_add (p->evac_failed_ids, g_memdup2 (&id, sizeof id));
+      return;
+    }
   /* generational ZGC: "Y: ..." and "O: ..." per generation */
   if (end - q >= 3 && (q[0] == 'Y' || q[0] == 'O') && q[1] == ':' && q[2] == ' ')
     {

@@ -610,6 +610,7 @@ emit_events (TmGclogParser *p)
   TmSpaceUsageRecord last[TM_GCLOG_MAX_USAGE];
   guint n_last = 0;
   guint64 id = 0, end_max = 0;
+  g_autoptr(GString) evac_failed = g_string_new (NULL);
 
   for (guint i = 0; i < p->events->len; i++)
     {
@@ -653,7 +654,12 @@ emit_events (TmGclogParser *p)
           return;
         }
       end_max = MAX (end_max, e->end_ns);
+      if (e->evac_failed ||
+          (e->jvm_id >= 0 && p->evac_failed_ids && g_hash_table_contains (p->evac_failed_ids, &e->jvm_id)))
+        g_string_append_printf (evac_failed, "%s%" G_GUINT64_FORMAT, evac_failed->len ? "," : "", id);
     }
+  if (evac_failed->len > 0)
+    tm_trace_builder_meta (p->b, "gclog.evacuation_failures", evac_failed->str);
   tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
 }
 
@@ -685,6 +691,7 @@ parser_clear (TmGclogParser *p)
   g_clear_pointer (&p->open_by_id, g_hash_table_unref);
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
+  g_clear_pointer (&p->evac_failed_ids, g_hash_table_unref);
   g_clear_pointer (&p->vm_version, g_free);
   g_clear_pointer (&p->command_line, g_free);
   if (p->rec)
@@ -841,6 +848,16 @@ tm_gclog_import_full (const char          *path,
     tm_trace_builder_meta (p.b, "gclog.concurrent_cycles", num);
     g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.line_no);
     tm_trace_builder_meta (p.b, "gclog.lines", num);
+    if (p.max_heap > 0)
+      {
+        g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.max_heap);
+        tm_trace_builder_meta (p.b, "gclog.max_heap", num);
+      }
+    if (p.region_bytes > 0)
+      {
+        g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.region_bytes);
+        tm_trace_builder_meta (p.b, "gclog.region_bytes", num);
+      }
   }
   emit_events (&p);
   if (progress != NULL)

@@ -14,6 +14,9 @@
 #ifdef TM_HAVE_DS_GROWTH_VIEW
 # include "tm-ds-growth-view.h"
 #endif
+#ifdef TM_HAVE_ADVICE_VIEW
+# include "tm-advice-view.h"
+#endif
 #ifdef TM_HAVE_TREND_VIEW
 # include "tm-trend-view.h"
 #endif
@@ -260,6 +263,11 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
 #else
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
+#endif
+#ifdef TM_HAVE_ADVICE_VIEW
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+#else
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", FALSE);
 #endif
 #ifdef TM_HAVE_TREND_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
@@ -935,6 +943,28 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
 #endif
 }
 
+/* GC configuration advice for the selected GCs, or the whole run. */
+static void
+advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  guint first, last;
+
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (self->session);
+  last = tm_session_get_selected_last_gc (self->session);
+#ifdef TM_HAVE_ADVICE_VIEW
+  {
+    GtkWidget *view = tm_advice_view_new (self->session);
+    g_autofree char *title = first && last ? g_strdup_printf (_("Advice, GC %u–%u"), first, last)
+                                           : g_strdup (_("Advice"));
+    tm_advice_view_set_range (TM_ADVICE_VIEW (view), self->trace, first, last);
+    tm_app_window_add_analysis_page (self, title, view);
+  }
+#endif
+}
+
 /* TrendViz over the selected GCs, or the whole trace. */
 static void
 trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
@@ -1194,6 +1224,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
 static void
@@ -1228,6 +1259,9 @@ tm_app_window_init (TmAppWindow *self)
 #endif
 #ifdef TM_HAVE_TREND_VIEW
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
+#endif
+#ifdef TM_HAVE_ADVICE_VIEW
+  g_menu_append (self->analyses_section, _("GC _Advice"), "win.advice-at-selection");
 #endif
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
 #ifdef TM_HAVE_DS_GROWTH_VIEW

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmAdviceView: GC configuration advice (docs/advice.md) for the whole run
+ * or a selected range: each rule that fires with its numbers, the flag to
+ * try and the GCs that show it ("Select These GCs" selects them on the
+ * charts), the workloads of the knowledge base it resembles, and a goal
+ * chooser.  Computed on a worker; reads only the GC timeline.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "tm-session.h"
+#include "tm-advice.h"
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_ADVICE_VIEW (tm_advice_view_get_type ())
+G_DECLARE_FINAL_TYPE (TmAdviceView, tm_advice_view, TM, ADVICE_VIEW, GtkWidget)
+
+GtkWidget    *tm_advice_view_new        (TmSession *session);
+
+/* Advice for GCs first..last of trace (0, 0: the whole run); recomputes. */
+void          tm_advice_view_set_range  (TmAdviceView *self,
+                                         TmTrace      *trace,
+                                         guint         first_gc,
+                                         guint         last_gc);
+void          tm_advice_view_set_goal   (TmAdviceView *self,
+                                         TmAdviceGoal  goal);
+
+/* The current result (TmAdvice*), NULL while computing. */
+GPtrArray    *tm_advice_view_get_advice (TmAdviceView *self);
+/* Names of the nearest knowledge-base workloads, nearest first (NULL-terminated). */
+const char * const *tm_advice_view_get_similar (TmAdviceView *self);
+/* Selects the span of the GCs that show advice number index. */
+void          tm_advice_view_select_evidence (TmAdviceView *self,
+                                              guint         index);
+
+G_END_DECLS

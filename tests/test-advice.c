@@ -1,0 +1,476 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * GC advice rules on synthetic GC timelines with known answers: each rule
+ * fires on a timeline built to show its problem, with exactly the GCs that
+ * show it, and stays silent on a steady, healthy run and just below its
+ * threshold. */
+#include "tm-advice.h"
+#include "tm-gc-stats.h"
+#include "tm-trace-builder.h"
+
+#include <string.h>
+
+#define MIB (G_GUINT64_CONSTANT (1024) * 1024)
+#define MS  G_GUINT64_CONSTANT (1000000)
+
+enum { YOUNG = 1, SURV = 2, OLD = 3, META = 4 };
+
+typedef struct {
+  guint    kind;           /* TmGcKind, 0 = minor */
+  const char *cause;       /* NULL = "Allocation Failure" */
+  guint64  gap_ms;         /* from the previous GC's end to this GC's start; 0 = 1000 */
+  guint64  pause_ms;       /* 0 = 5 */
+  guint64  young_before, young_after;            /* MiB */
+  guint64  surv_after, surv_cap;                 /* MiB; surv_cap 0 = no survivor space */
+  guint64  old_before, old_after;                /* MiB */
+  guint64  meta;                                 /* MiB, 0 = none */
+} Gc;
+
+/* Heap of 400 MiB: young 100 MiB committed, old 300 MiB. */
+static TmTrace *
+build (const Gc *gcs, guint n, const char *collector, const char *evac_failures)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("advice.log", "gc-log");
+  TmTraceHeader h = { .version = 1, .vm_name = "HotSpot", .vm_version = "17", .command_line = "",
+                      .pointer_size = 8 };
+  g_autoptr(GError) error = NULL;
+  guint64 t = 0;
+
+  tm_trace_builder_header (b, &h);
+  tm_trace_builder_meta (b, "gclog.collector", collector);
+  tm_trace_builder_meta (b, "gclog.max_heap", "419430400");
+  if (evac_failures)
+    tm_trace_builder_meta (b, "gclog.evacuation_failures", evac_failures);
+  g_assert_true (tm_trace_builder_space (b, YOUNG, TM_SPACE_KIND_YOUNG, "Eden", &error));
+  g_assert_true (tm_trace_builder_space (b, SURV, TM_SPACE_KIND_SURVIVOR, "Survivor", &error));
+  g_assert_true (tm_trace_builder_space (b, OLD, TM_SPACE_KIND_OLD, "Old", &error));
+  g_assert_true (tm_trace_builder_space (b, META, TM_SPACE_KIND_NON_HEAP, "Metaspace", &error));
+  for (guint i = 0; i < n; i++)
+    {
+      const Gc *g = &gcs[i];
+      TmSpaceUsageRecord u[4];
+      guint nu = 0;
+      guint64 pause = (g->pause_ms ? g->pause_ms : 5) * MS;
+
+      u[nu++] = (TmSpaceUsageRecord) { YOUNG, g->young_before * MIB, g->young_after * MIB, 100 * MIB };
+      if (g->surv_cap)
+        u[nu++] = (TmSpaceUsageRecord) { SURV, 0, g->surv_after * MIB, g->surv_cap * MIB };
+      u[nu++] = (TmSpaceUsageRecord) { OLD, g->old_before * MIB, g->old_after * MIB, 300 * MIB };
+      if (g->meta)
+        u[nu++] = (TmSpaceUsageRecord) { META, g->meta * MIB, g->meta * MIB, g->meta * MIB };
+      t += (g->gap_ms ? g->gap_ms : 1000) * MS;
+      g_assert_true (tm_trace_builder_gc_start (b, i + 1, t, g->kind ? g->kind : TM_GC_KIND_MINOR, collector,
+                                                g->cause ? g->cause : "Allocation Failure", &error));
+      t += pause;
+      g_assert_true (tm_trace_builder_gc_end (b, i + 1, t, pause, nu, u, &error));
+    }
+  tm_trace_builder_end (b, 0, 0, n, t);
+  return tm_trace_builder_finish (b);
+}
+
+/* A healthy run: a minor GC a second (5 ms), 100 MiB young garbage, 2 MiB
+ * promoted now and then, old stable around 60 MiB of 300, a full GC every
+ * 20 GCs that frees only the little that was promoted. */
+static Gc *
+steady (guint n)
+{
+  Gc *g = g_new0 (Gc, n);
+  guint64 old = 60;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (i % 20 == 19)
+        {
+          g[i] = (Gc) { .kind = TM_GC_KIND_MAJOR, .cause = "Ergonomics", .pause_ms = 40,
+                        .young_before = 100, .young_after = 0, .old_before = old, .old_after = 60 };
+          old = 60;
+        }
+      else
+        {
+          guint64 promo = i % 4 == 0 ? 1 : 0;
+          g[i] = (Gc) { .young_before = 100, .young_after = 2, .old_before = old, .old_after = old + promo };
+          old += promo;
+        }
+    }
+  return g;
+}
+
+typedef struct { const char *rule; guint n; guint32 gcs[64]; } Expect;
+
+/* Exactly these rules, with exactly these GCs (n == 0: do not check the GCs). */
+static void
+check (TmTrace *trace, TmAdviceGoal goal, const Expect *expect, guint n_expect)
+{
+  TmAdviceParams params;
+  g_autoptr(GPtrArray) advice = NULL;
+
+  tm_advice_params_init (&params);
+  params.goal = goal;
+  advice = tm_advise (trace, 0, 0, &params);
+  for (guint i = 0; i < advice->len; i++)
+    {
+      const TmAdvice *a = advice->pdata[i];
+      g_test_message ("%s: %s | %s | %s", a->rule, a->finding, a->action, a->flags);
+    }
+  g_assert_cmpuint (advice->len, ==, n_expect);
+  for (guint e = 0; e < n_expect; e++)
+    {
+      const TmAdvice *found = NULL;
+      for (guint i = 0; i < advice->len; i++)
+        if (g_str_equal (((TmAdvice *) advice->pdata[i])->rule, expect[e].rule))
+          found = advice->pdata[i];
+      g_assert_nonnull (found);
+      g_assert_true (found->finding && strlen (found->finding) > 30);
+      g_assert_true (found->action && strlen (found->action) > 30);
+      if (expect[e].n == 0)
+        continue;
+      g_assert_cmpuint (found->n_gcs, ==, expect[e].n);
+      for (guint k = 0; k < MIN (expect[e].n, TM_ADVICE_MAX_EVIDENCE); k++)
+        g_assert_cmpuint (g_array_index (found->gcs, guint32, k), ==, expect[e].gcs[k]);
+    }
+}
+
+static void
+test_steady_silent (void)
+{
+  g_autofree Gc *g = steady (200);
+
+  for (const char *const *c = (const char *const[]) { "Serial", "Parallel", "G1", NULL }; *c; c++)
+    {
+      g_autoptr(TmTrace) t = build (g, 200, *c, NULL);
+      check (t, TM_ADVICE_GOAL_ANY, NULL, 0);
+      check (t, TM_ADVICE_GOAL_LATENCY, NULL, 0);
+      check (t, TM_ADVICE_GOAL_THROUGHPUT, NULL, 0);
+    }
+}
+
+static void
+test_explicit_gc (void)
+{
+  g_autofree Gc *g = steady (60);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmTrace) g1 = NULL;
+  const Expect e = { "explicit-gc", 3, { 10, 30, 50 } };
+  g_autoptr(GPtrArray) a = NULL;
+
+  for (guint i = 9; i < 60; i += 20)
+    {
+      g[i].kind = TM_GC_KIND_MAJOR;
+      g[i].cause = "System.gc()";
+      g[i].pause_ms = 50;
+    }
+  t = build (g, 60, "Parallel", NULL);
+  check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+  a = tm_advise (t, 0, 0, NULL);
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-XX:+DisableExplicitGC");
+  g_clear_pointer (&a, g_ptr_array_unref);
+  g1 = build (g, 60, "G1", NULL);
+  a = tm_advise (g1, 0, 0, NULL);
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-XX:+ExplicitGCInvokesConcurrent");
+  g_clear_pointer (&a, g_ptr_array_unref);
+  /* a window without them: silent */
+  a = tm_advise (t, 11, 29, NULL);
+  g_assert_cmpuint (a->len, ==, 0);
+}
+
+static void
+test_metaspace (void)
+{
+  g_autofree Gc *g = steady (60);
+  const Expect e = { "metaspace", 2, { 3, 40 } };
+
+  for (guint i = 0; i < 60; i++)
+    g[i].meta = 30;
+  g[2].cause = "Metadata GC Threshold";
+  {
+    /* one at start-up is normal */
+    g_autoptr(TmTrace) t = build (g, 60, "G1", NULL);
+    check (t, TM_ADVICE_GOAL_ANY, NULL, 0);
+  }
+  g[39].cause = "Metadata GC Threshold";
+  g[39].meta = 90;
+  {
+    g_autoptr(TmTrace) t = build (g, 60, "G1", NULL);
+    g_autoptr(GPtrArray) a = tm_advise (t, 0, 0, NULL);
+    check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+    /* twice the highest metaspace use at those GCs, in 16 MiB steps */
+    g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-XX:MetaspaceSize=192m");
+  }
+}
+
+static void
+test_humongous (void)
+{
+  g_autofree Gc *g = steady (60);
+  const Expect e = { "humongous", 3, { 5, 15, 25 } };
+
+  g[4].cause = g[14].cause = "G1 Humongous Allocation";
+  {
+    g_autoptr(TmTrace) t = build (g, 60, "G1", NULL);
+    check (t, TM_ADVICE_GOAL_ANY, NULL, 0);   /* 2 of 60: below 3 and 5% */
+  }
+  g[24].cause = "G1 Humongous Allocation";
+  {
+    g_autoptr(TmTrace) t = build (g, 60, "G1", NULL);
+    check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+  }
+}
+
+static void
+test_evacuation_failure (void)
+{
+  g_autofree Gc *g = steady (60);
+  g_autoptr(TmTrace) t = build (g, 60, "G1", "7,9");
+  const Expect e = { "evacuation-failure", 2, { 7, 9 } };
+  g_autoptr(GPtrArray) a = NULL;
+
+  check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+  a = tm_advise (t, 10, 60, NULL);
+  g_assert_cmpuint (a->len, ==, 0);
+}
+
+/* Old generation 95% full after every full GC, and full GCs every third GC
+ * with 400 ms pauses: a GC-overhead window, live data 285 MiB of 400. */
+static void
+test_heap_too_small (void)
+{
+  g_autofree Gc *g = steady (60);
+  g_autoptr(TmTrace) t = NULL;
+  Expect e = { "heap-too-small", 0, { 0 } };
+  g_autoptr(GPtrArray) a = NULL;
+
+  for (guint i = 0; i < 60; i++)
+    {
+      if (i % 3 == 2)
+        g[i] = (Gc) { .kind = TM_GC_KIND_MAJOR, .pause_ms = 400, .gap_ms = 300,
+                      .young_before = 100, .young_after = 0, .old_before = 300, .old_after = 285 };
+      else
+        g[i] = (Gc) { .gap_ms = 300, .young_before = 100, .young_after = 0, .old_before = 285, .old_after = 292 };
+    }
+  for (guint i = 2; i < 60; i += 3)
+    e.gcs[e.n++] = i + 1;
+  t = build (g, 60, "Parallel", NULL);
+  check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+  a = tm_advise (t, 0, 0, NULL);
+  /* three times the live data (285 MiB), in 16 MiB steps: 855 -> 864 MiB */
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-Xmx864m");
+
+  /* the same overhead with the heap half empty after full GCs: not the heap size */
+  for (guint i = 2; i < 60; i += 3)
+    g[i].old_after = 100;
+  {
+    g_autoptr(TmTrace) t2 = build (g, 60, "Parallel", NULL);
+    g_autoptr(GPtrArray) a2 = tm_advise (t2, 0, 0, NULL);
+    for (guint i = 0; i < a2->len; i++)
+      g_assert_cmpstr (((TmAdvice *) a2->pdata[i])->rule, !=, "heap-too-small");
+  }
+}
+
+/* Live data after full GCs grows 2 MiB per full GC for 100 s: a leak, and
+ * not "heap too small" even though the heap ends up full. */
+static void
+test_leak (void)
+{
+  g_autofree Gc *g = steady (100);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmTrace) warm = NULL;
+  g_autoptr(GPtrArray) a = NULL;
+  guint64 live = 40;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      if (i % 5 == 4)
+        {
+          live += 10;
+          g[i] = (Gc) { .kind = TM_GC_KIND_MAJOR, .pause_ms = 30, .young_before = 100, .young_after = 0,
+                        .old_before = live + 20, .old_after = live };
+        }
+      else
+        g[i] = (Gc) { .young_before = 100, .young_after = 0, .old_before = live + 5 * (i % 5),
+                      .old_after = live + 5 * (i % 5) + 5 };
+    }
+  t = build (g, 100, "G1", NULL);
+  a = tm_advise (t, 0, 0, NULL);
+  g_assert_cmpuint (a->len, >=, 1);
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->rule, ==, "leak");
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-XX:+HeapDumpOnOutOfMemoryError");
+  for (guint i = 0; i < a->len; i++)
+    g_assert_cmpstr (((TmAdvice *) a->pdata[i])->rule, !=, "heap-too-small");
+  g_assert_cmpuint (((TmAdvice *) a->pdata[0])->n_gcs, ==, 20);   /* the 20 full GCs */
+
+  /* growth that levels off in the second half is warm-up, not a leak */
+  live = 40;
+  for (guint i = 0; i < 100; i++)
+    if (i % 5 == 4)
+      {
+        live += i < 50 ? 10 : 0;
+        g[i].old_after = live;
+        g[i].old_before = live + 20;
+      }
+  warm = build (g, 100, "G1", NULL);
+  check (warm, TM_ADVICE_GOAL_ANY, NULL, 0);
+}
+
+/* Minor GCs every 40 ms pausing 10 ms (20% of the time), heap mostly empty. */
+static void
+test_young_too_small (void)
+{
+  g_autofree Gc *g = steady (100);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(GPtrArray) a = NULL;
+
+  for (guint i = 0; i < 100; i++)
+    if (g[i].kind == 0)
+      {
+        g[i].gap_ms = 40;
+        g[i].pause_ms = 10;
+      }
+  t = build (g, 100, "Serial", NULL);
+  a = tm_advise (t, 0, 0, NULL);
+  g_assert_cmpuint (a->len, ==, 1);
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->rule, ==, "young-too-small");
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-Xmn304m");   /* 3 x 100 MiB, 16 MiB steps */
+  /* every minor GC whose previous GC ended less than 9 pauses before: all
+   * 95 minor GCs except the first (no previous GC) */
+  g_assert_cmpuint (((TmAdvice *) a->pdata[0])->n_gcs, ==, 94);
+
+  /* 9% of the time: below the 10% threshold */
+  for (guint i = 0; i < 100; i++)
+    if (g[i].kind == 0)
+      g[i].gap_ms = 102;
+  {
+    g_autoptr(TmTrace) t2 = build (g, 100, "Serial", NULL);
+    check (t2, TM_ADVICE_GOAL_ANY, NULL, 0);
+  }
+}
+
+/* Minor GCs promote 25 MiB of every 100 they collect, and a full GC every
+ * tenth GC frees 90% of the old generation. */
+static void
+test_premature_promotion (void)
+{
+  g_autofree Gc *g = steady (60);
+  g_autoptr(TmTrace) t = NULL;
+  const Expect e = { "premature-promotion", 6, { 10, 20, 30, 40, 50, 60 } };
+  guint64 old = 20;
+
+  for (guint i = 0; i < 60; i++)
+    {
+      if (i % 10 == 9)
+        {
+          g[i] = (Gc) { .kind = TM_GC_KIND_MAJOR, .pause_ms = 40, .young_before = 100, .young_after = 0,
+                        .old_before = old, .old_after = 20 };
+          old = 20;
+        }
+      else
+        {
+          g[i] = (Gc) { .young_before = 100, .young_after = 0, .old_before = old, .old_after = old + 25 };
+          old += 25;
+        }
+    }
+  t = build (g, 60, "Parallel", NULL);
+  check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+
+  /* 10 MiB of 100 promoted: below the 15% threshold */
+  old = 20;
+  for (guint i = 0; i < 60; i++)
+    {
+      g[i].old_before = old;
+      g[i].old_after = i % 10 == 9 ? 20 : old + 10;
+      old = g[i].old_after;
+    }
+  {
+    g_autoptr(TmTrace) t2 = build (g, 60, "Parallel", NULL);
+    check (t2, TM_ADVICE_GOAL_ANY, NULL, 0);
+  }
+}
+
+/* Survivor space at its limit after 12 of 40 young GCs. */
+static void
+test_survivor_overflow (void)
+{
+  g_autofree Gc *g = steady (40);
+  g_autoptr(TmTrace) t = NULL;
+  Expect e = { "survivor-overflow", 0, { 0 } };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g[i].surv_cap = 10;
+      g[i].surv_after = g[i].kind == 0 && i % 3 == 0 ? 10 : 4;
+      if (g[i].kind == 0 && i % 3 == 0)
+        e.gcs[e.n++] = i + 1;
+    }
+  t = build (g, 40, "Serial", NULL);
+  check (t, TM_ADVICE_GOAL_ANY, &e, 1);
+
+  /* no capacity known (every GC "at its limit"): silent */
+  for (guint i = 0; i < 40; i++)
+    g[i].surv_after = 10;
+  {
+    g_autoptr(TmTrace) t2 = build (g, 40, "G1", NULL);
+    check (t2, TM_ADVICE_GOAL_ANY, NULL, 0);
+  }
+}
+
+/* Parallel with full GC pauses of 300 ms: only for the latency goal. */
+static void
+test_latency_pauses (void)
+{
+  g_autofree Gc *g = steady (100);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmTrace) g1 = NULL;
+  const Expect e = { "latency-pauses", 5, { 20, 40, 60, 80, 100 } };
+  g_autoptr(GPtrArray) a = NULL;
+
+  for (guint i = 19; i < 100; i += 20)
+    g[i].pause_ms = 300;
+  t = build (g, 100, "Parallel", NULL);
+  check (t, TM_ADVICE_GOAL_LATENCY, &e, 1);
+  check (t, TM_ADVICE_GOAL_THROUGHPUT, NULL, 0);
+  check (t, TM_ADVICE_GOAL_ANY, NULL, 0);
+  a = tm_advise (t, 0, 0, &(TmAdviceParams) { TM_ADVICE_GOAL_LATENCY, 100 });
+  g_assert_cmpstr (((TmAdvice *) a->pdata[0])->flags, ==, "-XX:+UseG1GC -XX:MaxGCPauseMillis=100");
+  /* already a concurrent collector: nothing to switch to */
+  g1 = build (g, 100, "G1", NULL);
+  check (g1, TM_ADVICE_GOAL_LATENCY, NULL, 0);
+}
+
+static void
+test_stats (void)
+{
+  g_autofree Gc *g = steady (20);
+  g_autoptr(TmTrace) t = build (g, 20, "Serial", NULL);
+  TmGcStats st;
+
+  tm_gc_stats_compute (t, 0, 0, &st);
+  g_assert_cmpuint (st.n_gcs, ==, 20);
+  g_assert_cmpuint (st.n_minor, ==, 19);
+  g_assert_cmpuint (st.n_major, ==, 1);
+  /* 19 x 5 ms + 40 ms over 20 s + 135 ms */
+  g_assert_cmpfloat_with_epsilon (st.pause_total_ns, 135.0 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (st.duration_ns, 20135.0 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (st.pause_p50_ns, 5.0 * MS, 1);
+  g_assert_cmpfloat_with_epsilon (st.pause_max_ns, 40.0 * MS, 1);
+  g_assert_cmpuint (st.pause_max_gc, ==, 20);
+  g_assert_cmpuint (st.live_max_bytes, ==, 60 * MIB);
+  /* promoted: 1 MiB at GCs 1, 5, 9, 13, 17 */
+  g_assert_cmpfloat_with_epsilon (st.promoted_bytes, 5.0 * MIB, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/advice/stats", test_stats);
+  g_test_add_func ("/advice/steady-silent", test_steady_silent);
+  g_test_add_func ("/advice/explicit-gc", test_explicit_gc);
+  g_test_add_func ("/advice/metaspace", test_metaspace);
+  g_test_add_func ("/advice/humongous", test_humongous);
+  g_test_add_func ("/advice/evacuation-failure", test_evacuation_failure);
+  g_test_add_func ("/advice/heap-too-small", test_heap_too_small);
+  g_test_add_func ("/advice/leak", test_leak);
+  g_test_add_func ("/advice/young-too-small", test_young_too_small);
+  g_test_add_func ("/advice/premature-promotion", test_premature_promotion);
+  g_test_add_func ("/advice/survivor-overflow", test_survivor_overflow);
+  g_test_add_func ("/advice/latency-pauses", test_latency_pauses);
+  return g_test_run ();
+}
