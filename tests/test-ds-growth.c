@@ -90,7 +90,10 @@ assert_deep_walked (TmDsGrowth *g)
 
       for (guint k = 0; k < 2; k++)
         {
-          TmDsSize walked = tm_ds_result_deep (g->result[k], e->structure[k], NULL);
+          TmDsSize walked = { 0, 0 };
+
+          if (e->structure[k] != TM_DS_NONE)
+            walked = tm_ds_result_deep (g->result[k], e->structure[k], NULL);
           g_assert_cmpuint (e->size[TM_DS_METRIC_DEEP][k].objects, ==, walked.objects);
           g_assert_cmpuint (e->size[TM_DS_METRIC_DEEP][k].bytes, ==, walked.bytes);
         }
@@ -180,7 +183,7 @@ test_patterns (void)
   m = obj (&w, NODE, 16, START); ref (&w, n, m, START);
   el = obj (&w, ELEM, 100, START); ref (&w, m, el, START);
 
-  /* F: born inside the window: not alive at both ends */
+  /* F: born inside the window: grows from zero */
   f = obj (&w, LIST, 40, END);
   ref (&w, root, f, END);
 
@@ -206,8 +209,8 @@ test_patterns (void)
   g_assert_cmpint (growth->heap_growth_bytes, ==, 232 + 232 + 2000 + 2000 + 40 - 116);
   g_assert_cmpuint (growth->n_structures[0], ==, 6);
   g_assert_cmpuint (growth->n_structures[1], ==, 7);
-  /* x is nested, f is new */
-  g_assert_cmpuint (growth->entries->len, ==, 5);
+  /* x is nested; f is new and counts from zero */
+  g_assert_cmpuint (growth->entries->len, ==, 6);
 
   en = entry_for (growth, a, &rank);
   g_assert_nonnull (en);
@@ -223,7 +226,7 @@ test_patterns (void)
   g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_SINGLE_CONTAINER_GROWTH);
 
   en = entry_for (growth, b, &rank);
-  g_assert_cmpuint (rank, ==, 2);
+  g_assert_cmpuint (rank, ==, 3);
   assert_growth (en, TM_DS_METRIC_RETAINED, 32);
   assert_growth (en, TM_DS_METRIC_DEEP, 232);
   assert_growth (en, TM_DS_METRIC_DS, 232);
@@ -240,21 +243,32 @@ test_patterns (void)
   g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_SINGLE_DATA_GROWTH);
 
   en = entry_for (growth, d, &rank);
-  g_assert_cmpuint (rank, ==, 3);
+  g_assert_cmpuint (rank, ==, 4);
   assert_growth (en, TM_DS_METRIC_RETAINED, 0);
   assert_growth (en, TM_DS_METRIC_DEEP, 2000);
   assert_growth (en, TM_DS_METRIC_DS, 0);
   g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_SHARED_DATA_GROWTH);
 
   en = entry_for (growth, e, &rank);
-  g_assert_cmpuint (rank, ==, 4);
+  g_assert_cmpuint (rank, ==, 5);
   assert_growth (en, TM_DS_METRIC_RETAINED, -116);
   assert_growth (en, TM_DS_METRIC_DEEP, -116);
   assert_growth (en, TM_DS_METRIC_DEEP_DS, -116);
   g_assert_cmpfloat (en->hgp[TM_DS_METRIC_RETAINED], <, 0.0);
   g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_NON_GROWTH);
 
-  g_assert_null (entry_for (growth, f, &rank));
+  en = entry_for (growth, f, &rank);
+  g_assert_nonnull (en);
+  g_assert_cmpuint (rank, ==, 2);
+  g_assert_true (en->born);
+  g_assert_cmpuint (en->structure[0], ==, TM_DS_NONE);
+  for (guint mt = 0; mt < TM_DS_N_METRICS; mt++)
+    {
+      g_assert_cmpuint (en->size[mt][0].objects, ==, 0);
+      assert_growth (en, mt, 40);
+    }
+  g_assert_cmpint (en->pattern, ==, TM_DS_PATTERN_SINGLE_CONTAINER_GROWTH);
+  g_assert_false (entry_for (growth, a, &rank)->born);
   assert_deep_walked (growth);
   g_assert_null (entry_for (growth, x, &rank));
 

@@ -90,7 +90,7 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
         }
       g_string_append (s, "}, \"pattern\": ");
       tm_json_append_string (s, tm_ds_pattern_to_string (e->pattern));
-      g_string_append_c (s, '}');
+      g_string_append_printf (s, ", \"born\": %s}", e->born ? "true" : "false");
     }
   g_string_append (s, "]}\n");
   fputs (s->str, stdout);
@@ -111,12 +111,12 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
   guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
 
   printf ("Data structure growth in %s, GC %u to GC %u\n", path, g->from_gc, g->to_gc);
-  printf ("Heap growth %s; %u structures alive at both ends and not contained in another "
-          "(detected: %u at GC %u, %u at GC %u)\n\n",
+  printf ("Heap growth %s; %u structures alive at the end and not contained in another, those born"
+          " inside the window growing from zero (detected: %u at GC %u, %u at GC %u)\n\n",
           growth, g->entries->len, g->n_structures[0], g->from_gc, g->n_structures[1], g->to_gc);
   if (n == 0)
     {
-      printf ("No data structure is alive at both ends of the window.\n");
+      printf ("No data structure is alive at the end of the window.\n");
       return;
     }
   printf ("%4s %-44s %11s %11s %8s %11s %11s  %s\n", "#", "STRUCTURE", "RETAINED", "GROWTH", "HGP",
@@ -134,7 +134,7 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
 
       printf ("%4u %-44s %11s %11s %7.1f%% %11s %11s  %s\n", i + 1, name, retained, dr,
               100.0 * e->hgp[TM_DS_METRIC_RETAINED], dd, dds, tm_ds_pattern_to_string (e->pattern));
-      printf ("     allocated at %s\n", site);
+      printf ("     allocated at %s%s\n", site, e->born ? " (born inside the window)" : "");
     }
   if (n < g->entries->len)
     printf ("(%u more; --top 0 shows all)\n", g->entries->len - n);
@@ -168,7 +168,8 @@ tm_cmd_ds_growth (int argc, char **argv)
   g_option_context_set_description (ctx,
     "Structures come from the descriptions in dsl-library/ plus --ds files\n"
     "(language: docs/data-structures.md). Growth is measured for the\n"
-    "structures alive at both GCs and not contained in another one; HGP is a\n"
+    "structures alive at the second GC and not contained in another one (born\n"
+    "after the first GC: growing from zero); HGP is a\n"
     "structure's growth as a fraction of the heap's growth. Patterns:\n"
     "single-/shared-ownership container growth, single-/shared-ownership data\n"
     "growth, non-growth.");

@@ -217,23 +217,32 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
       if ((s1 & 255) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
 
-      /* the same object at the start: same object index */
+      /* the same object at the start: same object index; a structure
+       * whose head was not in the heap at the start was born inside the
+       * window and grows from nothing */
       e.object_index = r1->graph->node_object[r1->head[s1]];
-      if (!tm_heap_graph_node_for_object (r0->graph, e.object_index, &node0))
-        continue;
-      s0 = tm_ds_result_find_head (r0, node0);
-      if (s0 == TM_DS_NONE)
-        continue;   /* a type table mismatch; not the same structure */
+      e.node[0] = e.structure[0] = TM_DS_NONE;
+      if (tm_heap_graph_node_for_object (r0->graph, e.object_index, &node0))
+        {
+          s0 = tm_ds_result_find_head (r0, node0);
+          if (s0 == TM_DS_NONE)
+            continue;   /* a type table mismatch; not the same structure */
+          e.node[0] = node0;
+          e.structure[0] = s0;
+        }
+      else
+        e.born = TRUE;
 
       e.type = r1->node_type[r1->head[s1]];
-      e.node[0] = node0;
       e.node[1] = r1->head[s1];
-      e.structure[0] = s0;
       e.structure[1] = s1;
       for (guint k = 0; k < 2; k++)
         {
           TmDsResult *r = growth->result[k];
           guint32 s = e.structure[k];
+
+          if (s == TM_DS_NONE)
+            continue;   /* born in the window: sizes 0 at the start */
 
           e.size[TM_DS_METRIC_RETAINED][k] = retained_of (ends[k], e.node[k]);
           e.size[TM_DS_METRIC_DEEP][k] = deep_of (r, ends[k], closed[k], s, e.node[k]);

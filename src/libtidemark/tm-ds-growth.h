@@ -6,8 +6,10 @@
  * growth portion (HGP) of each growth, and the metric pattern.
  *
  * Which structures: those shown in the data-structure view at the end of
- * the window (not contained in another) whose head object was alive at the
- * start too (identity by object: same object id).
+ * the window (not contained in another), identified at the start by their
+ * head object (same object id).  A structure whose head was not in the
+ * heap at the start was born inside the window: it grows from zero (its
+ * start sizes are 0, node[0] and structure[0] are TM_DS_NONE, `born`).
  *
  * HGP of a metric = its growth in bytes / the heap's growth in bytes (the
  * live bytes of the graph at the end minus at the start), a fraction; 0
@@ -54,11 +56,12 @@ const char *tm_ds_metric_to_string  (TmDsMetric metric);
 typedef struct {
   guint32     object_index;     /* the head object */
   guint32     type;             /* type index */
-  guint32     node[2];          /* head's graph node at the start / end */
-  guint32     structure[2];     /* structure index in from / to result */
+  guint32     node[2];          /* head's graph node at the start / end (TM_DS_NONE: born) */
+  guint32     structure[2];     /* structure index in from / to result (TM_DS_NONE: born) */
   TmDsSize    size[TM_DS_N_METRICS][2];   /* [metric][0 = start, 1 = end] */
   double      hgp[TM_DS_N_METRICS];
   TmDsPattern pattern;
+  gboolean    born;             /* created inside the window: no start, sizes 0 there */
 } TmDsGrowthEntry;
 
 typedef struct {

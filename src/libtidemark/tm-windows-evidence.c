@@ -114,14 +114,23 @@ tm_growth_continues (const TmSeriesPoint *p,
     *slope_tail = tail;
 
   /* the plateau starts where memory last rose to the lowest value of the
-   * window's last third and stayed at or above it */
-  for (i = n >= k ? n - k : 0; i < n; i++)
-    floor_v = MIN (floor_v, p[i].value);
-  i = n;
-  while (i > 0 && p[i - 1].value >= floor_v)
-    i--;
-  if (plateau_from)
-    *plateau_from = MIN (i, n - 1);
+   * window's last third, less 5% of the window's growth (what is that
+   * close has arrived), and stayed at or above it */
+  {
+    guint64 top = 0;
+    double level;
+
+    for (i = n >= k ? n - k : 0; i < n; i++)
+      floor_v = MIN (floor_v, p[i].value);
+    for (i = 0; i < n; i++)
+      top = MAX (top, p[i].value);
+    level = (double) floor_v - 0.05 * ((double) top - (double) p[0].value);
+    i = n;
+    while (i > 0 && (double) p[i - 1].value >= level)
+      i--;
+    if (plateau_from)
+      *plateau_from = MIN (i, n - 1);
+  }
 
   if (ratio <= 0)
     return all > 0;

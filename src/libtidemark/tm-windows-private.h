@@ -110,7 +110,8 @@ gsize    tm_growth_tail_points     (gsize                n);
  * slope of the whole window (ratio <= 0: any window with a positive
  * slope).  A window shorter than two thirds cannot tell and does not
  * continue.  *plateau_from: where the memory last rose to the lowest
- * value of the last third and stayed at or above it.  O(n). */
+ * value of the last third, less 5% of the window's growth, and stayed at
+ * or above it.  O(n). */
 gboolean tm_growth_continues       (const TmSeriesPoint *p,
                                     gsize                n,
                                     double               ratio,

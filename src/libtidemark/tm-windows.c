@@ -9,6 +9,7 @@
 #include "tm-windows.h"
 #include "tm-windows-private.h"
 #include "tm-format-util.h"
+#include "tm-heap-graph.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -396,7 +397,16 @@ typedef struct {
   gsize                 first_restart;  /* end of the series' first cycle (tm_leak_first_restart) */
   const Timeline       *tl;
   const TmOomEvent     *oom;         /* END_OOM: the first OutOfMemoryError */
+  struct EndGraph      *end_graph;   /* the graph at the last point, read on demand */
 } Evidence;
+
+/* What the reference graph at the series' last kept point reaches: read
+ * at most once per detection, and only for growth worth classifying. */
+struct EndGraph {
+  gboolean     tried;
+  TmHeapGraph *graph;
+  guint64     *reached;   /* bitmap over graph nodes */
+};
 
 /* Where the application effectively ends: the start of its teardown. */
 static void
@@ -407,8 +417,11 @@ evidence_teardown (Evidence *ev, const Timeline *tl)
 
   /* A drop in occupancy after a young GC is as often a collection as an
    * exit: teardown is judged on series without garbage only (reachable
-   * memory, occupancy after whole-heap GCs, heaptrack's heap in use). */
-  if (ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK)
+   * memory, occupancy after whole-heap GCs, heaptrack's heap in use).  A
+   * GC log never sees the exit (the JVM does not collect on the way out):
+   * a final drop in it is a collection of data the program let go. */
+  if ((ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK) ||
+      ev->voc->source == SOURCE_GC_LOG)
     return;
   n = tm_teardown_start (ev->s.points, ev->s.n, params->teardown_min_drop, params->teardown_max_fraction);
   if (n >= ev->s.n)
@@ -460,6 +473,7 @@ evidence_build (const TmTrace *trace, const TmWindowParams *params, const Timeli
   ev->params = params;
   ev->voc = vocab_for (trace);
   ev->tl = tl;
+  ev->end_graph = g_new0 (struct EndGraph, 1);
   leak_series_build (tl, params, &ev->s);
   ev->n = ev->s.n;
   ev->timeline_n = tl->n;
@@ -473,6 +487,12 @@ static void
 evidence_clear (Evidence *ev)
 {
   leak_series_clear (&ev->s);
+  if (ev->end_graph)
+    {
+      g_free (ev->end_graph->reached);
+      g_clear_pointer (&ev->end_graph->graph, tm_heap_graph_free);
+      g_clear_pointer (&ev->end_graph, g_free);
+    }
 }
 
 /* What the points of the leak series are called. */
@@ -556,30 +576,78 @@ evidence_note (const Evidence *ev)
 
 /* ---- leak, backlog or warm-up ---- */
 
-/* The share of a window's growth that objects allocated in its first half
- * still hold at its end, in the model's live bytes after GC (sampled
- * traces scale both alike); -1 when the trace has no object rows with
- * deaths or the model's live bytes did not grow.  A leak keeps what it
- * allocates, so its early objects hold about half of the growth at a
- * steady rate; a backlog turns its objects over, so they are gone. */
+/* Bytes that the graph of the series' last kept point reaches, of the
+ * objects with indices lo..hi-1; -1 when the graph cannot be read. */
 static double
-old_share (const TmTrace *trace, guint32 first_gc, guint32 last_gc)
+reached_born (const Evidence *ev, guint64 lo, guint64 hi)
 {
-  const TmGc *a, *b;
-  guint32 mid;
-  guint64 lo, hi;
-  double old = 0;
+  struct EndGraph *eg = ev->end_graph;
+  const TmHeapGraph *g;
+  guint32 a = 0, b;
+  double bytes = 0;
 
-  if (trace->n_objects == 0 || !(trace->flags & TM_TRACE_FLAG_DEATHS) ||
-      first_gc < 1 || last_gc <= first_gc + 1 || last_gc > tm_trace_n_gcs (trace))
+  if (!eg->tried)
+    {
+      eg->tried = TRUE;
+      /* reads the trace's file (or bytes) at the graph's position only */
+      eg->graph = tm_heap_graph_read ((TmTrace *) ev->trace, ev->s.gc_ids[ev->n - 1], NULL, NULL);
+      if (eg->graph)
+        eg->reached = tm_heap_graph_mark (eg->graph, NULL);
+    }
+  if ((g = eg->graph) == NULL)
     return -1;
-  a = tm_trace_gc (trace, first_gc);
-  b = tm_trace_gc (trace, last_gc);
-  if (b->live_bytes <= a->live_bytes)
+  /* nodes are in ascending object order: the first at or after lo */
+  b = g->n_nodes;
+  while (a < b)
+    {
+      guint32 mid = a + (b - a) / 2;
+      if (g->node_object[mid] < lo)
+        a = mid + 1;
+      else
+        b = mid;
+    }
+  for (guint32 v = a; v < g->n_nodes && g->node_object[v] < hi; v++)
+    if (tm_bitmap_get (eg->reached, v))
+      bytes += (double) tm_trace_object_size (ev->trace, g->node_object[v]);
+  return bytes;
+}
+
+/* The share of a window's growth that objects allocated in its first half
+ * still hold at its end; -1 when that cannot be known.  A leak keeps what
+ * it allocates, so its early objects hold about half of the growth at a
+ * steady rate; a backlog turns its objects over, so they are gone.
+ * "Still hold" needs reachability: on reachable memory the graph at the
+ * window's end says it; after whole-heap GCs (and in heaptrack, where a
+ * death is a free) the model's deaths do.  After a young GC they do not:
+ * tenured garbage is only freed by the next whole-heap GC. */
+static double
+old_share (const Evidence *ev, gsize f)
+{
+  const TmTrace *trace = ev->trace;
+  gsize n = ev->n;
+  guint32 first_gc = ev->s.gc_ids[f], last_gc = ev->s.gc_ids[n - 1], mid;
+  guint64 lo, hi;
+  double old = 0, growth;
+
+  if (trace->n_objects == 0 || !(trace->flags & TM_TRACE_FLAG_DEATHS) || last_gc <= first_gc + 1)
     return -1;
   mid = first_gc + (last_gc - first_gc) / 2;
   lo = tm_trace_allocs_before_gc (trace, first_gc);
   hi = tm_trace_allocs_before_gc (trace, mid);
+  if (ev->s.kind == SERIES_REACHABLE)
+    {
+      growth = (double) ev->s.points[n - 1].value - (double) ev->s.points[f].value;
+      if (growth <= 0)
+        return -1;
+      if ((old = reached_born (ev, lo, hi)) >= 0)
+        return old / growth;
+      old = 0;   /* the graph cannot be read (file gone): the model's deaths */
+    }
+  else if (ev->s.kind == SERIES_OCCUPANCY && ev->voc->source != SOURCE_HEAPTRACK)
+    return -1;
+  growth = (double) tm_trace_gc (trace, last_gc)->live_bytes - (double) tm_trace_gc (trace, first_gc)->live_bytes;
+  if (growth <= 0)
+    return -1;
   for (guint64 i = lo; i < hi; i++)
     {
       guint32 death = trace->obj_death[i];
@@ -587,7 +655,7 @@ old_share (const TmTrace *trace, guint32 first_gc, guint32 last_gc)
       if (death == TM_ALIVE || death > last_gc)
         old += (double) tm_trace_object_size (trace, i);
     }
-  return old / (double) (b->live_bytes - a->live_bytes);
+  return old / growth;
 }
 
 typedef enum {
@@ -657,7 +725,7 @@ judge_growth (const Evidence *ev, gsize f, Growth *g)
           return;
         }
     }
-  g->share = params->backlog_old_fraction > 0 ? old_share (ev->trace, ev->s.gc_ids[f], ev->s.gc_ids[n - 1]) : -1;
+  g->share = params->backlog_old_fraction > 0 ? old_share (ev, f) : -1;
   g->verdict = g->share >= 0 && g->share < params->backlog_old_fraction ? VERDICT_BACKLOG : VERDICT_LEAK;
 }
 
@@ -965,20 +1033,23 @@ leak_regression_window (const Evidence *ev, const char *caveat)
         " lasts. Nothing to do.%s"),
         what, gcs, w->first_gc, w->last_gc, c0, c1, h, _(ev->voc->gc), ids[g.earlier_at], end);
     }
-  else if (g.verdict == VERDICT_WARM_UP || g.verdict == VERDICT_TOO_SHORT)
+  else if (g.verdict == VERDICT_TOO_SHORT)
+    w->explanation = g_strdup_printf (_(
+      "A straight line fitted to %s over %s %u-%u rises from %s to %s, but %u points are too few to tell"
+      " whether the growth continues (%u needed). Nothing to do unless it continues in a longer run.%s"),
+      what, gcs, w->first_gc, w->last_gc, c0, c1, (guint) (n - f),
+      (guint) (2 * tm_growth_tail_points (n - f)), end);
+  else if (g.verdict == VERDICT_WARM_UP)
     {
       gsize k = tm_growth_tail_points (n - f);
       g_autofree char *st = fmt_bytes (g.slope_tail), *sa = fmt_bytes (g.slope_all);
-      g_autofree char *why = g.verdict == VERDICT_TOO_SHORT
-        ? g_strdup (_("the window has too few points to tell whether it continues"))
-        : g_strdup_printf (_("in its last third (%s %u-%u) memory changed at %s/s, under %.0f%% of the"
-                             " window's %s/s"),
-                           gcs, ids[n - k], w->last_gc, st, params->leak_continue_ratio * 100, sa);
 
       w->explanation = g_strdup_printf (_(
-        "A straight line fitted to %s over %s %u-%u rises from %s to %s, but %s: the growth does not"
-        " continue to the end (it levels off or falls back). Nothing to do.%s"),
-        what, gcs, w->first_gc, w->last_gc, c0, c1, why, end);
+        "A straight line fitted to %s over %s %u-%u rises from %s to %s, but in its last third (%s %u-%u)"
+        " memory changed at %s/s, under %.0f%% of the window's %s/s: the growth does not continue to the"
+        " end (it levels off or falls back). Nothing to do.%s"),
+        what, gcs, w->first_gc, w->last_gc, c0, c1, gcs, ids[n - k], w->last_gc, st,
+        params->leak_continue_ratio * 100, sa, end);
     }
   else if (rrel >= params->leak_min_growth)
     {

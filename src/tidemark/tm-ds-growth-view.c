@@ -168,6 +168,8 @@ leaf_groups (TmDsGrowthView *self, const TmDsGrowthRow *parent)
       TmDsResult *r = self->growth->result[k];
       g_autoptr(GArray) nodes = g_array_new (FALSE, FALSE, sizeof (guint32));
 
+      if (e->structure[k] == TM_DS_NONE)
+        continue;   /* born inside the window: nothing at the start */
       tm_ds_result_leaves (r, e->structure[k], nodes);
       for (guint i = 0; i < nodes->len; i++)
         {

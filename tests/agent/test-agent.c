@@ -10,6 +10,7 @@
  */
 #include "tidemark.h"
 #include "tm-transactions.h"
+#include "tm-windows.h"
 
 #include <glib/gstdio.h>
 #include <signal.h>
@@ -556,6 +557,56 @@ test_options (void)
   }
 }
 
+/* Phases.java: a real JVM with a planted shape of reachable memory; the
+ * suspicious windows must name it (docs/windows.md, "Real runs"). */
+static void
+test_phases (gconstpointer data)
+{
+  const char *mode = data;
+  g_autofree char *prop = g_strdup_printf ("-Dphases.mode=%s", mode);
+  const char *args[] = { "-XX:+UseSerialGC", "-Xmn4m", "-Xmx128m", prop, NULL };
+  g_autofree char *dir = make_tmpdir ();
+  /* a graph every 2 GCs: enough points for a verdict even when a loaded
+   * machine makes the run short of GCs */
+  g_autoptr(TmTrace) t = record (dir, "phases.tmtrace", "graph-every=2", args, "Phases");
+  g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+  const TmWindow *leak = NULL;
+  guint n = tm_trace_n_gcs (t);
+
+  assert_clean (t);
+  for (guint i = 0; i < ws->len; i++)
+    {
+      const TmWindow *w = ws->pdata[i];
+
+      g_test_message ("%s: %s GCs %u-%u %s: %s", mode, tm_window_kind_to_string (w->kind), w->first_gc,
+                      w->last_gc, w->growth ? w->growth : "-", w->explanation);
+      if (w->kind == TM_WINDOW_LEAK)
+        leak = w;
+    }
+  g_assert_nonnull (leak);
+  g_assert_cmpstr (leak->series, ==, "reachable");
+  if (g_str_equal (mode, "plateau"))
+    {
+      /* the LRU cache is full after 30% of the ticks: warm-up, no leak
+       * kind suspicious; the plateau starts near 30% of the GCs */
+      g_assert_cmpstr (leak->growth, ==, "warm-up");
+      g_assert_cmpfloat (leak->plateau_gc, >=, 0.15 * n);
+      g_assert_cmpfloat (leak->plateau_gc, <=, 0.45 * n);
+      for (guint i = 0; i < ws->len; i++)
+        if (((TmWindow *) ws->pdata[i])->series)
+          g_assert_false (((TmWindow *) ws->pdata[i])->suspicious);
+    }
+  else
+    {
+      /* the list (old listeners accumulate) or the queue (young jobs in
+       * growing numbers) grows from 20% of the ticks to the end */
+      g_assert_true (leak->suspicious);
+      g_assert_cmpstr (leak->growth, ==, g_str_equal (mode, "leak") ? "leak" : "backlog");
+      g_assert_cmpfloat (leak->first_gc, <=, 0.35 * n);
+      g_assert_cmpfloat (leak->last_gc, >=, n - 6);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -576,5 +627,8 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/javac", test_javac);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
+  g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);
+  g_test_add_data_func ("/agent/phases/leak", "leak", test_phases);
+  g_test_add_data_func ("/agent/phases/backlog", "backlog", test_phases);
   return g_test_run ();
 }
