@@ -13,13 +13,14 @@ cd "$(dirname "$0")"
 BUILD=${TIDEMARK_BUILD:-build}
 
 # Debian 12 packages: build, GUI, tests (Xvfb, JDK for the agent, heaptrack
-# for the importer cross-checks, clang for the fuzzer).
+# for the importer cross-checks, clang for the fuzzer, the JDK sources
+# javac compiles in the agent benchmark).
 PACKAGES=(
   meson ninja-build pkg-config gcc clang libclang-rt-14-dev
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libzstd-dev zstd zlib1g-dev
   gettext desktop-file-utils appstream
   xvfb xauth imagemagick python3
-  openjdk-17-jdk-headless heaptrack
+  openjdk-17-jdk-headless openjdk-17-source heaptrack
 )
 
 as_root() {
@@ -74,8 +75,8 @@ case "${1:-}" in
   build) deps; build ;;
   run)
     deps; build
-    export GSETTINGS_SCHEMA_DIR="$PWD/$BUILD/data"
-    exec "$BUILD/src/tidemark/tidemark" "$BUILD/data/sample-leak.tmtrace"
+    # the build tree's data, schema and translations (meson.add_devenv)
+    exec meson devenv -C "$BUILD" ./src/tidemark/tidemark data/sample-leak.tmtrace
     ;;
   test)
     deps; build

@@ -5,6 +5,8 @@
 
 #include "tm-heap-graph.h"
 
+#include <string.h>
+
 typedef struct {
   guint32  n;
   GArray  *src, *dst;          /* object indices */
@@ -103,4 +105,34 @@ test_reach (const TmHeapGraph *g, const guint8 *removed)
     }
   g_free (stack);
   return seen;
+}
+
+/* Breadth-first distances from the roots: 1 at a root, G_MAXUINT32 where
+ * no root reaches (a guint32 per node, freed with g_free). */
+static inline guint32 *
+test_root_distances (const TmHeapGraph *g)
+{
+  guint32 *dist = g_new (guint32, MAX (g->n_nodes, 1));
+  guint32 *queue = g_new (guint32, MAX (g->n_nodes, 1));
+  guint32 head = 0, tail = 0;
+
+  memset (dist, 0xff, g->n_nodes * sizeof *dist);
+  for (guint32 r = 0; r < g->n_roots; r++)
+    if (dist[g->root_node[r]] == G_MAXUINT32)
+      {
+        dist[g->root_node[r]] = 1;
+        queue[tail++] = g->root_node[r];
+      }
+  while (head < tail)
+    {
+      guint32 v = queue[head++];
+      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+        if (dist[g->edges[e]] == G_MAXUINT32)
+          {
+            dist[g->edges[e]] = dist[v] + 1;
+            queue[tail++] = g->edges[e];
+          }
+    }
+  g_free (queue);
+  return dist;
 }

@@ -11,6 +11,8 @@
 #include "tm-error.h"
 #include "tm-trace-builder.h"
 #include "tm-synth.h"
+#include "tm-document.h"
+#include "tm-root-path.h"
 #include "tm-trace-loader.h"
 #include "heap-test-util.h"
 
@@ -475,16 +477,18 @@ async_done (GObject *source, GAsyncResult *result, gpointer data)
   *out = g_object_ref (result);
 }
 
+/* The heap through a document's worker, as the app asks for it. */
 static TmHeapAnalysis *
 new_async (TmTrace *trace, guint32 gc, GCancellable *cancellable, GError **error)
 {
+  g_autoptr(TmDocument) doc = tm_document_new_for_trace (trace);
   GAsyncResult *result = NULL;
   TmHeapAnalysis *heap;
 
-  tm_heap_analysis_new_async (trace, gc, NULL, NULL, cancellable, async_done, &result);
+  tm_document_heap_async (doc, gc, NULL, NULL, cancellable, async_done, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  heap = tm_heap_analysis_new_finish (result, error);
+  heap = tm_document_heap_finish (doc, result, error);
   g_object_unref (result);
   return heap;
 }
@@ -598,6 +602,118 @@ test_synth_leak (void)
   g_rmdir (dir);
 }
 
+/* Path to GC roots against brute force on random graphs: each group's
+ * representative is its first member retaining the most bytes (retained
+ * = what no root reaches once the member is removed), and its path is a
+ * chain of real references from a root, as short as breadth-first
+ * search finds. */
+static void
+test_root_path_oracle (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (12);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      guint32 n_alloc = g_rand_int_range (rand, 4, 401);
+      g_autoptr(TmTrace) trace = random_trace (rand, n_alloc);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmHeapAnalysis) heap = NULL;
+      g_autoptr(TmClassTree) tree = NULL;
+      g_autofree guint32 *live = NULL;
+      g_autofree guint8 *reach = NULL;
+      g_autofree guint32 *dist = NULL;
+      g_autofree guint8 *removed = NULL;
+      const TmHeapGraph *g;
+      const guint32 *objects;
+      TmClassifier type = TM_CLASSIFIER_TYPE;
+      guint32 n_live;
+      TestGraphSpec spec;
+
+      live = tm_trace_live_objects (trace, N_GCS, &n_live);
+      spec = test_graph_random (rand, n_live, g_rand_double_range (rand, 0.0, 1.5));
+      for (guint e = 0; e < spec.src->len; e++)
+        {
+          g_array_index (spec.src, guint32, e) = live[g_array_index (spec.src, guint32, e)];
+          g_array_index (spec.dst, guint32, e) = live[g_array_index (spec.dst, guint32, e)];
+        }
+      for (guint r = 0; r < spec.roots->len; r++)
+        g_array_index (spec.roots, guint32, r) = live[g_array_index (spec.roots, guint32, r)];
+      heap = tm_heap_analysis_new_for_graph (trace, test_graph_build (&spec, N_GCS, live), NULL, &error);
+      test_graph_spec_clear (&spec);
+      g_assert_no_error (error);
+      g = tm_heap_analysis_get_graph (heap);
+      objects = tm_heap_analysis_get_objects (heap, NULL);
+      reach = test_reach (g, NULL);
+      removed = g_new0 (guint8, MAX (g->n_nodes, 1));
+
+      dist = test_root_distances (g);
+
+      tree = tm_class_tree_new (heap, &type, 1, NULL, &error);
+      g_assert_no_error (error);
+      for (guint32 i = 0; i < tree->nodes->len; i++)
+        {
+          const TmClassNode *node = tm_class_tree_node (tree, i);
+          g_autoptr(TmRootPath) path = NULL;
+          guint32 expect = G_MAXUINT32, prev = 0;
+          guint64 expect_bytes = 0;
+
+          /* brute force: remove each member, count what is no longer reached */
+          for (guint32 m = node->first; m < node->first + node->count; m++)
+            {
+              guint32 v = tree->members[m];
+              g_autofree guint8 *without = NULL;
+              guint64 bytes = 0;
+
+              if (reach[v])
+                {
+                  removed[v] = 1;
+                  without = test_reach (g, removed);
+                  removed[v] = 0;
+                  for (guint32 u = 0; u < g->n_nodes; u++)
+                    if (reach[u] && !without[u])
+                      bytes += tm_heap_analysis_item_size (heap, u);
+                }
+              if (expect == G_MAXUINT32 || bytes > expect_bytes)
+                {
+                  expect = v;
+                  expect_bytes = bytes;
+                }
+            }
+          g_assert_cmpuint (tm_heap_analysis_representative (heap, tree->members + node->first, node->count, NULL),
+                            ==, expect);
+
+          path = tm_root_path_new_for_group (tree, i, &error);
+          g_assert_no_error (error);
+          g_assert_cmpuint (path->object, ==, objects[expect]);
+          g_assert_cmpuint (path->retained_bytes, ==, expect_bytes);
+          g_assert_cmpuint (path->gc_id, ==, N_GCS);
+          if (dist[expect] == G_MAXUINT32)
+            {
+              g_assert_cmpuint (path->objects->len, ==, 0);
+              continue;
+            }
+          g_assert_cmpuint (path->objects->len, ==, dist[expect]);
+          g_assert_cmpuint (g_array_index (path->objects, guint32, path->objects->len - 1), ==, objects[expect]);
+          for (guint k = 0; k < path->objects->len; k++)
+            {
+              guint32 v;
+
+              g_assert_true (tm_heap_graph_node_for_object (g, g_array_index (path->objects, guint32, k), &v));
+              if (k == 0)
+                g_assert_cmpuint (dist[v], ==, 1);
+              else
+                {
+                  gboolean edge = FALSE;
+                  for (guint64 e = g->edge_start[prev]; e < g->edge_start[prev + 1]; e++)
+                    edge |= g->edges[e] == v;
+                  g_assert_true (edge);
+                }
+              prev = v;
+            }
+        }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -608,5 +724,6 @@ main (int argc, char **argv)
   g_test_add_func ("/classify/chain-parse", test_chain_parse);
   g_test_add_func ("/classify/pairs-level", test_pairs_level);
   g_test_add_func ("/classify/synth-leak", test_synth_leak);
+  g_test_add_func ("/classify/root-path-oracle", test_root_path_oracle);
   return g_test_run ();
 }

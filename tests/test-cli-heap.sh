@@ -57,7 +57,7 @@ assert d['tree']['retained_bytes'] is None and d['tree']['objects'] > 0
 "
 grep -q "nearest GCs with one are 10 and 20" "$dir/shallow.err" || fail "no-graph note"
 
-# Data structures (issue 8): the view of heads, the ds classifiers, --ds.
+# Data structures: the view of heads, the ds classifiers, --ds.
 "$cli" heap "$dir/leak.tmtrace" --gc 200 --data-structures --classify type --json > "$dir/ds.json" 2>/dev/null || fail "--data-structures"
 json "$dir/ds.json" "
 heads = d['tree']['children'][0]
@@ -94,6 +94,32 @@ json "$dir/ds3.json" "assert not [c for c in d['tree']['children'] if c['key'].s
 "$cli" heap "$dir/leak.tmtrace" --gc 200 --classify leaves --top 0 --json > "$dir/lv.json" 2>/dev/null || fail "leaves"
 json "$dir/lv.json" "assert len(d['tree']['children']) > 0"
 
+# path to GC roots: a leaked Journey hangs off the static cache
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --path-to-roots com.example.travel.Journey --json > "$dir/path.json" \
+  || fail "--path-to-roots GROUP"
+json "$dir/path.json" "
+p = d['path']
+assert d['group'] == 'com.example.travel.Journey' and d['gc'] == $last, d
+assert d['object']['type'] == 'com.example.travel.Journey', d['object']
+assert p[-1] == d['object'], (p[-1], d['object'])
+assert d['root_kind'] == 'static field', d['root_kind']
+types = [o['type'] for o in p]
+assert 'java.util.concurrent.ConcurrentHashMap' in types, types
+assert d['retained_bytes'] > 0
+"
+# the same object by its id, as text
+id=$(python3 -c "import json; print(json.load(open('$dir/path.json'))['object']['id'])")
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --path-to-roots "@$id" > "$dir/path.txt" || fail "--path-to-roots @ID"
+grep -q "GC root (static field): " "$dir/path.txt" || fail "path text: $(cat "$dir/path.txt")"
+grep -q -- "-> com.example.travel.Journey @$id " "$dir/path.txt" || fail "path ends at the object: $(cat "$dir/path.txt")"
+# a group two levels down: Journey, then its first call site in the tree above
+site=$(python3 -c "import json; t = json.load(open('$dir/heap.json'))['tree']
+j = [c for c in t['children'] if c['key'] == 'com.example.travel.Journey'][0]
+print(j['children'][0]['key'].replace('\\\\', '\\\\\\\\').replace('/', '\\\\/'))")
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --classify type,call-site --path-to-roots "com.example.travel.Journey/$site" \
+  --json > "$dir/path2.json" || fail "--path-to-roots A/B"
+json "$dir/path2.json" "assert d['object']['type'] == 'com.example.travel.Journey' and d['path'][-1] == d['object'], d"
+
 set +e
 "$cli" heap "$dir/leak.tmtrace" --gc 15 --data-structures > /dev/null 2>&1; [ $? -eq 2 ] || fail "data structures need a graph"
 "$cli" heap "$dir/leak.tmtrace" --gc 15 --metric retained-bytes > "$dir/out" 2>"$dir/err"; rc=$?
@@ -103,6 +129,11 @@ set +e
 "$cli" heap "$dir/leak.tmtrace" --gc 1 --metric size > /dev/null 2>&1; [ $? -eq 1 ] || fail "bad metric"
 "$cli" heap "$dir/leak.tmtrace" --gc 100000 > /dev/null 2>&1; [ $? -eq 1 ] || fail "GC out of range"
 "$cli" heap "$dir/missing.tmtrace" --gc 1 > /dev/null 2>&1; [ $? -eq 2 ] || fail "missing file"
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --path-to-roots no.such.Type > /dev/null 2>&1; [ $? -eq 1 ] || fail "unknown group"
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --path-to-roots @x > /dev/null 2>&1; [ $? -eq 1 ] || fail "bad @ID"
+"$cli" heap "$dir/leak.tmtrace" --gc "$last" --path-to-roots @99999999999 > /dev/null 2>&1; [ $? -eq 2 ] || fail "unknown id"
+"$cli" heap "$dir/leak.tmtrace" --gc 15 --path-to-roots com.example.travel.Journey > /dev/null 2>"$dir/err"; [ $? -eq 2 ] \
+  && grep -q "reference graph" "$dir/err" || fail "path without a graph: $(cat "$dir/err")"
 head -c 3000 "$dir/leak.tmtrace" > "$dir/cut.tmtrace"
 "$cli" heap "$dir/cut.tmtrace" --gc 1 > /dev/null 2>&1; rc=$?
 [ $rc -eq 0 ] || [ $rc -eq 1 ] || [ $rc -eq 2 ] || fail "cut trace crashed: rc=$rc"

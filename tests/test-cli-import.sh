@@ -79,7 +79,48 @@ assert d['complete'] is False and d['gcs'] == 122, d['gcs']
 w = ' '.join(d['warnings'])
 assert 'line 41:' in w and 'line 42:' in w, w
 assert 'bad.log' in w
+assert 'stop_offset' not in d
 "
+# read to the end: no "reading stopped at byte offset 0"
+grep -q "read to the end" "$dir/bad.err" || fail "malformed log: no read-to-the-end message"
+! grep -q "stopped at byte offset" "$dir/bad.err" || fail "malformed log: says reading stopped"
+
+# a gzip-compressed log, and a log holding only the JVM's exit summary
+cp "$src/gc-logs/legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz" "$dir/h.data"
+"$cli" info "$dir/h.data" --json > "$dir/h.json" || fail "gzip log exit $?"
+json "$dir/h.json" "assert d['format'] == 'gc-log' and d['gcs'] == 2 and d['complete'] is True, d"
+cp "$src/gc-logs/legacy-shenandoah-SampleOpenJdk1_8_0ShenandoahDetailsShutdown.txt" "$dir/i.data"
+"$cli" info "$dir/i.data" > "$dir/i.out" 2> "$dir/i.err" || fail "exit-summary-only log exit $?"
+grep -q "^GCs: *0 " "$dir/i.out" || fail "exit-summary-only log: GCs"
+grep -q "note: .*no GC events" "$dir/i.err" || fail "exit-summary-only log: no note"
+
+# a crash left NUL bytes at the end: read up to them, say where
+head -c 3000 "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" > "$dir/nul.log"
+head -c 20000 /dev/zero >> "$dir/nul.log"
+off=$(head -c 3000 "$src/gc-logs/legacy-cms-SampleSun1_8_0CmsPrintGcId.txt" | awk '{ n += length($0) + 1 } END { print n - length($0) - 1 }')
+"$cli" info "$dir/nul.log" --json > "$dir/nul.json" 2> "$dir/nul.err" || fail "NUL tail exit $?"
+json "$dir/nul.json" "assert d['complete'] is False and d['gcs'] > 0 and d['stop_offset'] == $off, (d, $off)"
+grep -q "reading stopped at byte offset $off" "$dir/nul.err" || fail "NUL tail: offset not named"
+
+# rotated parts in any order (one gzip): the timeline of the whole log
+log="$src/gc-logs/jdk17-serial.log"
+head -n 300 "$log" > "$dir/gc.log.2"
+sed -n '301,700p' "$log" > "$dir/gc.log.0"
+tail -n +701 "$log" | gzip > "$dir/gc.log.1.gz"
+"$cli" timeline "$dir/gc.log.0" "$dir/gc.log.1.gz" "$dir/gc.log.2" --csv > "$dir/series.csv" || fail "series exit $?"
+"$cli" timeline "$log" --csv > "$dir/whole.csv"
+cmp -s "$dir/series.csv" "$dir/whole.csv" || fail "series timeline differs from the whole log"
+"$cli" gc-summary "$dir/gc.log.2" "$dir/gc.log.0" --json > "$dir/s2.json" 2> "$dir/s2.err" || fail "series gc-summary exit $?"
+json "$dir/s2.json" "assert d['complete'] is True and d['to_gc'] > 0, d"
+# overlapping parts: said, still exit 0
+"$cli" info "$dir/gc.log.0" "$dir/gc.log.0" > /dev/null 2> "$dir/ov.err" || fail "overlap exit $?"
+grep -q "overlap" "$dir/ov.err" || fail "overlap not reported"
+# a part that is not a GC log: usage error
+set +e
+"$cli" info "$dir/gc.log.0" "$src/heaptrack/leaker.gz" > /dev/null 2> "$dir/mix.err"; rc=$?
+set -e
+[ "$rc" -eq 1 ] || fail "GC log + heaptrack: exit $rc"
+grep -q "only GC logs" "$dir/mix.err" || fail "GC log + heaptrack: message"
 
 # --- heaptrack ---------------------------------------------------------------
 check_heaptrack() {

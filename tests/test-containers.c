@@ -15,7 +15,7 @@
  * MC and LC follow from the definitions with the reachable totals below;
  * the test computes them independently of the implementation's loop.
  */
-#include "tm-containers.h"
+#include "tm-document.h"
 #include "tm-trace-writer.h"
 #include "tm-trace-loader.h"
 #include "tm-error.h"
@@ -166,6 +166,7 @@ test_confidence (void)
   g_autoptr(TmDsl) dsl = tm_dsl_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(TmContainerReport) r = NULL;
+  g_autoptr(TmDocument) doc = NULL;
   const TmContainer *ca, *cb;
   double mc_a = expected_mc (BOX_A), mc_b = expected_mc (BOX_B);
 
@@ -174,7 +175,9 @@ test_confidence (void)
   for (guint g = 1; g <= 5; g++)
     g_assert_cmpuint (tm_trace_gc (trace, g)->reachable_bytes, ==, (guint64) total_at (g));
 
-  r = tm_containers_compute (trace, dsl, 1, 5, NULL, &error);
+  doc = tm_document_new_for_trace (trace);
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  r = tm_document_containers (doc, 1, 5, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (r->sc_upper_bound);
   g_assert_cmpuint (r->n_graphs, ==, 5);
@@ -219,8 +222,11 @@ test_formula_and_errors (void)
   g_assert_cmpfloat_with_epsilon (tm_leak_confidence (0.4, 1.0), 1.0, 1e-12);
   g_assert_cmpfloat_with_epsilon (tm_leak_confidence (0.25, 0.5), 0.5, 1e-12);
 
+  g_autoptr(TmDocument) doc = tm_document_new_for_trace (trace);
+
   g_assert_true (tm_dsl_add_string (dsl, "test.ds", "DS Box { (Item); }", -1, &error));
-  g_assert_null (tm_containers_compute (trace, dsl, 3, 3, NULL, &error));
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  g_assert_null (tm_document_containers (doc, 3, 3, NULL, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
 }
 

@@ -239,7 +239,6 @@ test_classifiers (void)
   Heap *h = heap_new (dsl, names, t, 6, e, 6, 0);
   g_autoptr(GArray) keys = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) items = g_array_new (FALSE, FALSE, sizeof (guint32));
-  TmDsClassifier c;
   char *s;
 
   /* structure 0 is Outer (head 1), 1 is Inner (head 2); 2 means none */
@@ -263,12 +262,6 @@ test_classifiers (void)
   g_assert_cmpstr (s, ==, "2:0 2:1 0:2 1:3 1:4 0:5 1:5");
   g_free (s);
 
-  for (guint i = 0; i < TM_DS_N_CLASSIFIERS; i++)
-    {
-      g_assert_true (tm_ds_classifier_from_string (tm_ds_classifier_to_string (i), &c));
-      g_assert_cmpint (c, ==, i);
-    }
-  g_assert_false (tm_ds_classifier_from_string ("type", &c));
   heap_free (h);
 }
 
@@ -567,6 +560,51 @@ test_cancel (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
 }
 
+/* Subclasses: an anonymous LinkedHashMap subclass takes LinkedHashMap's
+ * description; a pointee matches subclasses of the type it names; an
+ * own description wins; Object is nobody's described ancestor. */
+static void
+test_subclasses (void)
+{
+  const char *names[] = { "java.lang.Object", "java.util.HashMap", "java.util.LinkedHashMap", "app.Lru$1",
+                          "java.util.HashMap$Node", "java.util.LinkedHashMap$Entry", "app.Other",
+                          "app.OwnMap", NULL };
+  /* 0 Object, 1 HashMap < 0, 2 LinkedHashMap < 1, 3 Lru$1 < 2, 4 Node < 0,
+   * 5 Entry < 4, 6 Other < 0, 7 OwnMap < 2 with its own description */
+  const guint32 supers[] = { G_MAXUINT32, 0, 1, 2, 0, 4, 0, 2 };
+  const char *text =
+    "namespace java.util {\n"
+    "  DS LinkedHashMap { HashMap$Node; }\n"
+    "  HashMap$Node { HashMap$Node; (*); }\n"
+    "}\n"
+    "DS app.OwnMap { app.Other; }\n"
+    "DS java.lang.Object { java.lang.Object; }\n";
+  g_autoptr(TmDsl) dsl = tm_dsl_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmDsTypes) with = NULL, without = NULL;
+
+  g_assert_true (tm_dsl_add_string (dsl, "sub.ds", text, -1, &error));
+  g_assert_no_error (error);
+  with = tm_ds_types_new_with_supers (dsl, names, NULL, supers, 8);
+  without = tm_ds_types_new (dsl, names, NULL, 8);
+
+  g_assert_true (tm_ds_types_is_head (with, 3));             /* Lru$1 is a LinkedHashMap */
+  g_assert_false (tm_ds_types_is_head (without, 3));         /* not without the hierarchy */
+  g_assert_false (tm_ds_types_is_head (with, 1));            /* a superclass is not */
+  g_assert_false (tm_ds_types_is_head (with, 6));            /* Object's description is not inherited */
+  /* Lru$1 -> Entry: Entry is a HashMap$Node */
+  g_assert_cmpint (tm_ds_types_pointee (with, 3, 5), ==, TM_DS_POINTEE_INTERNAL);
+  g_assert_cmpint (tm_ds_types_pointee (with, 2, 5), ==, TM_DS_POINTEE_INTERNAL);
+  g_assert_cmpint (tm_ds_types_pointee (without, 2, 5), ==, TM_DS_POINTEE_NONE);
+  /* Entry continues like a Node (inherited description) */
+  g_assert_cmpint (tm_ds_types_pointee (with, 5, 5), ==, TM_DS_POINTEE_INTERNAL);
+  g_assert_cmpint (tm_ds_types_pointee (with, 5, 6), ==, TM_DS_POINTEE_LEAF);
+  /* OwnMap keeps its own description */
+  g_assert_true (tm_ds_types_is_head (with, 7));
+  g_assert_cmpint (tm_ds_types_pointee (with, 7, 6), ==, TM_DS_POINTEE_INTERNAL);
+  g_assert_cmpint (tm_ds_types_pointee (with, 7, 5), ==, TM_DS_POINTEE_NONE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -580,5 +618,6 @@ main (int argc, char **argv)
   g_test_add_func ("/ds-detect/deep-class-barrier", test_deep_class_barrier);
   g_test_add_func ("/ds-detect/classifiers", test_classifiers);
   g_test_add_func ("/ds-detect/cancel", test_cancel);
+  g_test_add_func ("/ds-detect/subclasses", test_subclasses);
   return g_test_run ();
 }

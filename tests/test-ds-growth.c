@@ -314,7 +314,8 @@ test_synthetic_leak (void)
   g_autofree char *dir = g_dir_make_tmp ("tm-ds-growth-XXXXXX", &error);
   g_autofree char *path = g_build_filename (dir, "leak.tmtrace", NULL);
   g_autoptr(TmTrace) trace = NULL;
-  g_autoptr(TmDsl) dsl = NULL;
+  g_autoptr(TmHeapCache) heaps = NULL;
+  const TmDsl *dsl;
   g_autoptr(TmDsGrowth) growth = NULL;
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
   TmSynthOptions options;
@@ -341,9 +342,10 @@ test_synthetic_leak (void)
   g_assert_cmpuint (from, >, 0);
   g_assert_cmpuint (to, >, from);
 
-  dsl = tm_dsl_new_default (&error);
+  heaps = tm_heap_cache_new (trace, NULL, -1, TM_HEAP_CACHE_DEFAULT_BUDGET);
+  dsl = tm_heap_cache_get_dsl (heaps, &error);
   g_assert_no_error (error);
-  growth = tm_ds_growth_new (trace, dsl, from, to, NULL, NULL, NULL, &error);
+  growth = tm_ds_growth_new (heaps, from, to, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (growth);
   g_assert_cmpint (growth->heap_growth_bytes, >, 0);
@@ -409,11 +411,11 @@ test_synthetic_leak (void)
       if (!tm_trace_gc (trace, gc)->has_graph)
         no_graph = gc;
     g_assert_cmpuint (no_graph, >, 0);
-    none = tm_ds_growth_new (trace, dsl, no_graph, to, NULL, NULL, NULL, &error);
+    none = tm_ds_growth_new (heaps, no_graph, to, NULL, NULL, NULL, &error);
     g_assert_null (none);
     g_assert_error (error, TM_ERROR, TM_ERROR_NO_GRAPH);
     g_clear_error (&error);
-    none = tm_ds_growth_new (trace, dsl, to, from, NULL, NULL, NULL, &error);
+    none = tm_ds_growth_new (heaps, to, from, NULL, NULL, NULL, &error);
     g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   }
 

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "tm-gclog.h"
+#include "tm-trace-loader.h"
 #include "tm-error.h"
 
 #define MB(x) ((guint64) (x) * 1024 * 1024)
@@ -56,6 +57,15 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-nanos.log", 12, 12, 0, 0, 0, G_GUINT64_CONSTANT (13021000), "Serial" },
   { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
   { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
+  /* README "Added later": one file per shape that was misread */
+  { "legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt", 2, 1, 0, 0, 1, G_GUINT64_CONSTANT (2074800), "CMS" },
+  { "legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (46745120), "G1" },
+  { "legacy-g1-SampleSun1_7_0_40PrintGCCause.txt", 5, 5, 0, 0, 0, G_GUINT64_CONSTANT (144719000), "G1" },
+  { "legacy-cms-SampleSun1_7_0CmsPrintFlsStats2.txt", 3, 1, 2, 0, 0, G_GUINT64_CONSTANT (67545900), "CMS" },
+  { "legacy-cms-SampleSun1_6_0CMSAdaptiveSizePolicy.txt", 12, 9, 1, 0, 2, G_GUINT64_CONSTANT (233952900), "CMS" },
+  /* 438 "Pause Full (System.gc())" lines; gzip-compressed here */
+  { "ujl-shenandoah-SampleShenandoahSeveralSystemGC.txt.gz", 438, 0, 438, 0, 0, G_GUINT64_CONSTANT (3108638000), "Shenandoah" },
+  { "legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz", 2, 2, 0, 0, 0, G_GUINT64_CONSTANT (27659900), "CMS" },
 };
 
 static char *
@@ -110,9 +120,10 @@ test_corpus (gconstpointer data)
   g_assert_cmpuint (t->warnings->len, ==, 0);
   g_assert_true (t->complete);
 
-  /* every file is also recognised from its first 4 KiB */
+  /* every file is also recognised from its first 4 KiB (compressed
+   * files from their whole first block) */
   g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
-  g_assert_true (tm_gclog_sniff ((const guint8 *) contents, MIN (len, 4096)));
+  g_assert_true (tm_gclog_sniff ((const guint8 *) contents, MIN (len, g_str_has_suffix (path, ".gz") ? 132 << 10 : 4096)));
 }
 
 static const TmSpaceUsage *
@@ -152,6 +163,11 @@ test_heap_values (void)
             g_assert_cmpuint (g->pause_ns, ==, 367000);
             g_assert_cmpuint (g->used_before, ==, MB (114));
             g_assert_cmpuint (g->used_after, ==, MB (70));
+            /* only a total is logged: the generations of the GC before,
+             * the old one taking the rest, rather than a space of its own */
+            g_assert_null (usage_of (t, g, "Heap"));
+            g_assert_nonnull (usage_of (t, g, "Old"));
+            g_assert_cmpuint (usage_of (t, g, "Old")->used_before - usage_of (t, g, "Old")->used_after, ==, MB (44));
           }
       }
   }
@@ -270,8 +286,90 @@ test_heap_values (void)
     g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 52000);
     g_assert_cmpuint (tm_trace_gc (t, 3)->kind, ==, TM_GC_KIND_CONCURRENT);
     g_assert_cmpuint (tm_trace_gc (t, 3)->pause_ns, ==, 120000);
-    g_assert_cmpuint (tm_trace_gc (t, 3)->end_ns - tm_trace_gc (t, 3)->start_ns, ==, 521000000);
+    /* from its first pause's start (0.043 ms before the stamp its end has) */
+    g_assert_cmpuint (tm_trace_gc (t, 3)->end_ns - tm_trace_gc (t, 3)->start_ns, ==, 521043000);
     g_assert_cmpuint (tm_trace_gc (t, 3)->start_ns, <, tm_trace_gc (t, 2)->start_ns);
+  }
+}
+
+/* The values README.md's "Added later" table gives for each shape. */
+static void
+test_added_later (void)
+{
+  {
+    /* CMSScavengeBeforeRemark + PrintHeapAtGC: the scavenge inside the
+     * remark is a young GC of its own; nothing after the record is lost */
+    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 77800);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParNew")->used_after, ==, KB (10451));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 1997000);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (111291));
+  }
+  {
+    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->used_before, ==, MB (228));
+    g_assert_cmpuint (gc->used_after, ==, MB (102));
+    g_assert_cmpuint (gc->committed_after, ==, MB (256));
+  }
+  {
+    /* survivors rounded up to a 32M region exceed the heap total */
+    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_7_0_40PrintGCCause.txt");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpuint (gc->used_before, ==, MB (32));
+    g_assert_cmpuint (gc->used_after, ==, 7307673);   /* 7136.4K */
+    g_assert_cmpuint (usage_of (t, gc, "Survivor")->used_after, ==, 7307673);
+    g_assert_cmpuint (usage_of (t, gc, "Old")->used_after, ==, 0);
+    /* GC 2: 39.0M -> 13.9M with 32M of eden and 32M of survivors before */
+    gc = tm_trace_gc (t, 2);
+    g_assert_cmpuint (gc->used_before, ==, MB (39));
+    g_assert_cmpuint (gc->used_after, ==, 14575206);
+    g_assert_cmpuint (usage_of (t, gc, "Eden")->used_before, ==, MB (32));
+    g_assert_cmpuint (usage_of (t, gc, "Survivor")->used_before, ==, MB (7));
+  }
+  {
+    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_7_0CmsPrintFlsStats2.txt");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParNew")->used_after, ==, KB (509));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, KB (4001));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 2), "CMS")->used_before, ==, KB (83511));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 2), "CMS")->used_after, ==, KB (54817));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (54817));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 35636400);
+    g_assert_cmpuint (tm_trace_gc (t, 3)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 3), "CMS")->used_before, ==, KB (58661));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 3), "CMS")->used_after, ==, KB (14131));
+    g_assert_cmpuint (tm_trace_gc (t, 3)->committed_after, ==, KB (138624));
+  }
+  {
+    /* ASCMS: initial mark (GC 2) and remark (GC 8) are CMS pauses */
+    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMSAdaptiveSizePolicy.txt");
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 332600);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (74053));
+    g_assert_cmpuint (tm_trace_gc (t, 8)->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (tm_trace_gc (t, 8)->pause_ns, ==, 1126100);
+    g_assert_cmpuint (tm_trace_gc (t, 12)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (tm_trace_gc (t, 12)->used_after, ==, KB (31292));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParNew")->used_after, ==, KB (6524));
+    g_assert_cmpuint (g_ascii_strtoull (g_hash_table_lookup (t->meta, "gclog.concurrent_phases"), NULL, 10), ==, 7);
+  }
+  {
+    /* the gzip file opens like the plain text */
+    g_autoptr(TmTrace) t = load ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, KB (33448));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (33071));
+  }
+  {
+    /* a shutdown tail only: no GC, not an error, and a note that says so */
+    g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0ShenandoahDetailsShutdown.txt");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_true (t->complete);
+    g_assert_cmpuint (t->warnings->len, ==, 0);
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "no GC events"));
   }
 }
 
@@ -322,6 +420,7 @@ test_malformed (void)
   /* GC(1) has a broken time stamp: it keeps the previous line's time */
   g_assert_cmpuint (tm_trace_n_gcs (t1), ==, 3);
   g_assert_false (t1->complete);
+  g_assert_false (t1->stopped);   /* read to the end: damaged lines skipped */
   for (guint i = 0; i < t1->warnings->len; i++)
     {
       const char *m = g_array_index (t1->warnings, TmWarning, i).message;
@@ -405,6 +504,191 @@ test_no_gc (void)
   g_unlink (path);
 }
 
+/* A log whose tail is NUL bytes or garbage (a crash while it was being
+ * written): recognised from the text before the damage, read up to it,
+ * and the message says where reading stopped. */
+static void
+test_damaged_tail (void)
+{
+  static const char *const files[] = { "legacy-cms-SampleSun1_8_0CmsPrintGcId.txt", "ujl-g1-gc-all_safepoint_os-cpu.txt" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    for (guint garbage = 0; garbage < 2; garbage++)
+      {
+        g_autofree char *path = data_path (files[f]);
+        g_autofree char *contents = NULL;
+        g_autoptr(TmTrace) whole = load (files[f]);
+        g_autoptr(GByteArray) damaged = g_byte_array_new ();
+        g_autoptr(GError) error = NULL;
+        g_autoptr(TmTrace) t = NULL;
+        g_autofree char *tmp = NULL;
+        g_autofree char *where = NULL;
+        GRand *rand = g_rand_new_with_seed (7 + f);
+        gsize len, cut;
+        const char *nl;
+        guint64 line_start;
+        gboolean named = FALSE;
+
+        g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+        /* cut in the middle of a line two thirds in, then 64 KiB of damage */
+        cut = len * 2 / 3;
+        g_byte_array_append (damaged, (const guint8 *) contents, cut);
+        for (guint i = 0; i < 65536; i++)
+          {
+            guint8 b = garbage ? (guint8) g_rand_int_range (rand, 0, 256) : 0;
+            g_byte_array_append (damaged, &b, 1);
+          }
+        g_rand_free (rand);
+        nl = g_strrstr_len (contents, cut, "\n");
+        line_start = nl ? (guint64) (nl - contents) + 1 : 0;
+
+        /* the sniffer decides on the readable text (all of it is in its 132 KiB) */
+        g_assert_true (tm_gclog_sniff (damaged->data, damaged->len));
+        tmp = write_temp ((const char *) damaged->data, damaged->len);
+        t = tm_gclog_import (tmp, NULL, NULL, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_false (t->complete);
+        g_assert_true (t->stopped);
+        g_assert_cmpuint (t->stop_offset, ==, line_start);
+        g_assert_cmpuint (tm_trace_n_gcs (t), >, 0);
+        g_assert_cmpuint (tm_trace_n_gcs (t), <, tm_trace_n_gcs (whole));
+        where = g_strdup_printf ("from byte offset %" G_GUINT64_FORMAT ", is not text", line_start);
+        for (guint i = 0; i < t->warnings->len; i++)
+          named |= strstr (g_array_index (t->warnings, TmWarning, i).message, where) != NULL;
+        g_assert_true (named);
+        /* the GCs before the damage are those of the whole file */
+        for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+          g_assert_cmpuint (tm_trace_gc (t, i)->pause_ns, ==, tm_trace_gc (whole, i)->pause_ns);
+        g_unlink (tmp);
+      }
+}
+
+/* The importer reads from memory and through gzip alike. */
+static void
+test_bytes (void)
+{
+  static const char *const files[] = { "legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz", "ujl-zgc-gc-other.txt" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = data_path (files[f]);
+      g_autofree char *contents = NULL;
+      gsize len;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) t = NULL;
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      t = tm_gclog_import_bytes ((const guint8 *) contents, len, "mem", &error);
+      g_assert_no_error (error);
+      g_assert_true (t->complete);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, tm_trace_n_gcs (whole));
+      g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, tm_trace_gc (whole, 1)->used_after);
+    }
+  {
+    /* a gzip file cut short keeps what decoded and says so */
+    g_autofree char *path = data_path ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
+    g_autofree char *contents = NULL;
+    gsize len;
+    g_autoptr(GError) error = NULL;
+    g_autoptr(TmTrace) t = NULL;
+
+    g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+    t = tm_gclog_import_bytes ((const guint8 *) contents, len - 20, "cut.gz", &error);
+    if (t != NULL)
+      {
+        g_assert_false (t->complete);
+        g_assert_true (t->stopped);
+      }
+    else
+      g_assert_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE);
+  }
+  {
+    g_autoptr(GError) error = NULL;
+    g_assert_null (tm_gclog_import_bytes ((const guint8 *) "", 0, "empty", &error));
+    g_assert_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE);
+  }
+}
+
+/* Rotated logs: the parts, given in any order and one of them gzip,
+ * read as one timeline equal to the whole log; parts that overlap are
+ * reported; a part that is not a GC log is refused. */
+static void
+test_series (void)
+{
+  static const char *const files[] = { "jdk17-g1.log", "legacy-cms-SampleSun1_6_0CMS.txt" };
+
+  for (guint f = 0; f < G_N_ELEMENTS (files); f++)
+    {
+      g_autofree char *path = data_path (files[f]);
+      g_autofree char *contents = NULL;
+      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) t = NULL;
+      g_autoptr(TmTrace) twice = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *p0 = NULL, *p1 = NULL, *p2 = NULL;
+      g_autofree guint8 *gz = NULL;
+      gsize len, cut1, cut2, gz_len = 0, read = 0;
+      const char *paths[3];
+      gboolean overlap = FALSE;
+      g_autoptr(GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      /* cut at line ends a third and two thirds in (inside a GC's lines) */
+      cut1 = (gsize) (strchr (contents + len / 3, '\n') - contents) + 1;
+      cut2 = (gsize) (strchr (contents + 2 * len / 3, '\n') - contents) + 1;
+      p0 = write_temp (contents, (gssize) cut1);
+      p2 = write_temp (contents + cut2, (gssize) (len - cut2));
+      gz = g_malloc (len + 1024);
+      g_assert_cmpint (g_converter_convert (G_CONVERTER (z), contents + cut1, cut2 - cut1, gz, len + 1024,
+                                            G_CONVERTER_INPUT_AT_END, &read, &gz_len, NULL), ==, G_CONVERTER_FINISHED);
+      p1 = write_temp ((const char *) gz, (gssize) gz_len);
+
+      paths[0] = p2;   /* out of order on purpose */
+      paths[1] = p0;
+      paths[2] = p1;
+      t = tm_trace_load_files (paths, 3, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (t->complete);
+      g_assert_cmpstr (t->path, ==, p0);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, tm_trace_n_gcs (whole));
+      for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
+        {
+          g_assert_cmpuint (tm_trace_gc (t, i)->start_ns, ==, tm_trace_gc (whole, i)->start_ns);
+          g_assert_cmpuint (tm_trace_gc (t, i)->pause_ns, ==, tm_trace_gc (whole, i)->pause_ns);
+          g_assert_cmpuint (tm_trace_gc (t, i)->used_after, ==, tm_trace_gc (whole, i)->used_after);
+          g_assert_cmpuint (tm_trace_gc (t, i)->kind, ==, tm_trace_gc (whole, i)->kind);
+        }
+      {
+        g_autofree char *order = g_strdup_printf ("%s\n%s\n%s", p0, p1, p2);
+        g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.files"), ==, order);
+      }
+
+      /* the same part twice: overlap, said with both names */
+      paths[0] = p0;
+      paths[1] = p0;
+      twice = tm_trace_load_files (paths, 2, NULL, NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_false (twice->complete);
+      for (guint i = 0; i < twice->warnings->len; i++)
+        overlap |= strstr (g_array_index (twice->warnings, TmWarning, i).message, "overlap") != NULL;
+      g_assert_true (overlap);
+      g_unlink (p0);
+      g_unlink (p1);
+      g_unlink (p2);
+    }
+  {
+    /* only GC logs go together */
+    g_autofree char *log = data_path ("jdk17-serial.log");
+    g_autofree char *other = g_test_build_filename (G_TEST_DIST, "data", "heaptrack", "leaker.gz", NULL);
+    const char *paths[2] = { log, other };
+    g_autoptr(GError) error = NULL;
+    g_assert_null (tm_trace_load_files (paths, 2, NULL, NULL, NULL, NULL, &error));
+    g_assert_error (error, TM_ERROR, TM_ERROR_FORMAT);
+    g_assert_nonnull (strstr (error->message, "leaker.gz"));
+  }
+}
+
 static void
 test_sniff (void)
 {
@@ -453,10 +737,14 @@ main (int argc, char **argv)
       g_test_add_data_func (name, &corpus[i], test_corpus);
     }
   g_test_add_func ("/gclog/heap-values", test_heap_values);
+  g_test_add_func ("/gclog/added-later", test_added_later);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);
   g_test_add_func ("/gclog/no-gc", test_no_gc);
+  g_test_add_func ("/gclog/damaged-tail", test_damaged_tail);
+  g_test_add_func ("/gclog/bytes", test_bytes);
+  g_test_add_func ("/gclog/series", test_series);
   g_test_add_func ("/gclog/cancel", test_cancel);
   return g_test_run ();
 }

@@ -321,6 +321,66 @@ test_render_spike_survives (void)
   cairo_surface_destroy (surface);
 }
 
+static gboolean
+is_red (guint32 px)
+{
+  return ((px >> 16) & 0xff) > 150 && ((px >> 8) & 0xff) < 80 && (px & 0xff) < 80;
+}
+
+/* An OutOfMemoryError is drawn as a red line where it was thrown, and
+ * nowhere else. */
+static void
+test_render_oom (void)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("oom.tmtrace", "tmtrace");
+  TmTraceHeader h = { .version = 1, .vm_name = "test", .pointer_size = 8 };
+  TmSpaceUsageRecord u[1] = { { 1, 4000000, 1000000, 8000000 } };
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmTimelineModel) m = NULL;
+  TmChartOptions o;
+  TmChartLayout l;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 400, 240);
+  cairo_t *cr = cairo_create (surface);
+  const guint8 *data;
+  int stride, oom_x, red_rows = 0;
+
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_space (b, 1, TM_SPACE_KIND_OLD, "Old", NULL));
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", NULL));
+  for (guint i = 1; i <= 10; i++)
+    {
+      g_assert_true (tm_trace_builder_gc_start (b, i, i * 100000000ull, TM_GC_KIND_MINOR, "Copy", "", NULL));
+      g_assert_true (tm_trace_builder_gc_end (b, i, i * 100000000ull + 1000000, 1000000, 1, u, NULL));
+    }
+  g_assert_true (tm_trace_builder_oom (b, 750000000ull, 7, 1, TM_OOM_JAVA_HEAP, "Java heap space", NULL));
+  trace = tm_trace_builder_finish (b);
+  m = tm_timeline_model_new (trace);
+  g_assert_cmpuint (m->n_oom, ==, 1);
+  g_assert_cmpfloat (m->oom_ns[0], ==, 750000000.0);
+
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 400, 240);
+  o.show_legend = FALSE;
+  tm_chart_render (cr, m, &o, &l);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  data = cairo_image_surface_get_data (surface);
+  stride = cairo_image_surface_get_stride (surface);
+  oom_x = (int) tm_chart_layout_ns_to_x (&l, 750000000.0);
+  for (int y = (int) l.y + 2; y < (int) (l.y + l.height) - 2; y++)
+    {
+      gboolean red_at = FALSE;
+
+      /* the line is 2 px wide on a pixel boundary: one of three columns */
+      for (int dx = -1; dx <= 1; dx++)
+        red_at |= is_red (*(const guint32 *) (data + y * stride + (oom_x + dx) * 4));
+      red_rows += red_at;
+      g_assert_false (is_red (*(const guint32 *) (data + y * stride + (oom_x + 30) * 4)));
+    }
+  /* the whole height of the plot */
+  g_assert_cmpint (red_rows, >=, (int) l.height - 8);
+  cairo_surface_destroy (surface);
+}
+
 static void
 test_png_size (void)
 {
@@ -375,5 +435,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render/timeline-model", test_timeline_model);
   g_test_add_func ("/render/spike-survives", test_render_spike_survives);
   g_test_add_func ("/render/png-size", test_png_size);
+  g_test_add_func ("/render/oom", test_render_oom);
   return g_test_run ();
 }

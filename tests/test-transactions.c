@@ -16,6 +16,7 @@
  * no suspect; 1 unchecked run.
  */
 #include "tm-transactions.h"
+#include "tm-classify.h"
 #include "tm-trace-writer.h"
 #include "tm-error.h"
 #include "tm-trace-loader.h"
@@ -140,6 +141,22 @@ test_model (void)
   g_assert_cmpuint (tx->end_ns - tx->begin_ns, ==, 1000000);
   g_assert_cmpstr (tm_trace_thread (trace, g_array_index (trace->transactions, TmTransaction, 22).thread)->name,
                    ==, "worker");
+
+  /* the transaction classifier: each object's kind, by its run */
+  {
+    guint64 leak10;   /* the Leak of run 10: ids 1..9 runs x 3 Tmp, run 10: 3 Tmp then the Leak */
+    guint64 index;
+    g_autofree char *label = NULL;
+
+    leak10 = 1 + 9 * 3 + 3;
+    g_assert_true (tm_trace_object_index_for_id (trace, leak10, &index));
+    g_assert_cmpuint (trace->obj_type[index], ==, T_LEAK);
+    g_assert_cmpuint (tm_classifier_key (TM_CLASSIFIER_TRANSACTION, trace, 2, (guint32) index), ==, 1);
+    label = tm_classifier_key_label (TM_CLASSIFIER_TRANSACTION, trace, 1);
+    g_assert_cmpstr (label, ==, "shop.Shop.checkout");
+    g_assert_true (tm_trace_object_index_for_id (trace, 1 + 20 * 3 + 2 + 2 * 2, &index));   /* a Tmp of browse run 23 */
+    g_assert_cmpuint (tm_classifier_key (TM_CLASSIFIER_TRANSACTION, trace, 4, (guint32) index), ==, 2);
+  }
 }
 
 static void

@@ -7,7 +7,7 @@
  * itself: a detection of its own (tm_ds_detect_heap_analysis, counting
  * each structure's members directly, not through tm_ds_classify) and the
  * classification trees at both ends of the window.  Also: one detection
- * per GC shared by every computation on a TmDsContext, and a context over
+ * per GC shared by every computation on a TmHeapCache, and a cache over
  * its budget giving the same series.
  */
 #include "tm-trend.h"
@@ -139,7 +139,7 @@ oracle_at (guint32 gc, Oracle *o)
 }
 
 static TmTrend *
-compute (TmDsContext *ds, const char *chain, const char *drill, TmTrendMetric metric, GError **error)
+compute (TmHeapCache *heaps, const char *chain, const char *drill, TmTrendMetric metric, GError **error)
 {
   TmTrendRequest req;
   TmTrend *trend;
@@ -151,8 +151,7 @@ compute (TmDsContext *ds, const char *chain, const char *drill, TmTrendMetric me
   g_assert_true (tm_classify_chain_parse (chain, req.chain, &req.depth, NULL));
   if (drill)
     g_assert_true (tm_trend_request_set_drill (&req, drill, NULL));
-  tm_trend_request_set_ds (&req, ds);
-  trend = tm_trend_compute (fx.trace, &req, NULL, NULL, NULL, error);
+  trend = tm_trend_compute_cached (fx.trace, &req, heaps, NULL, NULL, NULL, error);
   tm_trend_request_clear (&req);
   return trend;
 }
@@ -177,9 +176,22 @@ test_chain_parse (void)
   g_assert_false (tm_classify_chain_parse ("type,leafs", chain, &depth, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "'leafs'"));
-  /* the editor choices map both ways */
+  /* the registry: editor choices map both ways, names round-trip, every
+   * classifier has a title, the built-in parser refuses the others */
   for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    g_assert_cmpuint (tm_chain_classifier_choice (tm_chain_choice_classifier (i)), ==, i);
+    {
+      TmClassifier c = tm_chain_choice_classifier (i), back;
+
+      g_assert_cmpuint (tm_chain_classifier_choice (c), ==, i);
+      g_assert_true (tm_chain_classifier_from_string (tm_chain_classifier_to_string (c), &back));
+      g_assert_cmpint (back, ==, c);
+      g_assert_cmpstr (tm_chain_classifier_title (c), !=, "");
+      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == !tm_chain_classifier_is_ds (c));
+    }
+  g_clear_error (&error);
+  g_assert_false (tm_classifier_chain_parse ("type,leaves", chain, &depth, &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
   g_assert_cmpint (tm_chain_choice_classifier (TM_N_CLASSIFIERS), ==, TM_CLASSIFIER_LEAVES);
 }
 
@@ -188,7 +200,7 @@ test_containing_ds (void)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(TmDsl) dsl = tm_dsl_new_default (&error);
-  g_autoptr(TmDsContext) ds = NULL;
+  g_autoptr(TmHeapCache) ds = NULL;
   g_autoptr(TmTrend) trend = NULL;
   g_autoptr(TmTrend) bytes = NULL;
   g_autoptr(TmTrend) drill = NULL;
@@ -202,7 +214,7 @@ test_containing_ds (void)
   guint64 entries_first = 0, entries_last = 0;
 
   g_assert_no_error (error);
-  ds = tm_ds_context_new (g_steal_pointer (&dsl), TM_DS_CONTEXT_DEFAULT_BUDGET);
+  ds = tm_heap_cache_new (fx.trace, g_steal_pointer (&dsl), -1, TM_HEAP_CACHE_DEFAULT_BUDGET);
 
   for (guint32 g = FROM_GC; g <= TO_GC; g++)
     if (tm_trace_gc (fx.trace, g)->has_graph)
@@ -218,7 +230,7 @@ test_containing_ds (void)
   for (guint p = 0; p < n; p++)
     g_assert_cmpuint (trend->gcs[p], ==, g_array_index (plan_gcs, guint32, p));
   g_assert_cmpint (trend->level_classifier, ==, TM_CLASSIFIER_CONTAINING_DS);
-  detected = tm_ds_context_get_n_detected (ds);
+  detected = tm_heap_cache_get_n_detected (ds);
   g_assert_cmpuint (detected, ==, n);
 
   /* every value of every group against our own count at that GC */
@@ -303,7 +315,7 @@ test_containing_ds (void)
           }
       }
     /* the trees reused the detections of the trend */
-    g_assert_cmpuint (tm_ds_context_get_n_detected (ds), ==, detected);
+    g_assert_cmpuint (tm_heap_cache_get_n_detected (ds), ==, detected);
     entries_first = child[0][1];
     entries_last = child[1][1];
     g_assert_cmpuint (entries_last, >, entries_first);
@@ -333,7 +345,7 @@ test_containing_ds (void)
   /* bytes: the same groups, the members' sizes */
   bytes = compute (ds, "containing-ds", NULL, TM_TREND_METRIC_BYTES, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (tm_ds_context_get_n_detected (ds), ==, detected);
+  g_assert_cmpuint (tm_heap_cache_get_n_detected (ds), ==, detected);
   for (guint i = 0; i < bytes->groups->len; i++)
     {
       const TmTrendSeries *s = g_ptr_array_index (bytes->groups, i);
@@ -345,7 +357,7 @@ test_containing_ds (void)
   drill = compute (ds, "containing-ds,type", cache_label, TM_TREND_METRIC_OBJECTS, &error);
   g_assert_no_error (error);
   g_assert_cmpint (drill->level_classifier, ==, TM_CLASSIFIER_TYPE);
-  g_assert_cmpuint (tm_ds_context_get_n_detected (ds), ==, detected);
+  g_assert_cmpuint (tm_heap_cache_get_n_detected (ds), ==, detected);
   keys = tm_trend_find_group (drill, "com.example.travel.JourneyKey");
   g_assert_nonnull (keys);
   for (guint p = 0; p < n; p++)
@@ -357,15 +369,15 @@ test_containing_ds (void)
   /* a context over budget keeps only the result in use: the same series */
   {
     g_autoptr(TmDsl) dsl2 = tm_dsl_new_default (&error);
-    g_autoptr(TmDsContext) small = NULL;
+    g_autoptr(TmHeapCache) small = NULL;
     g_autoptr(TmTrend) again = NULL;
 
     g_assert_no_error (error);
-    small = tm_ds_context_new (g_steal_pointer (&dsl2), 1);
+    small = tm_heap_cache_new (fx.trace, g_steal_pointer (&dsl2), -1, 1);
     again = compute (small, "containing-ds,type", NULL, TM_TREND_METRIC_OBJECTS, &error);
     g_assert_no_error (error);
-    g_assert_cmpuint (tm_ds_context_get_n_kept (small), ==, 1);
-    g_assert_cmpuint (tm_ds_context_get_n_detected (small), ==, n);
+    g_assert_cmpuint (tm_heap_cache_get_n_kept (small), ==, 1);
+    g_assert_cmpuint (tm_heap_cache_get_n_detected (small), ==, n);
     g_assert_cmpuint (again->groups->len, ==, trend->groups->len);
     for (guint i = 0; i < again->groups->len; i++)
       {

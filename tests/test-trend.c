@@ -445,7 +445,7 @@ test_retained (void)
 }
 
 static TmTrend *
-compute_cached (TmTrendHeapCache *heaps, const char *chain, const char *drill)
+compute_cached (TmHeapCache *heaps, const char *chain, const char *drill)
 {
   g_autoptr(GError) error = NULL;
   TmTrendRequest req;
@@ -489,8 +489,8 @@ test_heap_cache (void)
 {
   g_autoptr(TmTrend) plain = compute_cached (NULL, "type", NULL);
   g_autoptr(TmTrend) plain_drill = compute_cached (NULL, "type,site", "B");
-  g_autoptr(TmTrendHeapCache) heaps = tm_trend_heap_cache_new (shared_trace, G_MAXUINT64);
-  g_autoptr(TmTrendHeapCache) small = tm_trend_heap_cache_new (shared_trace, 1);
+  g_autoptr(TmHeapCache) heaps = tm_heap_cache_new (shared_trace, NULL, -1, G_MAXUINT64);
+  g_autoptr(TmHeapCache) small = tm_heap_cache_new (shared_trace, NULL, -1, 1);
 
   /* first use builds the 5 graph GCs' states, the drill-down reuses them */
   {
@@ -498,20 +498,20 @@ test_heap_cache (void)
     g_autoptr(TmTrend) b = compute_cached (heaps, "type,site", "B");
     assert_same (a, plain);
     assert_same (b, plain_drill);
-    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (heaps), ==, 5);
-    g_assert_cmpuint (tm_trend_heap_cache_get_hits (heaps), ==, 5);
+    g_assert_cmpuint (tm_heap_cache_get_n_kept (heaps), ==, 5);
+    g_assert_cmpuint (tm_heap_cache_get_hits (heaps), ==, 5);
   }
 
   /* a budget below one state keeps only the one in use */
   {
     g_autoptr(TmTrend) a = compute_cached (small, "type", NULL);
     assert_same (a, plain);
-    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (small), ==, 1);
+    g_assert_cmpuint (tm_heap_cache_get_n_kept (small), ==, 1);
   }
 
   /* two workers at once on a fresh cache: each state built once */
   {
-    g_autoptr(TmTrendHeapCache) shared = tm_trend_heap_cache_new (shared_trace, G_MAXUINT64);
+    g_autoptr(TmHeapCache) shared = tm_heap_cache_new (shared_trace, NULL, -1, G_MAXUINT64);
     GThread *t1 = g_thread_new ("trend-1", cached_thread, shared);
     GThread *t2 = g_thread_new ("trend-2", cached_thread, shared);
     g_autoptr(TmTrend) r1 = g_thread_join (t1);
@@ -519,8 +519,8 @@ test_heap_cache (void)
 
     assert_same (r1, plain);
     assert_same (r2, plain);
-    g_assert_cmpuint (tm_trend_heap_cache_get_n_kept (shared), ==, 5);
-    g_assert_cmpuint (tm_trend_heap_cache_get_hits (shared), ==, 5);
+    g_assert_cmpuint (tm_heap_cache_get_n_kept (shared), ==, 5);
+    g_assert_cmpuint (tm_heap_cache_get_hits (shared), ==, 5);
   }
 }
 

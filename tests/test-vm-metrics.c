@@ -303,6 +303,7 @@ test_floating_garbage (void)
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) series = tm_floating_garbage_series (trace, 1, 4, &error);
   g_autoptr(GPtrArray) by_type = NULL;
+  g_autoptr(TmHeapCache) heaps = NULL;
   const TmFloatingPoint *p;
 
   g_assert_no_error (error);
@@ -316,14 +317,15 @@ test_floating_garbage (void)
   g_assert_cmpuint (p->floating_objects, ==, 2);
   g_assert_cmpuint (p->floating_bytes, ==, 56);
 
-  by_type = tm_floating_garbage_breakdown (trace, 4, TM_CLASSIFIER_TYPE, NULL, &error);
+  heaps = tm_heap_cache_new (trace, NULL, -1, TM_HEAP_CACHE_DEFAULT_BUDGET);
+  by_type = tm_floating_garbage_breakdown (heaps, 4, TM_CLASSIFIER_TYPE, NULL, &error);
   g_assert_no_error (error);
   g_assert_cmpuint (by_type->len, ==, 2);
   g_assert_cmpstr (((TmFloatingGroup *) g_ptr_array_index (by_type, 0))->key, ==, "C");
   g_assert_cmpuint (((TmFloatingGroup *) g_ptr_array_index (by_type, 0))->bytes, ==, 40);
   g_assert_cmpstr (((TmFloatingGroup *) g_ptr_array_index (by_type, 1))->key, ==, "A");
 
-  g_assert_null (tm_floating_garbage_breakdown (trace, 3, TM_CLASSIFIER_TYPE, NULL, &error));
+  g_assert_null (tm_floating_garbage_breakdown (heaps, 3, TM_CLASSIFIER_TYPE, NULL, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_NO_GRAPH);
   g_clear_error (&error);
   g_assert_false (tm_floating_garbage_supported (no_deaths, &error));

@@ -98,6 +98,22 @@ jvmti_free (jvmtiEnv *jvmti, void *p)
     (*jvmti)->Deallocate (jvmti, (unsigned char *) p);
 }
 
+/* Tag of an object, tagging it (temporarily) if it has none. */
+static jlong
+object_tag (jvmtiEnv *jvmti, jobject object)
+{
+  jlong tag = 0;
+
+  if ((*jvmti)->GetTag (jvmti, object, &tag) != JVMTI_ERROR_NONE)
+    return 0;
+  if (tag == 0)
+    {
+      tag = tm_agent_temp_tag ();
+      (*jvmti)->SetTag (jvmti, object, tag);
+    }
+  return tag;
+}
+
 TmAgentThread *
 tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create)
 {
@@ -136,32 +152,72 @@ tm_agent_thread_define_locked (jvmtiEnv *jvmti, TmAgentThread *t, jthread thread
   jvmti_free (jvmti, info.name);
 
   /* Remember the thread object's tag: heap walks name stack roots by it. */
-  if (thread != NULL && (*jvmti)->GetTag (jvmti, thread, &tag) == JVMTI_ERROR_NONE)
-    {
-      if (tag == 0)
-        {
-          tag = tm_agent_temp_tag ();
-          (*jvmti)->SetTag (jvmti, thread, tag);
-        }
-      g_hash_table_insert (a->thread_tags, GSIZE_TO_POINTER ((gsize) tag), GUINT_TO_POINTER (t->id));
-    }
+  if (thread != NULL && (tag = object_tag (jvmti, thread)) != 0)
+    g_hash_table_insert (a->thread_tags, GSIZE_TO_POINTER ((gsize) tag), GUINT_TO_POINTER (t->id));
   return t->id;
 }
 
+static JNIEnv *
+current_jni (void)
+{
+  JNIEnv *jni = NULL;
+
+  if ((*tm_agent.vm)->GetEnv (tm_agent.vm, (void **) &jni, JNI_VERSION_1_8) != JNI_OK)
+    return NULL;
+  return jni;
+}
+
+/* Defines the type of klass after its superclass and interfaces (each
+ * defined once per class, so this costs nothing per allocation). */
 static guint32
-type_define_locked (jlong klass_tag, const char *signature, guint32 *flags)
+type_define_locked (jvmtiEnv *jvmti, jclass klass, jlong klass_tag, guint32 *flags)
 {
   TmAgent *a = &tm_agent;
   TmAgentType *type = g_new0 (TmAgentType, 1);
+  TmAgentTypeDef *def;
   TmAgentEvent *ev;
+  JNIEnv *jni = current_jni ();
+  jclass super = NULL;
+  jclass *ifaces = NULL;
+  jint n_ifaces = 0;
+  char *sig = NULL;
+  guint32 super_id = 0, unused;
+
+  /* Entered before recursing: a hierarchy never loops, but a damaged
+   * answer must not make us recurse forever. */
+  g_hash_table_insert (a->types, GSIZE_TO_POINTER ((gsize) klass_tag), type);
+  (*jvmti)->GetClassSignature (jvmti, klass, &sig, NULL);
+  if (sig != NULL && sig[0] != '[')
+    {
+      if (jni != NULL && (super = (*jni)->GetSuperclass (jni, klass)) != NULL)
+        {
+          super_id = tm_agent_type_locked (jvmti, super, 0, &unused);
+          (*jni)->DeleteLocalRef (jni, super);
+        }
+      if ((*jvmti)->GetImplementedInterfaces (jvmti, klass, &n_ifaces, &ifaces) != JVMTI_ERROR_NONE)
+        n_ifaces = 0;
+    }
+  def = g_malloc (sizeof *def + sizeof (guint64) * (gsize) MAX (n_ifaces, 0));
+  def->super = super_id;
+  def->n_interfaces = 0;
+  for (jint i = 0; i < n_ifaces; i++)
+    {
+      guint32 id = tm_agent_type_locked (jvmti, ifaces[i], 0, &unused);
+      if (id != 0)
+        def->interfaces[def->n_interfaces++] = id;
+      if (jni != NULL)
+        (*jni)->DeleteLocalRef (jni, ifaces[i]);
+    }
+  jvmti_free (jvmti, ifaces);
 
   type->id = ++a->n_types;
+  def->name = tm_agent_type_name_from_signature (sig ? sig : "?", &type->flags);
+  jvmti_free (jvmti, sig);
   ev = tm_agent_queue_push_locked ();
   ev->kind = TM_EV_TYPE;
   ev->id = type->id;
-  ev->u.str = tm_agent_type_name_from_signature (signature ? signature : "?", &type->flags);
+  ev->u.type = def;
   ev->x = type->flags;
-  g_hash_table_insert (a->types, GSIZE_TO_POINTER ((gsize) klass_tag), type);
   *flags = type->flags;
   return type->id;
 }
@@ -182,26 +238,14 @@ tm_agent_type_for_tag_locked (jlong klass_tag, guint32 *flags)
 guint32
 tm_agent_type_locked (jvmtiEnv *jvmti, jclass klass, jlong klass_tag, guint32 *flags)
 {
-  char *sig = NULL;
   guint32 id;
 
-  if (klass_tag == 0)
-    {
-      if ((*jvmti)->GetTag (jvmti, klass, &klass_tag) != JVMTI_ERROR_NONE)
-        return 0;
-      if (klass_tag == 0)
-        {
-          klass_tag = tm_agent_temp_tag ();
-          (*jvmti)->SetTag (jvmti, klass, klass_tag);
-        }
-    }
+  if (klass_tag == 0 && (klass_tag = object_tag (jvmti, klass)) == 0)
+    return 0;
   id = tm_agent_type_for_tag_locked (klass_tag, flags);
-  if (id != 0)
+  if (id != 0 || g_hash_table_contains (tm_agent.types, GSIZE_TO_POINTER ((gsize) klass_tag)))
     return id;
-  (*jvmti)->GetClassSignature (jvmti, klass, &sig, NULL);
-  id = type_define_locked (klass_tag, sig, flags);
-  jvmti_free (jvmti, sig);
-  return id;
+  return type_define_locked (jvmti, klass, klass_tag, flags);
 }
 
 static TmAgentMethod *

@@ -27,16 +27,27 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
   g_atomic_int_set (&a->gc_started, n);
 }
 
-/* With the default period, keep walks under ~10% of the run time. */
+/* Default spacing (no graph-every given): a graph at the first GC at
+ * least TM_AGENT_GRAPH_SPACING after the last one, as long as all walks
+ * so far plus the next (estimated by the last) stay within
+ * TM_AGENT_GRAPH_BUDGET of the run time.  The budget is cumulative, so a
+ * cheap stretch earns graphs for a costly one and early GCs get graphs
+ * (a 10 s run with walks of up to ~0.3 s gets 8 or more). */
+#define TM_AGENT_GRAPH_SPACING (G_GINT64_CONSTANT (500) * 1000 * 1000)
+#define TM_AGENT_GRAPH_BUDGET  0.25
+
 static gboolean
 graph_due (guint n, gint64 now)
 {
   TmAgent *a = &tm_agent;
 
-  if (a->opts.graph_every == 0 || n % a->opts.graph_every != 0)
+  if (a->opts.graph_every == 0)
     return FALSE;
-  if (!a->opts.graph_every_set && a->w_last_graph_cost > 0
-      && now - a->w_last_graph_end < 10 * a->w_last_graph_cost)
+  if (a->opts.graph_every_set)
+    return n % a->opts.graph_every == 0;
+  if (a->w_graphs_taken > 0 && now - a->w_last_graph_end < TM_AGENT_GRAPH_SPACING)
+    return FALSE;
+  if ((double) (a->w_walk_total_ns + a->w_last_graph_cost) > TM_AGENT_GRAPH_BUDGET * (double) now)
     {
       a->w_graphs_skipped++;
       return FALSE;
@@ -550,12 +561,10 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
                           (const TmSpaceUsageRecord *) (void *) usage->data);
   if (g->graph != NULL)
     {
-      if (g->final)
-        tm_agent_graph_final_deaths (g->graph, n);
-      else
-        tm_agent_graph_write (g->graph, n);
-      a->w_last_graph_cost = tm_agent_graph_walk_ns (g->graph);
-      a->w_last_graph_end = tm_agent_now_ns ();
+      /* the final graph comes after the program's main thread ended */
+      if (g->final || g->at_oom)
+        tm_trace_writer_graph_context (a->writer, n, g->final ? TM_GRAPH_POST_MORTEM : TM_GRAPH_AT_OOM);
+      tm_agent_graph_write (g->graph, n, g->final);
       tm_agent_graph_free (g->graph);
       g->graph = NULL;
     }
@@ -565,4 +574,5 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
   g->matched = FALSE;
   g->want_graph = FALSE;
   g->final = FALSE;
+  g->at_oom = FALSE;
 }

@@ -26,6 +26,7 @@ struct _TmAgentGraph {
   guint64  last_id;      /* objects with ids above are not in the heap state */
   gint64   walk_ns;
   gboolean failed;
+  char     failure[96];
 };
 
 /* Expansion work per graph before transparency gives up (META says so). */
@@ -91,14 +92,19 @@ tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
   TmAgentGraph *g = g_new0 (TmAgentGraph, 1);
   jvmtiHeapCallbacks cb;
   gint64 t0 = tm_agent_now_ns ();
+  jvmtiError err;
 
   g->edges = g_array_sized_new (FALSE, FALSE, sizeof (TmAgentEdge), 1 << 16);
   g->roots = g_array_sized_new (FALSE, FALSE, sizeof (TmAgentRoot), 1 << 12);
   g->last_id = last_id;
   memset (&cb, 0, sizeof cb);
   cb.heap_reference_callback = reference_cb;
-  if ((*jvmti)->FollowReferences (jvmti, 0, NULL, NULL, &cb, g) != JVMTI_ERROR_NONE)
-    g->failed = TRUE;
+  err = (*jvmti)->FollowReferences (jvmti, 0, NULL, NULL, &cb, g);
+  if (err != JVMTI_ERROR_NONE)
+    {
+      g->failed = TRUE;
+      g_snprintf (g->failure, sizeof g->failure, "FollowReferences failed (JVMTI error %d)", (int) err);
+    }
   g->walk_ns = tm_agent_now_ns () - t0;
   return g;
 }
@@ -133,14 +139,40 @@ void
 tm_agent_graph_gate_serve (void)
 {
   TmAgent *a = &tm_agent;
-  gint n = g_atomic_int_get (&a->graph_gate);
+  gint n = g_atomic_int_get (&a->graph_gate), m;
   TmAgentGc *g;
 
   if (n == 0 || g_atomic_int_get (&a->gc_finished) < n)
     return;
+  /* Another GC may have run since the due one (a G1 Cleanup pause right
+   * after its Remark): the heap walked is the one the latest GC left, so
+   * the graph is that GC's.  Never walk during a pause (it would wait). */
+  for (int i = 0; i < 1000 && g_atomic_int_get (&a->gc_started) != g_atomic_int_get (&a->gc_finished); i++)
+    g_usleep (1000);
+  m = g_atomic_int_get (&a->gc_finished);
+  /* The GC's marker (and with it the last object id of its heap) may not
+   * be queued yet: a GC that started after this pump read the count.
+   * Allocating threads wait at the gate, so this is the id they left. */
+  pthread_mutex_lock (&a->queue_lock);
+  tm_agent_queue_sync_gcs_locked ((guint) m);
+  pthread_mutex_unlock (&a->queue_lock);
+  if (m > n && (guint) m > a->w_gcs_written)
+    {
+      TmAgentGc *due = &a->gcs[n % TM_AGENT_GC_RING], *latest = &a->gcs[m % TM_AGENT_GC_RING];
+      latest->at_oom = due->at_oom;
+      latest->final = due->final;
+      due->want_graph = due->at_oom = due->final = FALSE;
+      n = m;
+    }
   g = &a->gcs[n % TM_AGENT_GC_RING];
   tm_agent_graph_free (g->graph);
   g->graph = tm_agent_graph_take (a->jvmti, g->last_id);
+  /* read by the GC finish callback to space the next graphs */
+  a->w_last_graph_cost = g->graph->walk_ns;
+  a->w_walk_total_ns += g->graph->walk_ns;
+  a->w_walk_max_ns = MAX (a->w_walk_max_ns, g->graph->walk_ns);
+  a->w_last_graph_end = tm_agent_now_ns ();
+  a->w_graphs_taken++;
   g->want_graph = TRUE;
   /* an earlier due GC whose gate was overtaken goes without */
   for (guint k = a->w_gcs_written + 1; k < (guint) n; k++)
@@ -190,6 +222,7 @@ typedef struct {
   GHashTable   *seen;        /* foreign tag -> generation */
   guint         generation;
   GArray       *stack;       /* jlong */
+  GHashTable   *memo;        /* foreign tag -> GArray of guint64: its expansion */
   guint64       budget;
   gboolean      truncated;
   guint8       *visited;     /* bitmap over recorded ids, or NULL */
@@ -202,48 +235,65 @@ mark_visited (TmAgentExpand *x, jlong tag)
     x->visited[(guint64) tag >> 3] |= (guint8) (1u << (tag & 7));
 }
 
+static guint sort_unique (GArray *ids);
+
 /* Appends to out the recorded objects reachable from foreign object f
- * through foreign objects only. */
+ * through foreign objects only.  Each foreign object's expansion is
+ * computed once and reused (many roots and objects point into the same
+ * foreign region: without the memo that costs roots x region). */
 static void
 expand (TmAgentExpand *x, jlong f, GArray *out)
 {
   TmAgentEdge *edges = (TmAgentEdge *) (void *) x->g->edges->data;
   guint n_edges = x->g->edges->len;
+  GArray *result = g_hash_table_lookup (x->memo, GSIZE_TO_POINTER ((gsize) f));
 
-  x->generation++;
-  g_array_set_size (x->stack, 0);
-  g_array_append_val (x->stack, f);
-  g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) f), GUINT_TO_POINTER (x->generation));
-  while (x->stack->len > 0)
+  if (result == NULL)
     {
-      jlong cur = g_array_index (x->stack, jlong, x->stack->len - 1);
-      gsize start;
-
-      g_array_set_size (x->stack, x->stack->len - 1);
-      start = GPOINTER_TO_SIZE (g_hash_table_lookup (x->foreign, GSIZE_TO_POINTER ((gsize) cur)));
-      if (start == 0)
-        continue;
-      for (guint i = (guint) start - 1; i < n_edges && edges[i].src == cur; i++)
+      result = g_array_new (FALSE, FALSE, sizeof (guint64));
+      x->generation++;
+      g_array_set_size (x->stack, 0);
+      g_array_append_val (x->stack, f);
+      g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) f), GUINT_TO_POINTER (x->generation));
+      while (x->stack->len > 0 && !x->truncated)
         {
-          jlong d = edges[i].dst;
-          if (x->budget == 0)
+          jlong cur = g_array_index (x->stack, jlong, x->stack->len - 1);
+          GArray *known;
+          gsize start;
+
+          g_array_set_size (x->stack, x->stack->len - 1);
+          known = cur != f ? g_hash_table_lookup (x->memo, GSIZE_TO_POINTER ((gsize) cur)) : NULL;
+          if (known != NULL)
             {
-              x->truncated = TRUE;
-              return;
+              g_array_append_vals (result, known->data, known->len);
+              continue;
             }
-          x->budget--;
-          if (is_recorded (x->g, d))
+          start = GPOINTER_TO_SIZE (g_hash_table_lookup (x->foreign, GSIZE_TO_POINTER ((gsize) cur)));
+          for (guint i = (guint) start - 1; start != 0 && i < n_edges && edges[i].src == cur; i++)
             {
-              guint64 id = (guint64) d;
-              g_array_append_val (out, id);
-            }
-          else if (GPOINTER_TO_UINT (g_hash_table_lookup (x->seen, GSIZE_TO_POINTER ((gsize) d))) != x->generation)
-            {
-              g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) d), GUINT_TO_POINTER (x->generation));
-              g_array_append_val (x->stack, d);
+              jlong d = edges[i].dst;
+              if (x->budget == 0)
+                {
+                  x->truncated = TRUE;
+                  break;
+                }
+              x->budget--;
+              if (is_recorded (x->g, d))
+                {
+                  guint64 id = (guint64) d;
+                  g_array_append_val (result, id);
+                }
+              else if (GPOINTER_TO_UINT (g_hash_table_lookup (x->seen, GSIZE_TO_POINTER ((gsize) d))) != x->generation)
+                {
+                  g_hash_table_insert (x->seen, GSIZE_TO_POINTER ((gsize) d), GUINT_TO_POINTER (x->generation));
+                  g_array_append_val (x->stack, d);
+                }
             }
         }
+      sort_unique (result);
+      g_hash_table_insert (x->memo, GSIZE_TO_POINTER ((gsize) f), result);
     }
+  g_array_append_vals (out, result->data, result->len);
 }
 
 static guint
@@ -279,10 +329,8 @@ root_cmp (const void *a, const void *b)
   return (x->thread > y->thread) - (x->thread < y->thread);
 }
 
-/* Writes the graph as the one of GC gc_id; with final_deaths, also the
- * deaths of every recorded object the walk did not reach. */
-static void
-graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
+gboolean
+tm_agent_graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
 {
   TmAgent *a = &tm_agent;
   TmAgentEdge *edges;
@@ -290,13 +338,21 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
   g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (TmAgentRootOut));
   guint64 listed = 0;
-  gboolean sorted = TRUE;
+  gboolean sorted = TRUE, complete = TRUE;
+  guint32 *thread_ids;
 
+  if (g->failed)
+    {
+      /* never an empty graph: readers learn that reachability is unknown */
+      tm_trace_writer_graph_failed (a->writer, gc_id, g->failure);
+      return FALSE;
+    }
   memset (&x, 0, sizeof x);
   x.g = g;
   x.budget = TM_AGENT_CLOSURE_BUDGET;
   x.stack = g_array_new (FALSE, FALSE, sizeof (jlong));
   x.seen = g_hash_table_new (g_direct_hash, g_direct_equal);
+  x.memo = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, (GDestroyNotify) g_array_unref);
   if (final_deaths)
     x.visited = g_malloc0 (g->last_id / 8 + 1);
 
@@ -316,14 +372,23 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
 
   tm_trace_writer_graph_begin (a->writer, gc_id);
 
-  /* Roots, with thread ids from the thread objects' tags. */
+  /* Roots, with thread ids from the thread objects' tags: looked up under
+   * queue_lock, which allocating threads need, so nothing else there. */
+  thread_ids = g_new0 (guint32, MAX (g->roots->len, 1));
   pthread_mutex_lock (&a->queue_lock);
+  for (guint i = 0; i < g->roots->len; i++)
+    {
+      jlong tag = g_array_index (g->roots, TmAgentRoot, i).thread_tag;
+      if (tag != 0)
+        thread_ids[i] = GPOINTER_TO_UINT (g_hash_table_lookup (a->thread_tags, GSIZE_TO_POINTER ((gsize) tag)));
+    }
+  pthread_mutex_unlock (&a->queue_lock);
   for (guint i = 0; i < g->roots->len; i++)
     {
       const TmAgentRoot *r = &g_array_index (g->roots, TmAgentRoot, i);
       TmAgentRootOut o;
       o.kind = r->kind;
-      o.thread = r->thread_tag ? GPOINTER_TO_UINT (g_hash_table_lookup (a->thread_tags, GSIZE_TO_POINTER ((gsize) r->thread_tag))) : 0;
+      o.thread = thread_ids[i];
       if (is_recorded (g, r->dst))
         {
           o.id = (guint64) r->dst;
@@ -340,7 +405,7 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
             }
         }
     }
-  pthread_mutex_unlock (&a->queue_lock);
+  g_free (thread_ids);
   if (roots->len > 0)
     {
       TmAgentRootOut *v = (TmAgentRootOut *) (void *) roots->data;
@@ -398,12 +463,21 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
         }
       i = j;
     }
-  tm_trace_writer_graph_end (a->writer, gc_id, listed);
-  a->w_graphs++;
-  if (x.truncated)
-    tm_trace_writer_meta (a->writer, "graph_truncated", "transparency budget exhausted");
+  if (x.truncated || roots->len == 0)
+    {
+      /* a graph missing what lies behind foreign objects (or everything)
+       * would understate reachable memory: abandon it */
+      tm_trace_writer_graph_failed (a->writer, gc_id, x.truncated ? "objects not recorded by the agent hide too much of the heap"
+                                                                  : "no recorded object among the roots");
+      complete = FALSE;
+    }
+  else
+    {
+      tm_trace_writer_graph_end (a->writer, gc_id, listed);
+      a->w_graphs++;
+    }
 
-  if (final_deaths)
+  if (final_deaths && complete)
     {
       g_autoptr(GArray) dead = g_array_new (FALSE, FALSE, sizeof (guint64));
       for (guint64 id = 1; id <= g->last_id; id++)
@@ -417,28 +491,12 @@ graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
       if (dead->len > 0)
         tm_trace_writer_deaths (a->writer, gc_id, (const guint64 *) (void *) dead->data, dead->len);
       a->w_deaths += dead->len;
-      g_free (x.visited);
     }
 
+  g_free (x.visited);
   g_hash_table_unref (x.foreign);
   g_hash_table_unref (x.seen);
+  g_hash_table_unref (x.memo);
   g_array_unref (x.stack);
-}
-
-void
-tm_agent_graph_write (TmAgentGraph *g, guint gc_id)
-{
-  graph_write (g, gc_id, FALSE);
-}
-
-void
-tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id)
-{
-  graph_write (g, gc_id, TRUE);
-}
-
-gint64
-tm_agent_graph_walk_ns (const TmAgentGraph *g)
-{
-  return g->walk_ns;
+  return complete;
 }

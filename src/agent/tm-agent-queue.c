@@ -62,8 +62,12 @@ tm_agent_event_clear (TmAgentEvent *ev)
   switch (ev->kind)
     {
     case TM_EV_TYPE:
+      g_free (ev->u.type->name);
+      g_free (ev->u.type);
+      break;
     case TM_EV_THREAD:
     case TM_EV_FRAME:
+    case TM_EV_OOM:
     case TM_EV_TX:
       g_free (ev->u.str);
       break;

@@ -106,7 +106,8 @@ write_event (const TmAgentEvent *ev)
       a->w_allocs++;
       break;
     case TM_EV_TYPE:
-      tm_trace_writer_type (a->writer, ev->id, ev->u.str, ev->x);
+      tm_trace_writer_type_full (a->writer, ev->id, ev->u.type->name, ev->x, ev->u.type->super,
+                                 ev->u.type->n_interfaces, ev->u.type->interfaces);
       break;
     case TM_EV_FRAME:
       tm_trace_writer_frame (a->writer, ev->id, ev->u.str, ev->u.str + strlen (ev->u.str) + 1, (gint64) ev->x - 1);
@@ -116,6 +117,9 @@ write_event (const TmAgentEvent *ev)
       break;
     case TM_EV_THREAD:
       tm_trace_writer_thread (a->writer, ev->id, ev->u.str);
+      break;
+    case TM_EV_OOM:
+      tm_trace_writer_oom (a->writer, ev->id, ev->site, ev->thread, ev->x, ev->u.str);
       break;
     case TM_EV_TX:
       tm_agent_tx_write (a->writer, ev);

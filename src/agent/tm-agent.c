@@ -146,6 +146,68 @@ on_object_free (jvmtiEnv *jvmti, jlong tag)
   pthread_mutex_unlock (&a->death_lock);
 }
 
+/* ---- OutOfMemoryError ---- */
+
+static TmOomKind
+oom_kind (jint flags, const char *description)
+{
+  if (flags & JVMTI_RESOURCE_EXHAUSTED_JAVA_HEAP)
+    return TM_OOM_JAVA_HEAP;
+  if (flags & JVMTI_RESOURCE_EXHAUSTED_THREADS)
+    return TM_OOM_THREADS;
+  if (description != NULL && (strstr (description, "Metaspace") != NULL || strstr (description, "class space") != NULL))
+    return TM_OOM_METASPACE;
+  return TM_OOM_OTHER;
+}
+
+/* Posted on the thread that is about to throw the error.  Records it and,
+ * for the Java heap, takes a graph of the heap as it is now (Tidemark's
+ * heap dump on OutOfMemoryError): the last GC's graph, while this thread's
+ * stack still holds what it held.  Other kinds only record the event: the
+ * thread may hold VM locks a heap walk would wait for. */
+static void JNICALL
+on_resource_exhausted (jvmtiEnv *jvmti, JNIEnv *jni, jint flags, const void *reserved, const char *description)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentThread *t;
+  TmAgentEvent *ev;
+  TmOomKind kind = oom_kind (flags, description);
+  guint n;
+
+  if (g_atomic_int_get (&a->stopping) || (t = tm_agent_thread_get (jvmti, TRUE)) == NULL || t->agent_depth > 0)
+    return;
+  n = (guint) g_atomic_int_get (&a->gc_finished);
+  pthread_mutex_lock (&a->queue_lock);
+  tm_agent_queue_sync_gcs_locked ((guint) g_atomic_int_get (&a->gc_started));
+  ev = tm_agent_queue_push_locked ();
+  ev->kind = TM_EV_OOM;
+  ev->id = (guint64) tm_agent_now_ns ();
+  ev->x = kind;
+  ev->site = n;
+  if (!t->defined)
+    {
+      jthread self = NULL;
+      (*jvmti)->GetCurrentThread (jvmti, &self);
+      tm_agent_thread_define_locked (jvmti, t, self);
+    }
+  ev->thread = t->id;
+  ev->u.str = g_strdup (description ? description : "");
+  pthread_mutex_unlock (&a->queue_lock);
+
+  if (kind == TM_OOM_JAVA_HEAP && a->opts.graph_every > 0 && n > 0 && n > a->w_gcs_written
+      && g_atomic_int_get (&a->gc_started) == (gint) n)
+    {
+      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+      if (!g->at_oom)
+        {
+          g->at_oom = TRUE;
+          g->want_graph = TRUE;
+          g_atomic_int_set (&a->graph_gate, (gint) n);
+        }
+      tm_agent_graph_gate_wait ();
+    }
+}
+
 /* ---- objects in the heap before recording started ---- */
 
 typedef struct {
@@ -191,17 +253,19 @@ tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
 
   if ((*jvmti)->GetLoadedClasses (jvmti, &n_classes, &classes) == JVMTI_ERROR_NONE)
     {
+      /* every mirror its object id first: defining a type defines its
+       * superclass and interfaces, which must not get temporary tags */
       for (jint i = 0; i < n_classes; i++)
         {
           jlong tag = 0;
-          guint32 flags;
           (*jvmti)->GetTag (jvmti, classes[i], &tag);
           if (tag == 0)
-            {
-              tag = (jlong) ++a->next_id;
-              (*jvmti)->SetTag (jvmti, classes[i], tag);
-            }
-          tm_agent_type_locked (jvmti, classes[i], tag, &flags);
+            (*jvmti)->SetTag (jvmti, classes[i], (jlong) ++a->next_id);
+        }
+      for (jint i = 0; i < n_classes; i++)
+        {
+          guint32 flags;
+          tm_agent_type_locked (jvmti, classes[i], 0, &flags);
           (*jni)->DeleteLocalRef (jni, classes[i]);
         }
       (*jvmti)->Deallocate (jvmti, (unsigned char *) classes);
@@ -339,7 +403,8 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   tm_trace_writer_meta (a->writer, "collectors", collectors);
   {
     g_autofree char *depth = g_strdup_printf ("%u", a->opts.stack_depth);
-    g_autofree char *every = g_strdup_printf ("%u", a->opts.graph_every);
+    g_autofree char *every = a->opts.graph_every_set || a->opts.graph_every == 0
+                             ? g_strdup_printf ("%u", a->opts.graph_every) : g_strdup ("auto");
     tm_trace_writer_meta (a->writer, "stack_depth", depth);
     tm_trace_writer_meta (a->writer, "graph_every", every);
   }
@@ -373,6 +438,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   pthread_mutex_unlock (&a->queue_lock);
 
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
   tm_agent_gc_reset_counts (jni);
@@ -458,6 +524,13 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     tm_trace_writer_meta (a->writer, "dropped_events", dropped);
     tm_trace_writer_meta (a->writer, "late_deaths", late);
     tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+    /* what the graphs cost the program (it waits while the heap is walked) */
+    {
+      g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);
+      g_autofree char *walk_total = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_total_ns / 1000000);
+      tm_trace_writer_meta (a->writer, "graph_walk_max_ms", walk_max);
+      tm_trace_writer_meta (a->writer, "graph_walk_total_ms", walk_total);
+    }
   }
   tm_trace_writer_end (a->writer, a->w_allocs, a->w_deaths, a->w_gcs_written, (guint64) tm_agent_now_ns ());
   if (!tm_trace_writer_close (a->writer, &error))
@@ -530,6 +603,8 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   caps.can_generate_garbage_collection_events = 1;
   caps.can_get_source_file_name = 1;
   caps.can_get_line_numbers = 1;
+  caps.can_generate_resource_exhaustion_heap_events = 1;
+  caps.can_generate_resource_exhaustion_threads_events = 1;
   tm_agent_tx_add_capabilities (&caps);
   if ((*jvmti)->AddCapabilities (jvmti, &caps) != JVMTI_ERROR_NONE)
     {
@@ -575,6 +650,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   cb.ObjectFree = on_object_free;
   cb.GarbageCollectionStart = tm_agent_on_gc_start;
   cb.GarbageCollectionFinish = tm_agent_on_gc_finish;
+  cb.ResourceExhausted = on_resource_exhausted;
   tm_agent_tx_set_callbacks (&cb);
   (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT);

@@ -65,8 +65,17 @@ typedef enum {
   TM_EV_SITE,
   TM_EV_THREAD,
   TM_EV_GC,
+  TM_EV_OOM,        /* id time_ns, x TmOomKind, site GCs finished, thread, u.str message */
   TM_EV_TX,         /* a finished transaction run (tm-agent-tx.c) */
 } TmAgentEventKind;
+
+/* A TYPE's name and hierarchy (type ids; super 0 = none). */
+typedef struct {
+  char    *name;
+  guint32  super;
+  guint32  n_interfaces;
+  guint64  interfaces[];
+} TmAgentTypeDef;
 
 typedef struct {
   guint8   kind;
@@ -77,7 +86,8 @@ typedef struct {
   guint64  size;    /* ALLOC */
   union {
     guint64  length;  /* ALLOC array length */
-    char    *str;     /* TYPE/THREAD name; FRAME "method\0file" */
+    char    *str;     /* THREAD name; FRAME "method\0file" */
+    TmAgentTypeDef *type;  /* TYPE */
     guint64 *frames;  /* SITE frame ids */
   } u;
 } TmAgentEvent;
@@ -135,6 +145,7 @@ typedef struct {
   guint64  bean_id;
   gboolean want_graph;
   gboolean final;
+  gboolean at_oom;         /* the graph is the heap as an OutOfMemoryError was thrown */
   struct _TmAgentGraph *graph;
 } TmAgentGc;
 
@@ -201,8 +212,12 @@ typedef struct {
   guint64   w_allocs;
   guint     w_graphs;
   guint     w_graphs_skipped;
-  gint64    w_last_graph_end;
-  gint64    w_last_graph_cost;
+  /* graph spacing: written by the walker, read by the GC callbacks */
+  volatile gint64 w_last_graph_end;
+  volatile gint64 w_last_graph_cost;
+  volatile gint64 w_walk_total_ns;
+  gint64    w_walk_max_ns;
+  volatile guint  w_graphs_taken;
   guint8   *w_dead;               /* bitmap over object ids */
   gsize     w_dead_len;
   GHashTable *w_spaces;           /* pool name -> space id */
@@ -261,10 +276,10 @@ void     tm_agent_gc_write_spaces (void);
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);
 void          tm_agent_graph_gate_wait  (void);
 void          tm_agent_graph_gate_serve (void);
-void          tm_agent_graph_write (TmAgentGraph *g, guint gc_id);
-void          tm_agent_graph_final_deaths (TmAgentGraph *g, guint gc_id);
+/* Writes the graph of GC gc_id, or GRAPH_FAILED (then FALSE); with
+ * final_deaths, also the deaths of every recorded object it did not reach. */
+gboolean      tm_agent_graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths);
 void          tm_agent_graph_free  (TmAgentGraph *g);
-gint64        tm_agent_graph_walk_ns (const TmAgentGraph *g);
 
 /* Writer side (tm-agent-writer.c); need writer_lock. */
 void     tm_agent_pump (JNIEnv *jni, gboolean final);

@@ -38,7 +38,8 @@ tm_cli_load_calls (const char *command, const char *path, gint64 from_gc, gint64
 {
   g_autoptr(GError) error = NULL;
   const char *format = tm_trace_detect_format (path, &error);
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
 
   memset (out, 0, sizeof *out);
   if (from_gc == 0 && to_gc == 0 && format != NULL && strcmp (format, "heaptrack") == 0)
@@ -49,8 +50,9 @@ tm_cli_load_calls (const char *command, const char *path, gint64 from_gc, gint64
       out->calls = tm_call_profile_ref (tm_heaptrack_profile_calls (out->heaptrack));
       return TRUE;
     }
-  if ((trace = tm_cli_load (path, exit_code)) == NULL)
+  if ((doc = tm_cli_open (path, exit_code)) == NULL)
     return FALSE;
+  trace = tm_document_get_trace (doc);   /* the call data keeps its own reference */
   if ((from_gc != 0 && !tm_cli_check_gc (command, path, trace, from_gc, exit_code)) ||
       (to_gc != 0 && !tm_cli_check_gc (command, path, trace, to_gc, exit_code)))
     return FALSE;

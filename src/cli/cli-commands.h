@@ -8,11 +8,12 @@
 int tm_cmd_info      (int argc, char **argv);
 int tm_cmd_timeline  (int argc, char **argv);
 int tm_cmd_synth     (int argc, char **argv);
-int tm_cmd_windows   (int argc, char **argv);   /* issue 3 */
-int tm_cmd_heap      (int argc, char **argv);   /* issue 6 */
-int tm_cmd_trend     (int argc, char **argv);   /* issue 7 */
-int tm_cmd_ds_growth (int argc, char **argv);   /* issue 8 */
-int tm_cmd_record    (int argc, char **argv);   /* issue 5 */
+int tm_cmd_windows   (int argc, char **argv);
+int tm_cmd_heap      (int argc, char **argv);
+int tm_cmd_trend     (int argc, char **argv);
+int tm_cmd_ds_growth (int argc, char **argv);
+int tm_cmd_record    (int argc, char **argv);
+int tm_cmd_gc_summary (int argc, char **argv);
 int tm_cmd_advise    (int argc, char **argv);
 int tm_cmd_tune      (int argc, char **argv);
 int tm_cmd_allocs    (int argc, char **argv);
@@ -22,7 +23,5 @@ int tm_cmd_floating_garbage (int argc, char **argv);
 int tm_cmd_transactions (int argc, char **argv);
 int tm_cmd_containers (int argc, char **argv);
 int tm_cmd_callers   (int argc, char **argv);
-#ifdef TM_HAVE_RENDER
 int tm_cmd_chart     (int argc, char **argv);
 int tm_cmd_flamegraph (int argc, char **argv);
-#endif

@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "cli-common.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
+
+/* the inputs after the first (tm_cli_single_input), for tm_cli_load */
+static GPtrArray *more_inputs;
+static char *more_command;
 
 /* Options of the loading commands, set while their arguments are parsed. */
 static TmLoadOptions load_options;
@@ -79,22 +85,64 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
       *exit_code = tm_cli_usage_error (command, "missing input file");
       return NULL;
     }
+  /* further files: the rotated parts of one GC log (checked on loading) */
+  g_clear_pointer (&more_inputs, g_ptr_array_unref);
   if (argc > 2)
     {
-      *exit_code = tm_cli_usage_error (command, "unexpected argument '%s'", argv[2]);
-      return NULL;
+      more_inputs = g_ptr_array_new_with_free_func (g_free);
+      for (int i = 2; i < argc; i++)
+        g_ptr_array_add (more_inputs, g_strdup (argv[i]));
+      g_free (more_command);
+      more_command = g_strdup (command);
     }
   return argv[1];
 }
 
-TmTrace *
-tm_cli_load (const char *path, int *exit_code)
+/* Several inputs: the parts of one rotated GC log, or heap dumps of one
+ * process; anything else among them is a usage error. */
+static gboolean
+check_series (GPtrArray *paths, int *exit_code)
+{
+  const char *first = tm_trace_detect_format (paths->pdata[0], NULL);
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const char *format = tm_trace_detect_format (paths->pdata[i], NULL);
+      if (format != NULL && (g_strcmp0 (format, first) != 0
+                             || (strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0)))
+        {
+          *exit_code = tm_cli_usage_error (more_command, "unexpected argument '%s' (only GC logs, as the parts "
+                                           "of a rotated log, or HPROF heap dumps of one process can be given "
+                                           "several at once)",
+                                           (const char *) paths->pdata[i == 0 ? 1 : i]);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+TmDocument *
+tm_cli_open (const char *path, int *exit_code)
 {
   g_autoptr(GError) error = NULL;
+  TmDocument *doc = NULL;
   TmTrace *trace;
 
-  trace = tm_trace_load_full (path, &load_options, NULL, NULL, NULL, &error);
-  if (trace == NULL)
+  if (more_inputs != NULL)
+    {
+      g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+
+      g_ptr_array_add (paths, (gpointer) path);
+      for (guint i = 0; i < more_inputs->len; i++)
+        g_ptr_array_add (paths, more_inputs->pdata[i]);
+      if (!check_series (paths, exit_code))
+        return NULL;
+      doc = tm_document_load_files ((const char *const *) paths->pdata, paths->len, &load_options,
+                                    NULL, NULL, NULL, &error);
+    }
+  else
+    doc = tm_document_load_files (&path, 1, &load_options, NULL, NULL, NULL, &error);
+  if (doc == NULL)
     {
       /* Loader messages already start with the file name when they
        * concern its content. */
@@ -106,12 +154,16 @@ tm_cli_load (const char *path, int *exit_code)
       return NULL;
     }
 
-  if (trace->stopped)
+  trace = tm_document_get_trace (doc);
+  /* at the memory limit, the first warning names it and the option */
+  if (!trace->complete && trace->stopped)
     fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
              path, trace->stop_offset);
   else if (!trace->complete)
     fprintf (stderr, "warning: %s: read to the end with %" G_GUINT64_FORMAT " problem%s\n", path,
              trace->n_warnings_total, trace->n_warnings_total == 1 ? "" : "s");
+  if (g_hash_table_lookup (trace->meta, "note") != NULL)
+    fprintf (stderr, "note: %s: %s\n", path, (const char *) g_hash_table_lookup (trace->meta, "note"));
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
     {
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
@@ -122,7 +174,7 @@ tm_cli_load (const char *path, int *exit_code)
              trace->n_warnings_total - MIN (trace->warnings->len, 20));
 
   *exit_code = TM_EXIT_OK;
-  return trace;
+  return doc;
 }
 
 gboolean
@@ -163,6 +215,17 @@ tm_cli_split_list (const char *value)
     }
   g_ptr_array_add (out, NULL);
   return (char **) g_ptr_array_free (out, FALSE);
+}
+
+void
+tm_cli_json_double (GString *out, double v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (!isfinite (v))
+    g_string_append (out, "null");
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
 }
 
 /* Word-wraps text at `width` columns with an indent. */

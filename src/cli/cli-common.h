@@ -29,23 +29,30 @@ int       tm_cli_usage_error (const char *command, const char *format, ...) G_GN
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
-/* Requires exactly one positional argument (the input file) left in argv. */
+/* Requires a positional argument (the input file) left in argv and returns
+ * it.  More of them are the rotated parts of one GC log: tm_cli_open then
+ * reads them all as one timeline (or fails with a usage error if one is
+ * not a GC log). */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
-/* How tm_cli_load() loads: --memory-limit SIZE, which tm_cli_parse()
+/* How tm_cli_open() loads: --memory-limit SIZE, which tm_cli_parse()
  * adds to every command but those that write traces (record, synth). */
 const TmLoadOptions *tm_cli_load_options (void);
 
-/* Loads any supported input.  On failure prints "FILE: reason" and sets
- * *exit_code = TM_EXIT_INPUT.  Prints a warning on stderr for traces cut
- * short or damaged (with the byte offset). */
-TmTrace  *tm_cli_load        (const char *path, int *exit_code);
+/* Opens any supported input as a document, under tm_cli_load_options().
+ * On failure prints "FILE: reason" and sets *exit_code = TM_EXIT_INPUT.
+ * Prints a warning on stderr for traces cut short or damaged (with the
+ * byte offset) or stopped at the memory limit. */
+TmDocument *tm_cli_open      (const char *path, int *exit_code);
 
 /* Requires GC number gc (1 or more) to be in the loaded trace; otherwise
  * prints "GC N does not exist (FILE has M GCs)" and returns FALSE with
  * *exit_code = TM_EXIT_USAGE. */
 gboolean  tm_cli_check_gc    (const char *command, const char *path, const TmTrace *trace,
                               gint64 gc, int *exit_code);
+
+/* Writes a number as JSON with 10 significant digits; null if not finite. */
+void      tm_cli_json_double (GString *out, double v);
 
 /* The window of --from-gc/--to-gc (0 = not given: the whole run); a
  * window reaching past the end is clipped.  FALSE with *exit_code set. */

@@ -247,7 +247,8 @@ tm_cmd_advise (int argc, char **argv)
   gint first = 0, last = 0;
   guint32 from = 0, to = 0;   /* 0, 0: the whole run */
   g_autoptr(GOptionContext) ctx = NULL;
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(GPtrArray) advice = NULL;
   const char *path;
   int code = 0;
@@ -286,8 +287,9 @@ tm_cmd_advise (int argc, char **argv)
   if (!(params.pause_target_ms > 0 && isfinite (params.pause_target_ms)))
     return tm_cli_usage_error ("advise", "--pause-target must be positive");
 
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if ((first || last) && !tm_cli_window ("advise", path, trace, first, last, &from, &to, &code))
     return code;
 

@@ -157,7 +157,8 @@ tm_cmd_allocs (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
     g_option_context_new ("TRACE - objects and bytes allocated and freed per GC interval");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(TmAllocSeries) series = NULL;
   g_autoptr(GPtrArray) shown = NULL;
   g_autoptr(GError) error = NULL;
@@ -184,8 +185,9 @@ tm_cmd_allocs (int argc, char **argv)
       code = tm_cli_usage_error ("allocs", "%s", error->message);
       goto out;
     }
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     goto out;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_window ("allocs", path, trace, from_gc, to_gc, &req.from_gc, &req.to_gc, &code))
     goto out;
   series = tm_alloc_series_compute (trace, &req, NULL, &error);

@@ -7,7 +7,7 @@
 #include "cli-commands.h"
 #include "tm-chart.h"
 #include "tm-windows.h"
-#include "cmd-trend.h"   /* --kind trend (issue 7) */
+#include "cmd-trend.h"   /* --kind trend */
 #include "cmd-ds-growth.h"
 #include "tm-render-ds-growth.h"
 
@@ -27,11 +27,11 @@ typedef struct {
   char      **ds_files;
 } ChartArgs;
 
-typedef int (*ChartFunc) (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
+typedef int (*ChartFunc) (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args);
 
-static int render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
-static int render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
-static int render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args);
+static int render_timeline_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args);
+static int render_trend_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args);
+static int render_ds_growth_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args);
 
 static const struct {
   const char *name;
@@ -40,23 +40,24 @@ static const struct {
   { "memory",    render_timeline_chart },
   { "objects",   render_timeline_chart },
   { "overhead",  render_timeline_chart },
-  { "trend",     render_trend_chart },   /* TrendViz (issue 7) */
-  { "ds-growth", render_ds_growth_chart },   /* data structure growth (issue 8) */
+  { "trend",     render_trend_chart },   /* TrendViz */
+  { "ds-growth", render_ds_growth_chart },   /* data structure growth */
 };
 
 static int
-render_trend_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
+render_trend_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args)
 {
-  return tm_cli_trend_chart (path, trace, args->png, args->width, args->height,
+  return tm_cli_trend_chart (path, doc, args->png, args->width, args->height,
                              args->from_gc, args->to_gc, args->dark);
 }
 
 /* The bar chart of the app's growth view: top 10 structures by retained
  * heap growth portion between --from-gc and --to-gc. */
 static int
-render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
+render_ds_growth_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args)
 {
-  g_autoptr(TmDsl) dsl = NULL;
+  TmTrace *trace = tm_document_get_trace (doc);
+  TmDsl *dsl;
   g_autoptr(TmDsGrowth) growth = NULL;
   g_autoptr(GError) error = NULL;
   TmDsGrowthChartOptions options;
@@ -68,7 +69,8 @@ render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name,
     return code;
   if ((dsl = tm_cli_load_descriptions (args->ds_files, &code)) == NULL)
     return code;
-  growth = tm_ds_growth_new (trace, dsl, (guint32) args->from_gc, (guint32) args->to_gc, NULL, NULL, NULL, &error);
+  tm_document_set_dsl (doc, dsl);
+  growth = tm_document_ds_growth (doc, (guint32) args->from_gc, (guint32) args->to_gc, NULL, NULL, NULL, &error);
   if (growth == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);
@@ -90,9 +92,9 @@ render_ds_growth_chart (const char *path, TmTrace *trace, const char *kind_name,
 }
 
 static int
-render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, const ChartArgs *args)
+render_timeline_chart (const char *path, TmDocument *doc, const char *kind_name, const ChartArgs *args)
 {
-  g_autoptr(TmTimelineModel) model = tm_timeline_model_new (trace);
+  TmTimelineModel *model = tm_document_get_timeline (doc);
   g_autoptr(GPtrArray) windows = NULL;
   g_autofree TmChartBand *bands = NULL;
   g_autoptr(GError) error = NULL;
@@ -121,7 +123,7 @@ render_timeline_chart (const char *path, TmTrace *trace, const char *kind_name, 
   if (!args->no_windows)
     {
       tm_window_params_init (&params);
-      windows = tm_windows_detect (trace, &params, FALSE);
+      windows = tm_document_windows (doc, &params, FALSE, NULL, NULL);
       bands = tm_chart_bands_from_windows (windows, &n_bands);
       options.bands = bands;
       options.n_bands = n_bands;
@@ -149,7 +151,7 @@ tm_cmd_chart (int argc, char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autofree char *kind = NULL;
   g_autofree char *png = NULL;
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
   ChartArgs args = { .width = 1200, .height = 400 };
   int exit_code = TM_EXIT_OK;
   const char *path;
@@ -193,12 +195,12 @@ tm_cmd_chart (int argc, char **argv)
     return tm_cli_usage_error ("chart", "--width and --height must be between 16 and 16384");
   args.png = png;
 
-  if ((trace = tm_cli_load (path, &exit_code)) == NULL)
+  if ((doc = tm_cli_open (path, &exit_code)) == NULL)
     {
       g_strfreev (args.ds_files);
       return exit_code;
     }
-  exit_code = render (path, trace, kind, &args);
+  exit_code = render (path, doc, kind, &args);
   g_strfreev (args.ds_files);
   return exit_code;
 }

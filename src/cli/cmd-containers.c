@@ -12,11 +12,11 @@
 
 /* The suspicious leak window, if any: what the region defaults to. */
 static gboolean
-default_region (const TmTrace *trace, guint32 *from, guint32 *to)
+default_region (TmDocument *doc, guint32 *from, guint32 *to)
 {
-  g_autoptr(GPtrArray) windows = tm_windows_detect (trace, NULL, FALSE);
+  g_autoptr(GPtrArray) windows = tm_document_windows (doc, NULL, FALSE, NULL, NULL);
 
-  for (guint i = 0; i < windows->len; i++)
+  for (guint i = 0; windows != NULL && i < windows->len; i++)
     {
       const TmWindow *w = g_ptr_array_index (windows, i);
       if (w->kind == TM_WINDOW_LEAK && w->suspicious)
@@ -27,7 +27,7 @@ default_region (const TmTrace *trace, guint32 *from, guint32 *to)
         }
     }
   *from = 1;
-  *to = tm_trace_n_gcs (trace);
+  *to = tm_trace_n_gcs (tm_document_get_trace (doc));
   return FALSE;
 }
 
@@ -123,7 +123,8 @@ tm_cmd_containers (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
     g_option_context_new ("TRACE - leak confidence per container: memory contribution x staleness");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(TmDsl) dsl = NULL;
   g_autoptr(TmContainerReport) report = NULL;
   g_autoptr(GError) error = NULL;
@@ -142,16 +143,18 @@ tm_cmd_containers (int argc, char **argv)
     return tm_cli_usage_error ("containers", "give both --from-gc and --to-gc, or neither");
   if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  trace = tm_document_get_trace (doc);
   if (from_gc > 0)
     {
       if (!tm_cli_window ("containers", path, trace, from_gc, to_gc, &from, &to, &code))
         return code;
     }
   else
-    from_window = default_region (trace, &from, &to);
-  report = tm_containers_compute (trace, dsl, from, to, NULL, &error);
+    from_window = default_region (doc, &from, &to);
+  report = tm_document_containers (doc, from, to, NULL, &error);
   if (report == NULL)
     {
       if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))

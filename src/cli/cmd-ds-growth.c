@@ -4,6 +4,7 @@
 #include "cli-common.h"
 #include "cli-commands.h"
 #include "cmd-ds-growth.h"
+#include "tm-root-paths.h"
 
 #include <stdio.h>
 
@@ -53,15 +54,27 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
   static const char *const metric_field[] = { "retained", "deep", "ds", "deep_ds" };
   GString *s = g_string_new ("{");
   guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+  g_autoptr(TmRootPaths) paths = g->by_path ? tm_root_paths_new (g->result[1]->graph, trace) : NULL;
 
   g_string_append_printf (s, "\"from_gc\": %u, \"to_gc\": %u, \"heap_growth_bytes\": %" G_GINT64_FORMAT
                           ", \"heap_bytes\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
                           ", \"heap_objects\": [%" G_GUINT64_FORMAT ", %" G_GUINT64_FORMAT "]"
                           ", \"structures_detected\": [%u, %u], \"structures_compared\": %u"
-                          ", \"complete\": %s, \"structures\": [",
+                          ", \"complete\": %s",
                           g->from_gc, g->to_gc, g->heap_growth_bytes, g->heap[0].bytes, g->heap[1].bytes,
                           g->heap[0].objects, g->heap[1].objects, g->n_structures[0], g->n_structures[1],
                           g->entries->len, trace->complete ? "true" : "false");
+  /* heap dumps: structures matched by their path from the GC roots */
+  {
+    char buf[G_ASCII_DTOSTR_BUF_SIZE];
+    g_string_append_printf (s, ", \"matching\": {\"by\": \"%s\", \"candidates\": %u, \"matched\": %u, "
+                            "\"matched_by_path\": %u, \"match_rate\": %s}",
+                            g->by_path ? "root-path" : "identity", g->n_candidates, g->n_matched,
+                            g->n_matched_by_path,
+                            g_ascii_formatd (buf, sizeof buf, "%.4f",
+                                             g->n_candidates ? (double) g->n_matched / g->n_candidates : 0.0));
+  }
+  g_string_append (s, ", \"structures\": [");
   for (guint i = 0; i < n; i++)
     {
       const TmDsGrowthEntry *e = &g_array_index (g->entries, TmDsGrowthEntry, i);
@@ -72,6 +85,16 @@ print_json (const TmTrace *trace, const TmDsGrowth *g, guint top)
       tm_json_append_string (s, tm_trace_type (trace, e->type)->name);
       g_string_append (s, ", \"site\": ");
       tm_json_append_string (s, site);
+      if (paths != NULL)
+        {
+          /* heap dumps: where the structure hangs, as matched */
+          g_autofree char *key = tm_root_paths_key (paths, e->node[1]);
+          g_string_append (s, ", \"root_path\": ");
+          if (key)
+            tm_json_append_string (s, key);
+          else
+            g_string_append (s, "null");
+        }
       for (guint m = 0; m < TM_DS_N_METRICS; m++)
         {
           g_autofree char *bytes = g_strdup_printf ("%s_bytes", metric_field[m]);
@@ -109,11 +132,16 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
 {
   g_autofree char *growth = signed_bytes (g->heap_growth_bytes);
   guint n = top > 0 ? MIN (top, g->entries->len) : g->entries->len;
+  g_autoptr(TmRootPaths) paths = g->by_path ? tm_root_paths_new (g->result[1]->graph, trace) : NULL;
 
   printf ("Data structure growth in %s, GC %u to GC %u\n", path, g->from_gc, g->to_gc);
   printf ("Heap growth %s; %u structures alive at the end and not contained in another, those born"
           " inside the window growing from zero (detected: %u at GC %u, %u at GC %u)\n\n",
           growth, g->entries->len, g->n_structures[0], g->from_gc, g->n_structures[1], g->to_gc);
+  if (g->by_path)
+    printf ("Heap dumps: structures matched by their path from the GC roots (object identity is lost "
+            "between dumps): %u of %u (%.0f%%)\n\n", g->n_matched, g->n_candidates,
+            g->n_candidates ? 100.0 * g->n_matched / g->n_candidates : 0.0);
   if (n == 0)
     {
       printf ("No data structure is alive at the end of the window.\n");
@@ -134,7 +162,14 @@ print_text (const char *path, const TmTrace *trace, const TmDsGrowth *g, guint t
 
       printf ("%4u %-44s %11s %11s %7.1f%% %11s %11s  %s\n", i + 1, name, retained, dr,
               100.0 * e->hgp[TM_DS_METRIC_RETAINED], dd, dds, tm_ds_pattern_to_string (e->pattern));
-      printf ("     allocated at %s%s\n", site, e->born ? " (born inside the window)" : "");
+      if (paths != NULL && trace->obj_site[e->object_index] == TM_UNKNOWN)
+        {
+          /* heap dumps know no sites; where the structure hangs says more */
+          g_autofree char *key = tm_root_paths_key (paths, e->node[1]);
+          printf ("     reached by %s%s\n", key ? key : "(no root)", e->born ? " (new since the first dump)" : "");
+        }
+      else
+        printf ("     allocated at %s%s\n", site, e->born ? " (born inside the window)" : "");
     }
   if (n < g->entries->len)
     printf ("(%u more; --top 0 shows all)\n", g->entries->len - n);
@@ -157,7 +192,8 @@ tm_cmd_ds_growth (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --from-gc A --to-gc B - data structure growth over a window");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmDsl) dsl = NULL;
   g_autoptr(TmDsGrowth) growth = NULL;
   g_autoptr(GError) error = NULL;
@@ -188,12 +224,14 @@ tm_cmd_ds_growth (int argc, char **argv)
 
   if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_check_gc ("ds-growth", path, trace, to, &code))
     return code;
 
-  growth = tm_ds_growth_new (trace, dsl, from, to, NULL, NULL, NULL, &error);
+  growth = tm_document_ds_growth (doc, from, to, NULL, NULL, NULL, &error);
   if (growth == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);

@@ -26,7 +26,8 @@ tm_cmd_floating_garbage (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
     g_option_context_new ("TRACE - dead objects kept by the collector at GCs with a reference graph");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(GArray) series = NULL;
   g_autoptr(GPtrArray) groups = NULL;
   g_autoptr(GError) error = NULL;
@@ -47,8 +48,9 @@ tm_cmd_floating_garbage (int argc, char **argv)
   if (classify && (!tm_classifier_from_string (classify, &c) || c == TM_CLASSIFIER_AGE))
     return tm_cli_usage_error ("floating-garbage", "unknown classifier '%s' (known: type, site, call-site, "
                                "thread, space)", classify);
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_window ("floating-garbage", path, trace, from_gc, to_gc, &from, &to, &code))
     return code;
   series = tm_floating_garbage_series (trace, from, to, &error);
@@ -67,7 +69,7 @@ tm_cmd_floating_garbage (int argc, char **argv)
     at = g_array_index (series, TmFloatingPoint, series->len - 1).gc;
   if (at > 0)
     {
-      groups = tm_floating_garbage_breakdown (trace, at, c, NULL, &error);
+      groups = tm_floating_garbage_breakdown (tm_document_get_heap_cache (doc), at, c, NULL, &error);
       if (groups == NULL)
         return tm_cli_usage_error ("floating-garbage", "%s", error->message);
     }

@@ -6,6 +6,7 @@
 #include "tm-classify.h"
 #include "tm-classify-chain.h"
 #include "cmd-ds-growth.h"
+#include "tm-root-path.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,6 +170,120 @@ text_node (HeapView *v, guint32 index)
 
 int tm_cmd_heap (int argc, char **argv);
 
+/* One object of a path: "TYPE @ID (allocated at SITE)". */
+static char *
+describe_object (TmTrace *trace, guint32 object)
+{
+  g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[object]);
+
+  return g_strdup_printf ("%s @%" G_GUINT64_FORMAT " (allocated at %s)",
+                          tm_trace_type (trace, trace->obj_type[object])->name,
+                          tm_trace_object_id (trace, object), site);
+}
+
+static void
+json_object (GString *s, TmTrace *trace, guint32 object)
+{
+  g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[object]);
+
+  g_string_append_printf (s, "{\"id\": %" G_GUINT64_FORMAT ", \"type\": ", tm_trace_object_id (trace, object));
+  tm_json_append_string (s, tm_trace_type (trace, trace->obj_type[object])->name);
+  g_string_append (s, ", \"site\": ");
+  tm_json_append_string (s, site);
+  g_string_append_c (s, '}');
+}
+
+/* --path-to-roots: OBJECT (@ID) or GROUP (a label path of the tree). */
+static int
+print_root_path (TmDocument *doc, TmClassTree *tree, guint32 gc, const char *file, const char *what,
+                 gboolean json)
+{
+  TmTrace *trace = tm_document_get_trace (doc);
+  g_autoptr(TmRootPath) path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *retained = NULL;
+  g_autofree char *target = NULL;
+  gboolean group = what[0] != '@';
+
+  if (!group)
+    {
+      guint64 id, index;
+      char *end;
+
+      id = g_ascii_strtoull (what + 1, &end, 10);
+      if (end == what + 1 || *end != '\0')
+        return tm_cli_usage_error ("heap", "--path-to-roots: '%s' is not @ID (an object id)", what);
+      if (!tm_trace_object_index_for_id (trace, id, &index))
+        {
+          fprintf (stderr, "%s: no object has id %" G_GUINT64_FORMAT "\n", file, id);
+          return TM_EXIT_INPUT;
+        }
+      path = tm_document_path_to_root (doc, gc, (guint32) index, NULL, &error);
+    }
+  else
+    {
+      guint32 node = tm_class_tree_find_path (tree, what);
+
+      if (node == TM_CLASS_NODE_NONE || node == 0)
+        return tm_cli_usage_error ("heap", "--path-to-roots: no group '%s' in the tree (a label path like A/B, "
+                                   "labels as the tree prints them)", what);
+      path = tm_document_group_path_to_root (doc, tree, node, NULL, &error);
+    }
+  if (path == NULL)
+    {
+      fprintf (stderr, "%s: %s\n", file, error->message);
+      return TM_EXIT_INPUT;
+    }
+
+  if (json)
+    {
+      g_autoptr(GString) s = g_string_new (NULL);
+
+      g_string_append_printf (s, "{\"gc\": %u, \"group\": ", gc);
+      if (group)
+        tm_json_append_string (s, what);
+      else
+        g_string_append (s, "null");
+      g_string_append (s, ", \"object\": ");
+      json_object (s, trace, path->object);
+      g_string_append_printf (s, ", \"retained_bytes\": %" G_GUINT64_FORMAT ", \"root_kind\": ", path->retained_bytes);
+      if (path->objects->len > 0)
+        tm_json_append_string (s, tm_root_kind_to_string (path->root_kind));
+      else
+        g_string_append (s, "null");
+      g_string_append (s, ", \"path\": [");
+      for (guint i = 0; i < path->objects->len; i++)
+        {
+          if (i > 0)
+            g_string_append (s, ", ");
+          json_object (s, trace, g_array_index (path->objects, guint32, i));
+        }
+      g_string_append (s, "]}\n");
+      fputs (s->str, stdout);
+      return TM_EXIT_OK;
+    }
+
+  retained = tm_format_bytes ((double) path->retained_bytes);
+  target = describe_object (trace, path->object);
+  if (group)
+    printf ("Path to GC roots of %s after GC %u of %s, through its largest object %s, which retains %s:\n",
+            what, gc, file, target, retained);
+  else
+    printf ("Path to GC roots of %s after GC %u of %s (it retains %s):\n", target, gc, file, retained);
+  if (path->objects->len == 0)
+    printf ("  no GC root reaches it (garbage the recorder still listed)\n");
+  for (guint i = 0; i < path->objects->len; i++)
+    {
+      g_autofree char *obj = describe_object (trace, g_array_index (path->objects, guint32, i));
+
+      if (i == 0)
+        printf ("  GC root (%s): %s\n", tm_root_kind_to_string (path->root_kind), obj);
+      else
+        printf ("  %*s-> %s\n", (int) (2 * (i - 1)), "", obj);
+    }
+  return TM_EXIT_OK;
+}
+
 int
 tm_cmd_heap (int argc, char **argv)
 {
@@ -178,6 +293,7 @@ tm_cmd_heap (int argc, char **argv)
   g_autofree char *metric_name = NULL;
   gboolean data_structures = FALSE;
   g_auto(GStrv) ds_files = NULL;
+  g_autofree char *path_to_roots = NULL;
   GOptionEntry entries[] = {
     { "gc", 0, 0, G_OPTION_ARG_INT, &gc, "The heap after GC N (required)", "N" },
     { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
@@ -192,16 +308,18 @@ tm_cmd_heap (int argc, char **argv)
       "Only the heads of data structures (the data-structure view: structures inside another one are hidden)", NULL },
     { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ds_files,
       "Also load these data structure descriptions (repeatable)", "FILE" },
+    { "path-to-roots", 0, 0, G_OPTION_ARG_STRING, &path_to_roots,
+      "Instead of the tree, why OBJECT (@ID) or GROUP (a label path of the tree, A/B) is alive: "
+      "a shortest chain of references from a GC root (a group through its member retaining most)",
+      "OBJECT|GROUP" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE --gc N - classification tree of the heap after GC N");
-  g_autoptr(TmTrace) trace = NULL;
-  g_autoptr(TmHeapAnalysis) heap = NULL;
-  g_autoptr(TmDsContext) ds = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmClassTree) tree = NULL;
   g_autoptr(GError) error = NULL;
   TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
-  TmClassLevel levels[TM_CLASSIFY_MAX_DEPTH];
   guint depth = 0;
   gboolean needs_ds = FALSE;
   Metric metric = N_METRICS;
@@ -231,62 +349,43 @@ tm_cmd_heap (int argc, char **argv)
                                    "deep-bytes, retained-objects, retained-bytes)", metric_name);
     }
 
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_check_gc ("heap", path, trace, gc, &code))
     return code;
 
   view.has_graph = tm_trace_gc (trace, gc)->has_graph;
   if (metric == N_METRICS)
     metric = view.has_graph ? METRIC_RETAINED_BYTES : METRIC_BYTES;
-  if (!view.has_graph && metric >= METRIC_DEEP_OBJECTS)
+  if (!view.has_graph && (metric >= METRIC_DEEP_OBJECTS || needs_ds || path_to_roots != NULL))
     {
       g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
-      fprintf (stderr, "%s: %s\n", path, msg);
+      fprintf (stderr, "%s: %s%s\n", path,
+               metric >= METRIC_DEEP_OBJECTS ? "" : "data structures need a reference graph: ", msg);
       return TM_EXIT_INPUT;
     }
-
-  heap = tm_heap_analysis_new (trace, gc, NULL, NULL, NULL, &error);
-  if (heap == NULL)
+  /* a --ds file that cannot be used is an error even when unused here */
+  if (needs_ds || ds_files != NULL)
     {
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (needs_ds)
-    {
-      TmDsl *dsl;
+      TmDsl *dsl = tm_cli_load_descriptions (ds_files, &code);
 
-      if (!view.has_graph)
-        {
-          g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
-          fprintf (stderr, "%s: data structures need a reference graph: %s\n", path, msg);
-          return TM_EXIT_INPUT;
-        }
-      if ((dsl = tm_cli_load_descriptions (ds_files, &code)) == NULL)
+      if (dsl == NULL)
         return code;
-      ds = tm_ds_context_new (dsl, TM_DS_CONTEXT_DEFAULT_BUDGET);
+      tm_document_set_dsl (doc, dsl);
     }
   /* --data-structures: the heads of the data-structure view come first */
-  if (data_structures && !tm_ds_context_heads_level (ds, heap, &levels[0], NULL, &error))
-    {
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (!tm_classify_chain_levels (ds, heap, chain, depth, levels + (data_structures ? 1 : 0), NULL, &error))
-    {
-      if (data_structures)
-        tm_classify_chain_levels_clear (levels, 1);
-      fprintf (stderr, "%s: %s\n", path, error->message);
-      return TM_EXIT_INPUT;
-    }
-  if (data_structures)
-    depth++;
-  tree = tm_class_tree_new_for_levels (heap, levels, depth, NULL, &error);
+  tree = tm_document_class_tree (doc, gc, chain, depth,
+                                 data_structures ? TM_DOCUMENT_TREE_DS_HEADS : TM_DOCUMENT_TREE_DEFAULT,
+                                 NULL, NULL, NULL, &error);
   if (tree == NULL)
     {
       fprintf (stderr, "%s: %s\n", path, error->message);
       return TM_EXIT_INPUT;
     }
+  depth = tree->depth;
+  if (path_to_roots != NULL)
+    return print_root_path (doc, tree, gc, path, path_to_roots, json);
 
   view.path = path;
   view.tree = tree;
@@ -308,7 +407,7 @@ tm_cmd_heap (int argc, char **argv)
 
       g_string_append_printf (s, "{\"gc\": %d, \"metric\": \"%s\", \"classifiers\": [", gc, metric_names[metric]);
       for (guint i = 0; i < depth; i++)
-        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", levels[i].name);
+        g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tree->levels[i].name);
       g_string_append_printf (s, "], \"has_graph\": %s, \"complete\": %s, \"top\": %d, \"tree\": ",
                               view.has_graph ? "true" : "false", trace->complete ? "true" : "false", top);
       json_node (&view, s, 0);
@@ -325,7 +424,7 @@ tm_cmd_heap (int argc, char **argv)
               view.has_graph ? "yes" : "no");
       printf ("Classified by");
       for (guint i = 0; i < depth; i++)
-        printf ("%s %s", i ? " >" : "", levels[i].name);
+        printf ("%s %s", i ? " >" : "", tree->levels[i].name);
       printf ("; sorted by %s", metric_names[metric]);
       if (top > 0)
         printf ("; top %d per group", top);

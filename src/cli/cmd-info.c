@@ -159,7 +159,7 @@ print_json (const TmTrace *t, const TmHeaptrackSummary *h)
                           gcounts.failed, gcounts.at_oom, gcounts.post_mortem);
   g_string_append (s, ", \"oom_events\": ");
   json_oom_events (s, t);
-  if (t->stopped)
+  if (!t->complete && t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
   g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
                           ", \"warnings_total\": %" G_GUINT64_FORMAT,
@@ -213,11 +213,13 @@ print_text (const TmTrace *t, const TmHeaptrackSummary *h)
       printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT " at the memory limit of %s: everything before it "
               "is shown (raise it with --memory-limit SIZE).\n", t->stop_offset, limit);
     }
-  else if (t->stopped)
+  else if (!t->complete && t->stopped)
     printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
   else if (!t->complete)
-    printf ("Read to the end with %" G_GUINT64_FORMAT " problem%s (see the warnings).\n", t->n_warnings_total,
-            t->n_warnings_total == 1 ? "" : "s");
+    printf ("Read to the end; %" G_GUINT64_FORMAT " damaged part%s skipped (see the warnings).\n",
+            t->n_warnings_total, t->n_warnings_total == 1 ? " was" : "s were");
+  if (g_hash_table_lookup (t->meta, "note") != NULL)
+    printf ("Note:          %s\n", (const char *) g_hash_table_lookup (t->meta, "note"));
 }
 
 int
@@ -229,7 +231,8 @@ tm_cmd_info (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - summary of a trace");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmHeaptrackProfile) heaptrack = NULL;
   const TmHeaptrackSummary *h = NULL;
   const char *path;
@@ -240,8 +243,9 @@ tm_cmd_info (int argc, char **argv)
     return code;
   if ((path = tm_cli_single_input ("info", argc, argv, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
 
   /* heaptrack's own figures (temporary, suppressed leaks, ...) come from
    * its reading of the file, which the model does not keep */

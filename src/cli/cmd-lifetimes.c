@@ -104,7 +104,8 @@ tm_cmd_lifetimes (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - how long objects live before they die");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(TmLifetimes) lt = NULL;
   g_autoptr(GError) error = NULL;
   TmClassifier c = TM_CLASSIFIER_TYPE;
@@ -122,8 +123,9 @@ tm_cmd_lifetimes (int argc, char **argv)
   if (classify && !tm_classifier_from_string (classify, &c))
     return tm_cli_usage_error ("lifetimes", "unknown classifier '%s' (known: type, site, call-site, thread)",
                                classify);
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_window ("lifetimes", path, trace, from_gc, to_gc, &from, &to, &code))
     return code;
   lt = tm_lifetimes_compute (trace, from, to, c, (guint32) long_lived, NULL, &error);

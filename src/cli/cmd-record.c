@@ -5,6 +5,7 @@
  * went.  See docs/agent.md. */
 #include "tm-config.h"
 #include "cli-common.h"
+#include "tm-install.h"
 #include "cli-commands.h"
 
 #include <glib/gstdio.h>
@@ -27,34 +28,15 @@ on_signal (int sig)
   forward_signal = sig;
 }
 
-/* TIDEMARK_AGENT, then the install next to this binary, then the build
- * directory this binary was configured in. */
+/* $TIDEMARK_AGENT, else the installed agent (tm-install.h). */
 static char *
 find_agent (void)
 {
-  const char *env = g_getenv ("TIDEMARK_AGENT");
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-  g_autofree char *bindir = exe ? g_path_get_dirname (exe) : NULL;
-  char *path;
+  char *path = tm_install_find ("TIDEMARK_AGENT", TM_INSTALL_LIBDIR, "tidemark/" AGENT_NAME);
 
-  if (env != NULL && *env != '\0')
-    return g_file_test (env, G_FILE_TEST_IS_REGULAR) ? g_strdup (env) : NULL;
-  if (bindir != NULL)
-    {
-      static const char *libdirs[] = { "lib", "lib64", "lib/x86_64-linux-gnu", "lib/aarch64-linux-gnu", NULL };
-      for (guint i = 0; libdirs[i] != NULL; i++)
-        {
-          path = g_build_filename (bindir, "..", libdirs[i], "tidemark", AGENT_NAME, NULL);
-          if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-            return path;
-          g_free (path);
-        }
-    }
-  path = g_build_filename (TM_BUILD_DIR, "src", "agent", AGENT_NAME, NULL);
-  if (g_file_test (path, G_FILE_TEST_IS_REGULAR))
-    return path;
-  g_free (path);
-  return NULL;
+  if (path != NULL && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&path, g_free);
+  return path;
 }
 
 static gboolean
@@ -167,7 +149,7 @@ tm_cmd_record (int argc, char **argv)
     "Runs COMMAND (any JVM launcher: java, javac, jshell, mvn...) with the Tidemark\n"
     "agent injected through JAVA_TOOL_OPTIONS.  For exact allocation counts add\n"
     "-XX:-DoEscapeAnalysis to the JVM's options (see docs/agent.md).\n"
-    "The agent is found through $TIDEMARK_AGENT, the installation, or the build directory.");
+    "The agent is found through $TIDEMARK_AGENT or the installation.");
   if (!tm_cli_parse (ctx, "record", &argc, &argv, &code))
     return code;
   if (argc > 1 && strcmp (argv[1], "--") == 0)
@@ -200,8 +182,10 @@ tm_cmd_record (int argc, char **argv)
   agent = find_agent ();
   if (agent == NULL)
     {
-      fprintf (stderr, "tidemark-cli record: cannot find the agent %s (set TIDEMARK_AGENT, or build with -Dagent=enabled)\n",
-               g_getenv ("TIDEMARK_AGENT") ? g_getenv ("TIDEMARK_AGENT") : AGENT_NAME);
+      g_autofree char *expected = tm_install_path (TM_INSTALL_LIBDIR, "tidemark/" AGENT_NAME);
+
+      fprintf (stderr, "tidemark-cli record: cannot find the agent %s (set TIDEMARK_AGENT, or build with -Dagent=enabled "
+               "and install)\n", g_getenv ("TIDEMARK_AGENT") ? g_getenv ("TIDEMARK_AGENT") : expected);
       return TM_EXIT_INPUT;
     }
   if (output == NULL)

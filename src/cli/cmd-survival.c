@@ -78,7 +78,8 @@ tm_cmd_survival (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - survivors, promotion and ages per GC");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(TmSurvival) sv = NULL;
   g_autoptr(GError) error = NULL;
   guint32 from, to;
@@ -90,8 +91,9 @@ tm_cmd_survival (int argc, char **argv)
     return code;
   if ((path = tm_cli_single_input ("survival", argc, argv, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   if (!tm_cli_window ("survival", path, trace, from_gc, to_gc, &from, &to, &code))
     return code;
   sv = tm_survival_compute (trace, from, to, NULL, &error);

@@ -112,7 +112,8 @@ tm_cmd_timeline (int argc, char **argv)
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE - one row per GC");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   const char *path;
   int code = 0;
 
@@ -123,8 +124,9 @@ tm_cmd_timeline (int argc, char **argv)
     return tm_cli_usage_error ("timeline", "--json and --csv exclude each other");
   if ((path = tm_cli_single_input ("timeline", argc, argv, &code)) == NULL)
     return code;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
 
   if (json)
     print_json (trace);

@@ -165,7 +165,8 @@ tm_cmd_transactions (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
     g_option_context_new ("TRACE - transactions that leave objects behind (record --transaction)");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace = NULL;
   g_autoptr(TmTxReport) report = NULL;
   g_autoptr(GError) error = NULL;
   const char *path;
@@ -178,8 +179,9 @@ tm_cmd_transactions (int argc, char **argv)
     return code;
   if (top < 0)
     return tm_cli_usage_error ("transactions", "--top must be 0 or more");
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
   report = tm_transactions_analyse (trace, NULL, &error);
   if (report == NULL)
     {

@@ -142,7 +142,8 @@ static struct {
   char     *sort;
   char     *drill;
   char    **ds_files;
-} opt = { TM_TREND_DEFAULT_TOP, 0, 0, FALSE, NULL, NULL, NULL, NULL, NULL };
+  TmDsl    *dsl;        /* the descriptions, loaded when a level needs them */
+} opt = { TM_TREND_DEFAULT_TOP, 0, 0, FALSE, NULL, NULL, NULL, NULL, NULL, NULL };
 
 static const GOptionEntry view_entries[] = {
   { "classify", 0, 0, G_OPTION_ARG_STRING, &opt.classify,
@@ -173,6 +174,7 @@ clear_options (void)
   g_clear_pointer (&opt.sort, g_free);
   g_clear_pointer (&opt.drill, g_free);
   g_clear_pointer (&opt.ds_files, g_strfreev);
+  g_clear_pointer (&opt.dsl, tm_dsl_free);
 }
 
 /* Checks the view options and fills the request (window left to the
@@ -204,22 +206,21 @@ options_to_request (const char *command, TmTrendRequest *req, TmTrendSort *sort)
     return tm_cli_usage_error (command, "--drill: %s (add the next level to --classify)", error->message);
   if (tm_trend_request_uses_ds (req))
     {
-      TmDsl *dsl;
       int code;
 
-      if ((dsl = tm_cli_load_descriptions (opt.ds_files, &code)) == NULL)
+      if ((opt.dsl = tm_cli_load_descriptions (opt.ds_files, &code)) == NULL)
         return code;
-      req->ds = tm_ds_context_new (dsl, TM_DS_CONTEXT_DEFAULT_BUDGET);
     }
   return TM_EXIT_OK;
 }
 
 /* Runs the request on the window [from_gc, to_gc] of a loaded trace. */
 static int
-compute (const char *command, const char *path, TmTrace *trace, TmTrendRequest *req,
+compute (const char *command, const char *path, TmDocument *doc, TmTrendRequest *req,
          guint from_gc, guint to_gc, TmTrend **out)
 {
   g_autoptr(GError) error = NULL;
+  TmTrace *trace = tm_document_get_trace (doc);
   int code;
 
   if (!tm_cli_check_gc (command, path, trace, from_gc, &code))
@@ -228,7 +229,9 @@ compute (const char *command, const char *path, TmTrace *trace, TmTrendRequest *
   /* a window reaching past the end of a trace cut short is clipped */
   req->to_gc = MIN (to_gc, tm_trace_n_gcs (trace));
 
-  *out = tm_trend_compute (trace, req, NULL, NULL, NULL, &error);
+  if (opt.dsl != NULL)
+    tm_document_set_dsl (doc, g_steal_pointer (&opt.dsl));
+  *out = tm_document_trend (doc, req, NULL, NULL, NULL, &error);
   if (*out == NULL)
     {
       if (g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
@@ -259,7 +262,8 @@ tm_cmd_trend (int argc, char **argv)
   };
   g_autoptr(GOptionContext) ctx =
     g_option_context_new ("TRACE --from-gc A --to-gc B - TrendViz: object groups over a window");
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(TmTrend) trend = NULL;
   g_autoptr(GPtrArray) shown = NULL;
   TmTrendRequest req;
@@ -290,9 +294,10 @@ tm_cmd_trend (int argc, char **argv)
     }
   if ((code = options_to_request ("trend", &req, &sort)) != TM_EXIT_OK)
     goto out_req;
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     goto out_req;
-  if ((code = compute ("trend", path, trace, &req, from_gc, to_gc, &trend)) != TM_EXIT_OK)
+  trace = tm_document_get_trace (doc);
+  if ((code = compute ("trend", path, doc, &req, from_gc, to_gc, &trend)) != TM_EXIT_OK)
     goto out_req;
 
   shown = tm_trend_select (trend, sort, opt.top, !opt.no_other);
@@ -310,7 +315,6 @@ out:
   return code;
 }
 
-#ifdef TM_HAVE_RENDER
 GOptionGroup *
 tm_cli_trend_option_group (void)
 {
@@ -321,7 +325,7 @@ tm_cli_trend_option_group (void)
 }
 
 int
-tm_cli_trend_chart (const char *path, TmTrace *trace, const char *png, int width, int height,
+tm_cli_trend_chart (const char *path, TmDocument *doc, const char *png, int width, int height,
                     gint64 from_gc, gint64 to_gc, gboolean dark)
 {
   g_autoptr(TmTrend) trend = NULL;
@@ -330,7 +334,7 @@ tm_cli_trend_chart (const char *path, TmTrace *trace, const char *png, int width
   TmTrendChartOptions options;
   TmTrendRequest req;
   TmTrendSort sort;
-  guint n = tm_trace_n_gcs (trace);
+  guint n = tm_trace_n_gcs (tm_document_get_trace (doc));
   int code;
 
   if ((code = options_to_request ("chart", &req, &sort)) != TM_EXIT_OK)
@@ -342,7 +346,7 @@ tm_cli_trend_chart (const char *path, TmTrace *trace, const char *png, int width
       goto out;
     }
   /* the whole trace unless a window is given */
-  if ((code = compute ("chart", path, trace, &req, from_gc > 0 ? (guint) MIN (from_gc, G_MAXUINT32) : 1,
+  if ((code = compute ("chart", path, doc, &req, from_gc > 0 ? (guint) MIN (from_gc, G_MAXUINT32) : 1,
                        to_gc > 0 ? (guint) MIN (to_gc, G_MAXUINT32) : n, &trend)) != TM_EXIT_OK)
     goto out;
 
@@ -365,4 +369,3 @@ out:
   clear_options ();
   return code;
 }
-#endif

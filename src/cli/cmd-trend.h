@@ -4,28 +4,24 @@
 
 #include "cli-common.h"
 #include "tm-trend.h"
-#ifdef TM_HAVE_RENDER
 #include "tm-render-trend.h"
-#endif
 
 G_BEGIN_DECLS
 
 int           tm_cmd_trend               (int argc, char **argv);
 
-#ifdef TM_HAVE_RENDER
 /* --classify, --metric, --sort, --top, --no-other, --every, --interval,
  * --drill, for the chart command's option context. */
 GOptionGroup *tm_cli_trend_option_group  (void);
 /* Renders the trend chart of the window (whole trace when from/to are 0)
  * with the parsed options; returns the exit code. */
 int           tm_cli_trend_chart         (const char *path,
-                                          TmTrace    *trace,
+                                          TmDocument *doc,
                                           const char *png,
                                           int         width,
                                           int         height,
                                           gint64      from_gc,
                                           gint64      to_gc,
                                           gboolean    dark);
-#endif
 
 G_END_DECLS

@@ -13,17 +13,6 @@
 int tm_cmd_windows (int argc, char **argv);
 
 static void
-append_double (GString *s, double v)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (!isfinite (v))
-    g_string_append (s, "null");
-  else
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.10g", v));
-}
-
-static void
 print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windows)
 {
   GString *s = g_string_new ("{\"windows\": [");
@@ -38,7 +27,7 @@ print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windo
       g_string_append_printf (s, ", \"first_gc\": %u, \"last_gc\": %u, \"start_ns\": %" G_GUINT64_FORMAT
                               ", \"end_ns\": %" G_GUINT64_FORMAT ", \"score\": ",
                               w->first_gc, w->last_gc, w->start_ns, w->end_ns);
-      append_double (s, w->score);
+      tm_cli_json_double (s, w->score);
       g_string_append (s, ", \"unit\": ");
       tm_json_append_string (s, w->unit);
       g_string_append_printf (s, ", \"suspicious\": %s, \"explanation\": ", w->suspicious ? "true" : "false");
@@ -49,18 +38,18 @@ print_json (const TmTrace *trace, const TmWindowParams *params, GPtrArray *windo
       else
         g_string_append (s, "null");
       g_string_append (s, ", \"threshold\": ");
-      append_double (s, w->threshold);
+      tm_cli_json_double (s, w->threshold);
       if (w->series)
         {
           g_string_append (s, ", \"value_start\": ");
-          append_double (s, w->value_start);
+          tm_cli_json_double (s, w->value_start);
           g_string_append (s, ", \"value_end\": ");
-          append_double (s, w->value_end);
+          tm_cli_json_double (s, w->value_end);
         }
       else
         {
           g_string_append (s, ", \"amount\": ");
-          append_double (s, w->amount);
+          tm_cli_json_double (s, w->amount);
         }
       if (w->series)
         {
@@ -153,7 +142,8 @@ tm_cmd_windows (int argc, char **argv)
   gint min_gcs = -1, max_gcs = -1, min_evidence = -1;
   double continue_ratio = -1, teardown_drop = -1, backlog_old = -1;
   g_autoptr(GOptionContext) ctx = NULL;
-  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  TmTrace *trace;
   g_autoptr(GPtrArray) windows = NULL;
   const char *path;
   int code = 0;
@@ -281,10 +271,11 @@ tm_cmd_windows (int argc, char **argv)
   if (!(params.leak_regression_slack >= 0 && params.leak_regression_slack < 1))
     return tm_cli_usage_error ("windows", "--leak-regression-slack must be in [0, 1)");
 
-  if ((trace = tm_cli_load (path, &code)) == NULL)
+  if ((doc = tm_cli_open (path, &code)) == NULL)
     return code;
+  trace = tm_document_get_trace (doc);
 
-  windows = tm_windows_detect (trace, &params, all);
+  windows = tm_document_windows (doc, &params, all, NULL, NULL);
   if (json)
     print_json (trace, &params, windows);
   else

@@ -14,10 +14,9 @@ static const TmCliCommand commands[] = {
   { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
   { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
   { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
-#ifdef TM_HAVE_RENDER
   { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
-#endif
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
+  { "gc-summary", "TRACE [--from-gc A --to-gc B] [--json]", "throughput, pause percentiles, rates and footprint of a run or a range of GCs", tm_cmd_gc_summary },
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
@@ -31,9 +30,7 @@ static const TmCliCommand commands[] = {
   { "transactions", "TRACE [--top K] [--json]", "transactions that leave objects behind (record --transaction)", tm_cmd_transactions },
   { "containers", "TRACE [--from-gc A --to-gc B] [--ds FILE]... [--top K] [--json]", "leak confidence per container: memory contribution x staleness", tm_cmd_containers },
   { "callers",  "FILE [--top N] [--sort peak|allocations|temporary|leaked|allocated] [--bottom-up|--top-down|--functions] [--depth D] [--from-gc A] [--to-gc B] [--json]", "allocation costs by call stack (heaptrack's views)", tm_cmd_callers },
-#ifdef TM_HAVE_RENDER
   { "flamegraph", "FILE [--metric allocations|temporary|peak|leaked|allocated] --svg|--png OUT [--width W] [--height H] [--bottom-up] [--search TEXT] [--from-gc A] [--to-gc B]", "flame graph of allocation costs by call stack", tm_cmd_flamegraph },
-#endif
   /* more commands: register here */
 };
 

@@ -8,5 +8,7 @@
 #include "tm-trace-writer.h"
 #include "tm-load-options.h"
 #include "tm-trace-loader.h"
+#include "tm-document.h"
 #include "tm-heap-graph.h"
+#include "tm-hprof.h"
 #include "tm-format-util.h"

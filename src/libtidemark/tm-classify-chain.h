@@ -7,15 +7,15 @@
  * entries use the values TM_CLASSIFIER_LEAVES.. after TM_N_CLASSIFIERS.
  *
  * The data-structure levels need the structures detected on the heap
- * state's graph.  TmDsContext owns the descriptions (TmDsl) and the
- * detection results, one per GC, detected on first use and kept (least
- * recently used out beyond a budget of graph nodes), so every tree,
- * drill-down or trend point of the same GC shares one detection.
+ * state's graph: they take them from the trace's TmHeapCache (which owns
+ * the descriptions), so every tree, drill-down or trend point of the same
+ * GC shares one detection.
  */
 #pragma once
 
 #include "tm-classify.h"
 #include "tm-ds-classify.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -35,7 +35,7 @@ TmDsClassifier tm_chain_classifier_ds      (TmClassifier c);
 /* "type" ... "containing-ds" */
 const char  *tm_chain_classifier_to_string (TmClassifier c);
 /* "Type" ... "Containing data structure", untranslated */
-const char  *tm_chain_classifier_title     (TmClassifier c);
+const char  *tm_chain_classifier_title     (TmClassifier c);   /* marked N_(): the app translates */
 gboolean     tm_chain_classifier_from_string (const char *name, TmClassifier *out);
 
 /* Parses "containing-ds,type" (entries trimmed, empty ones skipped);
@@ -48,33 +48,14 @@ gboolean     tm_classify_chain_parse       (const char    *list,
 gboolean     tm_classify_chain_needs_ds    (const TmClassifier *chain,
                                             guint               depth);
 
-typedef struct _TmDsContext TmDsContext;
-
-#define TM_DS_CONTEXT_DEFAULT_BUDGET (4u * 1024 * 1024)
-
-/* Takes ownership of `dsl`; max_items: budget in graph nodes over the
- * kept results (the one in use stays even when alone above it). */
-TmDsContext *tm_ds_context_new            (TmDsl              *dsl,
-                                           guint64             max_items);
-/* The shipped descriptions plus `files` (NULL-terminated, may be NULL).
- * A file with a syntax error is skipped and added to the DSL's warnings;
- * one that cannot be read fails (TM_ERROR of tm_dsl_add_file). */
-TmDsContext *tm_ds_context_new_for_files  (const char * const *files,
-                                           GError            **error);
-TmDsContext *tm_ds_context_ref            (TmDsContext        *ctx);
-void         tm_ds_context_unref          (TmDsContext        *ctx);
-const TmDsl *tm_ds_context_get_dsl        (TmDsContext        *ctx);
-/* Results kept, and detections run so far (for tests). */
-guint        tm_ds_context_get_n_kept     (TmDsContext        *ctx);
-guint        tm_ds_context_get_n_detected (TmDsContext        *ctx);
-
 /* Fills levels[0..depth) for `chain` on `heap`.  Data-structure levels
- * hold a reference to the heap's detection result (detected now when
- * not kept), released with the tree (or tm_classify_chain_levels_clear
- * when no tree takes them).  TM_ERROR_NO_GRAPH when a data-structure
- * level is asked for at a GC without a reference graph;
- * TM_ERROR_INVALID_ARGUMENT when one is asked for and ctx is NULL. */
-gboolean     tm_classify_chain_levels     (TmDsContext        *ctx,
+ * hold a reference to the detection of heap's GC in `heaps` (the cache of
+ * heap's trace; detected now when not kept), released with the tree (or
+ * tm_classify_chain_levels_clear when no tree takes them).
+ * TM_ERROR_NO_GRAPH when a data-structure level is asked for at a GC
+ * without a reference graph; TM_ERROR_INVALID_ARGUMENT when one is asked
+ * for and heaps is NULL. */
+gboolean     tm_classify_chain_levels     (TmHeapCache        *heaps,
                                            TmHeapAnalysis     *heap,
                                            const TmClassifier *chain,
                                            guint               depth,
@@ -87,20 +68,18 @@ void         tm_classify_chain_levels_clear (TmClassLevel     *levels,
 /* A level with one group, "Data structures", holding the heads of the
  * data-structure view (structures not inside another one): `heap
  * --data-structures`. */
-gboolean     tm_ds_context_heads_level    (TmDsContext        *ctx,
+gboolean     tm_classify_heads_level      (TmHeapCache        *heaps,
                                            TmHeapAnalysis     *heap,
                                            TmClassLevel       *level,
                                            GCancellable       *cancellable,
                                            GError            **error);
 
 /* The classification tree of `heap` by `chain` (tm_class_tree_new_for_levels). */
-TmClassTree *tm_classify_chain_tree       (TmDsContext        *ctx,
+TmClassTree *tm_classify_chain_tree       (TmHeapCache        *heaps,
                                            TmHeapAnalysis     *heap,
                                            const TmClassifier *chain,
                                            guint               depth,
                                            GCancellable       *cancellable,
                                            GError            **error);
-
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmDsContext, tm_ds_context_unref)
 
 G_END_DECLS

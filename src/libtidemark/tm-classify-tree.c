@@ -503,3 +503,41 @@ tm_class_tree_find_child (TmClassTree *tree, guint32 parent, const char *label)
     }
   return TM_CLASS_NODE_NONE;
 }
+
+GPtrArray *
+tm_class_path_split (const char *path)
+{
+  GPtrArray *labels = g_ptr_array_new_with_free_func (g_free);
+  GString *label = g_string_new (NULL);
+
+  g_return_val_if_fail (path != NULL, labels);
+  for (const char *c = path; ; c++)
+    {
+      if (*c == '\\' && (c[1] == '/' || c[1] == '\\'))
+        g_string_append_c (label, *++c);
+      else if (*c == '/' || *c == '\0')
+        {
+          g_ptr_array_add (labels, g_strdup (label->str));
+          g_string_truncate (label, 0);
+          if (*c == '\0')
+            break;
+        }
+      else
+        g_string_append_c (label, *c);
+    }
+  g_string_free (label, TRUE);
+  return labels;
+}
+
+guint32
+tm_class_tree_find_path (TmClassTree *tree, const char *path)
+{
+  g_autoptr(GPtrArray) labels = NULL;
+  guint32 node = 0;
+
+  g_return_val_if_fail (tree != NULL && path != NULL, TM_CLASS_NODE_NONE);
+  labels = tm_class_path_split (path);
+  for (guint i = 0; i < labels->len && node != TM_CLASS_NODE_NONE; i++)
+    node = tm_class_tree_find_child (tree, node, g_ptr_array_index (labels, i));
+  return node;
+}

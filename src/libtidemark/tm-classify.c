@@ -2,50 +2,31 @@
  *
  * The built-in classifiers: names, key domains, keys and labels.
  */
-#include "tm-classify.h"
+#include "tm-classify-chain.h"
 #include "tm-error.h"
 
 #include <string.h>
 
-static const struct {
-  const char *name;
-  const char *title;
-} classifiers[TM_N_CLASSIFIERS] = {
-  [TM_CLASSIFIER_TYPE]      = { "type",      "Type" },
-  [TM_CLASSIFIER_SITE]      = { "site",      "Allocation site" },
-  [TM_CLASSIFIER_CALL_SITE] = { "call-site", "Call site" },
-  [TM_CLASSIFIER_THREAD]    = { "thread",    "Thread" },
-  [TM_CLASSIFIER_SPACE]     = { "space",     "Space" },
-  [TM_CLASSIFIER_AGE]       = { "age",       "Age (GCs survived)" },
-};
+/* Names come from the registry of chain classifiers (tm-classify-chain.c). */
 
 const char *
 tm_classifier_to_string (TmClassifier c)
 {
   g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
-  return classifiers[c].name;
-}
-
-const char *
-tm_classifier_title (TmClassifier c)
-{
-  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
-  return classifiers[c].title;
+  return tm_chain_classifier_to_string (c);
 }
 
 gboolean
 tm_classifier_from_string (const char *name, TmClassifier *out)
 {
-  g_return_val_if_fail (name != NULL, FALSE);
+  TmClassifier c;
 
-  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
-    if (strcmp (name, classifiers[i].name) == 0)
-      {
-        if (out)
-          *out = i;
-        return TRUE;
-      }
-  return FALSE;
+  g_return_val_if_fail (name != NULL, FALSE);
+  if (!tm_chain_classifier_from_string (name, &c) || tm_chain_classifier_is_ds (c))
+    return FALSE;
+  if (out)
+    *out = c;
+  return TRUE;
 }
 
 gboolean
@@ -54,40 +35,19 @@ tm_classifier_chain_parse (const char    *list,
                            guint         *depth,
                            GError       **error)
 {
-  g_auto(GStrv) parts = NULL;
-  guint n = 0;
-
   g_return_val_if_fail (list != NULL, FALSE);
   g_return_val_if_fail (chain != NULL && depth != NULL, FALSE);
 
-  parts = g_strsplit (list, ",", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
-    {
-      const char *p = g_strstrip (parts[i]);
-      TmClassifier c;
-
-      if (*p == '\0')
-        continue;
-      if (!tm_classifier_from_string (p, &c))
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "unknown classifier '%s' (known: type, site, call-site, thread, space, age)", p);
-          return FALSE;
-        }
-      if (n == TM_CLASSIFY_MAX_DEPTH)
-        {
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "at most %d classifiers can be chained", TM_CLASSIFY_MAX_DEPTH);
-          return FALSE;
-        }
-      chain[n++] = c;
-    }
-  if (n == 0)
-    {
-      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "empty classifier list");
-      return FALSE;
-    }
-  *depth = n;
+  if (!tm_classify_chain_parse (list, chain, depth, error))
+    return FALSE;
+  for (guint i = 0; i < *depth; i++)
+    if (tm_chain_classifier_is_ds (chain[i]))
+      {
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                     "%s needs data structures, which this analysis does not detect",
+                     tm_chain_classifier_to_string (chain[i]));
+        return FALSE;
+      }
   return TRUE;
 }
 
@@ -104,6 +64,7 @@ tm_classifier_domain (TmClassifier c, const TmTrace *trace, guint32 gc_id)
     case TM_CLASSIFIER_THREAD:    return MAX (trace->threads->len, 1);
     case TM_CLASSIFIER_SPACE:     return MAX (MAX (trace->spaces->len, 1), 256);
     case TM_CLASSIFIER_AGE:       return gc_id + 1;
+    case TM_CLASSIFIER_TRANSACTION: return MAX (trace->tx_kinds->len, 1);
     case TM_N_CLASSIFIERS:
     default:
       g_return_val_if_reached (1);
@@ -182,6 +143,11 @@ tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
     case TM_CLASSIFIER_THREAD:
       for (guint32 i = 0; i < n; i++)
         keys[i] = trace->obj_thread[objects[i]];
+      break;
+
+    case TM_CLASSIFIER_TRANSACTION:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_tx != NULL ? trace->obj_tx[objects[i]] : 0;
       break;
 
     case TM_CLASSIFIER_SPACE:
@@ -265,6 +231,11 @@ tm_classifier_key_label (TmClassifier c, const TmTrace *trace, guint32 key)
 
     case TM_CLASSIFIER_AGE:
       return g_strdup_printf (key == 1 ? "%u GC" : "%u GCs", key);
+
+    case TM_CLASSIFIER_TRANSACTION:
+      if (key == 0 || key >= trace->tx_kinds->len)
+        return g_strdup ("(no transaction)");
+      return g_strdup (g_array_index (trace->tx_kinds, TmTxKind, key).name);
 
     case TM_N_CLASSIFIERS:
     default:

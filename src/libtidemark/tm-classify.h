@@ -28,17 +28,17 @@ typedef enum {
   TM_CLASSIFIER_THREAD,
   TM_CLASSIFIER_SPACE,
   TM_CLASSIFIER_AGE,         /* GCs survived: gc_id - birth GC */
+  TM_CLASSIFIER_TRANSACTION, /* the kind of transaction that allocated it (record --transaction) */
   TM_N_CLASSIFIERS
 } TmClassifier;
 
 #define TM_CLASSIFY_MAX_DEPTH 8
 
+/* Names (and titles) of every classifier are in one registry:
+ * tm-classify-chain.h.  These accept the built-in ones only. */
 const char *tm_classifier_to_string   (TmClassifier c);
-/* Short human title ("Type", "Allocation site", ...), untranslated. */
-const char *tm_classifier_title       (TmClassifier c);
 gboolean    tm_classifier_from_string (const char *name, TmClassifier *out);
-/* Parses "type,site"; fails with TM_ERROR_INVALID_ARGUMENT naming the
- * bad entry and listing the valid ones. */
+/* tm_classify_chain_parse, refusing the data-structure classifiers. */
 gboolean    tm_classifier_chain_parse (const char    *list,
                                        TmClassifier  *chain,
                                        guint         *depth,
@@ -156,6 +156,13 @@ gboolean     tm_class_tree_compute_all      (TmClassTree    *tree,
 
 /* The child of `parent` whose label is `label`, or TM_CLASS_NODE_NONE. */
 guint32      tm_class_tree_find_child       (TmClassTree *tree, guint32 parent, const char *label);
+
+/* Group label paths, "A/B" (a group and one of its children): split at
+ * the slashes, where "\/" is a slash inside a label (thread names may
+ * hold one) and "\\" a backslash.  Returns the labels (char*). */
+GPtrArray   *tm_class_path_split            (const char  *path);
+/* The node a label path names below the root, or TM_CLASS_NODE_NONE. */
+guint32      tm_class_tree_find_path        (TmClassTree *tree, const char *path);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmClassTree, tm_class_tree_unref)
 

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Leak confidence per container from reference graphs: see
- * tm-containers.h.  One graph at a time is read and detected, so memory
- * holds one heap plus the element sets of the tracked containers.
+ * tm-containers.h.  The heap states and detections come from the
+ * document's cache, one GC at a time.
  */
 #include "tm-containers.h"
-#include "tm-heap-graph.h"
 #include "tm-error.h"
 
 #include <math.h>
@@ -80,30 +79,22 @@ gc_time (const TmTrace *trace, guint32 gc_id)
 
 /* Records one graph's view of every container. */
 static gboolean
-observe (TmTrace *trace, const TmDsTypes *types, GHashTable *tracks, guint32 gc_id, guint32 idx,
+observe (TmHeapCache *heaps, GHashTable *tracks, guint32 gc_id, guint32 idx,
          GCancellable *cancellable, GError **error)
 {
+  TmTrace *trace = tm_heap_cache_get_trace (heaps);
   const TmGc *gc = tm_trace_gc (trace, gc_id);
   guint64 t = gc_time (trace, gc_id);
   g_autoptr(GArray) heads = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) leaves = g_array_new (FALSE, FALSE, sizeof (guint32));
-  TmHeapGraph *graph;
+  g_autoptr(TmHeapState) state = tm_heap_cache_get_ds (heaps, gc_id, cancellable, error);
+  const TmHeapGraph *graph;
   TmDsResult *ds;
-  TmDsHeap heap;
 
-  graph = tm_heap_graph_read (trace, gc_id, cancellable, error);
-  if (graph == NULL)
+  if (state == NULL)
     return FALSE;
-  heap.graph = graph;
-  heap.obj_type = trace->obj_type;
-  heap.sizes.trace = trace;
-  heap.sizes.obj_size = trace->obj_size;
-  ds = tm_ds_detect (types, &heap, cancellable, error);
-  if (ds == NULL)
-    {
-      tm_heap_graph_free (graph);
-      return FALSE;
-    }
+  graph = tm_heap_analysis_get_graph (state->heap);
+  ds = state->ds;
 
   tm_ds_result_view_heads (ds, heads);
   for (guint h = 0; h < heads->len; h++)
@@ -181,8 +172,6 @@ observe (TmTrace *trace, const TmDsTypes *types, GHashTable *tracks, guint32 gc_
           }
       }
     }
-  tm_ds_result_free (ds);
-  tm_heap_graph_free (graph);
   return TRUE;
 }
 
@@ -216,18 +205,18 @@ container_free (TmContainer *c)
 }
 
 TmContainerReport *
-tm_containers_compute (TmTrace *trace, const TmDsl *dsl, guint32 from_gc, guint32 to_gc,
+tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
                        GCancellable *cancellable, GError **error)
 {
+  TmTrace *trace = tm_heap_cache_get_trace (heaps);
   g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) track_free);
   g_autoptr(TmContainerReport) r = NULL;
-  TmDsTypes *types;
   guint32 idx = 0, last_idx = 0;
   GHashTableIter it;
   gpointer value;
   double span;
 
-  g_return_val_if_fail (trace != NULL && dsl != NULL, NULL);
+  g_return_val_if_fail (heaps != NULL, NULL);
   if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
@@ -253,19 +242,14 @@ tm_containers_compute (TmTrace *trace, const TmDsl *dsl, guint32 from_gc, guint3
       return NULL;
     }
 
-  types = tm_ds_types_new_for_trace (dsl, trace);
   for (guint32 g = from_gc; g <= to_gc; g++)
     {
       if (!tm_trace_gc (trace, g)->has_graph)
         continue;
-      if (!observe (trace, types, tracks, g, idx, cancellable, error))
-        {
-          tm_ds_types_free (types);
-          return NULL;
-        }
+      if (!observe (heaps, tracks, g, idx, cancellable, error))
+        return NULL;
       last_idx = idx++;
     }
-  tm_ds_types_free (types);
 
   span = (double) (r->te_ns > r->ts_ns ? r->te_ns - r->ts_ns : 1);
   g_hash_table_iter_init (&it, tracks);

@@ -31,7 +31,7 @@
  */
 #pragma once
 
-#include "tm-ds-detect.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -62,10 +62,10 @@ typedef struct {
   guint32    leak_free;       /* containers alive at te excluded as leak-free */
 } TmContainerReport;
 
-/* TM_ERROR_NO_GRAPH when fewer than two GCs of the window have a graph;
- * TM_ERROR_INVALID_ARGUMENT for a bad window. */
-TmContainerReport *tm_containers_compute (TmTrace       *trace,
-                                          const TmDsl   *dsl,
+/* On the heap states (and data-structure detections) of `heaps`, with its
+ * descriptions.  TM_ERROR_NO_GRAPH when fewer than two GCs of the window
+ * have a graph; TM_ERROR_INVALID_ARGUMENT for a bad window. */
+TmContainerReport *tm_containers_compute (TmHeapCache   *heaps,
                                           guint32        from_gc,
                                           guint32        to_gc,
                                           GCancellable  *cancellable,

@@ -99,6 +99,16 @@ eval (guint32 v, guint32 last_linked, guint32 *anc, guint32 *label,
   return label[p];
 }
 
+/* Dominator trees built by this process, for tests that prove an
+ * analysis is not repeated (tm_dominator_tree_get_n_builds). */
+static gint n_builds;
+
+guint
+tm_dominator_tree_get_n_builds (void)
+{
+  return (guint) g_atomic_int_get (&n_builds);
+}
+
 TmDominatorTree *
 tm_dominator_tree_new (const TmHeapGraph   *graph,
                        const TmObjectSizes *sizes,
@@ -123,6 +133,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
   g_return_val_if_fail (sizes != NULL && sizes->obj_size != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  g_atomic_int_inc (&n_builds);
   n = graph->n_nodes;
   if (n == G_MAXUINT32)
     {

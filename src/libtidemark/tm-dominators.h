@@ -58,6 +58,10 @@ TmDominatorTree *tm_dominator_tree_new   (const TmHeapGraph   *graph,
                                           GError             **error);
 void             tm_dominator_tree_free  (TmDominatorTree     *tree);
 
+/* How many trees tm_dominator_tree_new has started in this process (an
+ * instrumentation counter: tests prove each GC is analysed once). */
+guint            tm_dominator_tree_get_n_builds (void);
+
 /* Graph node of the immediate dominator of `node`; G_MAXUINT32 when it is
  * the super-root or the node is unreachable. */
 guint32          tm_dominator_tree_idom_node (const TmDominatorTree *tree, guint32 node);

@@ -5,30 +5,6 @@
 
 #include <string.h>
 
-static const char *const names[TM_DS_N_CLASSIFIERS] = { "leaves", "deep-leaves", "containing-ds" };
-
-const char *
-tm_ds_classifier_to_string (TmDsClassifier c)
-{
-  g_return_val_if_fail (c < TM_DS_N_CLASSIFIERS, "unknown");
-  return names[c];
-}
-
-gboolean
-tm_ds_classifier_from_string (const char     *name,
-                              TmDsClassifier *out)
-{
-  g_return_val_if_fail (name != NULL && out != NULL, FALSE);
-
-  for (guint c = 0; c < TM_DS_N_CLASSIFIERS; c++)
-    if (strcmp (name, names[c]) == 0)
-      {
-        *out = c;
-        return TRUE;
-      }
-  return FALSE;
-}
-
 guint32
 tm_ds_classifier_domain (const TmDsResult *result)
 {

@@ -32,10 +32,8 @@ typedef enum {
 
 #define TM_DS_CLASSIFY_NONE(result) ((result)->n_structures)
 
-/* "leaves", "deep-leaves", "containing-ds" */
-const char *tm_ds_classifier_to_string   (TmDsClassifier  c);
-gboolean    tm_ds_classifier_from_string (const char     *name,
-                                          TmDsClassifier *out);
+/* (Their names "leaves", "deep-leaves", "containing-ds" are in the
+ * registry of tm-classify-chain.h.) */
 /* Keys are < this. */
 guint32     tm_ds_classifier_domain      (const TmDsResult *result);
 

@@ -50,6 +50,17 @@ TmDsTypes      *tm_ds_types_new           (const TmDsl        *dsl,
                                            const char * const *type_names,
                                            const guint32      *type_flags,
                                            guint32             n_types);
+/* The same with the class hierarchy: type_supers[i] is the type index of
+ * i's superclass (G_MAXUINT32: none or unknown).  A type without a
+ * description of its own takes its nearest described superclass's, and a
+ * pointee naming a type also matches its subclasses (java.lang.Object
+ * excepted: docs/data-structures.md). */
+TmDsTypes      *tm_ds_types_new_with_supers (const TmDsl        *dsl,
+                                             const char * const *type_names,
+                                             const guint32      *type_flags,
+                                             const guint32      *type_supers,
+                                             guint32             n_types);
+/* From a trace's types, with the hierarchy its TYPE records carry. */
 TmDsTypes      *tm_ds_types_new_for_trace (const TmDsl        *dsl,
                                            const TmTrace      *trace);
 void            tm_ds_types_free          (TmDsTypes          *types);

@@ -2,6 +2,7 @@
  * Data structure growth over a window; the rules are in tm-ds-growth.h and
  * docs/data-structures.md. */
 #include "tm-ds-growth.h"
+#include "tm-root-paths.h"
 #include "tm-ds-private.h"
 #include "tm-error.h"
 
@@ -170,6 +171,49 @@ tm_ds_growth_free (TmDsGrowth *growth)
   g_free (growth);
 }
 
+/* Root-path key -> queue of start structures (GQueue of s0 + 1), when
+ * both graphs name their fields; the end's paths go to *paths1. */
+static GHashTable *
+path_index (TmDsGrowth *growth, const TmDsGrowthHeap *from, const TmDsGrowthHeap *to, TmRootPaths **paths1)
+{
+  const TmDsResult *r0 = growth->result[0];
+  g_autoptr(TmRootPaths) paths0 = NULL;
+  GHashTable *index;
+
+  if (from->heap.sizes.trace == NULL || to->heap.sizes.trace == NULL
+      || (paths0 = tm_root_paths_new (from->heap.graph, from->heap.sizes.trace)) == NULL
+      || (*paths1 = tm_root_paths_new (to->heap.graph, to->heap.sizes.trace)) == NULL)
+    return NULL;
+  growth->by_path = TRUE;
+  index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, (GDestroyNotify) g_queue_free);
+  for (guint32 s0 = 0; s0 < r0->n_structures; s0++)
+    {
+      char *key;
+      GQueue *q;
+      if (!r0->top_level[s0] || (key = tm_root_paths_key (paths0, r0->head[s0])) == NULL)
+        continue;
+      q = g_hash_table_lookup (index, key);
+      if (q == NULL)
+        g_hash_table_insert (index, key, q = g_queue_new ());
+      else
+        g_free (key);
+      /* several structures on one path (array elements): matched in order */
+      g_queue_push_tail (q, GUINT_TO_POINTER (s0 + 1));
+    }
+  return index;
+}
+
+static guint32
+path_match (GHashTable *index, const TmRootPaths *paths1, guint32 head1)
+{
+  g_autofree char *key = tm_root_paths_key (paths1, head1);
+  GQueue *q = key ? g_hash_table_lookup (index, key) : NULL;
+
+  if (q == NULL || g_queue_is_empty (q))
+    return TM_DS_NONE;
+  return GPOINTER_TO_UINT (g_queue_pop_head (q)) - 1;
+}
+
 TmDsGrowth *
 tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
                             const TmDsGrowthHeap  *from,
@@ -183,6 +227,8 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
   g_autofree guint8 *closed1 = NULL;
   const guint8 *closed[2] = { NULL, NULL };
   TmDsResult *r0, *r1;
+  GHashTable *by_path;
+  TmRootPaths *paths1 = NULL;
 
   g_return_val_if_fail (types != NULL, NULL);
   g_return_val_if_fail (from != NULL && to != NULL, NULL);
@@ -206,6 +252,7 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
   r0 = growth->result[0];
   r1 = growth->result[1];
   growth->heap_growth_bytes = (gint64) growth->heap[1].bytes - (gint64) growth->heap[0].bytes;
+  by_path = path_index (growth, from, to, &paths1);
 
   for (guint32 s1 = 0; s1 < r1->n_structures; s1++)
     {
@@ -216,10 +263,12 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
         continue;
       if ((s1 & 255) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
+      growth->n_candidates++;
 
-      /* the same object at the start: same object index; a structure
-       * whose head was not in the heap at the start was born inside the
-       * window and grows from nothing */
+      /* the same object at the start: same object index; in heap dumps,
+       * which lose identity, the structure reached along the same path
+       * from the GC roots; otherwise it was born inside the window and
+       * grows from nothing */
       e.object_index = r1->graph->node_object[r1->head[s1]];
       e.node[0] = e.structure[0] = TM_DS_NONE;
       if (tm_heap_graph_node_for_object (r0->graph, e.object_index, &node0))
@@ -230,8 +279,16 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
           e.node[0] = node0;
           e.structure[0] = s0;
         }
+      else if (by_path && (s0 = path_match (by_path, paths1, r1->head[s1])) != TM_DS_NONE)
+        {
+          e.node[0] = r0->head[s0];
+          e.structure[0] = s0;
+          growth->n_matched_by_path++;
+        }
       else
         e.born = TRUE;
+      if (!e.born)
+        growth->n_matched++;
 
       e.type = r1->node_type[r1->head[s1]];
       e.node[1] = r1->head[s1];
@@ -257,6 +314,9 @@ tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
       g_array_append_val (growth->entries, e);
     }
 
+  if (by_path)
+    g_hash_table_unref (by_path);
+  tm_root_paths_free (paths1);
   if (growth->entries->len > 1)
     qsort (growth->entries->data, growth->entries->len, sizeof (TmDsGrowthEntry), compare_entries);
   return g_steal_pointer (&growth);
@@ -278,8 +338,7 @@ half_progress (double fraction, gpointer user_data)
 }
 
 TmDsGrowth *
-tm_ds_growth_new (TmTrace         *trace,
-                  const TmDsl     *dsl,
+tm_ds_growth_new (TmHeapCache     *heaps,
                   guint32          from_gc,
                   guint32          to_gc,
                   TmProgressFunc   progress,
@@ -289,13 +348,15 @@ tm_ds_growth_new (TmTrace         *trace,
 {
   TmHeapAnalysis *analysis[2] = { NULL, NULL };
   guint32 gcs[2] = { from_gc, to_gc };
-  TmDsGrowthHeap heaps[2];
+  TmDsGrowthHeap ends[2];
   g_autoptr(TmDsTypes) types = NULL;
   TmDsGrowth *growth;
+  TmTrace *trace;
 
-  g_return_val_if_fail (trace != NULL, NULL);
-  g_return_val_if_fail (dsl != NULL, NULL);
+  g_return_val_if_fail (heaps != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  trace = tm_heap_cache_get_trace (heaps);
 
   if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
     {
@@ -316,8 +377,8 @@ tm_ds_growth_new (TmTrace         *trace,
     {
       Progress p = { progress, progress_data, 0.45 * k };
 
-      analysis[k] = tm_heap_analysis_new (trace, gcs[k], progress != NULL ? half_progress : NULL, &p,
-                                          cancellable, error);
+      analysis[k] = tm_heap_cache_get (heaps, gcs[k], progress != NULL ? half_progress : NULL, &p,
+                                       cancellable, error);
       if (analysis[k] == NULL)
         goto fail;
       if (!tm_heap_analysis_has_graph (analysis[k]))
@@ -326,15 +387,16 @@ tm_ds_growth_new (TmTrace         *trace,
           g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "%s", message);
           goto fail;
         }
-      heaps[k].heap.graph = tm_heap_analysis_get_graph (analysis[k]);
-      heaps[k].heap.obj_type = trace->obj_type;
-      heaps[k].heap.sizes.trace = trace;
-      heaps[k].heap.sizes.obj_size = trace->obj_size;
-      heaps[k].dominators = tm_heap_analysis_get_dominators (analysis[k]);
+      ends[k].heap.graph = tm_heap_analysis_get_graph (analysis[k]);
+      ends[k].heap.obj_type = trace->obj_type;
+      ends[k].heap.sizes.trace = trace;
+      ends[k].heap.sizes.obj_size = trace->obj_size;
+      ends[k].dominators = tm_heap_analysis_get_dominators (analysis[k]);
     }
 
-  types = tm_ds_types_new_for_trace (dsl, trace);
-  growth = tm_ds_growth_new_for_heaps (types, &heaps[0], &heaps[1], cancellable, error);
+  if ((types = tm_heap_cache_new_ds_types (heaps, error)) == NULL)
+    goto fail;
+  growth = tm_ds_growth_new_for_heaps (types, &ends[0], &ends[1], cancellable, error);
   if (growth == NULL)
     goto fail;
   growth->from_gc = from_gc;

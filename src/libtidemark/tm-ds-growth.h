@@ -10,6 +10,9 @@
  * head object (same object id).  A structure whose head was not in the
  * heap at the start was born inside the window: it grows from zero (its
  * start sizes are 0, node[0] and structure[0] are TM_DS_NONE, `born`).
+ * Heap dumps lose object identity between dumps: there a structure is
+ * matched with the one at the start that is reached from the GC roots
+ * along the same path (tm-root-paths.h), and the match rate is reported.
  *
  * HGP of a metric = its growth in bytes / the heap's growth in bytes (the
  * live bytes of the graph at the end minus at the start), a fraction; 0
@@ -27,7 +30,7 @@
 #pragma once
 
 #include "tm-ds-detect.h"
-#include "tm-heap-analysis.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -72,6 +75,10 @@ typedef struct {
   GArray     *entries;          /* TmDsGrowthEntry, by retained HGP, largest first */
   TmDsResult *result[2];        /* detection at each end (owned) */
   guint32     n_structures[2];  /* all structures found at each end */
+  guint32     n_candidates;     /* structures shown at the end (not contained in another) */
+  guint32     n_matched;        /* of them, found at the start (not born in the window) */
+  guint32     n_matched_by_path;/* entries matched by root path instead of identity */
+  gboolean    by_path;          /* the graphs name fields: root-path matching was tried */
   /*< private >*/
   TmHeapAnalysis *analysis[2];  /* tm_ds_growth_new: what the results borrow */
   TmDsTypes      *types;
@@ -97,11 +104,11 @@ TmDsGrowth *tm_ds_growth_new_for_heaps (const TmDsTypes       *types,
                                         GCancellable          *cancellable,
                                         GError               **error);
 
-/* The analysis of a trace between two GCs with reference graphs.  Keeps
- * what it reads alive inside the result.  TM_ERROR_NO_GRAPH when either
- * GC has no graph; TM_ERROR_INVALID_ARGUMENT for a bad window. */
-TmDsGrowth *tm_ds_growth_new           (TmTrace               *trace,
-                                        const TmDsl           *dsl,
+/* The analysis of a trace between two GCs with reference graphs, on the
+ * heap states of the trace's cache `heaps` with its descriptions.  Keeps
+ * the heaps it uses alive inside the result.  TM_ERROR_NO_GRAPH when
+ * either GC has no graph; TM_ERROR_INVALID_ARGUMENT for a bad window. */
+TmDsGrowth *tm_ds_growth_new           (TmHeapCache           *heaps,
                                         guint32                from_gc,
                                         guint32                to_gc,
                                         TmProgressFunc         progress,

@@ -39,11 +39,50 @@ is_reference_array (const char *name)
   return TRUE;
 }
 
+#define MAX_HIERARCHY_DEPTH 64
+
+/* Type index of the superclass of i, or G_MAXUINT32.  java.lang.Object is
+ * never an ancestor for matching: everything would be its subclass. */
+static guint32
+super_of (const char * const *type_names, const guint32 *supers, guint32 n_types, guint32 i)
+{
+  guint32 s = supers != NULL ? supers[i] : G_MAXUINT32;
+
+  if (s >= n_types || s == i || type_names[s] == NULL || strcmp (type_names[s], "java.lang.Object") == 0)
+    return G_MAXUINT32;
+  return s;
+}
+
+/* The description of a type: its own, else its nearest described
+ * superclass's (an anonymous LinkedHashMap subclass is a LinkedHashMap). */
+static const TmDslDescription *
+description_of (const TmDsl *dsl, const char * const *type_names, const guint32 *supers, guint32 n_types, guint32 i)
+{
+  for (guint depth = 0; i != G_MAXUINT32 && depth < MAX_HIERARCHY_DEPTH; depth++)
+    {
+      const TmDslDescription *d = tm_dsl_lookup (dsl, type_names[i] != NULL ? type_names[i] : "");
+      if (d != NULL)
+        return d;
+      i = super_of (type_names, supers, n_types, i);
+    }
+  return NULL;
+}
+
 TmDsTypes *
 tm_ds_types_new (const TmDsl        *dsl,
                  const char * const *type_names,
                  const guint32      *type_flags,
                  guint32             n_types)
+{
+  return tm_ds_types_new_with_supers (dsl, type_names, type_flags, NULL, n_types);
+}
+
+TmDsTypes *
+tm_ds_types_new_with_supers (const TmDsl        *dsl,
+                             const char * const *type_names,
+                             const guint32      *type_flags,
+                             const guint32      *type_supers,
+                             guint32             n_types)
 {
   g_autoptr(GHashTable) by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GArray) all_rules = g_array_new (FALSE, FALSE, sizeof (Rule));
@@ -62,21 +101,24 @@ tm_ds_types_new (const TmDsl        *dsl,
   t->all_kind = g_new0 (guint8, (gsize) n_types + 1);
   start = t->rule_start = g_new0 (guint32, (gsize) n_types + 2);
 
-  /* name -> first type index with it; further ones chained in same_name */
-  g_array_set_size (same_name, n_types);
+  /* name -> first type index with it or an ancestor of that name; further
+   * ones chained in same_name (an entry per (type, ancestor) pair) */
   for (guint32 i = n_types; i-- > 0;)
-    {
-      const char *name = type_names[i] != NULL ? type_names[i] : "";
-      gpointer prev = g_hash_table_lookup (by_name, name);
+    for (guint32 a = i, depth = 0; a != G_MAXUINT32 && depth < MAX_HIERARCHY_DEPTH;
+         a = super_of (type_names, type_supers, n_types, a), depth++)
+      {
+        const char *name = type_names[a] != NULL ? type_names[a] : "";
+        gpointer prev = g_hash_table_lookup (by_name, name);
+        guint32 link[2] = { i, prev != NULL ? GPOINTER_TO_UINT (prev) - 1 : G_MAXUINT32 };
 
-      g_array_index (same_name, guint32, i) = prev != NULL ? GPOINTER_TO_UINT (prev) - 1 : G_MAXUINT32;
-      g_hash_table_insert (by_name, (gpointer) name, GUINT_TO_POINTER (i + 1));
-    }
+        g_array_append_vals (same_name, link, 2);
+        g_hash_table_insert (by_name, (gpointer) name, GUINT_TO_POINTER (same_name->len / 2));
+      }
 
   for (guint32 i = 0; i < n_types; i++)
     {
       const char *name = type_names[i] != NULL ? type_names[i] : "";
-      const TmDslDescription *d = tm_dsl_lookup (dsl, name);
+      const TmDslDescription *d = description_of (dsl, type_names, type_supers, n_types, i);
 
       g_array_set_size (rules, 0);
       /* java.lang.Class holds the statics of its class: metadata shared by
@@ -116,10 +158,11 @@ tm_ds_types_new (const TmDsl        *dsl,
                 {
                   gpointer first = g_hash_table_lookup (by_name, pt->pattern);
 
-                  for (guint32 j = first != NULL ? GPOINTER_TO_UINT (first) - 1 : G_MAXUINT32;
-                       j != G_MAXUINT32; j = g_array_index (same_name, guint32, j))
+                  /* the named type and its subclasses */
+                  for (guint32 l = first != NULL ? GPOINTER_TO_UINT (first) - 1 : G_MAXUINT32;
+                       l != G_MAXUINT32; l = g_array_index (same_name, guint32, 2 * l + 1))
                     {
-                      Rule r = { j, kind };
+                      Rule r = { g_array_index (same_name, guint32, 2 * l), kind };
                       g_array_append_val (rules, r);
                     }
                 }
@@ -160,6 +203,7 @@ tm_ds_types_new_for_trace (const TmDsl   *dsl,
 {
   g_autofree const char **names = NULL;
   g_autofree guint32 *flags = NULL;
+  g_autofree guint32 *supers = NULL;
   guint32 n;
 
   g_return_val_if_fail (dsl != NULL, NULL);
@@ -168,12 +212,15 @@ tm_ds_types_new_for_trace (const TmDsl   *dsl,
   n = trace->types->len;
   names = g_new0 (const char *, MAX (n, 1));
   flags = g_new0 (guint32, MAX (n, 1));
+  supers = g_new0 (guint32, MAX (n, 1));
   for (guint32 i = 0; i < n; i++)
     {
-      names[i] = tm_trace_type (trace, i)->name;
-      flags[i] = tm_trace_type (trace, i)->flags;
+      const TmType *ty = tm_trace_type (trace, i);
+      names[i] = ty->name;
+      flags[i] = ty->flags;
+      supers[i] = ty->super != TM_UNKNOWN ? ty->super : G_MAXUINT32;
     }
-  return tm_ds_types_new (dsl, names, flags, n);
+  return tm_ds_types_new_with_supers (dsl, names, flags, supers, n);
 }
 
 void

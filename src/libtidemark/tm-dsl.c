@@ -2,6 +2,7 @@
  * TmDsl: the set of descriptions from all loaded files. */
 #include "tm-config.h"
 #include "tm-dsl-private.h"
+#include "tm-install.h"
 #include "tm-error.h"
 
 #include <errno.h>
@@ -210,28 +211,12 @@ tm_dsl_add_directory (TmDsl       *dsl,
 
 /* Uninstalled runs (the executable lives in the build tree) use the
  * source tree's library, so a stale installed copy never shadows it. */
-static gboolean
-running_uninstalled (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  return exe != NULL && g_str_has_prefix (exe, TM_BUILD_DIR G_DIR_SEPARATOR_S);
-}
-
 char *
 tm_dsl_library_dir (void)
 {
-  const char *env = g_getenv ("TM_DSL_LIBRARY");
-  g_autofree char *source = g_build_filename (TM_SOURCE_DIR, "dsl-library", NULL);
-  g_autofree char *installed = g_build_filename (PKGDATADIR, "dsl-library", NULL);
+  char *dir = tm_install_find ("TM_DSL_LIBRARY", TM_INSTALL_DATADIR, "tidemark/dsl-library");
 
-  if (env != NULL && *env != '\0')
-    return g_strdup (env);
-  if (running_uninstalled () && g_file_test (source, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&source);
-  if (g_file_test (installed, G_FILE_TEST_IS_DIR))
-    return g_steal_pointer (&installed);
-  return g_steal_pointer (&source);
+  return dir ? dir : tm_install_path (TM_INSTALL_DATADIR, "tidemark/dsl-library");
 }
 
 TmDsl *
@@ -277,6 +262,19 @@ tm_dsl_lookup (const TmDsl *dsl,
 
   slot = g_hash_table_lookup (dsl->by_type, type);
   return slot != NULL ? g_ptr_array_index (dsl->descriptions, GPOINTER_TO_UINT (slot) - 1) : NULL;
+}
+
+void
+tm_dsl_add_files (TmDsl *dsl, const char * const *files)
+{
+  g_return_if_fail (dsl != NULL);
+  for (guint i = 0; files != NULL && files[i] != NULL; i++)
+    {
+      g_autoptr(GError) local = NULL;
+
+      if (!tm_dsl_add_file (dsl, files[i], &local))
+        add_warning (dsl, "%s", local->message);
+    }
 }
 
 const char * const *

@@ -49,14 +49,19 @@ gboolean                tm_dsl_add_string      (TmDsl       *dsl,
 gboolean                tm_dsl_add_file        (TmDsl       *dsl,
                                                 const char  *path,
                                                 GError     **error);
+/* Adds each of `files` (NULL-terminated, may be NULL); one that cannot be
+ * read or parsed is left out and becomes a warning (the app's policy for
+ * the user's preference; the CLI fails on an unreadable file instead). */
+void                    tm_dsl_add_files       (TmDsl              *dsl,
+                                                const char * const *files);
 /* Adds every "*.ds" file of `dir` in name order.  A file that fails is
  * reported as a warning and skipped.  Returns the number of files added. */
 guint                   tm_dsl_add_directory   (TmDsl       *dsl,
                                                 const char  *dir,
                                                 GError     **error);
 
-/* The shipped descriptions: $TM_DSL_LIBRARY if set, else the source tree's
- * dsl-library/ when running uninstalled, else PKGDATADIR/dsl-library. */
+/* The shipped descriptions: $TM_DSL_LIBRARY if set (running from the
+ * build tree), else the installed dsl-library/ (tm-install.h). */
 char                   *tm_dsl_library_dir     (void);
 /* A set with the shipped library loaded (errors of single files become
  * warnings; fails only when the library directory cannot be read). */

@@ -3,6 +3,7 @@
  * goal, stored as a GKeyFile, and the k-nearest-neighbour lookup. */
 #include "tm-config.h"
 #include "tm-gc-config.h"
+#include "tm-install.h"
 #include "tm-error.h"
 
 #include <math.h>
@@ -44,17 +45,15 @@ tm_kb_entry_free (TmKbEntry *e)
 char *
 tm_kb_find (const char *given)
 {
-  const char *env = g_getenv ("TIDEMARK_KB");
-  const char *candidates[] = { PKGDATADIR "/gc-kb.ini", TM_SOURCE_DIR "/data/gc-kb.ini" };
+  char *path;
 
   if (given)
     return g_strdup (given);
-  if (env && *env)
-    return g_strdup (env);
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
-      return g_strdup (candidates[i]);
-  return NULL;
+  /* $TIDEMARK_KB (the source tree's, from `meson devenv`), else installed */
+  path = tm_install_find ("TIDEMARK_KB", TM_INSTALL_DATADIR, "tidemark/gc-kb.ini");
+  if (path != NULL && !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    g_clear_pointer (&path, g_free);
+  return path;
 }
 
 TmKb *

@@ -80,12 +80,38 @@ parse_prefix (const char *s, const char *end, gboolean *has_wall, gint64 *wall_m
     }
 }
 
+/* "[CMS-concurrent-mark: ...]", with -XX:+UseAdaptiveSizePolicy (and
+ * CMS) "[ASCMS-concurrent-mark: ...]" */
+static gboolean
+cms_concurrent (const char *q, const char *end)
+{
+  return tm_gclog_has_prefix (q, end, "[CMS-concurrent") || tm_gclog_has_prefix (q, end, "[ASCMS-concurrent");
+}
+
 static gboolean
 record_start (const char *q, const char *end)
 {
   return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
-         tm_gclog_has_prefix (q, end, "[CMS-concurrent") || tm_gclog_has_prefix (q, end, "[Pause ") ||
+         cms_concurrent (q, end) || tm_gclog_has_prefix (q, end, "[Pause ") ||
          tm_gclog_has_prefix (q, end, "[Concurrent ");
+}
+
+/* What the JVM prints at exit (or with -XX:+PrintHeapAtGC around each
+ * GC): a log holding only this is a log with no GC yet. */
+gboolean
+tm_gclog_exit_summary_line (const char *line, const char *end)
+{
+  static const char *const spaces[] = { " PSYoungGen ", " par new generation ", " def new generation ",
+                                        " garbage-first heap ", " ZHeap ", " Shenandoah Heap" };
+
+  if (tm_gclog_has_prefix (line, end, "{Heap before GC invocations=") ||
+      tm_gclog_has_prefix (line, end, "Heap after GC invocations=") ||
+      (tm_gclog_has_prefix (line, end, "Shenandoah Heap") && end - line == 15))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (spaces); i++)
+    if (tm_gclog_has_prefix (line, end, spaces[i]) && tm_gclog_find (line, end, " total ") != NULL)
+      return TRUE;
+  return FALSE;
 }
 
 gboolean
@@ -103,6 +129,17 @@ tm_gclog_legacy_sniff_line (const char *line, const char *end)
   if (!hw && !hu)
     return FALSE;   /* every record has a time stamp */
   return record_start (q, end);
+}
+
+gboolean
+tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t)
+{
+  gint64 id = -1;
+  const char *q;
+
+  memset (t, 0, sizeof *t);
+  q = parse_prefix (line, end, &t->has_wall, &t->wall_ms, &t->has_uptime, &t->uptime_ns, &id);
+  return (t->has_wall || t->has_uptime) && q < end && *q == '[';
 }
 
 /* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or
@@ -156,7 +193,9 @@ stamp_char (char c)
 static void
 append_clean (TmGclogParser *p, const char *s, const char *end)
 {
-  static const char *const intruders[] = { "[CMS-concurrent", "[GC concurrent", "[Unloading class", "[Loaded " };
+  /* the first three are records of their own, with a time stamp */
+  static const char *const intruders[] = { "[CMS-concurrent", "[ASCMS-concurrent", "[GC concurrent",
+                                           "[G1Ergonomics", "[Unloading class", "[Loaded " };
 
   while (s < end)
     {
@@ -180,9 +219,10 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
         }
       {
         const char *from = best, *to = match_bracket (best, end);
-        if (which <= 1)
+        if (which <= 3)
           {
-            concurrent_record (p, best, to);
+            if (which <= 2)
+              concurrent_record (p, best, to);
             /* its own time stamp before it, and "[Times: ...]" after it */
             while (from > s && stamp_char (from[-1]))
               from--;
@@ -228,6 +268,7 @@ bracket_depth (const char *s, gsize len)
 
 typedef struct {
   gboolean old_collected;   /* an old generation was collected too */
+  gboolean young_collected;
   gboolean cms_initial_mark;
   gboolean cms_remark;
 } TmLegacyFlags;
@@ -254,12 +295,16 @@ gen_entry (TmGclogParser *p, TmGclogEvent *e, const char *s, const char *end, Tm
 
   while (s < end && (*s == ' ' || *s == '['))
     s++;
-  if (tm_gclog_has_prefix (s, end, "1 CMS-initial-mark"))
+  if (tm_gclog_has_prefix (s, end, "1 AS"))   /* adaptive-size CMS */
+    s += 4;
+  else if (tm_gclog_has_prefix (s, end, "1 "))
+    s += 2;
+  if (tm_gclog_has_prefix (s, end, "CMS-initial-mark"))
     {
       fl->cms_initial_mark = TRUE;
       return;
     }
-  if (tm_gclog_has_prefix (s, end, "1 CMS-remark"))
+  if (tm_gclog_has_prefix (s, end, "CMS-remark"))
     {
       fl->cms_remark = TRUE;
       return;
@@ -278,6 +323,8 @@ gen_entry (TmGclogParser *p, TmGclogEvent *e, const char *s, const char *end, Tm
         tm_gclog_add_usage (p, e, tm_gclog_space (p, map[i].space, map[i].kind), b, a, c, FALSE);
         if (map[i].kind == TM_SPACE_KIND_OLD)
           fl->old_collected = TRUE;
+        else if (map[i].kind == TM_SPACE_KIND_YOUNG)
+          fl->young_collected = TRUE;
         if (p->collector == NULL)
           {
             if (g_str_equal (map[i].space, "DefNew"))
@@ -391,7 +438,7 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
       shenandoah_record (p, s, rec_end);
       return;
     }
-  if (tm_gclog_has_prefix (s, end, "[GC concurrent") || tm_gclog_has_prefix (s, end, "[CMS-concurrent"))
+  if (tm_gclog_has_prefix (s, end, "[GC concurrent") || cms_concurrent (s, end))
     {
       concurrent_record (p, s, rec_end);
       return;
@@ -494,7 +541,8 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
   else if (g1_pause)
     e->kind = mixed ? TM_GC_KIND_MIXED : TM_GC_KIND_MINOR;
   else if (remark || cleanup || fl.cms_initial_mark || fl.cms_remark ||
-           g_str_equal (cause, "CMS Initial Mark") || g_str_equal (cause, "CMS Final Remark"))
+           ((g_str_equal (cause, "CMS Initial Mark") || g_str_equal (cause, "CMS Final Remark")) &&
+            !fl.young_collected))   /* not the scavenge before the remark */
     e->kind = TM_GC_KIND_CONCURRENT;
   else if (fl.old_collected)
     e->kind = TM_GC_KIND_MAJOR;   /* a young GC that went on to collect the old generation */
@@ -588,14 +636,42 @@ g1_detail (TmGclogParser *p, const char *s, const char *end)
   e->heap_committed = hc;
   e->n_usage = 0;   /* the detail line replaces what the record said */
   e->usage_head = e->usage_tail = 0;
-  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG), eb, ea, ec, FALSE);
-  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Survivor", TM_SPACE_KIND_SURVIVOR), sb, sa, sa, FALSE);
-  tm_gclog_add_usage (p, e, tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD),
-                      hb > eb + sb ? hb - eb - sb : 0, ha > ea + sa ? ha - ea - sa : 0,
-                      hc > ec + sa ? hc - ec - sa : 0, FALSE);
+  {
+    guint64 ob, oa, oc = hc > ec + sa ? hc - ec - sa : 0;
+    /* Survivors are logged as whole regions, which can exceed what the
+     * heap total says is used: the total wins. */
+    tm_gclog_fit_to_total (hb, &eb, &sb, &ob);
+    tm_gclog_fit_to_total (ha, &ea, &sa, &oa);
+    tm_gclog_add_usage (p, e, tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG), eb, ea, ec, FALSE);
+    tm_gclog_add_usage (p, e, tm_gclog_space (p, "Survivor", TM_SPACE_KIND_SURVIVOR), sb, sa, sa, FALSE);
+    tm_gclog_add_usage (p, e, tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD), ob, oa, oc, FALSE);
+  }
   return;
 bad:
   tm_gclog_warn (p, "cannot read the G1 generation sizes");
+}
+
+/* JDK 6 and 7u1 G1: "   [ 228M->102M(256M)]" after the record. */
+static gboolean
+g1_heap_line (TmGclogParser *p, const char *s, const char *end)
+{
+  TmGclogEvent *e;
+  const char *q = s + 1;
+  guint64 b, a, c;
+
+  while (q < end && *q == ' ')
+    q++;
+  if (p->last_event < 0 || q == s + 1 || !tm_gclog_parse_transition (&q, end, &b, &a, &c) || q >= end || *q != ']')
+    return FALSE;
+  e = &g_array_index (p->events, TmGclogEvent, p->last_event);
+  if (!e->has_heap)
+    {
+      e->has_heap = TRUE;
+      e->heap_before = b;
+      e->heap_after = a;
+      e->heap_committed = c;
+    }
+  return TRUE;
 }
 
 static void
@@ -634,13 +710,120 @@ finish_record (TmGclogParser *p)
   g_string_truncate (p->rec, 0);
 }
 
+/* -XX:PrintFLSStatistics=1/2 prints CMS free-list statistics into the
+ * middle of records: whole lines, and "Before GC:", "After GC:",
+ * "size[3] : demand: ..." or "CMS: Large block 0x..." ending record
+ * lines.  Returns where the text to keep ends (line: drop it all). */
+static const char *
+strip_fls (const char *line, const char *end)
+{
+  static const char *const whole[] = { "Statistics for ", "-----", "Total Free Space:", "Max   Chunk Size:",
+                                       "Number of Blocks:", "Av.  Block  Size:", "Tree      Height:", " free=",
+                                       "demand:", "size[" };
+  static const char *const tails[] = { "Before GC:", "After GC:", "size[", "CMS: Large " };
+
+  for (guint i = 0; i < G_N_ELEMENTS (whole); i++)
+    if (tm_gclog_has_prefix (line, end, whole[i]))
+      return line;
+  for (guint i = 0; i < G_N_ELEMENTS (tails); i++)
+    {
+      const char *t = tm_gclog_find (line, end, tails[i]);
+      if (t != NULL)
+        end = t;
+    }
+  return end;
+}
+
+/* -XX:+PrintHeapAtGC: "{Heap before GC invocations=N (full M):" and
+ * "Heap after GC invocations=N (full M):" open a block of indented lines
+ * (whose "[0x..., 0x...)" would unbalance a record's brackets); "}"
+ * closes the second.  Returns TRUE if the line belongs to a block. */
+static gboolean
+heap_block_line (TmGclogParser *p, const char *line, const char **end)
+{
+  const char *brace;
+
+  if (p->heap_block)
+    {
+      if (line < *end && (*line == ' ' || *line == '\t'))
+        return TRUE;
+      p->heap_block = FALSE;
+      if (*end - line == 1 && *line == '}')
+        return TRUE;
+    }
+  if (tm_gclog_has_prefix (line, *end, "Heap after GC invocations=") ||
+      tm_gclog_has_prefix (line, *end, "{Heap before GC invocations="))
+    {
+      p->heap_block = TRUE;
+      return TRUE;
+    }
+  /* "...[GC (CMS Final Remark) [YG occupancy: ...]{Heap before GC ..." */
+  brace = memchr (line, '{', *end - line);
+  if (brace != NULL && tm_gclog_has_prefix (brace, *end, "{Heap before GC"))
+    {
+      p->heap_block = TRUE;
+      *end = brace;
+    }
+  return FALSE;
+}
+
+/* A whole record inside another one (the young collection that
+ * -XX:+CMSScavengeBeforeRemark runs inside the remark): parsed on its own. */
+static void
+nested_record (TmGclogParser *p, const char *line, const char *end)
+{
+  GString *outer = p->rec;
+  guint64 outer_line = p->rec_line, outer_offset = p->rec_offset;
+
+  p->rec = g_string_new (NULL);
+  p->rec_line = p->line_no;
+  p->rec_offset = p->line_offset;
+  append_clean (p, line, end);
+  if (!blank (p->rec))
+    finish_record (p);
+  g_string_free (p->rec, TRUE);
+  p->rec = outer;
+  p->rec_line = outer_line;
+  p->rec_offset = outer_offset;
+}
+
+static gboolean
+whole_record_line (const char *line, const char *end)
+{
+  gboolean hw = FALSE, hu = FALSE;
+  gint64 wm = 0, id = -1;
+  guint64 un = 0;
+  const char *r = parse_prefix (line, end, &hw, &wm, &hu, &un, &id);
+
+  return (hw || hu) && r < end && tm_gclog_has_prefix (r, end, "[GC") && bracket_depth (r, end - r) == 0;
+}
+
 void
 tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
 {
   const char *q;
 
+  if (heap_block_line (p, line, &end))
+    return;
+  if (tm_gclog_exit_summary_line (line, end))
+    {
+      p->exit_summary = TRUE;
+      return;
+    }
+  if (p->rec->len > 0 || p->format == TM_GCLOG_FORMAT_LEGACY)
+    {
+      end = strip_fls (line, end);
+      if (end == line)
+        return;
+    }
+
   if (p->rec->len > 0)
     {
+      if (whole_record_line (line, end))
+        {
+          nested_record (p, line, end);
+          return;
+        }
       append_clean (p, line, end);
       if (blank (p->rec))
         g_string_truncate (p->rec, 0);
@@ -666,6 +849,8 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
     {
       if (tm_gclog_has_prefix (q, end, "[Eden: "))
         g1_detail (p, q, end);
+      else if (q[1] == ' ')
+        g1_heap_line (p, q, end);
       return;   /* G1 phase details and "[Times: ...]" */
     }
   if (q == line)
@@ -709,6 +894,8 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
      * bracket that opens no known record is a damaged one. */
     if ((hw || hu) && r < end && *r == '[')
       {
+        if (tm_gclog_has_prefix (r, end, "[G1Ergonomics"))
+          return;   /* G1's reasoning (-XX:+PrintAdaptiveSizePolicy) */
         tm_gclog_warn (p, "unrecognised record");
         return;
       }

@@ -97,6 +97,10 @@ typedef struct {
   guint64     n_safepoint_lines;
   guint64     n_bad_lines;
 
+  gboolean    exit_summary;   /* saw the JVM's heap summary at exit */
+  gboolean    heap_block;     /* inside a -XX:+PrintHeapAtGC block */
+  gboolean    prev_gc_tag;    /* the last decorated line had a gc tag */
+
   /* legacy: a record that spans lines */
   GString    *rec;
   guint64     rec_line;
@@ -118,10 +122,28 @@ gboolean tm_gclog_parse_size     (const char **s, const char *end, guint64 *byte
 gboolean tm_gclog_parse_decimal  (const char **s, const char *end, guint scale_pow10, guint64 *value);
 gboolean tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, guint64 *after,
                                     guint64 *committed);
+void     tm_gclog_fit_to_total   (guint64 total, guint64 *young, guint64 *survivor, guint64 *old);
 const char *tm_gclog_find_transition (const char *s, const char *end);
 gboolean tm_gclog_parse_wall_ms  (const char *s, const char *end, gint64 *ms);
 gboolean tm_gclog_has_prefix     (const char *s, const char *end, const char *prefix);
 const char *tm_gclog_find        (const char *s, const char *end, const char *needle);
+
+void     tm_gclog_parser_init    (TmGclogParser *p, const char *path);
+void     tm_gclog_parser_clear   (TmGclogParser *p);
+void     tm_gclog_handle_line    (TmGclogParser *p, const char *line, const char *end);
+void     tm_gclog_end_source     (TmGclogParser *p);
+TmTrace *tm_gclog_parser_build   (TmGclogParser *p, GError **error);
+
+/* The time stamp of a line, for putting rotated files in order. */
+typedef struct {
+  gboolean has_uptime;
+  guint64  uptime_ns;
+  gboolean has_wall;
+  gint64   wall_ms;
+} TmGclogTime;
+
+gboolean tm_gclog_ujl_line_time    (const char *line, const char *end, TmGclogTime *t);
+gboolean tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t);
 
 void     tm_gclog_ujl_line       (TmGclogParser *p, const char *line, const char *end);
 gboolean tm_gclog_ujl_sniff_line (const char *line, const char *end);
@@ -130,5 +152,6 @@ void     tm_gclog_cycle_line     (TmGclogParser *p, gint64 id, const char *s, co
 void     tm_gclog_legacy_line    (TmGclogParser *p, const char *line, const char *end);
 void     tm_gclog_legacy_finish  (TmGclogParser *p);
 gboolean tm_gclog_legacy_sniff_line (const char *line, const char *end);
+gboolean tm_gclog_exit_summary_line (const char *line, const char *end);
 
 G_END_DECLS

@@ -20,6 +20,7 @@ typedef struct {
   gboolean    has_wall;
   gint64      wall_ms;
   gboolean    gc_tag;
+  gboolean    has_tags;     /* a [tags] decoration was seen */
   gboolean    bad_time;     /* looked like a time stamp but was not one */
   guint       n_known;      /* decorations recognised as time, level or tags */
   const char *msg;
@@ -108,11 +109,15 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
   if (ce - c >= 2 && c[0] == 'g' && c[1] == 'c' && (ce - c == 2 || c[2] == ','))
     {
       d->gc_tag = TRUE;
+      d->has_tags = TRUE;
       d->n_known++;
       return;
     }
   if (tm_gclog_find (c, ce, "safepoint") || tm_gclog_find (c, ce, "os,") || tm_gclog_find (c, ce, "os+"))
     d->n_known++;
+  /* any other tag set ("class,load", "exceptions"): lower-case words */
+  if (g_ascii_islower (*c))
+    d->has_tags = TRUE;
 }
 
 static gboolean
@@ -147,6 +152,20 @@ tm_gclog_ujl_sniff_line (const char *line, const char *end)
   if (!d.has_uptime && !d.has_wall && !d.gc_tag)
     return FALSE;
   return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
+}
+
+gboolean
+tm_gclog_ujl_line_time (const char *line, const char *end, TmGclogTime *t)
+{
+  TmUjlDecor d;
+
+  if (!parse_decorations (line, end, &d) || (!d.has_uptime && !d.has_wall))
+    return FALSE;
+  t->has_uptime = d.has_uptime;
+  t->uptime_ns = d.uptime_ns;
+  t->has_wall = d.has_wall;
+  t->wall_ms = d.wall_ms;
+  return TRUE;
 }
 
 /* The duration ending the message: "9.618ms", "0.250s", "12us". */
@@ -548,6 +567,9 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
         }
       parse_title (s, end, &t);
       e = cycle_event (p, id, dur);
+      /* the log's time stamps are rounded: the pause began dur before its end */
+      if (p->now_ns >= dur)
+        e->start_ns = MIN (e->start_ns, p->now_ns - dur);
       e->pause_ns = tm_add_sat (e->pause_ns, dur);
       e->end_ns = MAX (e->end_ns, p->now_ns);
       e->line = p->line_no;
@@ -726,6 +748,10 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
         }
       if (p->ujl_decorated)
         {
+          /* A message of another tag that spans lines (exceptions, class
+           * loading): only its first line is decorated. */
+          if (!p->prev_gc_tag)
+            return;
           /* program output mixed into a log written to stdout: reported
            * once at the end (tm_gclog_ujl_finish) */
           if (p->n_foreign_lines++ == 0)
@@ -735,7 +761,10 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
       d.msg = line;
     }
   else
-    p->ujl_decorated = TRUE;
+    {
+      p->ujl_decorated = TRUE;
+      p->prev_gc_tag = d.gc_tag || !d.has_tags;
+    }
   if (d.bad_time)
     tm_gclog_warn (p, "unreadable time stamp");
 

@@ -202,6 +202,17 @@ tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, gui
   return TRUE;
 }
 
+/* Splits a logged heap total into young, survivor and old so that they
+ * add up to it: old takes the rest; when young and survivor (logged in
+ * whole regions) exceed the total, survivor and then young are cut. */
+void
+tm_gclog_fit_to_total (guint64 total, guint64 *young, guint64 *survivor, guint64 *old)
+{
+  *young = MIN (*young, total);
+  *survivor = MIN (*survivor, total - *young);
+  *old = total - *young - *survivor;
+}
+
 /* The start of the first "A->B" in [s, end), or NULL. */
 const char *
 tm_gclog_find_transition (const char *s, const char *end)
@@ -396,34 +407,6 @@ tm_gclog_set_collector (TmGclogParser *p, const char *name)
     p->cycle_mode = TRUE;
 }
 
-/* ---- sniffing -------------------------------------------------------- */
-
-gboolean
-tm_gclog_sniff (const guint8 *head, gsize len)
-{
-  const char *s = (const char *) head, *end = s + len;
-  guint lines = 0;
-
-  g_return_val_if_fail (head != NULL || len == 0, FALSE);
-  if (len == 0 || memchr (head, '\0', len) != NULL)
-    return FALSE;
-  while (s < end && lines < 200)
-    {
-      const char *nl = memchr (s, '\n', end - s);
-      const char *le = nl ? nl : end;
-
-      if (le > s && le[-1] == '\r')
-        le--;
-      if (tm_gclog_ujl_sniff_line (s, le) || tm_gclog_legacy_sniff_line (s, le))
-        return TRUE;
-      if (nl == NULL)
-        break;
-      s = nl + 1;
-      lines++;
-    }
-  return FALSE;
-}
-
 /* ---- turning events into the timeline --------------------------------- */
 
 static int
@@ -485,15 +468,63 @@ old_space (TmGclogParser *p)
   return tm_gclog_space (p, "Old", TM_SPACE_KIND_OLD);
 }
 
+static guint64
+young_space (TmGclogParser *p)
+{
+  const char *c = infer_collector (p);
+
+  for (guint64 id = 1; id < p->space_kinds->len; id++)
+    if (g_array_index (p->space_kinds, guint, id) == TM_SPACE_KIND_YOUNG)
+      return id;
+  if (g_str_equal (c, "Serial"))
+    return tm_gclog_space (p, "DefNew", TM_SPACE_KIND_YOUNG);
+  if (g_str_equal (c, "Parallel"))
+    return tm_gclog_space (p, "PSYoungGen", TM_SPACE_KIND_YOUNG);
+  if (g_str_equal (c, "CMS"))
+    return tm_gclog_space (p, "ParNew", TM_SPACE_KIND_YOUNG);
+  return tm_gclog_space (p, "Eden", TM_SPACE_KIND_YOUNG);
+}
+
+/* A full GC that logs only its old generation ("[Full GC [Tenured:
+ * 5634K->5492K(14592K)] 6560K->5492K(16256K)"): the young generation is
+ * what the heap total leaves.  Unified logging rounds the total to 1M,
+ * so smaller differences are rounding there.  Returns the entries added. */
+static guint
+young_rest (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, guint n)
+{
+  const guint64 slack = p->format == TM_GCLOG_FORMAT_UJL ? 1024 * 1024 : 0;
+  guint64 sum_b = 0, sum_a = 0, sum_c = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, out[i].space_id);
+      if (kind == TM_SPACE_KIND_YOUNG || kind == TM_SPACE_KIND_SURVIVOR)
+        return 0;
+      if (kind == TM_SPACE_KIND_NON_HEAP)
+        continue;
+      sum_b += out[i].used_before;
+      sum_a += out[i].used_after;
+      sum_c += out[i].committed_after;
+    }
+  if (e->heap_before <= sum_b + slack && e->heap_after <= sum_a + slack)
+    return 0;
+  out[n].space_id = young_space (p);
+  out[n].used_before = e->heap_before > sum_b ? e->heap_before - sum_b : 0;
+  out[n].used_after = e->heap_after > sum_a ? e->heap_after - sum_a : 0;
+  out[n].committed_after = e->heap_committed > sum_c ? e->heap_committed - sum_c : 0;
+  return 1;
+}
+
 /* A young collection that failed and went on to a full one (CMS
  * "concurrent mode failure", promotion failure) prints the young
  * generation as it was before the full collection; the heap total is
  * right, so the young generation takes the difference.  Differences
- * below the summary's rounding (1M in unified logging) are left alone. */
+ * below the summary's rounding (1M in unified logging; legacy logs are
+ * exact to the K) are left alone. */
 static void
 reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, guint n)
 {
-  const guint64 slack = 1024 * 1024;
+  const guint64 slack = p->format == TM_GCLOG_FORMAT_UJL ? 1024 * 1024 : 0;
   guint64 sum_b = 0, sum_a = 0;
   gint young = -1;
 
@@ -580,6 +611,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       out[n].committed_after = e->heap_committed > other_c ? e->heap_committed - other_c : 0;
       n++;
     }
+  if (n_heap > 0 && e->has_heap && !regions && n < TM_GCLOG_MAX_USAGE)
+    n += young_rest (p, e, out, n);
   if (n_heap > 0 && e->has_heap && !regions)
     reconcile (p, e, out, n);
   if (n_heap == 0 && e->has_heap && n < TM_GCLOG_MAX_USAGE)
@@ -602,6 +635,60 @@ usage_has_heap (TmGclogParser *p, const TmSpaceUsageRecord *u, guint n)
   return FALSE;
 }
 
+/* A pause that logs only the heap total (G1 Remark and Cleanup) in a log
+ * whose other GCs give generations: the young spaces keep their size
+ * from the GC before (these pauses do not collect them) and the old
+ * generation takes the rest, so that the chart does not draw a layer of
+ * its own for these pauses.  Returns the new count (n if it cannot). */
+static guint
+split_total_like (TmGclogParser *p, TmSpaceUsageRecord *usage, guint n, const TmSpaceUsageRecord *last, guint n_last)
+{
+  TmSpaceUsageRecord out[TM_GCLOG_MAX_USAGE + 1];
+  guint m = 0, total = G_MAXUINT;
+  gint old = -1;
+  guint64 others = 0, others_c = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, usage[i].space_id);
+      if (kind == TM_SPACE_KIND_OTHER && total == G_MAXUINT)
+        total = i;
+      else if (kind != TM_SPACE_KIND_NON_HEAP)
+        return n;
+    }
+  if (total == G_MAXUINT)
+    return n;
+  for (guint j = 0; j < n_last && m < TM_GCLOG_MAX_USAGE; j++)
+    {
+      guint kind = g_array_index (p->space_kinds, guint, last[j].space_id);
+      if (kind == TM_SPACE_KIND_NON_HEAP)
+        continue;
+      if (kind == TM_SPACE_KIND_OTHER)
+        return n;
+      out[m] = last[j];
+      out[m].used_before = last[j].used_after;
+      if (kind == TM_SPACE_KIND_OLD && old < 0)
+        old = (gint) m;
+      else
+        {
+          others += last[j].used_after;
+          others_c += last[j].committed_after;
+        }
+      m++;
+    }
+  if (old < 0 || usage[total].used_before < others || usage[total].used_after < others)
+    return n;
+  out[old].used_before = usage[total].used_before - others;
+  out[old].used_after = usage[total].used_after - others;
+  if (usage[total].committed_after > others_c)
+    out[old].committed_after = usage[total].committed_after - others_c;
+  for (guint i = 0; i < n && m < TM_GCLOG_MAX_USAGE; i++)
+    if (g_array_index (p->space_kinds, guint, usage[i].space_id) == TM_SPACE_KIND_NON_HEAP)
+      out[m++] = usage[i];
+  memcpy (usage, out, m * sizeof out[0]);
+  return m;
+}
+
 static void
 emit_events (TmGclogParser *p)
 {
@@ -615,8 +702,12 @@ emit_events (TmGclogParser *p)
   for (guint i = 0; i < p->events->len; i++)
     {
       TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
-      if (!e->deleted)
-        g_ptr_array_add (order, e);
+      if (e->deleted)
+        continue;
+      /* time stamps that go backwards (a damaged log) must not end a GC
+       * before it starts: the order below is the order of the ends */
+      e->end_ns = MAX (e->end_ns, e->start_ns);
+      g_ptr_array_add (order, e);
     }
   g_ptr_array_sort (order, compare_events);
 
@@ -642,13 +733,14 @@ emit_events (TmGclogParser *p)
         }
       else
         {
+          n = split_total_like (p, usage, n, last, n_last);
           memcpy (last, usage, n * sizeof (usage[0]));
           n_last = n;
         }
 
       id++;
       if (!tm_trace_builder_gc_start (p->b, id, e->start_ns, e->kind, collector, e->cause, &error) ||
-          !tm_trace_builder_gc_end (p->b, id, MAX (e->end_ns, e->start_ns), e->pause_ns, n, usage, &error))
+          !tm_trace_builder_gc_end (p->b, id, e->end_ns, e->pause_ns, n, usage, &error))
         {
           tm_trace_builder_warning (p->b, 0, "line %" G_GUINT64_FORMAT ": %s", e->line, error->message);
           return;
@@ -663,10 +755,10 @@ emit_events (TmGclogParser *p)
   tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
 }
 
-/* ---- reading --------------------------------------------------------- */
+/* ---- the parser ---------------------------------------------------- */
 
-static void
-handle_line (TmGclogParser *p, const char *line, const char *end)
+void
+tm_gclog_handle_line (TmGclogParser *p, const char *line, const char *end)
 {
   if (end > line && end[-1] == '\r')
     end--;
@@ -683,8 +775,34 @@ handle_line (TmGclogParser *p, const char *line, const char *end)
     tm_gclog_legacy_line (p, line, end);   /* also collects the preamble */
 }
 
-static void
-parser_clear (TmGclogParser *p)
+/* The end of one file: records still open there are cut short. */
+void
+tm_gclog_end_source (TmGclogParser *p)
+{
+  if (p->format == TM_GCLOG_FORMAT_LEGACY)
+    tm_gclog_legacy_finish (p);
+  else if (p->format == TM_GCLOG_FORMAT_UJL)
+    tm_gclog_ujl_finish (p);
+}
+
+void
+tm_gclog_parser_init (TmGclogParser *p, const char *path)
+{
+  memset (p, 0, sizeof *p);
+  p->path = path;
+  p->b = tm_trace_builder_new (path, "gc-log");
+  p->events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
+  p->usage = g_array_new (FALSE, FALSE, sizeof (TmGclogUsage));
+  p->open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  p->space_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
+  p->space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
+  g_array_set_size (p->space_kinds, 1);
+  p->rec = g_string_new (NULL);
+  p->last_event = -1;
+}
+
+void
+tm_gclog_parser_clear (TmGclogParser *p)
 {
   g_clear_pointer (&p->events, g_array_unref);
   g_clear_pointer (&p->usage, g_array_unref);
@@ -697,189 +815,58 @@ parser_clear (TmGclogParser *p)
   if (p->rec)
     g_string_free (p->rec, TRUE);
   p->rec = NULL;
+  if (p->b)
+    tm_trace_builder_free (p->b);
+  p->b = NULL;
 }
 
-TmTrace *
-tm_gclog_import_full (const char          *path,
-                      const TmLoadOptions *options,
-                      TmProgressFunc       progress,
-                      gpointer             progress_data,
-                      GCancellable        *cancellable,
-                      GError             **error)
+static void
+meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
 {
-  TmGclogParser p = { 0 };
+  char num[32];
+  g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, v);
+  tm_trace_builder_meta (b, key, num);
+}
+
+/* Header, META and GCs; the parser is cleared either way. */
+TmTrace *
+tm_gclog_parser_build (TmGclogParser *p, GError **error)
+{
   TmTraceHeader h = { 0 };
-  FILE *f;
-  char *buf;
-  gsize have = 0, file_size = 0;
-  guint64 consumed = 0;
-  gboolean cut_line = FALSE, eof = FALSE;
-  struct stat st;
-  guint64 limit;
+  TmTrace *t;
 
-  g_return_val_if_fail (path != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  f = fopen (path, "rb");
-  if (f == NULL)
+  if (p->events->len == 0 && p->format == TM_GCLOG_FORMAT_UNKNOWN && !p->exit_summary)
     {
-      int saved = errno;
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", path, g_strerror (saved));
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a HotSpot GC log", p->path);
+      tm_gclog_parser_clear (p);
       return NULL;
-    }
-  if (fstat (fileno (f), &st) == 0)
-    file_size = (gsize) st.st_size;
-
-  p.path = path;
-  p.b = tm_trace_builder_new (path, "gc-log");
-  tm_trace_builder_set_memory_limit (p.b, tm_load_options_memory_limit (options));
-  limit = tm_load_options_memory_limit (options);
-  p.events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
-  p.usage = g_array_new (FALSE, FALSE, sizeof (TmGclogUsage));
-  p.open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  p.space_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
-  p.space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
-  g_array_set_size (p.space_kinds, 1);
-  p.rec = g_string_new (NULL);
-  p.last_event = -1;
-
-  buf = g_malloc (READ_CHUNK + MAX_LINE);
-  while (!eof)
-    {
-      gsize n = fread (buf + have, 1, READ_CHUNK, f);
-      const char *s = buf, *end;
-
-      if (n == 0)
-        {
-          if (ferror (f))
-            tm_trace_builder_warning (p.b, consumed + have, "read error: %s", g_strerror (errno));
-          eof = TRUE;
-        }
-      have += n;
-      end = buf + have;
-      for (;;)
-        {
-          const char *nl = memchr (s, '\n', end - s);
-
-          if (nl == NULL)
-            {
-              if (eof && s < end)
-                nl = end;   /* last line without newline */
-              else
-                break;
-            }
-          p.line_no++;
-          p.line_offset = consumed + (guint64) (s - buf);
-          if (cut_line)
-            cut_line = FALSE;   /* the rest of an overlong line */
-          else
-            handle_line (&p, s, nl);
-          s = nl < end ? nl + 1 : end;
-          if ((p.line_no % CHECK_EVERY) == 0)
-            {
-              if (g_cancellable_is_cancelled (cancellable))
-                {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
-                  goto fail;
-                }
-              if (progress != NULL && file_size > 0)
-                progress (MIN (1.0, (double) (consumed + (guint64) (s - buf)) / (double) file_size), progress_data);
-              /* events wait here until the log is read; each becomes a GC of the model */
-              if (((guint64) p.events->len * (sizeof (TmGclogEvent) + sizeof (TmGc))
-                   + (guint64) p.usage->len * (sizeof (TmGclogUsage) + sizeof (TmSpaceUsage))) > limit)
-                {
-                  g_autofree char *where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (byte offset %" G_GUINT64_FORMAT ")",
-                                                            p.line_no, p.line_offset);
-                  tm_trace_builder_stop_at_memory_limit (p.b, p.line_offset, where);
-                  eof = TRUE;
-                  break;
-                }
-            }
-        }
-      consumed += (guint64) (s - buf);
-      have = (gsize) (end - s);
-      if (have >= MAX_LINE)
-        {
-          /* No newline in MAX_LINE bytes: not a log line; report and drop. */
-          p.line_no++;
-          p.line_offset = consumed;
-          tm_gclog_warn (&p, "line longer than %d bytes, skipped", MAX_LINE);
-          consumed += have;
-          have = 0;
-          cut_line = TRUE;
-          p.line_no--;   /* the rest of this line is counted when it ends */
-        }
-      else if (have > 0)
-        memmove (buf, s, have);
-    }
-  fclose (f);
-  f = NULL;
-  g_free (buf);
-  buf = NULL;
-
-  if (p.format == TM_GCLOG_FORMAT_LEGACY)
-    tm_gclog_legacy_finish (&p);
-  else if (p.format == TM_GCLOG_FORMAT_UJL)
-    tm_gclog_ujl_finish (&p);
-
-  if (p.events->len == 0 && p.format == TM_GCLOG_FORMAT_UNKNOWN)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a HotSpot GC log", path);
-      goto fail;
     }
 
   h.version = 1;
-  h.start_unix_ns = p.start_unix_ns;
+  h.start_unix_ns = p->start_unix_ns;
   h.vm_name = "HotSpot";
-  h.vm_version = p.vm_version ? p.vm_version : "";
-  h.command_line = p.command_line ? p.command_line : "";
+  h.vm_version = p->vm_version ? p->vm_version : "";
+  h.command_line = p->command_line ? p->command_line : "";
   h.pointer_size = 8;
-  tm_trace_builder_header (p.b, &h);
-  tm_trace_builder_meta (p.b, "gclog.format", p.format == TM_GCLOG_FORMAT_UJL ? "unified" : "legacy");
-  tm_trace_builder_meta (p.b, "gclog.collector", infer_collector (&p));
-  tm_trace_builder_meta (p.b, "gclog.generational", p.generational ? "true" : "false");
-  {
-    char num[32];
-    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.n_concurrent_phases);
-    tm_trace_builder_meta (p.b, "gclog.concurrent_phases", num);
-    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.concurrent_ns);
-    tm_trace_builder_meta (p.b, "gclog.concurrent_ns", num);
-    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.n_concurrent_cycles);
-    tm_trace_builder_meta (p.b, "gclog.concurrent_cycles", num);
-    g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.line_no);
-    tm_trace_builder_meta (p.b, "gclog.lines", num);
-    if (p.max_heap > 0)
-      {
-        g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.max_heap);
-        tm_trace_builder_meta (p.b, "gclog.max_heap", num);
-      }
-    if (p.region_bytes > 0)
-      {
-        g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p.region_bytes);
-        tm_trace_builder_meta (p.b, "gclog.region_bytes", num);
-      }
-  }
-  emit_events (&p);
-  if (progress != NULL)
-    progress (1.0, progress_data);
-  parser_clear (&p);
-  return tm_trace_builder_finish (p.b);
-
-fail:
-  if (f != NULL)
-    fclose (f);
-  g_free (buf);
-  parser_clear (&p);
-  tm_trace_builder_free (p.b);
-  return NULL;
-}
-
-TmTrace *
-tm_gclog_import (const char     *path,
-                 TmProgressFunc  progress,
-                 gpointer        progress_data,
-                 GCancellable   *cancellable,
-                 GError        **error)
-{
-  return tm_gclog_import_full (path, NULL, progress, progress_data, cancellable, error);
+  tm_trace_builder_header (p->b, &h);
+  tm_trace_builder_meta (p->b, "gclog.format", p->format == TM_GCLOG_FORMAT_UJL ? "unified" : "legacy");
+  tm_trace_builder_meta (p->b, "gclog.collector", infer_collector (p));
+  tm_trace_builder_meta (p->b, "gclog.generational", p->generational ? "true" : "false");
+  meta_u64 (p->b, "gclog.concurrent_phases", p->n_concurrent_phases);
+  meta_u64 (p->b, "gclog.concurrent_ns", p->concurrent_ns);
+  meta_u64 (p->b, "gclog.concurrent_cycles", p->n_concurrent_cycles);
+  meta_u64 (p->b, "gclog.lines", p->n_lines_total + p->line_no);
+  if (p->max_heap > 0)
+    meta_u64 (p->b, "gclog.max_heap", p->max_heap);
+  if (p->region_bytes > 0)
+    meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
+  if (p->events->len == 0)
+    tm_trace_builder_meta (p->b, "note", p->exit_summary
+                           ? "the log holds no GC events, only the JVM's summary at exit"
+                           : "the log holds no GC events");
+  emit_events (p);
+  t = tm_trace_builder_finish (p->b);
+  p->b = NULL;
+  tm_gclog_parser_clear (p);
+  return t;
 }

@@ -27,6 +27,16 @@ struct _TmHeapAnalysis {
   guint32         *rev_edges;
 };
 
+/* tm_heap_analysis_new, reading the graph through `graph_fd` (an open
+ * handle of the trace file, not taken; -1: the trace's path). */
+TmHeapAnalysis *tm_heap_analysis_new_from_fd (TmTrace        *trace,
+                                              guint32         gc_id,
+                                              int             graph_fd,
+                                              TmProgressFunc  progress,
+                                              gpointer        progress_data,
+                                              GCancellable   *cancellable,
+                                              GError        **error);
+
 /* Builds the reverse graph and the root bitmap if not done yet (lock held). */
 void tm_heap_analysis_ensure_reverse (TmHeapAnalysis *self);
 

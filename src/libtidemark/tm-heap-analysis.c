@@ -139,6 +139,18 @@ tm_heap_analysis_new (TmTrace        *trace,
                       GCancellable   *cancellable,
                       GError        **error)
 {
+  return tm_heap_analysis_new_from_fd (trace, gc_id, -1, progress, progress_data, cancellable, error);
+}
+
+TmHeapAnalysis *
+tm_heap_analysis_new_from_fd (TmTrace        *trace,
+                              guint32         gc_id,
+                              int             graph_fd,
+                              TmProgressFunc  progress,
+                              gpointer        progress_data,
+                              GCancellable   *cancellable,
+                              GError        **error)
+{
   g_autoptr(TmHeapAnalysis) self = NULL;
   const TmGc *gc;
 
@@ -157,7 +169,7 @@ tm_heap_analysis_new (TmTrace        *trace,
 
   if (gc->has_graph)
     {
-      TmHeapGraph *graph = tm_heap_graph_read (trace, gc_id, cancellable, error);
+      TmHeapGraph *graph = tm_heap_graph_read_from_fd (trace, graph_fd, gc_id, cancellable, error);
       if (graph == NULL)
         return NULL;
       if (progress)
@@ -175,69 +187,6 @@ tm_heap_analysis_new (TmTrace        *trace,
   if (progress)
     progress (1.0, progress_data);
   return g_steal_pointer (&self);
-}
-
-typedef struct {
-  TmTrace        *trace;
-  guint32         gc_id;
-  TmProgressFunc  progress;
-  gpointer        progress_data;
-} NewTaskData;
-
-static void
-new_task_data_free (gpointer p)
-{
-  NewTaskData *d = p;
-  tm_trace_unref (d->trace);
-  g_free (d);
-}
-
-static void
-new_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  NewTaskData *d = task_data;
-  GError *error = NULL;
-  TmHeapAnalysis *self;
-
-  self = tm_heap_analysis_new (d->trace, d->gc_id, d->progress, d->progress_data, cancellable, &error);
-  if (self == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, self, (GDestroyNotify) tm_heap_analysis_unref);
-}
-
-void
-tm_heap_analysis_new_async (TmTrace             *trace,
-                            guint32              gc_id,
-                            TmProgressFunc       progress,
-                            gpointer             progress_data,
-                            GCancellable        *cancellable,
-                            GAsyncReadyCallback  callback,
-                            gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  NewTaskData *d;
-
-  g_return_if_fail (trace != NULL);
-
-  d = g_new0 (NewTaskData, 1);
-  d->trace = tm_trace_ref (trace);
-  d->gc_id = gc_id;
-  d->progress = progress;
-  d->progress_data = progress_data;
-
-  task = g_task_new (NULL, cancellable, callback, user_data);
-  g_task_set_source_tag (task, tm_heap_analysis_new_async);
-  g_task_set_task_data (task, d, new_task_data_free);
-  g_task_set_return_on_cancel (task, FALSE);
-  g_task_run_in_thread (task, new_thread);
-}
-
-TmHeapAnalysis *
-tm_heap_analysis_new_finish (GAsyncResult *result, GError **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, NULL), NULL);
-  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 TmHeapAnalysis *

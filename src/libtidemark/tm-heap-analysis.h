@@ -34,7 +34,8 @@ typedef struct {
 } TmGroupMetrics;
 
 /* Synchronous; meant for a worker thread.  Reads the graph of gc_id when
- * the trace has one there and computes its dominator tree. */
+ * the trace has one there and computes its dominator tree.  Views and
+ * commands ask TmDocument instead, which keeps one per GC. */
 TmHeapAnalysis *tm_heap_analysis_new            (TmTrace        *trace,
                                                  guint32         gc_id,
                                                  TmProgressFunc  progress,
@@ -48,18 +49,6 @@ TmHeapAnalysis *tm_heap_analysis_new_for_graph  (TmTrace        *trace,
                                                  TmHeapGraph    *graph,
                                                  GCancellable   *cancellable,
                                                  GError        **error);
-
-/* Runs tm_heap_analysis_new() in a GTask worker.  `progress` is called on
- * the worker thread (callers coalesce into the main loop). */
-void            tm_heap_analysis_new_async      (TmTrace             *trace,
-                                                 guint32              gc_id,
-                                                 TmProgressFunc       progress,
-                                                 gpointer             progress_data,
-                                                 GCancellable        *cancellable,
-                                                 GAsyncReadyCallback  callback,
-                                                 gpointer             user_data);
-TmHeapAnalysis *tm_heap_analysis_new_finish     (GAsyncResult        *result,
-                                                 GError             **error);
 
 TmHeapAnalysis *tm_heap_analysis_ref            (TmHeapAnalysis *self);
 void            tm_heap_analysis_unref          (TmHeapAnalysis *self);

@@ -4,6 +4,9 @@
 #include "tm-trace-reader.h"
 #include "tm-payload.h"
 #include "tm-error.h"
+#include "tm-hprof.h"
+
+#include <string.h>
 
 guint32 *
 tm_trace_live_objects (const TmTrace *trace, guint32 gc_id, guint32 *n)
@@ -24,13 +27,16 @@ tm_trace_live_objects (const TmTrace *trace, guint32 gc_id, guint32 *n)
   return (guint32 *) (gpointer) g_array_free (out, FALSE);
 }
 
-/* Builds the CSR from (src, dst) node pairs by counting sort. */
+/* Builds the CSR from (src, dst) node pairs by counting sort (stable:
+ * a source's edges keep their order, and labels follow their edges). */
 static void
-build_csr (TmHeapGraph *g, const guint32 *src, const guint32 *dst, guint64 n_edges)
+build_csr_labelled (TmHeapGraph *g, const guint32 *src, const guint32 *dst, const guint32 *labels, guint64 n_edges)
 {
   g->edge_start = g_new0 (guint64, (gsize) g->n_nodes + 1);
   g->edges = g_new (guint32, MAX (n_edges, 1));
   g->n_edges = n_edges;
+  if (labels != NULL)
+    g->edge_label = g_new (guint32, MAX (n_edges, 1));
 
   for (guint64 e = 0; e < n_edges; e++)
     g->edge_start[src[e] + 1]++;
@@ -39,8 +45,73 @@ build_csr (TmHeapGraph *g, const guint32 *src, const guint32 *dst, guint64 n_edg
   {
     g_autofree guint64 *fill = g_memdup2 (g->edge_start, sizeof (guint64) * ((gsize) g->n_nodes + 1));
     for (guint64 e = 0; e < n_edges; e++)
-      g->edges[fill[src[e]]++] = dst[e];
+      {
+        guint64 at = fill[src[e]]++;
+        g->edges[at] = dst[e];
+        if (labels != NULL)
+          g->edge_label[at] = labels[e];
+      }
   }
+}
+
+static void
+build_csr (TmHeapGraph *g, const guint32 *src, const guint32 *dst, guint64 n_edges)
+{
+  build_csr_labelled (g, src, dst, NULL, n_edges);
+}
+
+TmHeapGraph *
+tm_heap_graph_new_from_nodes (guint32        gc_id,
+                              guint32       *node_object,
+                              guint32        n_nodes,
+                              const guint32 *edge_src,
+                              const guint32 *edge_dst,
+                              const guint32 *edge_labels,
+                              guint64        n_edges)
+{
+  TmHeapGraph *g = g_new0 (TmHeapGraph, 1);
+
+  g->gc_id = gc_id;
+  g->n_nodes = n_nodes;
+  g->node_object = node_object != NULL ? node_object : g_new (guint32, 1);
+  build_csr_labelled (g, edge_src, edge_dst, edge_labels, n_edges);
+  return g;
+}
+
+char *
+tm_heap_graph_edge_label (const TmHeapGraph *g, guint32 src_node, guint32 dst_node)
+{
+  g_return_val_if_fail (g != NULL, NULL);
+
+  if (g->edge_label == NULL || src_node >= g->n_nodes)
+    return NULL;
+  for (guint64 e = g->edge_start[src_node]; e < g->edge_start[src_node + 1]; e++)
+    if (g->edges[e] == dst_node)
+      {
+        guint32 l = g->edge_label[e];
+        if (l & 0x80000000u)
+          return g_strdup_printf ("[%u]", l & 0x7fffffffu);
+        if (l != 0 && g->labels != NULL && l < g->labels->len)
+          return g_strdup (g_ptr_array_index (g->labels, l));
+        return NULL;
+      }
+  return NULL;
+}
+
+const char *
+tm_heap_graph_root_label (const TmHeapGraph *g, guint32 node)
+{
+  g_return_val_if_fail (g != NULL, NULL);
+
+  if (g->root_label == NULL || g->labels == NULL)
+    return NULL;
+  /* a static field names the root better than the class it belongs to */
+  for (guint pass = 0; pass < 2; pass++)
+    for (guint32 r = 0; r < g->n_roots; r++)
+      if (g->root_node[r] == node && g->root_label[r] != 0 && g->root_label[r] < g->labels->len
+          && (pass == 1 || g->root_kind[r] == TM_ROOT_KIND_STATIC))
+        return g_ptr_array_index (g->labels, g->root_label[r]);
+  return NULL;
 }
 
 gboolean
@@ -162,6 +233,10 @@ tm_heap_graph_free (TmHeapGraph *g)
   g_free (g->root_node);
   g_free (g->root_kind);
   g_free (g->root_thread);
+  g_free (g->edge_label);
+  g_free (g->root_label);
+  if (g->labels != NULL)
+    g_ptr_array_unref (g->labels);
   g_free (g);
 }
 
@@ -330,6 +405,12 @@ nearest_graphs (const TmTrace *trace, guint32 gc_id)
 TmHeapGraph *
 tm_heap_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GError **error)
 {
+  return tm_heap_graph_read_from_fd (trace, -1, gc_id, cancellable, error);
+}
+
+TmHeapGraph *
+tm_heap_graph_read_from_fd (TmTrace *trace, int fd, guint32 gc_id, GCancellable *cancellable, GError **error)
+{
   const TmGc *gc;
   g_autoptr(TmTraceReader) r = NULL;
   GraphRead gr = { 0 };
@@ -354,8 +435,14 @@ tm_heap_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GE
       return NULL;
     }
 
+  /* heap dumps are parsed again: they are their graph */
+  if (g_strcmp0 (trace->format, "hprof") == 0)
+    return tm_hprof_graph_read (trace, gc_id, cancellable, error);
+
   if (trace->source_bytes != NULL)
     r = tm_trace_reader_new_bytes (trace->source_bytes, trace->path, error);
+  else if (fd >= 0)
+    r = tm_trace_reader_new_for_fd (fd, trace->path, error);
   else
     r = tm_trace_reader_new (trace->path, error);
   if (r == NULL)

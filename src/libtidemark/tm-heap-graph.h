@@ -29,6 +29,12 @@ typedef struct {
   guint8  *root_kind;     /* TmRootKind */
   guint32 *root_thread;   /* thread index, 0 if none */
   guint64  dropped_edges; /* edges / roots naming objects not in the heap */
+  /* Names, when the source has them (heap dumps): per edge and per root an
+   * index into labels (0 = none); an edge label with the top bit set is
+   * an array element index.  All NULL for recorded traces. */
+  guint32   *edge_label;
+  guint32   *root_label;
+  GPtrArray *labels;       /* char*, [0] = NULL */
 } TmHeapGraph;
 
 /* Reads the graph of GC gc_id from the trace file (seeking to its stored
@@ -37,6 +43,14 @@ TmHeapGraph *tm_heap_graph_read        (TmTrace       *trace,
                                         guint32        gc_id,
                                         GCancellable  *cancellable,
                                         GError       **error);
+
+/* The same through `fd`, an open handle of the trace file (not taken;
+ * reads use pread, so threads may share it); -1: open trace->path. */
+TmHeapGraph *tm_heap_graph_read_from_fd (TmTrace       *trace,
+                                         int            fd,
+                                         guint32        gc_id,
+                                         GCancellable  *cancellable,
+                                         GError       **error);
 
 /* Builds a graph from plain arrays (tests, importers).  edges_src/dst are
  * object indices; nodes are `objects` (must be ascending). */
@@ -49,6 +63,24 @@ TmHeapGraph *tm_heap_graph_new         (guint32        gc_id,
                                         const guint32 *root_objects,
                                         const guint8  *root_kinds,
                                         guint32        n_roots);
+
+/* For importers: nodes are given (ascending object indices, taken over),
+ * edges are in node numbers, labels may be NULL.  Roots are left empty. */
+TmHeapGraph *tm_heap_graph_new_from_nodes (guint32        gc_id,
+                                           guint32       *node_object,
+                                           guint32        n_nodes,
+                                           const guint32 *edge_src,
+                                           const guint32 *edge_dst,
+                                           const guint32 *edge_labels,
+                                           guint64        n_edges);
+
+/* The name of the reference src_node -> dst_node: the field ("next"), an
+ * array element ("[3]"), or NULL when the graph has no names.  Free with
+ * g_free. */
+char        *tm_heap_graph_edge_label  (const TmHeapGraph *g, guint32 src_node, guint32 dst_node);
+/* The name of a root at `node` ("com.example.Holder.cache" for a static
+ * field, "class com.example.Holder" for a class), or NULL. */
+const char  *tm_heap_graph_root_label  (const TmHeapGraph *g, guint32 node);
 
 gboolean     tm_heap_graph_node_for_object (const TmHeapGraph *g, guint32 object_index, guint32 *node);
 

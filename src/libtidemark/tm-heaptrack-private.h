@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include <stdio.h>
 #include <glib.h>
 
 G_BEGIN_DECLS
@@ -24,6 +25,9 @@ TmHeaptrackCompression tm_heaptrack_compression (const guint8 *head, gsize len);
 gsize    tm_heaptrack_inflate_head   (const guint8 *head, gsize len, guint8 *out, gsize out_len);
 
 TmHeaptrackSource *tm_heaptrack_source_open (const char *path, GError **error);
+/* Takes over f (an open file or an fmemopen() stream); path names it in messages. */
+TmHeaptrackSource *tm_heaptrack_source_new_for_file (FILE *f, const char *path);
+TmHeaptrackCompression tm_heaptrack_source_kind (TmHeaptrackSource *s);
 /* Returns bytes read, 0 at the end, -1 on error (damaged compressed data;
  * *error names the file and the compressed offset). */
 gssize   tm_heaptrack_source_read    (TmHeaptrackSource *s, guint8 *out, gsize len, GError **error);
@@ -32,6 +36,7 @@ guint64  tm_heaptrack_source_offset  (TmHeaptrackSource *s);
 guint64  tm_heaptrack_source_size    (TmHeaptrackSource *s);
 /* TRUE if the compressed stream ended in the middle of a frame. */
 gboolean tm_heaptrack_source_cut_short (TmHeaptrackSource *s);
+gboolean tm_heaptrack_source_compressed (TmHeaptrackSource *s);
 void     tm_heaptrack_source_close   (TmHeaptrackSource *s);
 
 /* ---- the reader thread ---- */

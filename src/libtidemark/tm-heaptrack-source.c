@@ -90,8 +90,6 @@ tm_heaptrack_inflate_head (const guint8 *head, gsize len, guint8 *out, gsize out
 TmHeaptrackSource *
 tm_heaptrack_source_open (const char *path, GError **error)
 {
-  TmHeaptrackSource *s;
-  struct stat st;
   FILE *f = fopen (path, "rb");
 
   if (f == NULL)
@@ -100,6 +98,15 @@ tm_heaptrack_source_open (const char *path, GError **error)
       g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (saved), "%s: %s", path, g_strerror (saved));
       return NULL;
     }
+  return tm_heaptrack_source_new_for_file (f, path);
+}
+
+TmHeaptrackSource *
+tm_heaptrack_source_new_for_file (FILE *f, const char *path)
+{
+  TmHeaptrackSource *s;
+  struct stat st;
+
   s = g_new0 (TmHeaptrackSource, 1);
   s->path = g_strdup (path);
   s->f = f;
@@ -117,6 +124,13 @@ tm_heaptrack_source_open (const char *path, GError **error)
   else if (s->kind == TM_HEAPTRACK_GZIP)
     s->gz = G_CONVERTER (g_zlib_decompressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP));
   return s;
+}
+
+/* What the source decodes: plain text, zstd or gzip. */
+TmHeaptrackCompression
+tm_heaptrack_source_kind (TmHeaptrackSource *s)
+{
+  return s->kind;
 }
 
 static void
@@ -243,6 +257,12 @@ gboolean
 tm_heaptrack_source_cut_short (TmHeaptrackSource *s)
 {
   return s->kind != TM_HEAPTRACK_PLAIN && s->mid_frame;
+}
+
+gboolean
+tm_heaptrack_source_compressed (TmHeaptrackSource *s)
+{
+  return s->kind != TM_HEAPTRACK_PLAIN;
 }
 
 void

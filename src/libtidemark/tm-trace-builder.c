@@ -257,6 +257,13 @@ tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format,
 }
 
 void
+tm_trace_builder_set_path (TmTraceBuilder *b, const char *path)
+{
+  g_free (b->trace->path);
+  b->trace->path = g_strdup (path);
+}
+
+void
 tm_trace_builder_stopped (TmTraceBuilder *b, guint64 offset)
 {
   if (!b->stopped)
@@ -1196,6 +1203,17 @@ tm_trace_builder_finish (TmTraceBuilder *b)
       grow_objects (b);
     }
   shrink_objects (b);
+  /* the transaction classifier's keys: the kind that allocated each object */
+  if (t->transactions->len > 0 && t->n_objects > 0)
+    {
+      t->obj_tx = g_new0 (guint32, t->n_objects);
+      for (guint i = 0; i < t->transactions->len; i++)
+        {
+          const TmTransaction *tx = &g_array_index (t->transactions, TmTransaction, i);
+          for (guint64 j = tx->first; j < tx->first + tx->n_objects; j++)
+            t->obj_tx[g_array_index (t->tx_objects, guint32, j)] = tx->kind;
+        }
+    }
   if (b->capacity > 0 && t->obj_ids == NULL && b->trace->n_objects == 0)
     t->first_id = 1;
 
@@ -1237,6 +1255,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
     }
 
   t->complete = t->has_end && !b->stopped && !b->damaged;
+  t->stopped = b->stopped;
 
   result = b->trace;
   b->trace = NULL;

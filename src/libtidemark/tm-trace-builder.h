@@ -115,6 +115,9 @@ void     tm_trace_builder_end         (TmTraceBuilder *b, guint64 allocs, guint6
 /* A problem in the input at byte offset `offset`; the message should not
  * repeat the file name (the builder prefixes "FILE: "). */
 void     tm_trace_builder_warning     (TmTraceBuilder *b, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+/* The file that warnings from now on are about (the trace's path): for
+ * a trace read from several files. */
+void     tm_trace_builder_set_path    (TmTraceBuilder *b, const char *path);
 /* Reading stopped early at `offset` (cut short or damaged). */
 void     tm_trace_builder_stopped     (TmTraceBuilder *b, guint64 offset);
 

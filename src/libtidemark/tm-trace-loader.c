@@ -19,6 +19,7 @@
 #include "tm-error.h"
 #include "tm-gclog.h"
 #include "tm-heaptrack.h"
+#include "tm-hprof.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -33,6 +34,7 @@ typedef struct {
 } TmImporter;
 
 static const TmImporter importers[] = {
+  { "hprof", tm_hprof_sniff, tm_hprof_import_full },
   { "heaptrack", tm_heaptrack_sniff, tm_heaptrack_import_full },
   { "gc-log", tm_gclog_sniff, tm_gclog_import_full },
   { NULL, NULL, NULL }
@@ -724,7 +726,7 @@ tm_trace_detect_format (const char *path, GError **error)
   if (sniff == TM_SNIFF_MAYBE)
     return "tmtrace";
   g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
-               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log or heaptrack file)", path);
+               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log, heaptrack file or HPROF heap dump)", path);
   return NULL;
 }
 
@@ -767,6 +769,42 @@ tm_trace_load_full (const char          *path,
   if (r == NULL)
     return NULL;
   return load_from_reader (r, path, options, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_trace_load_files (const char *const   *paths,
+                     guint                n_paths,
+                     const TmLoadOptions *options,
+                     TmProgressFunc       progress,
+                     gpointer             progress_data,
+                     GCancellable        *cancellable,
+                     GError             **error)
+{
+  g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
+
+  const char *first;
+
+  if (n_paths == 1)
+    return tm_trace_load_full (paths[0], options, progress, progress_data, cancellable, error);
+  /* the rotated parts of one GC log, or heap dumps of one process */
+  if ((first = tm_trace_detect_format (paths[0], error)) == NULL)
+    return NULL;
+  for (guint i = 0; i < n_paths; i++)
+    {
+      const char *format = tm_trace_detect_format (paths[i], error);
+      if (format == NULL)
+        return NULL;
+      if ((strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0) || strcmp (format, first) != 0)
+        {
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                       "%s: only GC logs (as the rotated parts of one log) or HPROF heap dumps (of one process) "
+                       "can be opened together, and this is a %s file", paths[i], format);
+          return NULL;
+        }
+    }
+  if (strcmp (first, "hprof") == 0)
+    return tm_hprof_import_many (paths, n_paths, options, progress, progress_data, cancellable, error);
+  return tm_gclog_import_series (paths, n_paths, options, progress, progress_data, cancellable, error);
 }
 
 TmTrace *

@@ -36,6 +36,17 @@ TmTrace *tm_trace_load_full   (const char          *path,
                                GCancellable        *cancellable,
                                GError             **error);
 
+/* Several files as one trace: the rotated parts of a GC log or the heap
+ * dumps of one process (docs/importers.md), under `options` (may be NULL).
+ * One path is the same as tm_trace_load_full. */
+TmTrace *tm_trace_load_files  (const char *const   *paths,
+                               guint                n_paths,
+                               const TmLoadOptions *options,
+                               TmProgressFunc       progress,
+                               gpointer             progress_data,
+                               GCancellable        *cancellable,
+                               GError             **error);
+
 /* Load a .tmtrace from memory (zstd or raw). */
 TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
                                const char     *name,

@@ -190,6 +190,26 @@ tm_trace_reader_new (const char *path, GError **error)
 }
 
 TmTraceReader *
+tm_trace_reader_new_for_fd (int fd, const char *name, GError **error)
+{
+  GStatBuf st;
+  int own;
+
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s: not a regular file", name);
+      return NULL;
+    }
+  if ((own = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
+    {
+      int e = errno;
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", name, g_strerror (e));
+      return NULL;
+    }
+  return reader_new (name, own, NULL, (guint64) st.st_size, error);
+}
+
+TmTraceReader *
 tm_trace_reader_new_bytes (GBytes *bytes, const char *name, GError **error)
 {
   return reader_new (name ? name : "(memory)", -1, bytes, g_bytes_get_size (bytes), error);

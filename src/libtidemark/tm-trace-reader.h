@@ -33,6 +33,9 @@ typedef enum {
 /* Returns NULL with TM_ERROR_NOT_A_TRACE if the file is neither zstd nor a
  * raw trace stream. */
 TmTraceReader *tm_trace_reader_new       (const char *path, GError **error);
+/* Reads through a duplicate of the open handle `fd` (pread: the handle's
+ * offset is neither used nor moved); `name` is for messages. */
+TmTraceReader *tm_trace_reader_new_for_fd (int fd, const char *name, GError **error);
 TmTraceReader *tm_trace_reader_new_bytes (GBytes *bytes, const char *name, GError **error);
 
 /* Before the first tm_trace_reader_next(): start at a stored position

@@ -2,6 +2,7 @@
 #include "tm-trace-private.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 static void
 clear_space (gpointer p)
@@ -131,6 +132,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->tx_kinds);
   g_array_unref (t->transactions);
   g_array_unref (t->tx_objects);
+  g_free (t->obj_tx);
   g_array_unref (t->gcs);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);
@@ -341,13 +343,14 @@ tm_root_kind_to_string (guint kind)
 {
   switch (kind)
     {
-    case TM_ROOT_KIND_STATIC: return "static field";
-    case TM_ROOT_KIND_THREAD_STACK: return "thread stack";
-    case TM_ROOT_KIND_JNI_GLOBAL: return "JNI global";
-    case TM_ROOT_KIND_JNI_LOCAL: return "JNI local";
-    case TM_ROOT_KIND_MONITOR: return "monitor";
-    case TM_ROOT_KIND_SYSTEM_CLASS: return "system class";
-    default: return "other";
+    /* marked for the app, which shows them translated */
+    case TM_ROOT_KIND_STATIC: return N_("static field");
+    case TM_ROOT_KIND_THREAD_STACK: return N_("thread stack");
+    case TM_ROOT_KIND_JNI_GLOBAL: return N_("JNI global");
+    case TM_ROOT_KIND_JNI_LOCAL: return N_("JNI local");
+    case TM_ROOT_KIND_MONITOR: return N_("monitor");
+    case TM_ROOT_KIND_SYSTEM_CLASS: return N_("system class");
+    default: return N_("other");
     }
 }
 

@@ -209,6 +209,7 @@ struct _TmTrace {
   GArray    *tx_kinds;          /* TmTxKind; entry 0 is "unknown" */
   GArray    *transactions;      /* TmTransaction, in stream order */
   GArray    *tx_objects;        /* guint32 object indices, sliced per transaction */
+  guint32   *obj_tx;            /* object -> transaction kind index, NULL without transactions */
 
   /* Timeline */
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */
@@ -238,12 +239,14 @@ struct _TmTrace {
   /* State of the read */
   gboolean   complete;          /* END seen, totals consistent, no damage */
   gboolean   has_end;
-  guint64    stop_offset;       /* where reading stopped, if !complete */
+  guint64    stop_offset;       /* where reading stopped, if stopped */
+  gboolean   stopped;           /* reading stopped early; else it reached the end
+                                 * (an incomplete trace that is not stopped had
+                                 * damaged parts that were skipped) */
   GArray    *warnings;          /* TmWarning */
   guint64    dropped_events;    /* from META "dropped_events" if present */
   GBytes    *source_bytes;      /* for traces loaded from memory: graphs are re-read from here */
   guint64    n_warnings_total;  /* problems found; only the first ones are kept in warnings */
-  gboolean   stopped;           /* reading ended before the end of the input (stop_offset is valid) */
   guint64    memory_limit;      /* budget the model was built under, bytes */
   gboolean   memory_limited;    /* reading stopped because the model reached it */
 

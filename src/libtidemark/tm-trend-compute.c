@@ -39,8 +39,7 @@ typedef struct {
   GPtrArray            *slot_label;   /* char* */
   GPtrArray            *slot_values;  /* gint64 diffs (m + 1) or double values (m) */
   gboolean              use_diff;
-  TmTrendHeapCache     *heaps;        /* may be NULL */
-  TmDsContext          *ds;           /* when a data-structure level is used */
+  TmHeapCache          *heaps;        /* heap states and data-structure detections */
 } Acc;
 
 static void
@@ -69,7 +68,7 @@ acc_clear (Acc *acc)
 {
   g_free (acc->slot_of_key);
   g_hash_table_unref (acc->slot_of_label);
-  g_clear_pointer (&acc->ds, tm_ds_context_unref);
+  g_clear_pointer (&acc->heaps, tm_heap_cache_unref);
   g_array_unref (acc->slot_key);
   g_ptr_array_unref (acc->slot_label);
   g_ptr_array_unref (acc->slot_values);
@@ -358,11 +357,10 @@ classify_graph_gc (Acc *acc, guint p, gboolean *found, GCancellable *cancellable
   const TmClassNode *node;
   guint32 index = 0;
 
-  heap = acc->heaps ? tm_trend_heap_cache_get (acc->heaps, acc->plan[p], cancellable, error)
-                    : tm_heap_analysis_new (acc->trace, acc->plan[p], NULL, NULL, cancellable, error);
+  heap = tm_heap_cache_get (acc->heaps, acc->plan[p], NULL, NULL, cancellable, error);
   if (heap == NULL)
     return FALSE;
-  tree = tm_classify_chain_tree (acc->ds, heap, req->chain, req->n_drill + 1, cancellable, error);
+  tree = tm_classify_chain_tree (acc->heaps, heap, req->chain, req->n_drill + 1, cancellable, error);
   if (tree == NULL)
     return FALSE;
 
@@ -494,7 +492,7 @@ tm_trend_compute (TmTrace              *trace,
 TmTrend *
 tm_trend_compute_cached (TmTrace              *trace,
                          const TmTrendRequest *request,
-                         TmTrendHeapCache     *heaps,
+                         TmHeapCache          *heaps,
                          TmTrendPartialFunc    partial,
                          gpointer              partial_data,
                          GCancellable         *cancellable,
@@ -509,6 +507,7 @@ tm_trend_compute_cached (TmTrace              *trace,
   g_return_val_if_fail (request->depth >= 1 && request->depth <= TM_CLASSIFY_MAX_DEPTH, NULL);
   g_return_val_if_fail (request->n_drill < request->depth, NULL);
   g_return_val_if_fail (request->metric < TM_TREND_N_METRICS, NULL);
+  g_return_val_if_fail (heaps == NULL || tm_heap_cache_get_trace (heaps) == trace, NULL);
 
   if (request->from_gc < 1 || request->from_gc > request->to_gc ||
       request->from_gc > tm_trace_n_gcs (trace))
@@ -533,16 +532,8 @@ tm_trend_compute_cached (TmTrace              *trace,
   one = !tm_trend_metric_needs_graph (request->metric) && !uses_age (request) &&
         !tm_trend_request_uses_ds (request);
   acc_init (&acc, trace, request, (const guint32 *) (gpointer) plan->data, plan->len, one);
-  acc.heaps = heaps;
-  if (tm_trend_request_uses_ds (request))
-    {
-      acc.ds = request->ds ? tm_ds_context_ref (request->ds) : tm_ds_context_new_for_files (NULL, error);
-      if (acc.ds == NULL)
-        {
-          acc_clear (&acc);
-          return NULL;
-        }
-    }
+  /* without a cache, states are built for this computation and dropped */
+  acc.heaps = heaps ? tm_heap_cache_ref (heaps) : tm_heap_cache_new (trace, NULL, -1, 0);
   if (one ? one_pass (&acc, cancellable, error)
           : per_gc (&acc, partial, partial_data, cancellable, error))
     {

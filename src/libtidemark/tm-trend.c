@@ -98,7 +98,6 @@ tm_trend_request_clear (TmTrendRequest *request)
 {
   g_return_if_fail (request != NULL);
   clear_drill (request);
-  g_clear_pointer (&request->ds, tm_ds_context_unref);
 }
 
 void
@@ -108,18 +107,6 @@ tm_trend_request_copy (TmTrendRequest *dest, const TmTrendRequest *src)
   *dest = *src;
   for (guint i = 0; i < src->n_drill; i++)
     dest->drill[i] = g_strdup (src->drill[i]);
-  if (src->ds != NULL)
-    tm_ds_context_ref (src->ds);
-}
-
-void
-tm_trend_request_set_ds (TmTrendRequest *request, TmDsContext *ds)
-{
-  g_return_if_fail (request != NULL);
-  if (ds != NULL)
-    tm_ds_context_ref (ds);
-  g_clear_pointer (&request->ds, tm_ds_context_unref);
-  request->ds = ds;
 }
 
 gboolean
@@ -145,32 +132,6 @@ tm_trend_request_push_drill (TmTrendRequest *request, const char *label, GError 
   return TRUE;
 }
 
-/* Splits "A/B" at the slashes; "\/" is a slash inside a key (thread
- * names may hold one) and "\\" a backslash. */
-static GPtrArray *
-split_drill_path (const char *path)
-{
-  GPtrArray *keys = g_ptr_array_new_with_free_func (g_free);
-  GString *key = g_string_new (NULL);
-
-  for (const char *c = path; ; c++)
-    {
-      if (*c == '\\' && (c[1] == '/' || c[1] == '\\'))
-        g_string_append_c (key, *++c);
-      else if (*c == '/' || *c == '\0')
-        {
-          g_ptr_array_add (keys, g_strdup (key->str));
-          g_string_truncate (key, 0);
-          if (*c == '\0')
-            break;
-        }
-      else
-        g_string_append_c (key, *c);
-    }
-  g_string_free (key, TRUE);
-  return keys;
-}
-
 gboolean
 tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **error)
 {
@@ -179,7 +140,7 @@ tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **
   g_return_val_if_fail (request != NULL && path != NULL, FALSE);
 
   clear_drill (request);
-  keys = split_drill_path (path);
+  keys = tm_class_path_split (path);
   for (guint i = 0; i < keys->len; i++)
     {
       const char *key = g_ptr_array_index (keys, i);

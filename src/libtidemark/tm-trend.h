@@ -20,7 +20,7 @@
 #pragma once
 
 #include "tm-classify-chain.h"
-#include "tm-trend-heap-cache.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -54,10 +54,6 @@ typedef struct {
    * only GCs with a graph are classified, each through its tree. */
   TmClassifier  chain[TM_CLASSIFY_MAX_DEPTH];
   guint         depth;              /* >= 1 */
-  /* Descriptions and detection results for data-structure levels
-   * (a reference, copied and cleared with the request); NULL: the
-   * shipped descriptions, detected anew per computation. */
-  TmDsContext  *ds;
   /* Drill-down: labels of the groups to descend into, one per level;
    * the series are then that group's children under chain[n_drill].
    * n_drill < depth. */
@@ -71,8 +67,6 @@ typedef struct {
 void        tm_trend_request_init  (TmTrendRequest *request);
 void        tm_trend_request_clear (TmTrendRequest *request);
 void        tm_trend_request_copy  (TmTrendRequest *dest, const TmTrendRequest *src);
-/* Replaces request->ds (a new reference; NULL clears it). */
-void        tm_trend_request_set_ds (TmTrendRequest *request, TmDsContext *ds);
 /* TRUE when a level used by the request (0..n_drill) is a data-structure one. */
 gboolean    tm_trend_request_uses_ds (const TmTrendRequest *request);
 /* Parses "A/B/C" into the drill labels; "\/" is a '/' inside a key and
@@ -137,11 +131,13 @@ TmTrend    *tm_trend_compute       (TmTrace              *trace,
                                     GCancellable         *cancellable,
                                     GError              **error);
 
-/* The same, taking the heap states of the per-GC path from `heaps` (and
- * leaving them there for the next computation); NULL: built and dropped. */
+/* The same, taking the heap states and data-structure detections of the
+ * per-GC path from `heaps` (the trace's cache; they stay there for the
+ * next computation).  tm_trend_compute: built for this computation, with
+ * the shipped descriptions, and dropped. */
 TmTrend    *tm_trend_compute_cached (TmTrace              *trace,
                                      const TmTrendRequest *request,
-                                     TmTrendHeapCache     *heaps,
+                                     TmHeapCache          *heaps,
                                      TmTrendPartialFunc    partial,
                                      gpointer              partial_data,
                                      GCancellable         *cancellable,

@@ -45,6 +45,7 @@ classifier_is_per_object (TmClassifier c, GError **error)
     case TM_CLASSIFIER_SITE:
     case TM_CLASSIFIER_CALL_SITE:
     case TM_CLASSIFIER_THREAD:
+    case TM_CLASSIFIER_TRANSACTION:
       return TRUE;
     case TM_CLASSIFIER_SPACE:
     case TM_CLASSIFIER_AGE:
@@ -950,10 +951,12 @@ compare_floating (gconstpointer a, gconstpointer b)
 }
 
 GPtrArray *
-tm_floating_garbage_breakdown (TmTrace *trace, guint32 gc_id, TmClassifier classifier,
+tm_floating_garbage_breakdown (TmHeapCache *heaps, guint32 gc_id, TmClassifier classifier,
                                GCancellable *cancellable, GError **error)
 {
-  TmHeapGraph *graph;
+  TmTrace *trace = tm_heap_cache_get_trace (heaps);
+  g_autoptr(TmHeapAnalysis) heap = NULL;
+  const TmHeapGraph *graph;
   g_autofree guint64 *marked = NULL;
   g_autofree guint32 *objects = NULL, *keys = NULL, *group_of_key = NULL;
   GPtrArray *groups;
@@ -967,15 +970,15 @@ tm_floating_garbage_breakdown (TmTrace *trace, guint32 gc_id, TmClassifier class
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "GC %u has no reference graph", gc_id);
       return NULL;
     }
-  graph = tm_heap_graph_read (trace, gc_id, cancellable, error);
-  if (graph == NULL)
+  heap = tm_heap_cache_get (heaps, gc_id, NULL, NULL, cancellable, error);
+  if (heap == NULL)
     return NULL;
+  graph = tm_heap_analysis_get_graph (heap);
   marked = tm_heap_graph_mark (graph, &n_marked);
   objects = g_new (guint32, MAX (graph->n_nodes, 1));
   for (guint32 v = 0; v < graph->n_nodes; v++)
     if (!(marked[v / 64] & (G_GUINT64_CONSTANT (1) << (v % 64))))
       objects[n++] = graph->node_object[v];
-  tm_heap_graph_free (graph);
 
   keys = g_new (guint32, MAX (n, 1));
   tm_classifier_keys (classifier, trace, gc_id, objects, n, keys);
@@ -1001,4 +1004,62 @@ tm_floating_garbage_breakdown (TmTrace *trace, guint32 gc_id, TmClassifier class
     }
   g_ptr_array_sort (groups, compare_floating);
   return groups;
+}
+
+/* ---- the bundle ------------------------------------------------------ */
+
+TmVmMetrics *
+tm_vm_metrics_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassifier classifier,
+                       GCancellable *cancellable, GError **error)
+{
+  g_autoptr(TmVmMetrics) m = g_new0 (TmVmMetrics, 1);
+  g_autoptr(GError) why = NULL;
+  TmAllocRequest req;
+
+  m->from_gc = from_gc;
+  m->to_gc = to_gc;
+  m->classifier = classifier;
+  tm_alloc_request_init (&req);
+  req.chain[0] = classifier;
+  req.from_gc = from_gc;
+  req.to_gc = to_gc;
+  m->allocs = tm_alloc_series_compute (trace, &req, cancellable, error);
+  tm_alloc_request_clear (&req);
+  if (m->allocs == NULL)
+    return NULL;
+  m->lifetimes = tm_lifetimes_compute (trace, from_gc, to_gc, classifier, 8, cancellable, error);
+  if (m->lifetimes == NULL)
+    return NULL;
+  m->survival = tm_survival_compute (trace, from_gc, to_gc, cancellable, error);
+  if (m->survival == NULL)
+    return NULL;
+  m->floating = tm_floating_garbage_series (trace, from_gc, to_gc, &why);
+  if (m->floating == NULL)
+    m->floating_unavailable = g_strdup (why->message);
+  g_clear_error (&why);
+  if (tm_transactions_present (trace))
+    {
+      m->transactions = tm_transactions_analyse (trace, cancellable, error);
+      if (m->transactions == NULL)
+        return NULL;
+    }
+  else
+    m->transactions_unavailable = g_strdup ("No transactions were recorded. Record them with "
+                                            "tidemark-cli record --transaction Class.method");
+  return g_steal_pointer (&m);
+}
+
+void
+tm_vm_metrics_free (TmVmMetrics *m)
+{
+  if (m == NULL)
+    return;
+  g_clear_pointer (&m->allocs, tm_alloc_series_unref);
+  g_clear_pointer (&m->lifetimes, tm_lifetimes_free);
+  g_clear_pointer (&m->survival, tm_survival_free);
+  g_clear_pointer (&m->floating, g_array_unref);
+  g_clear_pointer (&m->transactions, tm_tx_report_free);
+  g_free (m->floating_unavailable);
+  g_free (m->transactions_unavailable);
+  g_free (m);
 }

@@ -18,6 +18,8 @@
 #pragma once
 
 #include "tm-classify.h"
+#include "tm-transactions.h"
+#include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
 
@@ -204,12 +206,32 @@ typedef struct {
 } TmFloatingGroup;
 
 /* Breakdown at one graph GC by a classifier (type, site, thread, space
- * ...): reads that GC's graph and marks it.  Groups descending by bytes. */
-GPtrArray   *tm_floating_garbage_breakdown (TmTrace *trace, guint32 gc_id, TmClassifier classifier,
+ * ...): marks that GC's graph (the heap state of `heaps`).  Groups
+ * descending by bytes. */
+GPtrArray   *tm_floating_garbage_breakdown (TmHeapCache *heaps, guint32 gc_id, TmClassifier classifier,
                                             GCancellable *cancellable, GError **error);
+
+/* ---- everything of a window at once (the app's Allocations view) ---- */
+
+typedef struct {
+  guint32        from_gc, to_gc;
+  TmClassifier   classifier;
+  TmAllocSeries *allocs;                 /* by `classifier` */
+  TmLifetimes   *lifetimes;              /* by `classifier`, long-lived = 8 GCs */
+  TmSurvival    *survival;
+  GArray        *floating;               /* TmFloatingPoint, or NULL: */
+  char          *floating_unavailable;   /*   why not */
+  TmTxReport    *transactions;           /* or NULL: */
+  char          *transactions_unavailable;
+} TmVmMetrics;
+
+TmVmMetrics *tm_vm_metrics_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassifier classifier,
+                                    GCancellable *cancellable, GError **error);
+void         tm_vm_metrics_free    (TmVmMetrics *metrics);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmAllocSeries, tm_alloc_series_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmLifetimes, tm_lifetimes_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmSurvival, tm_survival_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmVmMetrics, tm_vm_metrics_free)
 
 G_END_DECLS

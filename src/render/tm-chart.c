@@ -465,6 +465,43 @@ draw_memory (Ctx *c, double y_top_value)
         }
     }
 
+  /* The committed heap (what the JVM reserved from the OS), a dashed step
+   * line: the heap's footprint, above what is used. */
+  if (m->n_committed > 0)
+    {
+      double dash[] = { 4, 3 };
+      gboolean pen = FALSE;
+
+      n = sample (c, m->end_ns, m->committed, m->n_gcs);
+      cairo_save (cr);
+      for (gsize i = 0; i < n; i++)
+        {
+          double x = tm_chart_layout_ns_to_x (&c->l, c->dx[i]);
+          if (isnan (c->dy[i]))
+            {
+              pen = FALSE;
+              continue;
+            }
+          /* above the scale (see the y range): along the top edge */
+          double y = y_of (c, MIN (c->dy[i], c->y_max));
+          if (!pen)
+            cairo_move_to (cr, x, y);
+          else
+            {
+              double py;
+              cairo_get_current_point (cr, NULL, &py);
+              cairo_line_to (cr, x, py);
+              cairo_line_to (cr, x, y);
+            }
+          pen = TRUE;
+        }
+      tm_render_set_color (cr, c->o->foreground, 0.7);
+      cairo_set_line_width (cr, 1.2);
+      cairo_set_dash (cr, dash, 2, 0);
+      cairo_stroke (cr);
+      cairo_restore (cr);
+    }
+
   /* Reachable memory where graphs exist: a line with dots when sparse. */
   if (m->n_graphs > 0)
     {
@@ -486,6 +523,30 @@ draw_memory (Ctx *c, double y_top_value)
             cairo_fill (cr);
           }
       cairo_restore (cr);
+    }
+}
+
+static TmColor
+oom_color (gboolean dark)
+{
+  return dark ? (TmColor) { 1.0, 0.38, 0.35, 1 } : (TmColor) { 0.80, 0.0, 0.0, 1 };
+}
+
+/* An OutOfMemoryError: a full-height line where it was thrown. */
+static void
+draw_oom_marks (Ctx *c)
+{
+  for (guint i = 0; i < c->m->n_oom; i++)
+    {
+      double x = round (tm_chart_layout_ns_to_x (&c->l, c->m->oom_ns[i])) + 0.5;
+
+      if (x < c->l.x || x > c->l.x + c->l.width)
+        continue;
+      tm_render_set_color (c->cr, oom_color (c->o->dark), 1.0);
+      cairo_set_line_width (c->cr, 2);
+      cairo_move_to (c->cr, x, c->l.y);
+      cairo_line_to (c->cr, x, c->l.y + c->l.height);
+      cairo_stroke (c->cr);
     }
 }
 
@@ -528,7 +589,7 @@ tm_chart_render (cairo_t               *cr,
   g_autoptr(PangoFontDescription) font = NULL;
   TmAxisTicks ticks;
   TmAxisUnit unit;
-  LegendItem legend[TM_TIMELINE_MAX_SPACES + 3];
+  LegendItem legend[TM_TIMELINE_MAX_SPACES + 4];
   guint n_legend = 0;
   double y_label_w = 0, bottom;
   const double *hover_values = NULL;
@@ -576,6 +637,14 @@ tm_chart_render (cairo_t               *cr,
               n = sample (&c, model->end_ns, model->reachable, model->n_gcs);
               vmax = MAX (vmax, max_of_sample (&c, n));
             }
+          /* The committed heap may be far above what is used (a small
+           * live set in a large heap): it raises the scale by at most 2x,
+           * so the data stays readable; above that it runs along the top. */
+          if (model->n_committed > 0)
+            {
+              n = sample (&c, model->end_ns, model->committed, model->n_gcs);
+              vmax = MAX (vmax, MIN (max_of_sample (&c, n), 2 * vmax));
+            }
           unit = TM_AXIS_UNIT_BYTES;
           break;
         case TM_CHART_OBJECTS:
@@ -604,9 +673,13 @@ tm_chart_render (cairo_t               *cr,
                                             tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
       if (model->n_graphs > 0)
         legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
+      if (model->n_committed > 0)
+        legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), o->foreground, TRUE };
       /* time points (heaptrack) have no collections to mark */
       if (!model->time_points)
         legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
+      if (model->n_oom > 0)
+        legend[n_legend++] = (LegendItem) { _("OutOfMemoryError"), oom_color (o->dark), TRUE };
       break;
     case TM_CHART_OBJECTS:
       legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
@@ -681,6 +754,7 @@ tm_chart_render (cairo_t               *cr,
     }
 
   draw_bands (&c);
+  draw_oom_marks (&c);
   draw_selection (&c);
   draw_hover (&c, hover_values);
   cairo_restore (cr);

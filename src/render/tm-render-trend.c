@@ -62,6 +62,7 @@ classifier_label (TmClassifier c)
     case TM_CLASSIFIER_THREAD:    return _("thread");
     case TM_CLASSIFIER_SPACE:     return _("space");
     case TM_CLASSIFIER_AGE:       return _("age");
+    case TM_CLASSIFIER_TRANSACTION: return _("transaction");
     case TM_N_CLASSIFIERS:
     default:                      return "?";
     }

@@ -2,30 +2,29 @@
  * tidemark: the desktop application (`tidemark [FILE...]`). */
 #include "tm-config.h"
 #include "tm-application.h"
+#include "tm-install.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
 
-/* Running from the build tree (as the README's command does), use the
- * translations compiled there rather than an older installed copy. */
-static const char *
+/* $TIDEMARK_LOCALEDIR (the build tree's translations, set by `meson
+ * devenv`), else the installed ones (tm-install.h). */
+static char *
 locale_dir (void)
 {
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+  char *dir = tm_install_find ("TIDEMARK_LOCALEDIR", TM_INSTALL_LOCALEDIR, "");
 
-  if (exe != NULL && g_str_has_prefix (exe, TM_BUILD_DIR "/") &&
-      g_file_test (TM_BUILD_DIR "/po", G_FILE_TEST_IS_DIR))
-    return TM_BUILD_DIR "/po";
-  return LOCALEDIR;
+  return dir ? dir : g_strdup (LOCALEDIR);
 }
 
 int
 main (int argc, char **argv)
 {
   g_autoptr(TmApplication) app = NULL;
+  g_autofree char *locales = locale_dir ();
 
   setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, locale_dir ());
+  bindtextdomain (GETTEXT_PACKAGE, locales);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
 

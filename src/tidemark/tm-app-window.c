@@ -3,23 +3,15 @@
 #include "tm-app-window.h"
 #include "tm-calls-view.h"
 #include "tm-chart-view.h"
-#include "tm-document-loader.h"
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
+#include "tm-gc-summary-rows.h"
 #include "tm-settings.h"
-/* Analysis views of later issues, present when built (src/tidemark/meson.build). */
-#ifdef TM_HAVE_HEAP_VIEW
-# include "tm-heap-view.h"
-#endif
-#ifdef TM_HAVE_DS_GROWTH_VIEW
-# include "tm-ds-growth-view.h"
-#endif
-#ifdef TM_HAVE_ADVICE_VIEW
-# include "tm-advice-view.h"
-#endif
-#ifdef TM_HAVE_TREND_VIEW
-# include "tm-trend-view.h"
-#endif
+#include "tm-advice-view.h"
+#include "tm-ds-growth-view.h"
+#include "tm-heap-view.h"
+#include "tm-trend-view.h"
+#include "tm-allocations-view.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -52,6 +44,8 @@ struct _TmAppWindow
   GtkLabel             *selection_title;
   GtkLabel             *selection_explanation;
   GtkGrid              *selection_grid;
+  GtkGrid              *gc_summary_grid;
+  GtkWidget            *gc_summary_heading;
   GtkWidget            *heap_button;
   GtkWidget            *ds_button;
   GMenu                *file_section;
@@ -60,24 +54,13 @@ struct _TmAppWindow
   /* state */
   TmSession            *session;
   GFile                *file;
-  TmTrace              *trace;
-  TmDocumentLoader     *loader;
-  GCancellable         *cancellable;        /* load and detection */
+  TmDocument           *document;
+  TmTrace              *trace;              /* the document's */
+  GCancellable         *load_cancellable;   /* non-NULL while loading */
+  GCancellable         *cancellable;        /* window detection */
   gboolean              detecting;
   guint                 update_idle;
   char                 *last_error;
-
-  /* main loop responsiveness while loading: frame clock ticks, and a
-   * 5 ms timeout that measures gaps between main loop dispatches */
-  guint                 tick_id;
-  gint64                last_tick_us;
-  gint64                max_gap_us;
-  guint                 n_ticks;
-  guint                 probe_id;
-  gint64                load_start_us;
-  gint64                last_probe_us;
-  gint64                max_probe_gap_us;
-  gint64                max_probe_gap_at_us;
 
   gboolean              disposed;
 };
@@ -85,6 +68,7 @@ struct _TmAppWindow
 G_DEFINE_FINAL_TYPE (TmAppWindow, tm_app_window, GTK_TYPE_APPLICATION_WINDOW)
 
 static void detect_windows (TmAppWindow *self);
+static void tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title);
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                             */
@@ -105,64 +89,6 @@ format_time (double ns)
   if (ns < 1.0)
     return g_strdup (_("0 s"));
   return tm_format_duration (ns);
-}
-
-static gboolean
-tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
-{
-  TmAppWindow *self = TM_APP_WINDOW (widget);
-  gint64 now = g_get_monotonic_time ();
-
-  if (self->last_tick_us != 0)
-    self->max_gap_us = MAX (self->max_gap_us, now - self->last_tick_us);
-  self->last_tick_us = now;
-  self->n_ticks++;
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-probe_cb (gpointer data)
-{
-  TmAppWindow *self = data;
-  gint64 now = g_get_monotonic_time ();
-
-  if (self->last_probe_us != 0 && now - self->last_probe_us > self->max_probe_gap_us)
-    {
-      self->max_probe_gap_us = now - self->last_probe_us;
-      self->max_probe_gap_at_us = now - self->load_start_us;
-    }
-  self->last_probe_us = now;
-  return G_SOURCE_CONTINUE;
-}
-
-static void
-start_measuring (TmAppWindow *self)
-{
-  self->max_gap_us = 0;
-  self->last_tick_us = 0;
-  self->n_ticks = 0;
-  self->load_start_us = g_get_monotonic_time ();
-  self->last_probe_us = 0;
-  self->max_probe_gap_us = 0;
-  if (self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), tick_cb, NULL, NULL);
-  if (self->probe_id == 0 && g_getenv ("TIDEMARK_MEASURE_STALLS"))
-    self->probe_id = g_timeout_add (5, probe_cb, self);
-}
-
-static void
-stop_measuring (TmAppWindow *self)
-{
-  if (self->tick_id != 0)
-    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-  self->tick_id = 0;
-  g_clear_handle_id (&self->probe_id, g_source_remove);
-  if (g_getenv ("TIDEMARK_MEASURE_STALLS"))
-    g_printerr ("tidemark: loading took %.0f ms; largest gap between frames %.1f ms over %u frames; "
-                "largest gap between 5 ms timeouts %.1f ms (at %.0f ms)\n",
-                (g_get_monotonic_time () - self->load_start_us) / 1000.0,
-                self->max_gap_us / 1000.0, self->n_ticks,
-                self->max_probe_gap_us / 1000.0, self->max_probe_gap_at_us / 1000.0);
 }
 
 static void
@@ -203,7 +129,15 @@ show_banner (TmAppWindow *self)
 
   if (t->complete)
     {
-      gtk_info_bar_set_revealed (self->info_bar, FALSE);
+      const char *note = g_hash_table_lookup (t->meta, "note");
+      if (note != NULL)
+        {
+          /* e.g. a GC log with no GC yet: worth saying, not a warning */
+          text = g_strdup_printf (_("“%s”: %s."), name, note);
+          gtk_label_set_label (self->info_label, text);
+          gtk_info_bar_set_message_type (self->info_bar, GTK_MESSAGE_INFO);
+        }
+      gtk_info_bar_set_revealed (self->info_bar, note != NULL);
       return;
     }
   if (t->memory_limited)
@@ -213,11 +147,18 @@ show_banner (TmAppWindow *self)
                                 "Everything up to that point is shown. Raise the limit in Preferences and open the "
                                 "file again to see the rest."), name, limit, offset, n);
     }
-  else if (!t->stopped)
-    text = g_strdup_printf (ngettext ("“%s” was read to the end with %" G_GUINT64_FORMAT " problem; what could be read is shown.",
-                                      "“%s” was read to the end with %" G_GUINT64_FORMAT " problems; what could be read is shown.",
-                                      (gulong) MIN (t->n_warnings_total, G_MAXULONG)),
-                            name, t->n_warnings_total);
+  else if (!t->stopped && t->warnings->len > 0)
+    {
+      /* the messages name the file; the banner names it once */
+      const char *first = g_array_index (t->warnings, TmWarning, 0).message;
+      gulong total = (gulong) MIN (MAX (t->n_warnings_total, t->warnings->len), G_MAXULONG);
+      if (t->path != NULL && g_str_has_prefix (first, t->path) && first[strlen (t->path)] == ':')
+        first += strlen (t->path) + 2;
+      text = g_strdup_printf (ngettext ("“%s” was read to the end, but %lu damaged part was skipped: %s",
+                                        "“%s” was read to the end, but %lu damaged parts were skipped; the first: %s",
+                                        total),
+                              name, total, first);
+    }
   else if (n > 0)
     {
       g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);
@@ -239,6 +180,32 @@ info_bar_response_cb (GtkInfoBar *bar, int response, TmAppWindow *self)
     gtk_info_bar_set_revealed (bar, FALSE);
 }
 
+/* A GC log records heap sizes only: the views that need objects say so
+ * instead of showing empty results. */
+static gboolean
+has_objects (const TmTrace *t)
+{
+  return t != NULL && (t->n_objects > 0 || t->total_allocs > 0);
+}
+
+static void
+update_object_views (TmAppWindow *self)
+{
+  gboolean objects = self->trace == NULL || has_objects (self->trace);
+  const char *reason = objects ? NULL
+    : _("This source records heap sizes only, no objects (a GC log): open a Tidemark trace or a heaptrack file for this view");
+
+  gtk_widget_set_visible (GTK_WIDGET (self->objects_chart), objects);
+  gtk_widget_set_tooltip_text (self->heap_button, reason);
+  gtk_widget_set_tooltip_text (self->ds_button, reason);
+  if (!objects)
+    {
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
+    }
+}
+
 static void
 update_actions (TmAppWindow *self)
 {
@@ -253,56 +220,59 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-selection", has_sel);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.clear-selection", has_sel);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.select-window", loaded);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->loader != NULL);
-#ifdef TM_HAVE_HEAP_VIEW
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
-#endif
-#ifdef TM_HAVE_DS_GROWTH_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", FALSE);
-#endif
-#ifdef TM_HAVE_ADVICE_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", FALSE);
-#endif
-#ifdef TM_HAVE_TREND_VIEW
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
-#else
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", FALSE);
-#endif
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
   /* allocation sites with call stacks (always for heaptrack files) */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
+  update_object_views (self);
+}
+
+/* The user's data structure descriptions, parsed once per document. */
+static void
+apply_ds_files (TmAppWindow *self)
+{
+  g_auto(GStrv) files = g_settings_get_strv (tm_settings_get (), "ds-files");
+  g_autoptr(GError) error = NULL;
+
+  if (self->document != NULL &&
+      !tm_document_set_ds_files (self->document, (const char * const *) files, &error))
+    g_warning ("%s", error->message);
+}
+
+static void
+load_progress_cb (double fraction, gpointer data)
+{
+  TmAppWindow *self = data;   /* alive: nothing is delivered after load_cb */
+
+  gtk_progress_bar_set_fraction (self->progress_bar, fraction);
 }
 
 static void
 load_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(TmAppWindow) self = data;
-  TmDocumentLoader *loader = TM_DOCUMENT_LOADER (source);
-  g_autoptr(TmTimelineModel) model = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(TmDocument) document = tm_document_load_finish (result, &error);
+  GFile *file = self->file;
   TmTrace *trace;
-  GFile *file = tm_document_loader_get_file (loader);
-
-  trace = tm_document_loader_load_finish (loader, result, &model, &error);
 
   /* A load replaced by another file, or of a window being closed (no
    * longer part of the application). */
-  if (loader != self->loader || self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
-    {
-      g_clear_pointer (&trace, tm_trace_unref);
-      return;
-    }
-  stop_measuring (self);
-  g_clear_object (&self->loader);
+  if (g_task_get_cancellable (G_TASK (result)) != self->load_cancellable ||
+      self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL)
+    return;
+  /* cancelled now that it is done: no progress is delivered after this */
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
 
-  if (trace == NULL)
+  if (document == NULL)
     {
       g_autoptr(GFile) failed = g_object_ref (file);
 
@@ -315,7 +285,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
       return;
     }
 
-  self->trace = trace;
+  self->document = g_steal_pointer (&document);
+  self->trace = trace = tm_document_get_trace (self->document);
+  apply_ds_files (self);
   tm_application_add_recent (TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), self->file);
 
   {
@@ -339,8 +311,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
 
   /* Charts appear as soon as the timeline is there; windows follow.  A
    * timeline of time points (heaptrack) has no GC pauses to chart. */
-  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
-  tm_session_set_model (self->session, trace, model);
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart),
+                          !tm_document_get_timeline (self->document)->time_points);
+  tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
   update_actions (self);
@@ -348,43 +321,77 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   /* a heaptrack file's first answers are heaptrack's: its summary page
    * (of the whole recording: nothing is selected yet) */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
-    tm_app_window_add_analysis_page (self, _("Call Stacks"), tm_calls_view_new (trace, 0, 0));
+    tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, 0, 0), _("Call Stacks"));
 }
 
 void
 tm_app_window_open (TmAppWindow *self, GFile *file)
 {
+  tm_app_window_open_files (self, &file, 1);
+}
+
+void
+tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
+{
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  TmLoadOptions options = { 0 };
+  GFile *file;
 
   g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (G_IS_FILE (file));
+  g_return_if_fail (n > 0 && G_IS_FILE (files[0]));
+  file = files[0];
 
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->loader);
-  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_cancellable_cancel (self->load_cancellable);
+  g_clear_object (&self->load_cancellable);
+  self->trace = NULL;
   tm_session_set_windows (self->session, NULL);
-  tm_session_set_model (self->session, NULL, NULL);
+  tm_session_set_document (self->session, NULL);
+  g_clear_object (&self->document);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
 
   g_set_object (&self->file, file);
-  self->cancellable = g_cancellable_new ();
-  self->loader = tm_document_loader_new (file);
+  self->load_cancellable = g_cancellable_new ();
 
   name = g_file_get_basename (file);
-  label = g_strdup_printf (_("Reading “%s”…"), name);
+  if (n > 1)
+    /* Translators: the rotated parts of one GC log */
+    label = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Reading “%s” and %u more part…",
+                                          "Reading “%s” and %u more parts…", n - 1), name, n - 1);
+  else
+    label = g_strdup_printf (_("Reading “%s”…"), name);
   gtk_label_set_label (self->loading_label, label);
   gtk_progress_bar_set_fraction (self->progress_bar, 0);
-  g_object_bind_property (self->loader, "fraction", self->progress_bar, "fraction", G_BINDING_DEFAULT);
   set_title (self, name, _("Loading…"));
   gtk_stack_set_visible_child_name (self->main_stack, "loading");
 
-  start_measuring (self);
 
   update_actions (self);
-  tm_document_loader_load_async (self->loader, self->cancellable, load_cb, g_object_ref (self));
+  for (guint i = 0; i < n; i++)
+    {
+      char *path = g_file_get_path (files[i]);
+
+      if (path == NULL)
+        {
+          /* reported by load_cb like any other failure */
+          g_autofree char *uri = g_file_get_uri (files[i]);
+          g_autoptr(GTask) task = g_task_new (NULL, self->load_cancellable, load_cb, g_object_ref (self));
+
+          g_task_set_source_tag (task, tm_document_load_async);
+          g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                                   _("%s: only local files can be opened"), uri);
+          return;
+        }
+      g_ptr_array_add (paths, path);
+    }
+  /* the budget is read here: the worker does not touch GSettings */
+  tm_settings_load_options (tm_settings_get (), &options);
+  /* more than one: the rotated parts of one GC log, one timeline */
+  tm_document_load_files_async ((const char * const *) paths->pdata, paths->len, &options, load_progress_cb, self,
+                                self->load_cancellable, load_cb, g_object_ref (self));
 }
 
 /* ------------------------------------------------------------------ */
@@ -521,64 +528,12 @@ fill_windows_list (TmAppWindow *self, GPtrArray *windows)
     gtk_label_set_label (self->windows_status, text);
 }
 
-/* TIDEMARK_SCREENSHOT=FILE.png: once the windows are listed, select the
- * first one as a click would, let the charts draw, save the window as a
- * PNG and quit.  For the README's screenshot and for looking at the app
- * under Xvfb. */
-static gboolean
-screenshot_cb (gpointer data)
-{
-  TmAppWindow *self = data;
-  const char *path = g_getenv ("TIDEMARK_SCREENSHOT");
-  int w = gtk_widget_get_width (GTK_WIDGET (self));
-  int h = gtk_widget_get_height (GTK_WIDGET (self));
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (self));
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (self));
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node != NULL && renderer != NULL)
-    {
-      texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-      if (!gdk_texture_save_to_png (texture, path))
-        g_printerr ("tidemark: could not write %s\n", path);
-    }
-  g_application_quit (G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-maybe_screenshot (TmAppWindow *self)
-{
-  const char *select = g_getenv ("TIDEMARK_SCREENSHOT_SELECT");
-  GtkListBoxRow *row;
-  const char *action;
-  guint delay;
-
-  if (g_getenv ("TIDEMARK_SCREENSHOT") == NULL)
-    return;
-  row = gtk_list_box_get_row_at_index (self->windows_list, select ? atoi (select) : 0);
-  action = g_getenv ("TIDEMARK_SCREENSHOT_ACTION");   /* e.g. win.heap-at-selection */
-  if (action != NULL && *action == '\0')
-    action = NULL;
-  delay = action ? 3000 : 800;
-
-  if (row != NULL)
-    gtk_widget_activate (GTK_WIDGET (row));
-  if (action)
-    gtk_widget_activate_action (GTK_WIDGET (self), action, NULL);
-  g_timeout_add_full (G_PRIORITY_LOW, delay, screenshot_cb, g_object_ref (self), g_object_unref);
-}
-
 static void
 detect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(TmAppWindow) self = data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) windows = tm_detect_windows_finish (result, &error);
+  g_autoptr(GPtrArray) windows = tm_document_windows_finish (TM_DOCUMENT (source), result, &error);
 
   /* Results of a detection that a newer one (or closing) replaced. */
   if (self->disposed || gtk_window_get_application (GTK_WINDOW (self)) == NULL ||
@@ -595,7 +550,6 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
   tm_session_set_windows (self->session, windows);
   fill_windows_list (self, windows);
   update_actions (self);
-  maybe_screenshot (self);
 }
 
 static void
@@ -613,7 +567,7 @@ detect_windows (TmAppWindow *self)
    * cancellable marks this run as the current one. */
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  tm_detect_windows_async (self->trace, &params, self->cancellable, detect_cb, g_object_ref (self));
+  tm_document_windows_async (self->document, &params, FALSE, self->cancellable, detect_cb, g_object_ref (self));
 }
 
 static void
@@ -621,6 +575,8 @@ settings_changed_cb (GSettings *settings, const char *key, TmAppWindow *self)
 {
   if (g_str_has_prefix (key, "leak-") || g_str_has_prefix (key, "overhead-") || g_str_has_prefix (key, "churn-"))
     detect_windows (self);
+  else if (g_str_equal (key, "ds-files"))
+    apply_ds_files (self);
 }
 
 static void
@@ -633,8 +589,9 @@ windows_row_activated_cb (GtkListBox *box, GtkListBoxRow *row, TmAppWindow *self
 /* ------------------------------------------------------------------ */
 /* Selection summary and range label                                   */
 
+/* A name and its value at column col (name) and col + 1 (value). */
 static void
-grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *value, gboolean wrap)
 {
   GtkWidget *n = gtk_label_new (name);
   GtkWidget *v = gtk_label_new (value);
@@ -644,10 +601,22 @@ grid_row (GtkGrid *grid, int row, const char *name, const char *value)
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_widget_add_css_class (v, "numeric");
-  gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_end (v, 24);
-  gtk_grid_attach (grid, n, (row % 2) * 2, row / 2, 1, 1);
-  gtk_grid_attach (grid, v, (row % 2) * 2 + 1, row / 2, 1, 1);
+  if (wrap)
+    gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  else
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
+      gtk_widget_set_margin_end (v, 24);
+    }
+  gtk_grid_attach (grid, n, col, row, 1, 1);
+  gtk_grid_attach (grid, v, col + 1, row, 1, 1);
+}
+
+/* Two pairs per line. */
+static void
+grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, (row % 2) * 2, row / 2, name, value, FALSE);
 }
 
 static char *
@@ -655,6 +624,35 @@ signed_bytes (double delta)
 {
   g_autofree char *b = tm_format_bytes (fabs (delta));
   return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
+}
+
+/* One pair per line (the summary's lines are long). */
+static void
+summary_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, 0, row, name, value, TRUE);
+}
+
+/* The GC summary of the selection, or of the whole run without one. */
+static void
+update_gc_summary (TmAppWindow *self, guint first_gc, guint last_gc)
+{
+  GtkWidget *child;
+  int row = 0;
+  gboolean shown;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->gc_summary_grid))))
+    gtk_grid_remove (self->gc_summary_grid, child);
+  if (self->trace != NULL && first_gc == 0 && tm_trace_n_gcs (self->trace) > 0)
+    {
+      first_gc = 1;
+      last_gc = tm_trace_n_gcs (self->trace);
+      gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Whole Run"));
+    }
+  else
+    gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Selection"));
+  shown = tm_gc_summary_rows (self->gc_summary_grid, &row, summary_row, self->trace, first_gc, last_gc);
+  gtk_widget_set_visible (self->gc_summary_heading, shown);
 }
 
 static void
@@ -676,8 +674,10 @@ update_selection_page (TmAppWindow *self)
       gtk_label_set_label (self->selection_title, _("No Range Selected"));
       gtk_label_set_label (self->selection_explanation,
                            _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
+      update_gc_summary (self, 0, 0);
       return;
     }
+  update_gc_summary (self, st.first_gc, st.last_gc);
 
   {
     g_autofree char *t0 = format_time (st.start_ns);
@@ -777,9 +777,12 @@ update_idle_cb (gpointer data)
 static void
 session_notify_cb (TmSession *session, GParamSpec *pspec, TmAppWindow *self)
 {
-  /* Hover changes do not touch the summary; everything else is coalesced. */
+  /* Hover changes do not touch the summary; everything else is coalesced.
+   * The actions follow at once: a busy frame clock can hold idles back,
+   * and a zoom to the selection must not find itself disabled. */
   if (g_strcmp0 (pspec->name, "hover-gc") == 0)
     return;
+  update_actions (self);
   if (self->update_idle == 0)
     self->update_idle = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, update_idle_cb, self, NULL);
 }
@@ -792,13 +795,21 @@ open_response_cb (GtkNativeDialog *dialog, int response, TmAppWindow *self)
 {
   if (response == GTK_RESPONSE_ACCEPT)
     {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GListModel) list = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
+      g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
       TmApplication *app = TM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
 
-      if (self->file == NULL)
-        tm_app_window_open (self, file);
-      else
-        tm_application_open_file (app, file);
+      for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+        g_ptr_array_add (files, g_list_model_get_item (list, i));
+      if (files->len == 1 && self->file != NULL)
+        tm_application_open_file (app, files->pdata[0]);
+      else if (files->len > 0)
+        {
+          /* several files: the rotated parts of one GC log, one timeline */
+          TmAppWindow *win = self->file == NULL ? self : tm_app_window_new (app);
+          tm_app_window_open_files (win, (GFile *const *) files->pdata, files->len);
+          gtk_window_present (GTK_WINDOW (win));
+        }
     }
   gtk_native_dialog_destroy (dialog);
   g_object_unref (dialog);
@@ -826,6 +837,8 @@ open_action (GtkWidget *widget, const char *name, GVariant *param)
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  /* several files: the rotated parts of one GC log */
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (open_response_cb), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -835,8 +848,8 @@ cancel_load_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
 
-  if (self->loader && self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  if (self->load_cancellable)
+    g_cancellable_cancel (self->load_cancellable);
 }
 
 static void
@@ -887,16 +900,7 @@ heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
   gc = tm_session_get_selected_last_gc (self->session);
   if (gc == 0)
     gc = tm_trace_n_gcs (self->trace);
-#ifdef TM_HAVE_HEAP_VIEW
-  {
-    g_autofree char *title = g_strdup_printf (_("Heap after GC %u"), gc);
-    GtkWidget *view = tm_heap_view_new (self->trace, gc);
-    /* the user's .ds files, for the data-structure classifiers */
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_heap_view_set_ds_files (TM_HEAP_VIEW (view), (const char * const *) ds_files);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  tm_app_window_add_analysis_page (self, tm_heap_view_new (self->session, gc), NULL);
 }
 
 /* Data structure growth compares two heaps with graphs: the first and the
@@ -906,6 +910,7 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
   TmTimelineModel *m = tm_session_get_model (self->session);
+  GtkWidget *view;
   TmRangeStats st;
   guint first, last;
 
@@ -929,18 +934,9 @@ ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *pa
       gtk_window_present (GTK_WINDOW (dialog));
       return;
     }
-#ifdef TM_HAVE_DS_GROWTH_VIEW
-  {
-    GtkWidget *view = tm_ds_growth_view_new ();
-    g_autofree char *title = g_strdup_printf (_("Data Structures, GC %u–%u"),
-                                              st.reachable_first_gc, st.reachable_last_gc);
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_ds_growth_view_set_user_files (TM_DS_GROWTH_VIEW (view), (const char * const *) ds_files);
-    tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), self->trace,
-                                  st.reachable_first_gc, st.reachable_last_gc);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  view = tm_ds_growth_view_new (self->session);
+  tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), st.reachable_first_gc, st.reachable_last_gc);
+  tm_app_window_add_analysis_page (self, view, NULL);
 }
 
 /* GC configuration advice for the selected GCs, or the whole run. */
@@ -948,21 +944,31 @@ static void
 advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
+  g_autofree char *title = NULL;
+  GtkWidget *view;
   guint first, last;
 
   if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
     return;
   first = tm_session_get_selected_first_gc (self->session);
   last = tm_session_get_selected_last_gc (self->session);
-#ifdef TM_HAVE_ADVICE_VIEW
-  {
-    GtkWidget *view = tm_advice_view_new (self->session);
-    g_autofree char *title = first && last ? g_strdup_printf (_("Advice, GC %u–%u"), first, last)
-                                           : g_strdup (_("Advice"));
-    tm_advice_view_set_range (TM_ADVICE_VIEW (view), self->trace, first, last);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  view = tm_advice_view_new (self->session);
+  title = first && last ? g_strdup_printf (_("Advice, GC %u–%u"), first, last) : g_strdup (_("Advice"));
+  tm_advice_view_set_range (TM_ADVICE_VIEW (view), self->trace, first, last);
+  tm_app_window_add_analysis_page (self, view, title);
+}
+
+/* The selected GCs, or every GC of the trace; FALSE when it has none. */
+static gboolean
+selected_or_whole_run (TmAppWindow *self, guint *first, guint *last)
+{
+  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+    return FALSE;
+  *first = tm_session_get_selected_first_gc (self->session);
+  *last = tm_session_get_selected_last_gc (self->session);
+  if (*first == 0 || *last == 0)
+    *first = 1, *last = tm_trace_n_gcs (self->trace);
+  return TRUE;
 }
 
 /* TrendViz over the selected GCs, or the whole trace. */
@@ -970,25 +976,14 @@ static void
 trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkWidget *view;
   guint first, last;
 
-  if (self->trace == NULL || tm_trace_n_gcs (self->trace) == 0)
+  if (!selected_or_whole_run (self, &first, &last))
     return;
-  first = tm_session_get_selected_first_gc (self->session);
-  last = tm_session_get_selected_last_gc (self->session);
-  if (first == 0 || last == 0)
-    first = 1, last = tm_trace_n_gcs (self->trace);
-#ifdef TM_HAVE_TREND_VIEW
-  {
-    GtkWidget *view = tm_trend_view_new (self->session);
-    g_autofree char *title = g_strdup_printf (_("Trends, GC %u–%u"), first, last);
-    /* the user's .ds files, for the data-structure classifiers */
-    g_auto(GStrv) ds_files = g_settings_get_strv (tm_settings_get (), "ds-files");
-    tm_trend_view_set_ds_files (TM_TREND_VIEW (view), (const char * const *) ds_files);
-    tm_trend_view_set_window (TM_TREND_VIEW (view), self->trace, first, last);
-    tm_app_window_add_analysis_page (self, title, view);
-  }
-#endif
+  view = tm_trend_view_new (self->session);
+  tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, view, NULL);
 }
 
 /* Allocations by call stack: heaptrack's summary, trees and flame graph. */
@@ -1013,7 +1008,23 @@ call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
     title = g_strdup_printf (_("Call Stacks, time points %u–%u"), first, last);
   else
     title = g_strdup_printf (_("Call Stacks, GC %u–%u"), first, last);
-  tm_app_window_add_analysis_page (self, title, tm_calls_view_new (self->trace, first, last));
+  tm_app_window_add_analysis_page (self, tm_calls_view_new (self->trace, first, last), title);
+}
+
+/* VM-level metrics (allocations, lifetimes, survival, floating garbage,
+ * transactions) over the selected GCs, or the whole trace. */
+static void
+allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  GtkWidget *view;
+  guint first, last;
+
+  if (!selected_or_whole_run (self, &first, &last))
+    return;
+  view = tm_allocations_view_new (self->session);
+  tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, view, NULL);
 }
 
 static void
@@ -1038,17 +1049,19 @@ make_room_for_analysis (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-void
-tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget *page)
+/* A closable page for an analysis view; the tab shows a TmSection's own
+ * title (`title` is for the views that are no sections yet). */
+static void
+tm_app_window_add_analysis_page (TmAppWindow *self, GtkWidget *page, const char *title)
 {
-  GtkWidget *tab, *close;
+  GtkWidget *tab, *close, *label;
   int n;
 
-  g_return_if_fail (TM_IS_APP_WINDOW (self));
-  g_return_if_fail (GTK_IS_WIDGET (page));
-
   tab = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  gtk_box_append (GTK_BOX (tab), gtk_label_new (title));
+  label = gtk_label_new (title);
+  if (TM_IS_SECTION (page))
+    g_object_bind_property (page, "title", label, "label", G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (tab), label);
   close = gtk_button_new_from_icon_name ("window-close-symbolic");
   gtk_widget_add_css_class (close, "flat");
   gtk_widget_add_css_class (close, "circular");
@@ -1145,10 +1158,10 @@ tm_app_window_dispose (GObject *object)
   TmAppWindow *self = TM_APP_WINDOW (object);
 
   self->disposed = TRUE;
-  if (self->cancellable)
-    g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->cancellable);
+  /* no load progress reaches the widgets after this */
+  g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
-  g_clear_handle_id (&self->probe_id, g_source_remove);
   g_signal_handlers_disconnect_by_data (tm_settings_get (), self);
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
@@ -1163,9 +1176,9 @@ tm_app_window_finalize (GObject *object)
 
   g_clear_object (&self->session);
   g_clear_object (&self->file);
-  g_clear_object (&self->loader);
+  g_clear_object (&self->load_cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_object (&self->document);
   g_free (self->last_error);
   G_OBJECT_CLASS (tm_app_window_parent_class)->finalize (object);
 }
@@ -1203,6 +1216,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_heading);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, heap_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, ds_button);
@@ -1224,6 +1239,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
@@ -1250,25 +1266,13 @@ tm_app_window_init (TmAppWindow *self)
     gtk_window_maximize (GTK_WINDOW (self));
 
   gtk_widget_set_visible (self->sample_button, sample != NULL);
-  /* The Analyze menu lists the analysis views built into this binary;
-   * TrendViz (issue 7, TM_HAVE_TREND_VIEW) adds its item here too. */
-#ifdef TM_HAVE_HEAP_VIEW
+  /* The Analyze menu: the analysis views of the selected range. */
   g_menu_append (self->analyses_section, _("_Heap at End of Selection"), "win.heap-at-selection");
-#else
-  gtk_widget_set_visible (self->heap_button, FALSE);
-#endif
-#ifdef TM_HAVE_TREND_VIEW
   g_menu_append (self->analyses_section, _("_Trends in Selected Window"), "win.trend-at-selection");
-#endif
-#ifdef TM_HAVE_ADVICE_VIEW
   g_menu_append (self->analyses_section, _("GC _Advice"), "win.advice-at-selection");
-#endif
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
-#ifdef TM_HAVE_DS_GROWTH_VIEW
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
-#else
-  gtk_widget_set_visible (self->ds_button, FALSE);
-#endif
+  g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 
@@ -1293,13 +1297,12 @@ tm_app_window_new (TmApplication *app)
 GFile *tm_app_window_get_file (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->file; }
 TmSession *tm_app_window_get_session (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->session; }
 TmTrace *tm_app_window_get_trace (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->trace; }
-gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->loader != NULL || self->detecting; }
+gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->load_cancellable != NULL || self->detecting; }
 GtkListBox *tm_app_window_get_windows_list (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->windows_list; }
 const char *tm_app_window_get_page (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_stack_get_visible_child_name (self->main_stack); }
 gboolean tm_app_window_get_banner_shown (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return gtk_info_bar_get_revealed (self->info_bar); }
 const char *tm_app_window_get_banner_text (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_label_get_label (self->info_label); }
 const char *tm_app_window_get_last_error (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->last_error; }
-double tm_app_window_get_max_load_gap_ms (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), 0); return self->max_gap_us / 1000.0; }
 
 GtkWidget *
 tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)

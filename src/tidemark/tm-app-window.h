@@ -3,8 +3,8 @@
  * TmAppWindow: one window per trace.  Empty state, loading page with
  * progress and Cancel, then the overview: suspicious windows in a sidebar,
  * the three charts bound to one TmSession, and a notebook of analysis
- * pages (the selected range first; heap, TrendViz and data structure views
- * are added as pages by tm_app_window_add_analysis_page()).
+ * pages (the selected range first, then the heap, TrendViz and data
+ * structure views of the Analyze menu, each a TmSection).
  */
 #pragma once
 
@@ -20,13 +20,14 @@ G_DECLARE_FINAL_TYPE (TmAppWindow, tm_app_window, TM, APP_WINDOW, GtkApplication
 
 TmAppWindow *tm_app_window_new               (TmApplication *app);
 void         tm_app_window_open              (TmAppWindow *self, GFile *file);
+/* Several files as one timeline: the rotated parts of a GC log. */
+void         tm_app_window_open_files        (TmAppWindow *self, GFile *const *files, guint n);
 GFile       *tm_app_window_get_file          (TmAppWindow *self);
 TmSession   *tm_app_window_get_session       (TmAppWindow *self);
 TmTrace     *tm_app_window_get_trace         (TmAppWindow *self);
 gboolean     tm_app_window_is_busy           (TmAppWindow *self);   /* loading or detecting */
 
 /* Adds a closable page to the analysis notebook and shows it. */
-void         tm_app_window_add_analysis_page (TmAppWindow *self, const char *title, GtkWidget *page);
 
 /* Renders a chart exactly as shown (range, bands, selection) to a PNG. */
 gboolean     tm_app_window_export_chart      (TmAppWindow *self, TmChartKind kind, const char *path,
@@ -39,6 +40,5 @@ const char  *tm_app_window_get_page          (TmAppWindow *self);   /* "empty", 
 gboolean     tm_app_window_get_banner_shown  (TmAppWindow *self);
 const char  *tm_app_window_get_banner_text   (TmAppWindow *self);
 const char  *tm_app_window_get_last_error    (TmAppWindow *self);
-double       tm_app_window_get_max_load_gap_ms (TmAppWindow *self);
 
 G_END_DECLS

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-application.h"
+#include "tm-install.h"
 #include "tm-app-window.h"
 #include "tm-preferences-dialog.h"
 
@@ -58,16 +59,11 @@ tm_application_open_file (TmApplication *self, GFile *file)
 GFile *
 tm_application_find_sample (void)
 {
-  /* Installed first, then the build tree (running uninstalled). */
-  const char *candidates[] = {
-    PKGDATADIR "/samples/sample-leak.tmtrace",
-    TM_BUILD_DIR "/data/sample-leak.tmtrace",
-  };
+  g_autofree char *path = tm_install_find ("TIDEMARK_SAMPLE", TM_INSTALL_DATADIR, "tidemark/samples/sample-leak.tmtrace");
 
-  for (guint i = 0; i < G_N_ELEMENTS (candidates); i++)
-    if (g_file_test (candidates[i], G_FILE_TEST_IS_REGULAR))
-      return g_file_new_for_path (candidates[i]);
-  return NULL;
+  if (path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    return NULL;
+  return g_file_new_for_path (path);
 }
 
 /* Newest first. */

@@ -16,7 +16,7 @@ typedef enum {
   ROW_LEAF_GROUP,    /* one type or site among its leaves */
 } RowKind;
 
-enum { COL_NAME, COL_BEFORE, COL_AFTER, COL_GROWTH, COL_HGP, COL_PATTERN, N_COLUMNS };
+enum { COL_NAME, COL_BEFORE, COL_AFTER, COL_GROWTH, COL_HGP, COL_PATTERN, COL_LC, COL_MC, COL_SC, N_COLUMNS };
 
 #define TM_TYPE_DS_GROWTH_ROW (tm_ds_growth_row_get_type ())
 G_DECLARE_FINAL_TYPE (TmDsGrowthRow, tm_ds_growth_row, TM, DS_GROWTH_ROW, GObject)
@@ -68,7 +68,7 @@ row_new (RowKind kind, guint entry, const char *name)
 
 struct _TmDsGrowthView
 {
-  GtkWidget         parent_instance;
+  TmSection         parent_instance;
 
   GtkWidget        *box;
   GtkLabel         *title_label;
@@ -86,12 +86,12 @@ struct _TmDsGrowthView
 
   TmTrace          *trace;
   TmDsGrowth       *growth;
+  TmContainerReport *containers;  /* leak confidence over the same window, once computed */
   GCancellable     *cancellable;
-  char            **user_files;
   int               selected_entry;
 };
 
-G_DEFINE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM_TYPE_SECTION)
 
 static TmDsMetric
 current_metric (TmDsGrowthView *self)
@@ -244,6 +244,45 @@ create_children (gpointer item, gpointer user_data)
   return G_LIST_MODEL (store);
 }
 
+static void rebuild_rows (TmDsGrowthView *self);
+
+/* Leak confidence of a structure (tm-containers.h): staleness from the
+ * graphs is an upper bound, marked with "≤". */
+static void
+fill_confidence (TmDsGrowthView *self, TmDsGrowthRow *row, const TmDsGrowthEntry *e)
+{
+  if (self->containers == NULL)
+    return;
+  for (guint i = 0; i < self->containers->containers->len; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (self->containers->containers, i);
+      const char *bound = self->containers->sc_upper_bound ? "≤ " : "";
+
+      if (c->head_object != e->object_index)
+        continue;
+      row->text[COL_LC] = g_strdup_printf ("%s%.2f", bound, c->lc);
+      row->text[COL_MC] = g_strdup_printf ("%.2f", c->mc);
+      row->text[COL_SC] = g_strdup_printf ("%s%.2f", bound, c->sc);
+      return;
+    }
+  /* not ranked: empty at the end, or everything it gained it lost again */
+  row->text[COL_LC] = g_strdup (_("leak-free"));
+}
+
+static void
+containers_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmDsGrowthView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TmContainerReport *report = tm_document_containers_finish (TM_DOCUMENT (source), result, &error);
+
+  if (report == NULL)
+    return;   /* cancelled, or too few graphs: the columns stay empty */
+  g_clear_pointer (&self->containers, tm_container_report_free);
+  self->containers = report;
+  rebuild_rows (self);
+}
+
 /* Top-level rows: the structures, by the chosen metric's HGP. */
 static void
 rebuild_rows (TmDsGrowthView *self)
@@ -268,6 +307,7 @@ rebuild_rows (TmDsGrowthView *self)
 
       fill_metric (row, self->growth, e, metric);
       row->text[COL_PATTERN] = g_strdup (tm_ds_pattern_label (e->pattern));
+      fill_confidence (self, row, e);
       g_list_store_append (self->roots, row);
     }
 }
@@ -453,77 +493,6 @@ add_column (TmDsGrowthView *self, guint column, const char *title, gboolean expa
   g_object_unref (col);
 }
 
-/* ---- the worker ---- */
-
-typedef struct {
-  TmTrace  *trace;
-  guint     from_gc;
-  guint     to_gc;
-  char    **files;
-} Job;
-
-typedef struct {
-  TmDsGrowth *growth;
-  char       *warnings;   /* description files that did not load, one per line */
-} JobResult;
-
-static void
-job_free (Job *job)
-{
-  tm_trace_unref (job->trace);
-  g_strfreev (job->files);
-  g_free (job);
-}
-
-static void
-job_result_free (JobResult *r)
-{
-  tm_ds_growth_free (r->growth);
-  g_free (r->warnings);
-  g_free (r);
-}
-
-static void
-job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  g_autoptr(TmDsl) dsl = NULL;
-  g_autoptr(GString) warnings = g_string_new (NULL);
-  GError *error = NULL;
-  JobResult *r;
-  const char * const *w;
-
-  dsl = tm_dsl_new_default (&error);
-  if (dsl == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  for (guint i = 0; job->files != NULL && job->files[i] != NULL; i++)
-    if (!tm_dsl_add_file (dsl, job->files[i], &error))
-      {
-        g_string_append_printf (warnings, "%s\n", error->message);
-        g_clear_error (&error);
-      }
-  for (w = tm_dsl_warnings (dsl); *w != NULL; w++)
-    g_string_append_printf (warnings, "%s\n", *w);
-
-  r = g_new0 (JobResult, 1);
-  r->growth = tm_ds_growth_new (job->trace, dsl, job->from_gc, job->to_gc, NULL, NULL, cancellable, &error);
-  if (r->growth == NULL)
-    {
-      job_result_free (r);
-      g_task_return_error (task, error);
-      return;
-    }
-  if (warnings->len > 0)
-    {
-      g_string_truncate (warnings, warnings->len - 1);
-      r->warnings = g_strdup (warnings->str);
-    }
-  g_task_return_pointer (task, r, (GDestroyNotify) job_result_free);
-}
-
 static void
 show_status (TmDsGrowthView *self, const char *text)
 {
@@ -532,27 +501,32 @@ show_status (TmDsGrowthView *self, const char *text)
 }
 
 static void
-job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+growth_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmDsGrowthView) self = user_data;
   g_autoptr(GError) error = NULL;
-  JobResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+  TmDocument *doc = TM_DOCUMENT (source);
+  TmDsGrowth *growth = tm_document_ds_growth_finish (doc, result, &error);
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;   /* a newer request took over */
 
   gtk_spinner_set_spinning (self->spinner, FALSE);
-  if (r == NULL)
+  if (growth == NULL)
     {
       show_status (self, error->message);
       return;
     }
-  self->growth = g_steal_pointer (&r->growth);
+  self->growth = growth;
   if (self->growth->entries->len == 0)
     show_status (self, _("No data structure is alive at both ends of the window."));
   else
-    show_status (self, r->warnings);
-  job_result_free (r);
+    {
+      /* description files that did not load, one per line */
+      const TmDsl *dsl = tm_document_get_dsl (doc, NULL);
+      g_autofree char *warnings = dsl ? g_strjoinv ("\n", (char **) tm_dsl_warnings (dsl)) : NULL;
+      show_status (self, warnings);
+    }
   rebuild_rows (self);
   /* the chart as tall as its bars need; the table gets the rest */
   {
@@ -566,16 +540,19 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
 void
 tm_ds_growth_view_set_window (TmDsGrowthView *self,
-                              TmTrace        *trace,
                               guint           from_gc,
                               guint           to_gc)
 {
-  g_autoptr(GTask) task = NULL;
   g_autofree char *title = NULL;
-  Job *job;
+  g_autofree char *tab = NULL;
+  TmDocument *doc;
+  TmTrace *trace;
 
   g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
-  g_return_if_fail (trace != NULL);
+  doc = tm_section_get_document (TM_SECTION (self));
+  g_return_if_fail (TM_IS_DOCUMENT (doc));
+
+  trace = tm_document_get_trace (doc);
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -583,6 +560,7 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
 
   g_list_store_remove_all (self->roots);
   g_clear_pointer (&self->growth, tm_ds_growth_free);
+  g_clear_pointer (&self->containers, tm_container_report_free);
   if (self->trace != trace)
     {
       g_clear_pointer (&self->trace, tm_trace_unref);
@@ -595,28 +573,14 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
   /* TRANSLATORS: view title with the window's first and last GC */
   title = g_strdup_printf (_("Data structure growth, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
+  tab = g_strdup_printf (_("Data Structures, GC %u–%u"), from_gc, to_gc);
+  tm_section_set_title (TM_SECTION (self), tab);
   show_status (self, NULL);
   gtk_spinner_set_spinning (self->spinner, TRUE);
 
-  job = g_new0 (Job, 1);
-  job->trace = tm_trace_ref (trace);
-  job->from_gc = from_gc;
-  job->to_gc = to_gc;
-  job->files = g_strdupv (self->user_files);
-  task = g_task_new (NULL, self->cancellable, job_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_ds_growth_view_set_window);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_run);
-}
-
-void
-tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
-                                  const char * const *files)
-{
-  g_return_if_fail (TM_IS_DS_GROWTH_VIEW (self));
-
-  g_strfreev (self->user_files);
-  self->user_files = g_strdupv ((char **) files);
+  tm_document_ds_growth_async (doc, from_gc, to_gc, NULL, NULL, self->cancellable, growth_done,
+                               g_object_ref (self));
+  tm_document_containers_async (doc, from_gc, to_gc, self->cancellable, containers_done, g_object_ref (self));
 }
 
 const TmDsGrowth *
@@ -627,9 +591,10 @@ tm_ds_growth_view_get_result (TmDsGrowthView *self)
 }
 
 GtkWidget *
-tm_ds_growth_view_new (void)
+tm_ds_growth_view_new (TmSession *session)
 {
-  return g_object_new (TM_TYPE_DS_GROWTH_VIEW, NULL);
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  return g_object_new (TM_TYPE_DS_GROWTH_VIEW, "session", session, NULL);
 }
 
 static void
@@ -652,8 +617,8 @@ tm_ds_growth_view_finalize (GObject *object)
   TmDsGrowthView *self = TM_DS_GROWTH_VIEW (object);
 
   g_clear_pointer (&self->growth, tm_ds_growth_free);
+  g_clear_pointer (&self->containers, tm_container_report_free);
   g_clear_pointer (&self->trace, tm_trace_unref);
-  g_strfreev (self->user_files);
   G_OBJECT_CLASS (tm_ds_growth_view_parent_class)->finalize (object);
 }
 
@@ -702,6 +667,10 @@ tm_ds_growth_view_init (TmDsGrowthView *self)
   add_column (self, COL_GROWTH, _("Growth"), FALSE);
   add_column (self, COL_HGP, _("HGP"), FALSE);
   add_column (self, COL_PATTERN, _("Pattern"), FALSE);
+  /* TRANSLATORS: leak confidence, memory contribution, staleness contribution (Xu & Rountev) */
+  add_column (self, COL_LC, _("Leak confidence"), FALSE);
+  add_column (self, COL_MC, _("Memory contr."), FALSE);
+  add_column (self, COL_SC, _("Staleness"), FALSE);
 
   gtk_drawing_area_set_draw_func (self->chart, chart_draw, self, NULL);
   click = gtk_gesture_click_new ();

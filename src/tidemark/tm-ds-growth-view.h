@@ -14,25 +14,20 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-ds-growth.h"
+#include "tm-section.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_DS_GROWTH_VIEW (tm_ds_growth_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmDsGrowthView, tm_ds_growth_view, TM, DS_GROWTH_VIEW, TmSection)
 
-GtkWidget        *tm_ds_growth_view_new            (void);
+GtkWidget        *tm_ds_growth_view_new            (TmSession          *session);
 
-/* Analyzes the window from_gc..to_gc of `trace` (both GCs need a graph). */
+/* Analyzes the window from_gc..to_gc of the session's document (both
+ * GCs need a graph) with the document's descriptions. */
 void              tm_ds_growth_view_set_window     (TmDsGrowthView     *self,
-                                                    TmTrace            *trace,
                                                     guint               from_gc,
                                                     guint               to_gc);
-
-/* The user's description files (a preference), loaded after the shipped
- * library for the next analysis. */
-void              tm_ds_growth_view_set_user_files (TmDsGrowthView     *self,
-                                                    const char * const *files);
 
 /* The current result, NULL while computing or after an error. */
 const TmDsGrowth *tm_ds_growth_view_get_result     (TmDsGrowthView     *self);

@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-heap-view.h"
 #include "tm-classify-chain.h"
+#include "tm-error.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
@@ -75,35 +76,11 @@ row_new (TmClassTree *tree, guint32 node)
   return row;
 }
 
-/* ---- progress from workers, coalesced into one idle ---- */
-
-typedef struct {
-  GMutex   lock;
-  GWeakRef view;
-  double   fraction;
-  gboolean pending;
-  gboolean refresh;      /* more groups have their deep/retained sizes */
-} ProgressShare;
-
-static void
-progress_share_clear (gpointer p)
-{
-  ProgressShare *share = p;
-  g_mutex_clear (&share->lock);
-  g_weak_ref_clear (&share->view);
-}
-
-static void
-progress_share_release (gpointer p)
-{
-  g_atomic_rc_box_release_full (p, progress_share_clear);
-}
-
 /* ---- the view ---- */
 
 struct _TmHeapView
 {
-  GtkWidget            parent_instance;
+  TmSection            parent_instance;
 
   GtkWidget           *box;
   GtkLabel            *title_label;
@@ -126,92 +103,24 @@ struct _TmHeapView
   GtkSorter           *sorters[TM_HEAP_VIEW_N_COLUMNS];
   GPtrArray           *rows;           /* every TmHeapRow made for this tree */
 
-  TmTrace             *trace;
+  TmDocument          *doc;
+  TmTrace             *trace;          /* the document's */
   guint                gc_id;
   TmHeapAnalysis      *heap;
   TmClassTree         *tree;
   TmClassifier         chain[TM_CLASSIFY_MAX_DEPTH];
   guint                depth;
-  TmDsContext         *ds;             /* for the data-structure classifiers */
   gboolean             metrics_ready;
   guint                busy;
   GCancellable        *cancellable;    /* tree and metrics */
   GCancellable        *path_cancellable;
-  ProgressShare       *share;
+  gint64               last_refresh;   /* of the deep and retained columns, µs */
   char                *path_text;
 };
 
-G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, GTK_TYPE_WIDGET)
-
-static const char *
-classifier_title (TmClassifier c)
-{
-  switch (c)
-    {
-    case TM_CLASSIFIER_TYPE:      return _("Type");
-    case TM_CLASSIFIER_SITE:      return _("Allocation site");
-    case TM_CLASSIFIER_CALL_SITE: return _("Call site");
-    case TM_CLASSIFIER_THREAD:    return _("Thread");
-    case TM_CLASSIFIER_SPACE:     return _("Space");
-    case TM_CLASSIFIER_AGE:       return _("Age (GCs survived)");
-    case TM_N_CLASSIFIERS:
-    default:                      break;
-    }
-  if (c == TM_CLASSIFIER_LEAVES)
-    return _("Data structure leaves");
-  if (c == TM_CLASSIFIER_DEEP_LEAVES)
-    return _("Data structure deep leaves");
-  if (c == TM_CLASSIFIER_CONTAINING_DS)
-    return _("Containing data structure");
-  return "?";
-}
+G_DEFINE_FINAL_TYPE (TmHeapView, tm_heap_view, TM_TYPE_SECTION)
 
 static void refresh_metrics (TmHeapView *self);
-
-static gboolean
-progress_idle (gpointer data)
-{
-  ProgressShare *share = data;
-  g_autoptr(TmHeapView) self = g_weak_ref_get (&share->view);
-  double fraction;
-  gboolean refresh;
-
-  g_mutex_lock (&share->lock);
-  fraction = share->fraction;
-  refresh = share->refresh;
-  share->pending = FALSE;
-  share->refresh = FALSE;
-  g_mutex_unlock (&share->lock);
-  if (self != NULL && self->share == share)
-    {
-      gtk_progress_bar_set_fraction (self->progress, fraction);
-      if (refresh)
-        refresh_metrics (self);
-    }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-schedule_idle (ProgressShare *share)
-{
-  if (!share->pending)
-    {
-      share->pending = TRUE;
-      g_idle_add_full (G_PRIORITY_LOW, progress_idle, g_atomic_rc_box_acquire (share), progress_share_release);
-    }
-}
-
-/* Called on worker threads. */
-static void
-progress_cb (double fraction, gpointer data)
-{
-  ProgressShare *share = data;
-
-  g_mutex_lock (&share->lock);
-  share->fraction = fraction;
-  schedule_idle (share);
-  g_mutex_unlock (&share->lock);
-}
 
 static void
 set_busy (TmHeapView *self, int delta)
@@ -475,97 +384,7 @@ update_title (TmHeapView *self)
   gtk_label_set_text (self->title_label, title);
 }
 
-/* ---- workers ---- */
-
-typedef struct {
-  TmTrace        *trace;
-  guint           gc_id;
-  TmHeapAnalysis *heap;       /* reused when only the chain changed */
-  TmClassTree    *tree;       /* metrics job */
-  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];
-  guint           depth;
-  TmDsContext    *ds;
-  ProgressShare  *share;
-  guint32         node;       /* path job */
-} Job;
-
-typedef struct {
-  TmHeapAnalysis *heap;
-  TmClassTree    *tree;
-} BuildResult;
-
-static void
-job_free (Job *job)
-{
-  g_clear_pointer (&job->trace, tm_trace_unref);
-  g_clear_pointer (&job->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&job->tree, tm_class_tree_unref);
-  g_clear_pointer (&job->ds, tm_ds_context_unref);
-  if (job->share)
-    progress_share_release (job->share);
-  g_free (job);
-}
-
-static void
-build_result_free (BuildResult *r)
-{
-  g_clear_pointer (&r->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&r->tree, tm_class_tree_unref);
-  g_free (r);
-}
-
-static void
-build_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  BuildResult *r = g_new0 (BuildResult, 1);
-
-  r->heap = job->heap ? tm_heap_analysis_ref (job->heap)
-                      : tm_heap_analysis_new (job->trace, job->gc_id, progress_cb, job->share, cancellable, &error);
-  if (r->heap != NULL)
-    r->tree = tm_classify_chain_tree (job->ds, r->heap, job->chain, job->depth, cancellable, &error);
-  if (r->tree == NULL)
-    {
-      build_result_free (r);
-      g_task_return_error (task, error);
-      return;
-    }
-  g_task_return_pointer (task, r, (GDestroyNotify) build_result_free);
-}
-
-/* Nodes are numbered level by level, so the first level's sizes come
- * first; the table refreshes after each level and at least every 300 ms. */
-static void
-metrics_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  guint32 n = job->tree->nodes->len;
-  gint64 last = g_get_monotonic_time ();
-
-  for (guint32 i = 1; i < n; i++)
-    {
-      gboolean level_done = i + 1 == n || tm_class_tree_node (job->tree, i + 1)->level
-                                          != tm_class_tree_node (job->tree, i)->level;
-
-      if (!tm_class_tree_compute_metrics (job->tree, i, cancellable, &error))
-        {
-          g_task_return_error (task, error);
-          return;
-        }
-      g_mutex_lock (&job->share->lock);
-      job->share->fraction = (double) i / n;
-      if (level_done || g_get_monotonic_time () - last > 300000)
-        {
-          job->share->refresh = TRUE;
-          last = g_get_monotonic_time ();
-        }
-      schedule_idle (job->share);
-      g_mutex_unlock (&job->share->lock);
-    }
-  g_task_return_boolean (task, TRUE);
-}
+/* ---- the document's work ---- */
 
 static void
 refresh_metrics (TmHeapView *self)
@@ -585,47 +404,44 @@ metrics_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmHeapView) self = user_data;
   g_autoptr(GError) error = NULL;
-  Job *job = g_task_get_task_data (G_TASK (result));
 
   set_busy (self, -1);
-  if (!g_task_propagate_boolean (G_TASK (result), &error))
+  if (!tm_document_tree_metrics_finish (TM_DOCUMENT (source), result, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_status (self, error->message);
       return;
     }
-  if (job->tree != self->tree)
-    return;
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
   self->metrics_ready = TRUE;
   refresh_metrics (self);
 }
 
-static Job *
-job_new (TmHeapView *self)
+/* While the sizes come in (groups level by level, so the first level's
+ * first): the bar, and the columns at most every 300 ms. */
+static void
+metrics_progress_cb (double fraction, gpointer data)
 {
-  Job *job = g_new0 (Job, 1);
+  TmHeapView *self = data;   /* alive: nothing arrives after cancel or result */
+  gint64 now = g_get_monotonic_time ();
 
-  job->trace = tm_trace_ref (self->trace);
-  job->gc_id = self->gc_id;
-  job->share = g_atomic_rc_box_acquire (self->share);
-  return job;
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+  if (now - self->last_refresh > 300000)
+    {
+      self->last_refresh = now;
+      refresh_metrics (self);
+    }
 }
 
 static void
 start_metrics (TmHeapView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job = job_new (self);
-
-  job->tree = tm_class_tree_ref (self->tree);
   gtk_progress_bar_set_fraction (self->progress, 0.0);
   gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
+  self->last_refresh = g_get_monotonic_time ();
   set_busy (self, +1);
-  task = g_task_new (NULL, self->cancellable, metrics_done, g_object_ref (self));
-  g_task_set_source_tag (task, start_metrics);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, metrics_run);
+  tm_document_tree_metrics_async (self->doc, self->tree, metrics_progress_cb, self, self->cancellable,
+                                  metrics_done, g_object_ref (self));
 }
 
 /* tm_heap_analysis_no_graph_message(), translated */
@@ -661,21 +477,20 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmHeapView) self = user_data;
   g_autoptr(GError) error = NULL;
-  BuildResult *r = g_task_propagate_pointer (G_TASK (result), &error);
+  TmClassTree *tree = tm_document_class_tree_finish (TM_DOCUMENT (source), result, &error);
 
   set_busy (self, -1);
   gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
-  if (r == NULL)
+  if (tree == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         show_status (self, error->message);
       return;
     }
   if (self->heap == NULL)
-    self->heap = tm_heap_analysis_ref (r->heap);
+    self->heap = tm_heap_analysis_ref (tree->heap);
   g_clear_pointer (&self->tree, tm_class_tree_unref);
-  self->tree = tm_class_tree_ref (r->tree);
-  build_result_free (r);
+  self->tree = tree;
 
   self->metrics_ready = FALSE;
   fill_roots (self);
@@ -693,40 +508,33 @@ build_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_set_sensitive (GTK_WIDGET (self->path_button), FALSE);
 }
 
-static void load_ds (TmHeapView *self, const char * const *files);
 
+static void
+build_progress_cb (double fraction, gpointer data)
+{
+  TmHeapView *self = data;   /* alive: nothing arrives after cancel or result */
+
+  gtk_progress_bar_set_fraction (self->progress, fraction);
+}
+
+/* A new chain: the document's tree (its heap state is shared), then the
+ * deep and retained sizes; the previous work is cancelled. */
 static void
 rebuild (TmHeapView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job;
-
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->metrics_ready = FALSE;
 
-  job = job_new (self);
-  job->heap = self->heap ? tm_heap_analysis_ref (self->heap) : NULL;
-  memcpy (job->chain, self->chain, sizeof self->chain);
-  job->depth = self->depth;
-  if (tm_classify_chain_needs_ds (self->chain, self->depth))
-    {
-      /* the shipped descriptions unless the app gave the user's */
-      if (self->ds == NULL)
-        load_ds (self, NULL);
-      job->ds = self->ds ? tm_ds_context_ref (self->ds) : NULL;
-    }
   if (self->heap == NULL)
     {
       gtk_progress_bar_set_fraction (self->progress, 0.0);
       gtk_widget_set_visible (GTK_WIDGET (self->progress), TRUE);
     }
   set_busy (self, +1);
-  task = g_task_new (NULL, self->cancellable, build_done, g_object_ref (self));
-  g_task_set_source_tag (task, rebuild);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, build_run);
+  tm_document_class_tree_async (self->doc, self->gc_id, self->chain, self->depth, TM_DOCUMENT_TREE_DEFAULT,
+                                build_progress_cb, self, self->cancellable, build_done, g_object_ref (self));
 }
 
 /* ---- chain editor ---- */
@@ -790,7 +598,7 @@ rebuild_chain_box (TmHeapView *self)
   for (guint i = 0; i < self->depth; i++)
     {
       GtkWidget *group = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-      GtkWidget *label = gtk_label_new (classifier_title (self->chain[i]));
+      GtkWidget *label = gtk_label_new (_(tm_chain_classifier_title (self->chain[i])));
 
       gtk_widget_add_css_class (group, "linked");
       gtk_widget_set_margin_start (label, 6);
@@ -849,29 +657,12 @@ add_clicked_cb (GtkButton *button, TmHeapView *self)
   rebuild (self);
 }
 
+/* The document's descriptions changed: trees with data-structure levels
+ * are out of date. */
 static void
-load_ds (TmHeapView *self, const char * const *files)
+descriptions_changed_cb (TmDocument *doc, TmHeapView *self)
 {
-  g_autoptr(GError) error = NULL;
-
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
-  self->ds = tm_ds_context_new_for_files (files, &error);
-  if (self->ds == NULL)
-    {
-      /* an unreadable file: the shipped descriptions still work */
-      g_message ("%s", error->message);
-      self->ds = tm_ds_context_new_for_files (NULL, NULL);
-    }
-}
-
-void
-tm_heap_view_set_ds_files (TmHeapView         *self,
-                           const char * const *files)
-{
-  g_return_if_fail (TM_IS_HEAP_VIEW (self));
-
-  load_ds (self, files);
-  if (tm_classify_chain_needs_ds (self->chain, self->depth) && self->trace != NULL)
+  if (tm_classify_chain_needs_ds (self->chain, self->depth))
     rebuild (self);
 }
 
@@ -1150,21 +941,6 @@ search_next_cb (GtkSearchEntry *entry, TmHeapView *self)
 
 /* ---- path to GC roots ---- */
 
-static const char *
-root_kind_label (guint kind)
-{
-  switch (kind)
-    {
-    case TM_ROOT_KIND_STATIC:       return _("static field");
-    case TM_ROOT_KIND_THREAD_STACK: return _("thread stack");
-    case TM_ROOT_KIND_JNI_GLOBAL:   return _("JNI global");
-    case TM_ROOT_KIND_JNI_LOCAL:    return _("JNI local");
-    case TM_ROOT_KIND_MONITOR:      return _("monitor");
-    case TM_ROOT_KIND_SYSTEM_CLASS: return _("system class");
-    default:                        return _("other");
-    }
-}
-
 static char *
 describe_object (TmTrace *trace, guint32 object)
 {
@@ -1176,83 +952,82 @@ describe_object (TmTrace *trace, guint32 object)
                           tm_trace_object_id (trace, object), site);
 }
 
-static void
-path_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+/* The panel's text for a path the document found. */
+static char *
+path_text (TmHeapView *self, TmClassTree *tree, guint32 node, const TmRootPath *path)
 {
-  Job *job = task_data;
-  const TmClassNode *n = tm_class_tree_node (job->tree, job->node);
-  const TmDominatorTree *dom = tm_heap_analysis_get_dominators (job->heap);
-  const guint32 *objects = tm_heap_analysis_get_objects (job->heap, NULL);
-  g_autofree char *label = tm_class_tree_node_label (job->tree, job->node);
-  g_autoptr(GString) text = g_string_new (NULL);
-  g_autoptr(GArray) path = NULL;
-  guint32 best = G_MAXUINT32;
-  guint64 best_bytes = 0;
-  guint kind = 0;
-  GError *error = NULL;
+  g_autofree char *label = tm_class_tree_node_label (tree, node);
+  g_autofree char *retained = tm_format_bytes ((double) path->retained_bytes);
+  g_autofree char *obj = describe_object (self->trace, path->object);
+  GString *text = g_string_new (NULL);
 
-  /* the member that retains most stands for the group */
-  for (guint32 i = n->first; i < n->first + n->count; i++)
+  /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
+  g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
+                          label, obj, retained);
+  if (path->objects->len == 0)
+    g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
+  for (guint i = 0; i < path->objects->len; i++)
     {
-      guint32 item = job->tree->members[i];
-      guint32 p = dom->position[item];
-      guint64 b = p ? dom->retained_bytes[p] : 0;
-      if (best == G_MAXUINT32 || b > best_bytes)
+      guint32 object = g_array_index (path->objects, guint32, i);
+      const TmHeapGraph *graph = tm_heap_analysis_get_graph (tree->heap);
+      g_autofree char *step = describe_object (self->trace, object);
+      guint32 obj_node = 0, prev = 0;
+      gboolean known = graph != NULL && tm_heap_graph_node_for_object (graph, object, &obj_node);
+
+      if (i == 0)
         {
-          best = item;
-          best_bytes = b;
+          /* heap dumps name their roots (a static field: pkg.Class.field) */
+          const char *name = known ? tm_heap_graph_root_label (graph, obj_node) : NULL;
+          if (name != NULL)
+            /* TRANSLATORS: first line of a path: the kind of GC root, its name, then the object */
+            g_string_append_printf (text, _("  GC root (%s %s): %s\n"), _(tm_root_kind_to_string (path->root_kind)),
+                                    name, step);
+          else
+            /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
+            g_string_append_printf (text, _("  GC root (%s): %s\n"), _(tm_root_kind_to_string (path->root_kind)), step);
+        }
+      else
+        {
+          /* the field or array element the reference is in, when known */
+          g_autofree char *field = NULL;
+          if (known && tm_heap_graph_node_for_object (graph, g_array_index (path->objects, guint32, i - 1), &prev))
+            field = tm_heap_graph_edge_label (graph, prev, obj_node);
+          if (field != NULL)
+            g_string_append_printf (text, "  %*s→ %s%s: %s\n", (int) (2 * (i - 1)), "", field[0] == '[' ? "" : ".",
+                                    field, step);
+          else
+            g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", step);
         }
     }
-  if (best == G_MAXUINT32)
-    {
-      g_task_return_pointer (task, g_strdup (_("The group is empty.")), g_free);
-      return;
-    }
-
-  path = tm_heap_analysis_path_to_root (job->heap, best, &kind, &error);
-  if (path == NULL)
-    {
-      g_task_return_error (task, error);
-      return;
-    }
-  {
-    g_autofree char *retained = tm_format_bytes ((double) best_bytes);
-    g_autofree char *obj = describe_object (job->trace, objects[best]);
-    /* TRANSLATORS: header of the path panel: group name, its largest object and what it retains */
-    g_string_append_printf (text, _("Path to GC roots for “%s”, through its largest object %s, which retains %s:\n"),
-                            label, obj, retained);
-  }
-  if (path->len == 0)
-    g_string_append (text, _("No GC root reaches this object (it is garbage the recorder still listed)."));
-  for (guint i = 0; i < path->len; i++)
-    {
-      g_autofree char *obj = describe_object (job->trace, objects[g_array_index (path, guint32, i)]);
-      if (i == 0)
-        /* TRANSLATORS: first line of a path: the kind of GC root, then the object */
-        g_string_append_printf (text, _("  GC root (%s): %s\n"), root_kind_label (kind), obj);
-      else
-        g_string_append_printf (text, "  %*s→ %s\n", (int) (2 * (i - 1)), "", obj);
-    }
-  g_task_return_pointer (task, g_string_free (g_steal_pointer (&text), FALSE), g_free);
+  return g_string_free (text, FALSE);
 }
+
+typedef struct {
+  TmHeapView  *self;
+  TmClassTree *tree;
+  guint32      node;
+} PathRequest;
 
 static void
 path_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  g_autoptr(TmHeapView) self = user_data;
+  PathRequest *req = user_data;
+  g_autoptr(TmHeapView) self = req->self;
+  g_autoptr(TmClassTree) tree = req->tree;
   g_autoptr(GError) error = NULL;
-  char *text = g_task_propagate_pointer (G_TASK (result), &error);
+  g_autoptr(TmRootPath) path = tm_document_group_path_to_root_finish (TM_DOCUMENT (source), result, &error);
+  guint32 node = req->node;
 
+  g_free (req);
   set_busy (self, -1);
-  if (text == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      text = g_strdup (error->message);
-    }
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   g_free (self->path_text);
-  self->path_text = text;
-  gtk_label_set_text (self->path_label, text);
+  if (path == NULL && g_error_matches (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT))
+    self->path_text = g_strdup (_("The group is empty."));
+  else
+    self->path_text = path ? path_text (self, tree, node, path) : g_strdup (error->message);
+  gtk_label_set_text (self->path_label, self->path_text);
 }
 
 void
@@ -1260,9 +1035,8 @@ tm_heap_view_show_path (TmHeapView *self)
 {
   g_autoptr(GtkTreeListRow) tree_row = NULL;
   g_autoptr(TmHeapRow) row = NULL;
-  g_autoptr(GTask) task = NULL;
+  PathRequest *req;
   guint selected;
-  Job *job;
 
   g_return_if_fail (TM_IS_HEAP_VIEW (self));
 
@@ -1278,15 +1052,12 @@ tm_heap_view_show_path (TmHeapView *self)
   g_clear_pointer (&self->path_text, g_free);
   gtk_label_set_text (self->path_label, _("Searching a path to the GC roots…"));
 
-  job = job_new (self);
-  job->heap = tm_heap_analysis_ref (self->heap);
-  job->tree = tm_class_tree_ref (row->tree);
-  job->node = row->node;
+  req = g_new0 (PathRequest, 1);
+  req->self = g_object_ref (self);
+  req->tree = tm_class_tree_ref (row->tree);
+  req->node = row->node;
   set_busy (self, +1);
-  task = g_task_new (NULL, self->path_cancellable, path_done, g_object_ref (self));
-  g_task_set_source_tag (task, tm_heap_view_show_path);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, path_run);
+  tm_document_group_path_to_root_async (self->doc, row->tree, row->node, self->path_cancellable, path_done, req);
 }
 
 const char *
@@ -1314,16 +1085,23 @@ selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmHeapVi
 /* ---- life cycle ---- */
 
 GtkWidget *
-tm_heap_view_new (TmTrace *trace,
-                  guint    gc_id)
+tm_heap_view_new (TmSession *session,
+                  guint      gc_id)
 {
+  g_autofree char *title = NULL;
   TmHeapView *self;
+  TmDocument *doc;
 
-  g_return_val_if_fail (trace != NULL, NULL);
-  g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (trace), NULL);
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  doc = tm_session_get_document (session);
+  g_return_val_if_fail (TM_IS_DOCUMENT (doc), NULL);
+  g_return_val_if_fail (gc_id >= 1 && gc_id <= tm_trace_n_gcs (tm_document_get_trace (doc)), NULL);
 
-  self = g_object_new (TM_TYPE_HEAP_VIEW, NULL);
-  self->trace = tm_trace_ref (trace);
+  title = g_strdup_printf (_("Heap after GC %u"), gc_id);
+  self = g_object_new (TM_TYPE_HEAP_VIEW, "session", session, "title", title, NULL);
+  self->doc = g_object_ref (doc);
+  self->trace = tm_trace_ref (tm_document_get_trace (doc));
+  g_signal_connect_object (doc, "descriptions-changed", G_CALLBACK (descriptions_changed_cb), self, 0);
   self->gc_id = gc_id;
   update_title (self);
   update_add_button (self);
@@ -1361,10 +1139,8 @@ tm_heap_view_finalize (GObject *object)
 
   g_clear_pointer (&self->tree, tm_class_tree_unref);
   g_clear_pointer (&self->heap, tm_heap_analysis_unref);
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
-  if (self->share)
-    progress_share_release (self->share);
+  g_clear_object (&self->doc);
   g_free (self->path_text);
   G_OBJECT_CLASS (tm_heap_view_parent_class)->finalize (object);
 }
@@ -1406,16 +1182,12 @@ tm_heap_view_init (TmHeapView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->share = g_atomic_rc_box_new0 (ProgressShare);
-  g_mutex_init (&self->share->lock);
-  g_weak_ref_init (&self->share->view, self);
-
   self->rows = g_ptr_array_new_with_free_func (g_object_unref);
   self->chain[0] = TM_CLASSIFIER_TYPE;
   self->depth = 1;
 
   for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    gtk_string_list_append (classifiers, classifier_title (tm_chain_choice_classifier (i)));
+    gtk_string_list_append (classifiers, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
   gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (classifiers));
   gtk_drop_down_set_selected (self->add_dropdown, TM_CLASSIFIER_SITE);
   g_signal_connect (self->add_dropdown, "notify::selected", G_CALLBACK (add_selected_cb), self);

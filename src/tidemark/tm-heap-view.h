@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * TmHeapView: the heap after one GC as a classification tree (issue 6):
+ * TmHeapView: the heap after one GC as a classification tree:
  * a GtkColumnView tree (name, objects, %, bytes, %, deep, retained),
  * sortable by every column, children built when a row is expanded; a
  * classifier-chain editor (add, remove, reorder; the data-structure
@@ -16,12 +16,12 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-classify.h"
+#include "tm-section.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_HEAP_VIEW (tm_heap_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmHeapView, tm_heap_view, TM, HEAP_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmHeapView, tm_heap_view, TM, HEAP_VIEW, TmSection)
 
 enum {
   TM_HEAP_VIEW_COLUMN_NAME,
@@ -34,7 +34,8 @@ enum {
   TM_HEAP_VIEW_N_COLUMNS
 };
 
-GtkWidget   *tm_heap_view_new            (TmTrace            *trace,
+/* The heap after gc_id of the session's document. */
+GtkWidget   *tm_heap_view_new            (TmSession          *session,
                                           guint               gc_id);
 
 /* The classifier chain (default: type). */
@@ -43,13 +44,6 @@ void         tm_heap_view_set_chain      (TmHeapView         *self,
                                           guint               depth);
 guint        tm_heap_view_get_chain      (TmHeapView         *self,
                                           TmClassifier       *chain);
-/* The user's data structure descriptions (the "ds-files" key) on top of
- * the shipped ones, for the data-structure classifiers (leaves,
- * deep-leaves, containing-ds of tm-classify-chain.h), which work only at
- * a GC with a reference graph.  A file that cannot be read or parsed is
- * left out. */
-void         tm_heap_view_set_ds_files   (TmHeapView         *self,
-                                          const char * const *files);
 
 /* TRUE while a worker runs; tree NULL until the first one is built.
  * metrics_ready: deep and retained sizes are shown. */

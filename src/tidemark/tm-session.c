@@ -7,7 +7,8 @@
 struct _TmSession
 {
   GObject          parent_instance;
-  TmTimelineModel *model;
+  TmDocument      *document;
+  TmTimelineModel *model;           /* the document's */
   TmTrace         *trace;
   double           whole_start, whole_end;
   double           visible_start, visible_end;
@@ -63,8 +64,7 @@ tm_session_finalize (GObject *object)
 {
   TmSession *self = TM_SESSION (object);
 
-  g_clear_pointer (&self->model, tm_timeline_model_unref);
-  g_clear_pointer (&self->trace, tm_trace_unref);
+  g_clear_object (&self->document);
   g_clear_pointer (&self->windows, g_ptr_array_unref);
   g_clear_pointer (&self->bands, g_free);
   G_OBJECT_CLASS (tm_session_parent_class)->finalize (object);
@@ -156,26 +156,40 @@ tm_session_new (void)
 }
 
 void
-tm_session_set_model (TmSession *self, TmTrace *trace, TmTimelineModel *model)
+tm_session_set_document (TmSession *self, TmDocument *document)
 {
+  TmTimelineModel *model;
+
   g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (document == NULL || TM_IS_DOCUMENT (document));
 
-  if (trace)
-    tm_trace_ref (trace);
-  g_clear_pointer (&self->trace, tm_trace_unref);
-  self->trace = trace;
-
-  if (model)
-    tm_timeline_model_ref (model);
-  g_clear_pointer (&self->model, tm_timeline_model_unref);
-  self->model = model;
+  g_set_object (&self->document, document);
+  self->trace = document ? tm_document_get_trace (document) : NULL;
+  self->model = model = document ? tm_document_get_timeline (document) : NULL;
 
   self->whole_start = 0;
   self->whole_end = model ? MAX ((double) model->duration_ns, MIN_SPAN_NS) : 1;
+  /* A GC log knows nothing before its first event (an excerpt, or a log
+   * started late): the time axis starts there, not at 0. */
+  if (self->trace != NULL && model != NULL && model->n_gcs > 0 && g_strcmp0 (self->trace->format, "gc-log") == 0)
+    {
+      double first = model->start_ns[0];
+      for (guint i = 1; i < model->n_gcs; i++)
+        first = MIN (first, model->start_ns[i]);
+      if (first > 0 && self->whole_end - first >= MIN_SPAN_NS)
+        self->whole_start = first;
+    }
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_START]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_END]);
   tm_session_clear_selection (self);
   tm_session_reset_zoom (self);
+}
+
+TmDocument *
+tm_session_get_document (TmSession *self)
+{
+  g_return_val_if_fail (TM_IS_SESSION (self), NULL);
+  return self->document;
 }
 
 TmTrace *

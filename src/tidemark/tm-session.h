@@ -8,7 +8,7 @@
 #pragma once
 
 #include <glib-object.h>
-#include "tm-timeline-model.h"
+#include "tm-document.h"
 #include "tm-chart.h"
 #include "tm-windows.h"
 
@@ -19,8 +19,10 @@ G_DECLARE_FINAL_TYPE (TmSession, tm_session, TM, SESSION, GObject)
 
 TmSession       *tm_session_new              (void);
 
-/* The trace and its chart model; resets ranges and selection. */
-void             tm_session_set_model        (TmSession *self, TmTrace *trace, TmTimelineModel *model);
+/* The opened input (NULL: none); resets ranges and selection.  Views get
+ * the document, its trace and chart model from here. */
+void             tm_session_set_document     (TmSession *self, TmDocument *document);
+TmDocument      *tm_session_get_document     (TmSession *self);
 TmTrace         *tm_session_get_trace        (TmSession *self);
 TmTimelineModel *tm_session_get_model        (TmSession *self);
 

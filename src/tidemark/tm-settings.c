@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-settings.h"
+#include "tm-install.h"
 
 GSettings *
 tm_settings_get (void)
@@ -17,15 +18,18 @@ tm_settings_get (void)
         schema = g_settings_schema_source_lookup (source, TM_SETTINGS_SCHEMA, TRUE);
       if (schema == NULL)
         {
-          /* Running uninstalled: the build compiles the schema into data/. */
+          /* A relocated install: the schemas compiled under its prefix.
+           * (Running from the build tree, `meson devenv` sets
+           * GSETTINGS_SCHEMA_DIR for the default source.) */
+          g_autofree char *dir = tm_install_find (NULL, TM_INSTALL_DATADIR, "glib-2.0/schemas");
           g_autoptr(GSettingsSchemaSource) local =
-            g_settings_schema_source_new_from_directory (TM_BUILD_DIR "/data", source, FALSE, NULL);
+            dir ? g_settings_schema_source_new_from_directory (dir, source, FALSE, NULL) : NULL;
           if (local)
             schema = g_settings_schema_source_lookup (local, TM_SETTINGS_SCHEMA, FALSE);
         }
       if (schema == NULL)
-        g_error ("GSettings schema %s is not installed, and not found in %s/data",
-                 TM_SETTINGS_SCHEMA, TM_BUILD_DIR);
+        g_error ("GSettings schema %s is not installed (run `meson devenv` from the build tree, "
+                 "or set GSETTINGS_SCHEMA_DIR)", TM_SETTINGS_SCHEMA);
       s = g_settings_new_full (schema, NULL, NULL);
       g_once_init_leave (&settings, s);
     }

@@ -26,8 +26,8 @@ struct _TmTrendPanel
   GtkDrawingArea *area;
 
   TmSession      *session;
-  TmTrace        *trace;
-  TmTrendHeapCache *heaps;        /* shared by the view's charts, may be NULL */
+  TmDocument     *doc;
+  TmTrace        *trace;          /* the document's */
   TmTrendRequest  request;
   TmTrendSort     sort;
   guint           top;
@@ -41,7 +41,6 @@ struct _TmTrendPanel
   double          pointer_x;
 
   GCancellable   *cancellable;
-  guint           generation;     /* of the running computation */
   gboolean        busy;
   gboolean        updating;       /* setting dropdowns from code */
 };
@@ -65,20 +64,6 @@ static const struct {
   { N_("Every 5 s"), 1, 5000000000 },
 };
 
-/* Indexed by chain choice (tm-classify-chain.h): the built-in
- * classifiers, then the data-structure ones. */
-static const char *classifier_titles[TM_CHAIN_N_CHOICES] = {
-  [TM_CLASSIFIER_TYPE]      = N_("Type"),
-  [TM_CLASSIFIER_SITE]      = N_("Allocation site"),
-  [TM_CLASSIFIER_CALL_SITE] = N_("Call site"),
-  [TM_CLASSIFIER_THREAD]    = N_("Thread"),
-  [TM_CLASSIFIER_SPACE]     = N_("Space"),
-  [TM_CLASSIFIER_AGE]       = N_("Age"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_LEAVES]        = N_("Data structure leaves"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_DEEP_LEAVES]   = N_("Data structure deep leaves"),
-  [TM_N_CLASSIFIERS + TM_DS_CLASSIFIER_CONTAINING_DS] = N_("Containing data structure"),
-};
-
 static const char *sort_titles[TM_TREND_N_SORTS] = {
   [TM_TREND_SORT_START]      = N_("Value at start"),
   [TM_TREND_SORT_END]        = N_("Value at end"),
@@ -88,16 +73,33 @@ static const char *sort_titles[TM_TREND_N_SORTS] = {
 };
 
 static GtkDropDown *
+dropdown_for (GtkStringList *list, const char *tooltip)
+{
+  GtkWidget *dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+
+  gtk_widget_set_tooltip_text (dd, tooltip);
+  return GTK_DROP_DOWN (dd);
+}
+
+static GtkDropDown *
 dropdown_new (const char * const *titles, guint n, const char *tooltip)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
-  GtkWidget *dd;
 
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, _(titles[i]));
-  dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
-  gtk_widget_set_tooltip_text (dd, tooltip);
-  return GTK_DROP_DOWN (dd);
+  return dropdown_for (list, tooltip);
+}
+
+/* The classifiers of chains, in the registry's order (tm-classify-chain.h). */
+static GtkDropDown *
+classifier_dropdown_new (const char *tooltip)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    gtk_string_list_append (list, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
+  return dropdown_for (list, tooltip);
 }
 
 static gboolean
@@ -157,40 +159,6 @@ tm_trend_panel_select (TmTrendPanel *self, int index)
 
 /* ---- the worker ---- */
 
-typedef struct {
-  TmTrace        *trace;
-  TmTrendHeapCache *heaps;
-  TmTrendRequest  request;
-  GMainContext   *context;
-  TmTrendPanel   *panel;         /* borrowed: the task's callback data keeps it alive */
-  guint           generation;
-  gint64          last_delivery;
-} Job;
-
-typedef struct {
-  TmTrendPanel *panel;
-  TmTrend      *trend;
-  guint         generation;
-} Delivery;
-
-static void
-job_free (Job *job)
-{
-  tm_trace_unref (job->trace);
-  g_clear_pointer (&job->heaps, tm_trend_heap_cache_unref);
-  tm_trend_request_clear (&job->request);
-  g_main_context_unref (job->context);
-  g_free (job);
-}
-
-static void
-delivery_free (Delivery *d)
-{
-  g_object_unref (d->panel);
-  tm_trend_unref (d->trend);
-  g_free (d);
-}
-
 static void
 show_status (TmTrendPanel *self, const char *text)
 {
@@ -224,58 +192,35 @@ set_trend (TmTrendPanel *self, TmTrend *trend)
   update_shown (self);
 }
 
-/* Main thread: a snapshot from the worker. */
-static gboolean
-deliver (gpointer data)
-{
-  Delivery *d = data;
+static void start (TmTrendPanel *self);
 
-  if (d->generation == d->panel->generation && d->panel->busy)
-    set_trend (d->panel, d->trend);
-  return G_SOURCE_REMOVE;
+/* The document's descriptions changed: data-structure groups are stale. */
+static void
+descriptions_changed_cb (TmDocument *doc, TmTrendPanel *self)
+{
+  if (tm_trend_request_uses_ds (&self->request))
+    start (self);
 }
 
-/* Worker thread: hand each snapshot over whole, at most ~20 per second. */
+/* Main thread: a snapshot while the document computes (the final
+ * result comes with the callback). */
 static void
-job_partial (TmTrend *partial, gpointer data)
+partial_cb (TmTrend *partial, gpointer data)
 {
-  Job *job = data;
-  gint64 now = g_get_monotonic_time ();
-  Delivery *d;
+  TmTrendPanel *self = data;
 
-  if (partial->complete || (job->last_delivery != 0 && now - job->last_delivery < 50000))
-    return;   /* the final result comes with the task */
-  job->last_delivery = now;
-  d = g_new0 (Delivery, 1);
-  d->panel = g_object_ref (job->panel);
-  d->trend = tm_trend_ref (partial);
-  d->generation = job->generation;
-  g_main_context_invoke_full (job->context, G_PRIORITY_DEFAULT, deliver, d, (GDestroyNotify) delivery_free);
+  if (!partial->complete && self->busy)
+    set_trend (self, partial);
 }
 
 static void
-job_run (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  Job *job = task_data;
-  GError *error = NULL;
-  TmTrend *trend = tm_trend_compute_cached (job->trace, &job->request, job->heaps,
-                                            job_partial, job, cancellable, &error);
-
-  if (trend == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, trend, (GDestroyNotify) tm_trend_unref);
-}
-
-static void
-job_done (GObject *source, GAsyncResult *result, gpointer user_data)
+trend_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmTrendPanel) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrend) trend = g_task_propagate_pointer (G_TASK (result), &error);
-  const Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(TmTrend) trend = tm_document_trend_finish (TM_DOCUMENT (source), result, &error);
 
-  if (job->generation != self->generation || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;   /* a newer computation took over, or the panel is gone */
   self->busy = FALSE;
   gtk_spinner_set_spinning (self->spinner, FALSE);
@@ -292,28 +237,15 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 start (TmTrendPanel *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job;
-
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
-  self->generation++;
   self->busy = TRUE;
   gtk_spinner_set_spinning (self->spinner, TRUE);
   show_status (self, _("Classifying…"));
-
-  job = g_new0 (Job, 1);
-  job->trace = tm_trace_ref (self->trace);
-  job->heaps = self->heaps ? tm_trend_heap_cache_ref (self->heaps) : NULL;
-  tm_trend_request_copy (&job->request, &self->request);
-  job->context = g_main_context_ref_thread_default ();
-  job->panel = self;
-  job->generation = self->generation;
-  task = g_task_new (NULL, self->cancellable, job_done, g_object_ref (self));
-  g_task_set_source_tag (task, start);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, job_run);
+  /* partials reach partial_cb only while this computation is current */
+  tm_document_trend_async (self->doc, &self->request, partial_cb, self, self->cancellable,
+                           trend_done, g_object_ref (self));
 }
 
 /* ---- drawing and pointer ---- */
@@ -790,12 +722,10 @@ build (TmTrendPanel *self, gboolean closable)
 
 
 
-  self->group_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
-                                      _("What the series of this chart group the objects by. The data structure "
-                                        "classifiers classify only the GCs with a reference graph."));
-  self->next_dropdown = dropdown_new (classifier_titles, TM_CHAIN_N_CHOICES,
-                                     _("What a drill-down into a series groups its objects by. The data structure "
-                                       "classifiers classify only the GCs with a reference graph."));
+  self->group_dropdown = classifier_dropdown_new (_("What the series of this chart group the objects by. The data "
+                                                    "structure classifiers classify only the GCs with a reference graph."));
+  self->next_dropdown = classifier_dropdown_new (_("What a drill-down into a series groups its objects by. The data "
+                                                   "structure classifiers classify only the GCs with a reference graph."));
   self->metric_dropdown = dropdown_new (metric_titles, TM_TREND_N_METRICS,
                                         _("Shallow, deep or retained size; deep and retained only at GCs with a reference graph"));
   self->sort_dropdown = dropdown_new (sort_titles, TM_TREND_N_SORTS, _("Which groups get a series of their own"));
@@ -894,6 +824,7 @@ default_next (TmClassifier c)
     case TM_CLASSIFIER_THREAD:
     case TM_CLASSIFIER_SPACE:
     case TM_CLASSIFIER_AGE:
+    case TM_CLASSIFIER_TRANSACTION:
     case TM_N_CLASSIFIERS:
     default:                      return TM_CLASSIFIER_TYPE;
     }
@@ -901,20 +832,20 @@ default_next (TmClassifier c)
 
 TmTrendPanel *
 tm_trend_panel_new (TmSession            *session,
-                    TmTrace              *trace,
+                    TmDocument           *doc,
                     const TmTrendRequest *request,
-                    TmTrendHeapCache     *heaps,
                     gboolean              closable)
 {
   TmTrendPanel *self;
 
   g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
-  g_return_val_if_fail (trace != NULL && request != NULL, NULL);
+  g_return_val_if_fail (TM_IS_DOCUMENT (doc) && request != NULL, NULL);
   g_return_val_if_fail (request->n_drill + 1 < TM_CLASSIFY_MAX_DEPTH, NULL);
 
   self = g_object_new (TM_TYPE_TREND_PANEL, NULL);
-  self->trace = tm_trace_ref (trace);
-  self->heaps = heaps ? tm_trend_heap_cache_ref (heaps) : NULL;
+  self->doc = g_object_ref (doc);
+  self->trace = tm_trace_ref (tm_document_get_trace (doc));
+  g_signal_connect_object (doc, "descriptions-changed", G_CALLBACK (descriptions_changed_cb), self, 0);
   tm_trend_request_copy (&self->request, request);
   /* this level and one below it for drill-downs */
   if (self->request.depth < self->request.n_drill + 2)
@@ -937,7 +868,6 @@ tm_trend_panel_dispose (GObject *object)
   TmTrendPanel *self = TM_TREND_PANEL (object);
 
   /* results still on their way (the task keeps us alive) find no widgets */
-  self->generation++;
   self->busy = FALSE;
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -956,7 +886,7 @@ tm_trend_panel_finalize (GObject *object)
   g_clear_pointer (&self->shown, g_ptr_array_unref);
   g_clear_pointer (&self->trend, tm_trend_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
-  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
+  g_clear_object (&self->doc);
   g_free (self->selected_key);
   tm_trend_request_clear (&self->request);
   G_OBJECT_CLASS (tm_trend_panel_parent_class)->finalize (object);

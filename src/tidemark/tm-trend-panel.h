@@ -15,7 +15,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-session.h"
-#include "tm-trend.h"
+#include "tm-document.h"
 
 G_BEGIN_DECLS
 
@@ -24,13 +24,12 @@ G_DECLARE_FINAL_TYPE (TmTrendPanel, tm_trend_panel, TM, TREND_PANEL, GtkWidget)
 
 /* `request` holds the window, the drill path and the chain: chain[n_drill]
  * is what this panel groups by, chain[n_drill + 1] (if any) what a
- * drill-down groups by.  `heaps` (may be NULL) keeps heap states for
- * deep/retained sizes between the charts of a view.  Starts computing at
+ * drill-down groups by.  The document computes it (its heap states and
+ * descriptions are shared with every other view).  Starts computing at
  * once. */
 TmTrendPanel         *tm_trend_panel_new             (TmSession            *session,
-                                                      TmTrace              *trace,
+                                                      TmDocument           *doc,
                                                       const TmTrendRequest *request,
-                                                      TmTrendHeapCache     *heaps,
                                                       gboolean              closable);
 
 const TmTrendRequest *tm_trend_panel_get_request     (TmTrendPanel *self);

@@ -4,26 +4,18 @@
 
 #include <glib/gi18n.h>
 
-/* Heap states kept for drill-downs: 4 M graph nodes, ~220 MB at the
- * ~54 bytes per node measured on the synthetic leak (graph, dominator
- * tree, reverse graph). */
-#define HEAP_CACHE_ITEMS 4000000
-
 struct _TmTrendView
 {
-  GtkWidget   parent_instance;
+  TmSection   parent_instance;
 
   GtkWidget  *box;
   GtkLabel   *title_label;
   GtkWidget  *column;
 
-  TmSession  *session;
-  GPtrArray  *charts;
-  TmTrendHeapCache *heaps;  /* heap states shared by the charts (deep/retained) */
-  TmDsContext *ds;          /* descriptions and detections shared by the charts */     /* TmTrendPanel*, top to bottom (the column holds them) */
+  GPtrArray  *charts;       /* TmTrendPanel*, top to bottom (the column holds them) */
 };
 
-G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmTrendView, tm_trend_view, TM_TYPE_SECTION)
 
 static void drill_cb (TmTrendPanel *panel, const char *key, TmTrendView *self);
 static void close_requested_cb (TmTrendPanel *panel, TmTrendView *self);
@@ -43,9 +35,10 @@ truncate_charts (TmTrendView *self, guint index)
 }
 
 static void
-append_chart (TmTrendView *self, TmTrace *trace, const TmTrendRequest *request)
+append_chart (TmTrendView *self, const TmTrendRequest *request)
 {
-  TmTrendPanel *panel = tm_trend_panel_new (self->session, trace, request, self->heaps,
+  TmTrendPanel *panel = tm_trend_panel_new (tm_section_get_session (TM_SECTION (self)),
+                                            tm_section_get_document (TM_SECTION (self)), request,
                                             self->charts->len > 0);
 
   g_signal_connect (panel, "drill", G_CALLBACK (drill_cb), self);
@@ -68,7 +61,7 @@ drill_cb (TmTrendPanel *panel, const char *key, TmTrendView *self)
   truncate_charts (self, index + 1);
   tm_trend_request_copy (&request, tm_trend_panel_get_request (panel));
   if (tm_trend_request_push_drill (&request, label, NULL))
-    append_chart (self, tm_trend_panel_get_trend (panel)->trace, &request);
+    append_chart (self, &request);
   tm_trend_request_clear (&request);
 }
 
@@ -94,17 +87,20 @@ regrouped_cb (TmTrendPanel *panel, TmTrendView *self)
 }
 
 void
-tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guint to_gc)
+tm_trend_view_set_window (TmTrendView *self, guint from_gc, guint to_gc)
 {
   g_autofree char *title = NULL;
+  g_autofree char *tab = NULL;
   TmTrendRequest request;
+  TmTrace *trace;
 
   g_return_if_fail (TM_IS_TREND_VIEW (self));
-  g_return_if_fail (trace != NULL && from_gc >= 1 && from_gc <= to_gc);
+  g_return_if_fail (tm_section_get_document (TM_SECTION (self)) != NULL);
+  g_return_if_fail (from_gc >= 1 && from_gc <= to_gc);
+
+  trace = tm_document_get_trace (tm_section_get_document (TM_SECTION (self)));
 
   truncate_charts (self, 0);
-  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
-  self->heaps = tm_trend_heap_cache_new (trace, HEAP_CACHE_ITEMS);
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     /* TRANSLATORS: view title with the window's first and last time point */
     title = g_strdup_printf (_("Call stacks over time, time points %u to %u"), from_gc, to_gc);
@@ -112,6 +108,8 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
     /* TRANSLATORS: view title with the window's first and last GC */
     title = g_strdup_printf (_("Object groups over time, GC %u to %u"), from_gc, to_gc);
   gtk_label_set_text (self->title_label, title);
+  tab = g_strdup_printf (_("Trends, GC %u–%u"), from_gc, to_gc);
+  tm_section_set_title (TM_SECTION (self), tab);
 
   tm_trend_request_init (&request);
   request.from_gc = from_gc;
@@ -119,29 +117,8 @@ tm_trend_view_set_window (TmTrendView *self, TmTrace *trace, guint from_gc, guin
   /* a native program's question is which call stacks grew */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     request.chain[0] = TM_CLASSIFIER_SITE;
-  /* the shipped descriptions unless the app gave the user's */
-  if (self->ds == NULL)
-    tm_trend_view_set_ds_files (self, NULL);
-  tm_trend_request_set_ds (&request, self->ds);
-  append_chart (self, trace, &request);
+  append_chart (self, &request);
   tm_trend_request_clear (&request);
-}
-
-void
-tm_trend_view_set_ds_files (TmTrendView *self, const char * const *files)
-{
-  g_autoptr(GError) error = NULL;
-
-  g_return_if_fail (TM_IS_TREND_VIEW (self));
-
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
-  self->ds = tm_ds_context_new_for_files (files, &error);
-  if (self->ds == NULL)
-    {
-      /* an unreadable file: the shipped descriptions still work */
-      g_message ("%s", error->message);
-      self->ds = tm_ds_context_new_for_files (NULL, NULL);
-    }
 }
 
 guint
@@ -162,12 +139,8 @@ tm_trend_view_get_chart (TmTrendView *self, guint index)
 GtkWidget *
 tm_trend_view_new (TmSession *session)
 {
-  TmTrendView *self = g_object_new (TM_TYPE_TREND_VIEW, NULL);
-
-  g_return_val_if_fail (session == NULL || TM_IS_SESSION (session), NULL);
-  if (session != NULL)
-    self->session = g_object_ref (session);
-  return GTK_WIDGET (self);
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  return g_object_new (TM_TYPE_TREND_VIEW, "session", session, NULL);
 }
 
 static void
@@ -178,9 +151,6 @@ tm_trend_view_dispose (GObject *object)
   if (self->charts != NULL)
     truncate_charts (self, 0);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_VIEW);
-  g_clear_object (&self->session);
-  g_clear_pointer (&self->heaps, tm_trend_heap_cache_unref);
-  g_clear_pointer (&self->ds, tm_ds_context_unref);
   G_OBJECT_CLASS (tm_trend_view_parent_class)->dispose (object);
 }
 

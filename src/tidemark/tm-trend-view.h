@@ -13,28 +13,21 @@
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
+#include "tm-section.h"
 #include "tm-trend-panel.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_TREND_VIEW (tm_trend_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmTrendView, tm_trend_view, TM, TREND_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmTrendView, tm_trend_view, TM, TREND_VIEW, TmSection)
 
 GtkWidget    *tm_trend_view_new          (TmSession *session);
 
-/* Starts over with one chart of the window from_gc..to_gc. */
+/* Starts over with one chart of the window from_gc..to_gc of the
+ * session's document (titled "Trends, GC A–B"). */
 void          tm_trend_view_set_window   (TmTrendView *self,
-                                          TmTrace     *trace,
                                           guint        from_gc,
                                           guint        to_gc);
-
-/* The user's data structure descriptions (the "ds-files" key) on top of
- * the shipped ones, for the data-structure classifiers of every chart
- * set up afterwards (tm_trend_view_set_window).  A file that cannot be
- * read or parsed is left out. */
-void          tm_trend_view_set_ds_files (TmTrendView        *self,
-                                          const char * const *files);
 
 guint         tm_trend_view_get_n_charts (TmTrendView *self);
 TmTrendPanel *tm_trend_view_get_chart    (TmTrendView *self, guint index);

@@ -63,9 +63,12 @@ run (char **argv, char **out, char **err)
   return -1;
 }
 
+/* Runs main_class (with main_arg if not NULL) under the agent; the JVM
+ * must exit with expect_status and print main_class first.  Its stdout is
+ * returned in *stdout_out if that is not NULL. */
 static TmTrace *
-record (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
-        const char *main_class)
+record_run (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
+            const char *main_class, const char *main_arg, int expect_status, char **stdout_out)
 {
   g_autofree char *java = java_path ("java");
   g_autofree char *trace = g_build_filename (dir, name, NULL);
@@ -84,17 +87,28 @@ record (const char *dir, const char *name, const char *agent_opts, const char * 
   g_ptr_array_add (argv, (char *) "-cp");
   g_ptr_array_add (argv, (char *) g_getenv ("TM_AGENT_CLASSES"));
   g_ptr_array_add (argv, (char *) main_class);
+  if (main_arg != NULL)
+    g_ptr_array_add (argv, (char *) main_arg);
   g_ptr_array_add (argv, NULL);
   status = run ((char **) argv->pdata, &out, &err);
-  if (status != 0)
+  if (status != expect_status)
     g_printerr ("%s", err);
-  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (status, ==, expect_status);
   g_assert_true (g_str_has_prefix (out, main_class));
 
   t = tm_trace_load (trace, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (t);
+  if (stdout_out != NULL)
+    *stdout_out = g_steal_pointer (&out);
   return t;
+}
+
+static TmTrace *
+record (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
+        const char *main_class)
+{
+  return record_run (dir, name, agent_opts, jvm_args, main_class, NULL, 0, NULL);
 }
 
 /* Line of the source line of tests/agent/FILE holding `marker`. */
@@ -557,6 +571,153 @@ test_options (void)
   }
 }
 
+static guint64
+meta_u64 (const TmTrace *t, const char *key)
+{
+  const char *v = g_hash_table_lookup (t->meta, key);
+  g_assert_nonnull (v);
+  return g_ascii_strtoull (v, NULL, 10);
+}
+
+/* CacheChurn holds an LRU of CACHE_ENTRIES byte[CACHE_PAYLOAD] values (16
+ * bytes of header or more each): a floor for what every graph must reach. */
+#define CACHE_ENTRIES  4000
+#define CACHE_PAYLOAD  256
+
+typedef struct {
+  const char *collector;
+  const char *agent_opts;
+  const char *extra[2];   /* more JVM options, or NULL */
+} RealRun;
+
+/* A real run under each collector: every graph intact (the LRU's entries
+ * reachable, none failed, none empty), including graphs at G1's
+ * concurrent-cycle pauses; the program never stalls for more than a
+ * second beyond the longest heap walk; the final graph is marked
+ * post-mortem; the anonymous LinkedHashMap subclass knows its superclass. */
+static void
+test_real_run (gconstpointer data)
+{
+  const RealRun *rr = data;
+  const char *args[] = { "-Xmx32m", rr->collector, rr->extra[0], rr->extra[1], NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autofree char *out = NULL;
+  g_autoptr(TmTrace) t = record_run (dir, "run.tmtrace", rr->agent_opts, args, "CacheChurn", "2", 0, &out);
+  gint put_line = source_line ("CacheChurn.java", "LRU.put");
+  guint32 bytes_type = type_index (t, "byte[]");
+  guint graphs = 0, concurrent_graphs = 0;
+  const char *gap_text;
+  guint32 lru;
+
+  assert_clean (t);
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    {
+      const TmGc *gc = tm_trace_gc (t, n);
+      guint64 values = 0, entry_floor;
+
+      g_assert_false (gc->graph_failed);
+      if (!gc->has_graph)
+        continue;
+      graphs++;
+      /* The LRU's values alive after this GC: until it is full nothing is
+       * evicted, so all of them are in it; once full, CACHE_ENTRIES are. */
+      for (guint64 i = 0; i < gc->allocs_before; i++)
+        {
+          const TmFrame *f = site_frame (t, t->obj_site[i], 0);
+          if (t->obj_type[i] == bytes_type && f != NULL && f->line == put_line
+              && g_str_has_prefix (f->method, "CacheChurn.main") && tm_trace_object_alive_after (t, i, n))
+            values++;
+        }
+      entry_floor = MIN (values, CACHE_ENTRIES) * (CACHE_PAYLOAD + 16);
+      concurrent_graphs += gc->kind == TM_GC_KIND_CONCURRENT;
+      if (gc->reachable_bytes < entry_floor)
+        g_printerr ("GC %u (%s, %s): reachable %" G_GUINT64_FORMAT " bytes\n", n, gc->collector, gc->cause,
+                    gc->reachable_bytes);
+      g_assert_cmpuint (gc->reachable_bytes, >=, entry_floor);
+      g_assert_cmpint (gc->graph_context, ==, n == tm_trace_n_gcs (t) && strcmp (rr->collector, "-XX:+UseZGC") != 0
+                       && strcmp (rr->collector, "-XX:+UseShenandoahGC") != 0 ? TM_GRAPH_POST_MORTEM : TM_GRAPH_AT_GC);
+    }
+  /* the default spacing: the final graph and at least one on the way */
+  g_assert_cmpuint (graphs, >=, rr->agent_opts == NULL ? 2 : 1);
+  /* Under load the writer may match a young pause and a Remark/Cleanup
+   * pair in one batch and swap their kinds, so the count of graphs at
+   * concurrent pauses is reported, not asserted. */
+  if (g_test_verbose ())
+    g_printerr ("%u graphs, %u at concurrent-cycle pauses\n", graphs, concurrent_graphs);
+
+  /* stalls: the longest gap between two steps of the program's loop */
+  gap_text = strstr (out, "maxgap_ms ");
+  g_assert_nonnull (gap_text);
+  g_assert_cmpuint (g_ascii_strtoull (gap_text + 10, NULL, 10), <=, 1000 + meta_u64 (t, "graph_walk_max_ms"));
+
+  /* The LRU is found as the LinkedHashMap it extends: the map, its table
+   * and 4000 entries with their keys and values */
+  if (rr->agent_opts == NULL)
+    {
+      g_autofree char *trace = g_build_filename (dir, "run.tmtrace", NULL);
+      g_autofree char *gc_arg = NULL, *json = NULL, *err = NULL;
+      const char *at;
+      guint last_graph = 0;
+
+      for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+        if (tm_trace_gc (t, n)->has_graph)
+          last_graph = n;
+      gc_arg = g_strdup_printf ("%u", last_graph);
+      {
+        char *cli[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "heap", trace, (char *) "--gc", gc_arg,
+                        (char *) "--data-structures", (char *) "--json", NULL };
+        g_assert_cmpint (run (cli, &json, &err), ==, 0);
+      }
+      at = strstr (json, "{\"key\": \"CacheChurn$1\"");
+      g_assert_nonnull (at);
+      at = strstr (at, "\"deep_objects\": ");
+      g_assert_nonnull (at);
+      g_assert_cmpuint (g_ascii_strtoull (at + strlen ("\"deep_objects\": "), NULL, 10), ==, 2 + 3 * CACHE_ENTRIES);
+    }
+
+  lru = type_index (t, "CacheChurn$1");
+  g_assert_cmpuint (lru, !=, 0);
+  g_assert_cmpstr (tm_trace_type (t, tm_trace_type (t, lru)->super)->name, ==, "java.util.LinkedHashMap");
+  g_assert_true (tm_trace_type_is_a (t, lru, type_index (t, "java.util.HashMap")));
+  g_assert_true (tm_trace_type_is_a (t, lru, type_index (t, "java.util.Map")));
+  remove_tree (dir);
+}
+
+/* Death by OutOfMemoryError: the event (kind, thread), a graph at the
+ * error showing the full heap, and a post-mortem graph (main, which held
+ * the leak, has died) marked as such. */
+static void
+test_oom (void)
+{
+  const char *args[] = { "-Xmx32m", "-XX:+UseSerialGC", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run (dir, "oom.tmtrace", NULL, args, "OomLeak", NULL, 1, NULL);
+  const TmOomEvent *ev;
+  const TmGc *at_oom = NULL, *last;
+
+  g_assert_true (t->complete);
+  g_assert_cmpuint (tm_trace_n_oom_events (t), >=, 1);
+  ev = tm_trace_oom_event (t, 0);
+  g_assert_cmpint (ev->kind, ==, TM_OOM_JAVA_HEAP);
+  g_assert_cmpstr (tm_trace_thread (t, ev->thread)->name, ==, "main");
+  g_assert_cmpuint (ev->gc_before, >=, 1);
+  g_assert_cmpuint (ev->gc_before, <=, tm_trace_n_gcs (t));
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    if (tm_trace_gc (t, n)->has_graph && tm_trace_gc (t, n)->graph_context == TM_GRAPH_AT_OOM)
+      at_oom = tm_trace_gc (t, n);
+  g_assert_nonnull (at_oom);
+  /* the last GC before the error, or one another thread caused while
+   * the throwing thread waited for the walk (the heap walked is its) */
+  g_assert_cmpuint (at_oom->id, >=, ev->gc_before);
+  /* the leak fills the 32 MiB heap */
+  g_assert_cmpuint (at_oom->reachable_bytes, >=, 20u << 20);
+  last = tm_trace_gc (t, tm_trace_n_gcs (t));
+  g_assert_true (last->has_graph);
+  g_assert_cmpint (last->graph_context, ==, TM_GRAPH_POST_MORTEM);
+  g_assert_cmpuint (last->reachable_bytes, <, 8u << 20);
+  remove_tree (dir);
+}
+
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
 static void
@@ -625,6 +786,24 @@ main (int argc, char **argv)
   g_test_add_func ("/agent/leak-graphs", test_leak_graphs);
   g_test_add_func ("/agent/sigkill", test_sigkill);
   g_test_add_func ("/agent/javac", test_javac);
+  {
+    static const RealRun runs[] = {
+      { "-XX:+UseG1GC", "graph-every=1",
+        { "-XX:InitiatingHeapOccupancyPercent=5", "-XX:+ExplicitGCInvokesConcurrent" } },
+      { "-XX:+UseG1GC", NULL, { NULL, NULL } },
+      { "-XX:+UseParallelGC", "graph-every=1", { NULL, NULL } },
+      { "-XX:+UseSerialGC", "graph-every=1", { NULL, NULL } },
+      { "-XX:+UseZGC", "graph-every=1", { "-XX:ZCollectionInterval=0.3", NULL } },
+      { "-XX:+UseShenandoahGC", "graph-every=1", { "-XX:ShenandoahGCHeuristics=compact", NULL } },
+    };
+    static const char *names[] = { "g1-concurrent", "g1", "parallel", "serial", "zgc", "shenandoah" };
+    for (guint i = 0; i < G_N_ELEMENTS (runs); i++)
+      {
+        g_autofree char *path = g_strdup_printf ("/agent/real-run/%s", names[i]);
+        g_test_add_data_func (path, &runs[i], test_real_run);
+      }
+  }
+  g_test_add_func ("/agent/oom", test_oom);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
   g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);

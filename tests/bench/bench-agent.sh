@@ -2,23 +2,28 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # Slowdown of the JVMTI agent against the same JVM without it, measured
-# side by side (runs alternate, best of N each), on
+# side by side: every round runs each mode once, in turn (so load changes
+# hit all modes alike), and each mode's median over the rounds is shown,
+# with the load average before and after.  Workloads:
 #   - AllocBench (tests/agent/AllocBench.java): allocation-heavy,
-#   - javac compiling real sources (this repository's Java files),
-#   - with --large: javac compiling java.util (126 files) from the
-#     src.zip of a JDK that has one (JDK 25 here), ~40 s without agent,
-# in full mode (every allocation; stack depth 2 = the default, 1 and 4) and sampled mode
-# (sample-bytes=512k), plus trace bytes per recorded allocation.
+#   - javac compiling seven java.util sources from the JDK's src.zip
+#     (openjdk-17-source; tidemark-dev.sh installs it),
+#   - javac compiling this repository's Java files,
+#   - with --large: javac compiling all of java.util (126 files).
+# Modes: full (every allocation, default options: stack depth 2, graphs
+# spaced by their cost), full with stack depth 1, sampled with
+# sample-bytes=65536 and 524288; plus trace bytes per recorded allocation.
 #
 #   tests/bench/bench-agent.sh [--large] [BUILD_DIR]     (default: build)
-#   BENCH_RUNS=N   runs per configuration (default 2)
+#   BENCH_RUNS=N   rounds (default 3)
+#   BENCH_ONLY=RE  only the workloads whose name matches RE (grep -E)
 set -euo pipefail
 
 large=0
 if [ "${1:-}" = "--large" ]; then large=1; shift; fi
 src_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(cd "${1:-$src_dir/build}" && pwd)"
-runs="${BENCH_RUNS:-2}"
+runs="${BENCH_RUNS:-3}"
 agent="$build_dir/src/agent/libtidemark-agent.so"
 cli="$build_dir/src/cli/tidemark-cli"
 classes="$build_dir/tests/agent"
@@ -53,54 +58,67 @@ run_once () {
   echo "$t1 - $t0" | bc -l
 }
 
+median () { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
 # bench NAME CMD...: prints one table row per mode
 bench () {
   local name="$1"; shift
-  local modes=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "full-depth4:stack-depth=4" "sampled-512k:sample-bytes=524288")
-  declare -A best
+  if [ -n "${BENCH_ONLY:-}" ] && ! grep -qE "$BENCH_ONLY" <<< "$name"; then return; fi
+  local modes=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "sampled-64k:sample-bytes=65536"
+               "sampled-512k:sample-bytes=524288")
+  declare -A times
   for ((r = 0; r < runs; r++)); do
     for m in "${modes[@]}"; do
       local label="${m%%:*}" opts=""
       [ "$m" != none ] && opts="${m#*:}"
-      local t; t=$(run_once "$label" "$opts" "$@")
-      if [ -z "${best[$label]:-}" ] || (( $(echo "$t < ${best[$label]}" | bc -l) )); then best[$label]=$t; fi
+      times[$label]+="$(run_once "$label" "$opts" "$@") "
     done
   done
+  local base; base=$(echo ${times[none]} | tr ' ' '\n' | median)
   for m in "${modes[@]}"; do
-    local label="${m%%:*}"
-    local ratio; ratio=$(echo "${best[$label]} / ${best[none]}" | bc -l)
+    local label="${m%%:*}" med
+    med=$(echo ${times[$label]} | tr ' ' '\n' | median)
     if [ "$label" = none ]; then
-      printf "| %s | %s | %.2f s | 1.00 | | | |\n" "$name" "$label" "${best[$label]}"
+      printf "| %s | %s | %.2f s | 1.00 | | | | |\n" "$name" "$label" "$med"
     else
-      local size allocs
+      local size allocs graphs
       size=$(stat -c %s "$tmp/$label.tmtrace")
-      allocs=$("$cli" info "$tmp/$label.tmtrace" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["allocs"])')
-      printf "| %s | %s | %.2f s | **%.2f** | %d | %.2f MiB | %.2f |\n" "$name" "$label" "${best[$label]}" "$ratio" \
-        "$allocs" "$(echo "$size / 1048576" | bc -l)" "$(echo "$size / $allocs" | bc -l)"
+      read -r allocs graphs < <("$cli" info "$tmp/$label.tmtrace" --json \
+        | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["allocs"], d["graphs"])')
+      printf "| %s | %s | %.2f s | **%.2f** | %d | %d | %.2f MiB | %.2f |\n" "$name" "$label" "$med" \
+        "$(echo "$med / $base" | bc -l)" "$allocs" "$graphs" "$(echo "$size / 1048576" | bc -l)" \
+        "$(echo "$size / $allocs" | bc -l)"
     fi
   done
 }
 
-echo "bench-agent: $("$java" -version 2>&1 | head -1), best of $runs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+zip=""
+for z in "$jdk/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
+  if [ -f "$z" ]; then zip="$z"; break; fi
+done
+
+echo "bench-agent: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| workload | mode | time | slowdown | allocations recorded | trace | bytes/allocation |"
-echo "|---|---|---|---|---|---|---|"
+echo "| workload | mode | time | slowdown | allocations recorded | graphs | trace | bytes/allocation |"
+echo "|---|---|---|---|---|---|---|---|"
 bench "AllocBench 200" "$java" -cp "$classes" AllocBench 200
+if [ -n "$zip" ]; then
+  mkdir -p "$tmp/jsrc"
+  unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
+    'java.base/java/util/ArrayList.java' 'java.base/java/util/LinkedList.java' 'java.base/java/util/Collections.java' \
+    'java.base/java/util/Arrays.java' 'java.base/java/util/concurrent/ConcurrentHashMap.java' -d "$tmp/jsrc"
+  bench "javac 7 java.util sources" "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" -d "$tmp/out" \
+    $(find "$tmp/jsrc" -name '*.java')
+else
+  echo "bench-agent: no src.zip (install openjdk-17-source): the JDK-sources row is left out" >&2
+fi
 bench "javac (repo sources)" "$javac" -d "$tmp/out" \
   "$src_dir"/tests/agent/*.java "$src_dir/data/demo/LeakDemo.java" "$src_dir/src/agent/TidemarkAgentHelper.java"
 
-if [ "$large" = 1 ]; then
-  zip=""
-  for z in "$jdk/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
-    if [ -f "$z" ]; then zip="$z"; break; fi
-  done
-  if [ -z "$zip" ]; then
-    echo "bench-agent: no src.zip found for --large" >&2
-  else
-    zjdk="$(dirname "$(dirname "$zip")")"
-    mkdir -p "$tmp/jsrc"
-    unzip -qo "$zip" 'java.base/java/util/*' -d "$tmp/jsrc"
-    runs=1 bench "javac java.util ($(basename "$zjdk"))" "$zjdk/bin/javac" --patch-module java.base="$tmp/jsrc/java.base" \
-      -d "$tmp/out" "$tmp"/jsrc/java.base/java/util/*.java
-  fi
+if [ "$large" = 1 ] && [ -n "$zip" ]; then
+  unzip -qo "$zip" 'java.base/java/util/*' -d "$tmp/jall"
+  runs=1 bench "javac java.util (all)" "$javac" -nowarn --patch-module java.base="$tmp/jall/java.base" \
+    -d "$tmp/out" "$tmp"/jall/java.base/java/util/*.java
 fi
+echo
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

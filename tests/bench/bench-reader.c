@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Reader benchmark (issue 2).  On one synthesized trace of >= 10^7
+ * Reader benchmark.  On one synthesized trace of >= 10^7
  * allocations it measures, side by side in one run and alternating so that
  * machine noise hits both alike:
  *   (a) tm_trace_load time / `zstd -dc FILE > /dev/null` time,
@@ -127,7 +127,7 @@ main (int argc, char **argv)
   {
     double z = median (tz, runs), l = median (tl, runs), r = median (tr, runs);
     gsize mem = tm_trace_object_memory (t);
-    printf ("## Reader (issue 2)\n\n");
+    printf ("## Reader\n\n");
     printf ("trace: %" G_GUINT64_FORMAT " allocations, %u GCs, %u graphs, %.1f MiB on disk, %" G_GUINT64_FORMAT " records\n\n",
             t->total_allocs, t->gcs->len, t->n_graphs, st.st_size / 1048576.0, records);
     printf ("| measure | value |\n|---|---|\n");

@@ -58,7 +58,7 @@ heap_states (TmTrace *trace, guint32 from, guint32 to)
       }
 }
 
-static TmTrendHeapCache *heaps;   /* used by run() when set */
+static TmHeapCache *heaps;   /* used by run() when set */
 
 static TmTrend *
 run (TmTrace *trace, guint32 from, guint32 to, TmTrendMetric metric, const char *chain, const char *drill)
@@ -169,11 +169,11 @@ main (int argc, char **argv)
   BEST_OF (1, t_rdrill, tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type,call-site",
                                                "com.example.travel.Journey")));
   /* the app's way: the view keeps the heap states for its drill-downs */
-  heaps = tm_trend_heap_cache_new (trace, G_MAXUINT64);
+  heaps = tm_heap_cache_new (trace, NULL, -1, G_MAXUINT64);
   tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type", NULL));
   BEST_OF (1, t_rdrill_cached, tm_trend_unref (run (trace, from, to, TM_TREND_METRIC_RETAINED_BYTES, "type,call-site",
                                                       "com.example.travel.Journey")));
-  tm_trend_heap_cache_unref (heaps);
+  tm_heap_cache_unref (heaps);
   heaps = NULL;
 
   /* the two shallow ways agree */
@@ -194,7 +194,7 @@ main (int argc, char **argv)
           t_ret / t_plain);
   printf ("| of which reading the graphs and their dominator trees | %.0f | %.0f x |\n", t_heap, t_heap / t_plain);
   printf ("| retained drill-down (Journey by call site) | %.0f | %.0f x |\n", t_rdrill, t_rdrill / t_plain);
-  printf ("| the same with the heap states kept (TmTrendHeapCache) | %.0f | %.0f x |\n", t_rdrill_cached,
+  printf ("| the same with the heap states kept (TmHeapCache) | %.0f | %.0f x |\n", t_rdrill_cached,
           t_rdrill_cached / t_plain);
   printf ("\none pass vs naive per-GC: %.0f x faster; retained per graph GC: %.1f ms\n",
           t_naive / t_type, n_graphs ? t_ret / n_graphs : 0);

@@ -5,7 +5,7 @@
 # GCs; recorded by the agent with a graph at every GC.  Between the two GCs
 # each structure's closure must grow by exactly what the JDK's layout
 # implies (one node per element plus key and value, see below); a wrong or
-# missing description gives another count.  Needs the agent (issue 5).
+# missing description gives another count.  Needs the agent.
 set -euo pipefail
 cli=${TIDEMARK_CLI:?}
 src=${TM_SOURCE_DIR:?}

@@ -1,16 +1,15 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Deterministic mutations for replaying a fuzz target without libFuzzer:
- * byte flips, cuts, deleted and inserted runs, interesting byte values. */
+ * Deterministic mutations shared by the fuzz targets' replay tests. */
 #include "fuzz-mutate.h"
 
 void
-tm_fuzz_mutate_and_run (GBytes *base, GRand *rand, guint rounds)
+tm_fuzz_mutate_and_run (GBytes *base, GRand *rand, guint rounds, TmFuzzTarget target)
 {
   gsize size;
   const guint8 *data = g_bytes_get_data (base, &size);
 
-  LLVMFuzzerTestOneInput (data, size);
+  target (data, size);
   for (guint r = 0; r < rounds; r++)
     {
       GByteArray *m = g_byte_array_new ();
@@ -57,8 +56,7 @@ tm_fuzz_mutate_and_run (GBytes *base, GRand *rand, guint rounds)
             m->data[g_rand_int_range (rand, 0, m->len)] = vals[g_rand_int_range (rand, 0, G_N_ELEMENTS (vals))];
           }
         }
-      LLVMFuzzerTestOneInput (m->data, m->len);
+      target (m->data, m->len);
       g_byte_array_unref (m);
     }
 }
-

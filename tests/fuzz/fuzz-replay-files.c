@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
+
 static char **dirs;
 static guint rounds = 600;
 
@@ -39,7 +41,7 @@ test_replay (void)
             continue;
           g_assert_true (g_file_get_contents (path, &data, &len, NULL));
           b = g_bytes_new_take (data, len);
-          tm_fuzz_mutate_and_run (b, rand, rounds);
+          tm_fuzz_mutate_and_run (b, rand, rounds, LLVMFuzzerTestOneInput);
           n_seeds++;
         }
     }

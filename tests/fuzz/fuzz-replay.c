@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Runs the trace reader's fuzz target without libFuzzer: every seed trace
- * as is, then deterministic mutations of each (fuzz-mutate.c).  Seeds are
- * synthesized traces, raw and compressed. */
+ * Runs the fuzz target without libFuzzer: every seed trace as is, then
+ * deterministic mutations of each (byte flips, cuts, inserted and deleted
+ * runs, splices).  Seeds are synthesized traces, raw and compressed. */
 #include "tidemark.h"
 #include "tm-synth.h"
 #include "fuzz-mutate.h"
+
+int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
 static GBytes *
 seed (const char *scenario, gboolean compress, guint gcs)
@@ -36,7 +38,7 @@ test_replay (void)
     for (int compress = 0; compress < 2; compress++)
       {
         g_autoptr(GBytes) b = seed (scenarios[s], compress, 9);
-        tm_fuzz_mutate_and_run (b, rand, 1500);
+        tm_fuzz_mutate_and_run (b, rand, 1500, LLVMFuzzerTestOneInput);
       }
   g_rand_free (rand);
 }

@@ -162,3 +162,30 @@ tm_gui_test_dropdown_index (GtkDropDown *dropdown, const char *title)
       return (int) i;
   return -1;
 }
+
+gboolean
+tm_gui_test_save_png (GtkWidget *widget, const char *path, GError **error)
+{
+  int w = gtk_widget_get_width (widget);
+  int h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (node == NULL || renderer == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "the widget has not been drawn yet");
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  if (!gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "%s: could not be written", path);
+      return FALSE;
+    }
+  return TRUE;
+}

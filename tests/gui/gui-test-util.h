@@ -53,6 +53,11 @@ GtkWidget     *tm_gui_test_find_widget   (GtkWidget *root,
 int            tm_gui_test_dropdown_index (GtkDropDown *dropdown,
                                            const char  *title);
 
+/* Renders the widget as it shows now into a PNG file. */
+gboolean       tm_gui_test_save_png      (GtkWidget  *widget,
+                                          const char *path,
+                                          GError    **error);
+
 /* Asserts that path is a PNG image of width x height. */
 void           tm_gui_test_assert_png    (const char *path,
                                           int         width,

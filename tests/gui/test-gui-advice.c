@@ -53,7 +53,7 @@ static void
 test_log (void)
 {
   TmAppWindow *win = tm_app_window_new (fx.app);
-  g_autofree char *path = g_build_filename (TM_SOURCE_DIR, "tests", "data", "advice",
+  g_autofree char *path = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "data", "advice",
                                             "jdk17-g1-to-space-exhausted.log", NULL);
   TmSession *session;
   TmAdviceView *view;
@@ -98,7 +98,7 @@ test_steady (void)
 {
   TmAppWindow *win = tm_app_window_new (fx.app);
   g_autofree char *path = g_build_filename (fx.tmpdir, "steady.tmtrace", NULL);
-  g_autofree char *cmd = g_strdup_printf ("%s/src/cli/tidemark-cli synth steady -o %s", TM_BUILD_DIR, path);
+  g_autofree char *cmd = g_strdup_printf ("%s synth steady -o %s", g_getenv ("TIDEMARK_CLI"), path);
   TmAdviceView *view;
 
   g_assert_true (g_spawn_command_line_sync (cmd, NULL, NULL, NULL, NULL));

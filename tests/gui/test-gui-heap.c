@@ -184,13 +184,16 @@ static void
 test_no_graph (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmDocument) doc = tm_document_load (fx.leak_path, NULL, NULL, NULL, &error);
+  g_autoptr(TmSession) session = tm_session_new ();
   GtkWidget *window = gtk_window_new ();
   TmHeapView *view;
 
   g_assert_no_error (error);
-  g_assert_false (tm_trace_gc (trace, 15)->has_graph);
-  view = TM_HEAP_VIEW (tm_heap_view_new (trace, 15));
+  g_assert_false (tm_trace_gc (tm_document_get_trace (doc), 15)->has_graph);
+  tm_session_set_document (session, doc);
+  view = TM_HEAP_VIEW (tm_heap_view_new (session, 15));
+  g_assert_cmpstr (tm_section_get_title (TM_SECTION (view)), ==, "Heap after GC 15");
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (view));
   gtk_window_present (GTK_WINDOW (window));
   tm_gui_test_spin_until (view_idle, view, 60000);
@@ -293,12 +296,14 @@ test_data_structures (void)
   /* without a graph: disabled, and the tooltip says why */
   {
     g_autoptr(GError) error = NULL;
-    g_autoptr(TmTrace) trace = tm_trace_load (fx.leak_path, NULL, NULL, NULL, &error);
+    g_autoptr(TmDocument) doc = tm_document_load (fx.leak_path, NULL, NULL, NULL, &error);
+    g_autoptr(TmSession) session = tm_session_new ();
     GtkWidget *window = gtk_window_new ();
     TmHeapView *shallow;
 
     g_assert_no_error (error);
-    shallow = TM_HEAP_VIEW (tm_heap_view_new (trace, 15));
+    tm_session_set_document (session, doc);
+    shallow = TM_HEAP_VIEW (tm_heap_view_new (session, 15));
     gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (shallow));
     gtk_window_present (GTK_WINDOW (window));
     tm_gui_test_spin_until (view_idle, shallow, 60000);

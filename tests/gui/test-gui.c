@@ -10,6 +10,7 @@
 #include "gui-test-util.h"
 #include "tm-chart-view.h"
 #include "tm-export-dialog.h"
+#include "hprof-test-writer.h"
 
 #include <gtk/gtk.h>
 #include <math.h>
@@ -73,6 +74,12 @@ new_window (void)
   /* Let the window map and draw its first frames before the measurement. */
   tm_gui_test_spin (300);
   return win;
+}
+
+static gboolean
+zoom_to_selection (gpointer win)
+{
+  return gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-selection", NULL);
 }
 
 static void
@@ -143,8 +150,8 @@ test_leak_window (void)
   g_assert_nonnull (strstr (tooltip, "GC 100"));
   g_assert_nonnull (strstr (tooltip, "Heap after"));
 
-  /* Zoom to the window, then reset. */
-  gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-selection", NULL);
+  /* Zoom to the window (enabled once the window shows the selection), then reset. */
+  tm_gui_test_spin_until (zoom_to_selection, win, 10000);
   g_assert_cmpfloat (tm_session_get_visible_start (session), <, leak->start_ns);
   g_assert_cmpfloat (tm_session_get_visible_start (session), >, 0);
   gtk_widget_activate_action (GTK_WIDGET (win), "win.zoom-reset", NULL);
@@ -566,6 +573,43 @@ test_replace_and_close (void)
   tm_gui_test_spin (500);
 }
 
+/* File > Open with several heap dumps: one timeline, in time order. */
+static void
+test_heap_dumps_together (void)
+{
+  TmAppWindow *win = new_window ();
+  GFile *files[2];
+  const char *names[] = { "later.hprof", "earlier.hprof" };
+  TmTrace *trace;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      /* the later dump is given first: 1 s after the other */
+      g_autoptr(GBytes) b = hw_test_heap_at (8, i == 0, FALSE, G_GUINT64_CONSTANT (1700000001000) - 1000 * i);
+      g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), NULL));
+      files[i] = g_file_new_for_path (path);
+    }
+  gtk_window_present (GTK_WINDOW (win));
+  tm_app_window_open_files (win, files, 2);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  wait_until_idle (win);
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  trace = tm_app_window_get_trace (win);
+  g_assert_cmpstr (trace->format, ==, "hprof");
+  g_assert_true (trace->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), ==, 2);
+  g_assert_cmpstr (tm_trace_gc (trace, 1)->cause, ==, "earlier.hprof");
+  g_assert_cmpstr (tm_trace_gc (trace, 2)->cause, ==, "later.hprof");
+  g_assert_cmpuint (tm_trace_gc (trace, 2)->end_ns - tm_trace_gc (trace, 1)->end_ns, ==, 1000000000);
+  g_assert_true (tm_trace_gc (trace, 1)->has_graph && tm_trace_gc (trace, 2)->has_graph);
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -585,5 +629,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/memory-limit-and-bad-ds", test_memory_limit_and_bad_ds);
   g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
+  g_test_add_func ("/gui/heap-dumps-together", test_heap_dumps_together);
   return tm_gui_test_run (&fx);
 }

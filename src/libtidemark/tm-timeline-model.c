@@ -115,7 +115,12 @@ tm_timeline_model_new (const TmTrace *trace)
   m->used_after = g_new0 (double, MAX (n, 1));
   m->space_before = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
   m->space_after = g_new0 (double, (gsize) MAX (n, 1) * m->n_spaces);
+  m->n_oom = tm_trace_n_oom_events (trace);
+  m->oom_ns = g_new0 (double, MAX (m->n_oom, 1));
+  for (guint i = 0; i < m->n_oom; i++)
+    m->oom_ns[i] = (double) tm_trace_oom_event (trace, i)->time_ns;
   m->reachable = g_new0 (double, MAX (n, 1));
+  m->committed = g_new0 (double, MAX (n, 1));
   m->live_objects = g_new0 (double, MAX (n, 1));
   m->overhead = g_new0 (double, MAX (n, 1));
   m->saw_x = g_new0 (double, 2 * (gsize) MAX (n, 1));
@@ -134,6 +139,8 @@ tm_timeline_model_new (const TmTrace *trace)
       m->used_before[i] = gc->used_before;
       m->used_after[i] = gc->used_after;
       m->reachable[i] = gc->has_graph ? (double) gc->reachable_bytes : NAN;
+      m->committed[i] = gc->committed_after > 0 ? (double) gc->committed_after : NAN;
+      m->n_committed += gc->committed_after > 0;
       m->live_objects[i] = gc->live_objects;
       m->total_pause_ns += gc->pause_ns;
       if (gc->has_graph)
@@ -179,6 +186,7 @@ tm_timeline_model_new (const TmTrace *trace)
       m->max_memory = MAX (m->max_memory, MAX (gc->used_before, gc->used_after));
       if (gc->has_graph)
         m->max_memory = MAX (m->max_memory, (double) gc->reachable_bytes);
+      m->max_memory = MAX (m->max_memory, (double) gc->committed_after);
       m->max_objects = MAX (m->max_objects, (double) gc->live_objects);
       m->max_overhead = MAX (m->max_overhead, m->overhead[i]);
     }
@@ -214,6 +222,8 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->space_before);
   g_free (model->space_after);
   g_free (model->reachable);
+  g_free (model->oom_ns);
+  g_free (model->committed);
   g_free (model->live_objects);
   g_free (model->overhead);
   g_free (model->saw_x);

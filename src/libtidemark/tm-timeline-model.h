@@ -40,6 +40,8 @@ struct _TmTimelineModel {
   double      *space_before;      /* [s * n_gcs + i] */
   double      *space_after;
   double      *reachable;         /* NaN where the GC has no graph */
+  double      *committed;         /* committed heap after the GC; NaN where not logged */
+  guint        n_committed;       /* GCs that log it */
   double      *live_objects;
   double      *overhead;          /* pause / time since the previous GC ended */
 
@@ -47,6 +49,10 @@ struct _TmTimelineModel {
    * layer_top[s * 2 n_gcs + k] is the cumulative size of spaces 0..s. */
   double      *saw_x;
   double      *layer_top;
+
+  /* OutOfMemoryErrors, in time order */
+  guint        n_oom;
+  double      *oom_ns;
 
   guint        n_graphs;
   double       max_memory;

@@ -1,0 +1,1293 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Streaming HPROF parser (format as written by HotSpot's heapDumper.cpp:
+ * a header "JAVA PROFILE 1.0.x\0", u4 identifier size, u8 time stamp in
+ * ms; then records tag u1 | time u4 | length u4 | body, big-endian).
+ * Heap contents come in HEAP DUMP (1.0.1) or HEAP DUMP SEGMENT (1.0.2)
+ * records of sub-records without lengths, so a sub-record this parser
+ * does not know ends its segment (reading goes on with the next record).
+ *
+ * Objects are numbered in dump order; references are collected as
+ * (source index, target address) and resolved once every object is known,
+ * because dumps refer forward freely.  Every count and length from the
+ * file is checked against its record before it is used.
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-hprof-private.h"
+#include "tm-trace.h"
+#include "tm-error.h"
+
+#define BUF_SIZE            (4u << 20)
+#define MAX_UTF8            (1u << 20)     /* longer names are skipped */
+#define MAX_INSTANCE_BYTES  (1u << 20)     /* 65535 fields of 8 bytes fit */
+#define MAX_CHAIN           256            /* superclass chain depth */
+#define PROGRESS_STEP       (4u << 20)
+
+enum {
+  TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_HEAP_DUMP = 0x0C,
+  TAG_HEAP_DUMP_SEGMENT = 0x1C, TAG_HEAP_DUMP_END = 0x2C,
+};
+
+enum {
+  SUB_ROOT_UNKNOWN = 0xFF, SUB_ROOT_JNI_GLOBAL = 0x01, SUB_ROOT_JNI_LOCAL = 0x02,
+  SUB_ROOT_JAVA_FRAME = 0x03, SUB_ROOT_NATIVE_STACK = 0x04, SUB_ROOT_STICKY_CLASS = 0x05,
+  SUB_ROOT_THREAD_BLOCK = 0x06, SUB_ROOT_MONITOR_USED = 0x07, SUB_ROOT_THREAD_OBJECT = 0x08,
+  SUB_CLASS_DUMP = 0x20, SUB_INSTANCE_DUMP = 0x21, SUB_OBJ_ARRAY_DUMP = 0x22, SUB_PRIM_ARRAY_DUMP = 0x23,
+  /* Android's extensions */
+  SUB_ROOT_INTERNED_STRING = 0x89, SUB_ROOT_FINALIZING = 0x8A, SUB_ROOT_DEBUGGER = 0x8B,
+  SUB_ROOT_REFERENCE_CLEANUP = 0x8C, SUB_ROOT_VM_INTERNAL = 0x8D, SUB_ROOT_JNI_MONITOR = 0x8E,
+  SUB_UNREACHABLE = 0x90, SUB_PRIM_ARRAY_NODATA = 0xC3, SUB_HEAP_DUMP_INFO = 0xFE,
+};
+
+enum { BT_OBJECT = 2, BT_BOOLEAN = 4, BT_CHAR, BT_FLOAT, BT_DOUBLE, BT_BYTE, BT_SHORT, BT_INT, BT_LONG };
+
+/* ---- address -> object index ------------------------------------------ */
+
+typedef struct {
+  guint64 *keys;      /* 0 = empty (0 is the null id, never an object) */
+  guint32 *vals;
+  gsize    mask;
+  gsize    n;
+} AddrMap;
+
+static inline gsize
+addr_hash (guint64 k, gsize mask)
+{
+  k ^= k >> 31;
+  k *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
+  k ^= k >> 29;
+  return (gsize) k & mask;
+}
+
+static void
+addr_map_alloc (AddrMap *m, gsize cap)
+{
+  m->keys = g_new0 (guint64, cap);
+  m->vals = g_new (guint32, cap);
+  m->mask = cap - 1;
+}
+
+static void
+addr_map_grow (AddrMap *m)
+{
+  AddrMap old = *m;
+
+  addr_map_alloc (m, (old.mask + 1) * 2);
+  for (gsize i = 0; i <= old.mask; i++)
+    if (old.keys[i] != 0)
+      {
+        gsize h = addr_hash (old.keys[i], m->mask);
+        while (m->keys[h] != 0)
+          h = (h + 1) & m->mask;
+        m->keys[h] = old.keys[i];
+        m->vals[h] = old.vals[i];
+      }
+  g_free (old.keys);
+  g_free (old.vals);
+}
+
+/* FALSE if the address is already there. */
+static gboolean
+addr_map_insert (AddrMap *m, guint64 k, guint32 v)
+{
+  gsize h;
+
+  if (G_UNLIKELY ((m->n + 1) * 10 > (m->mask + 1) * 7))
+    addr_map_grow (m);
+  h = addr_hash (k, m->mask);
+  while (m->keys[h] != 0)
+    {
+      if (m->keys[h] == k)
+        return FALSE;
+      h = (h + 1) & m->mask;
+    }
+  m->keys[h] = k;
+  m->vals[h] = v;
+  m->n++;
+  return TRUE;
+}
+
+static inline gboolean
+addr_map_lookup (const AddrMap *m, guint64 k, guint32 *v)
+{
+  gsize h = addr_hash (k, m->mask);
+
+  while (m->keys[h] != 0)
+    {
+      if (m->keys[h] == k)
+        {
+          *v = m->vals[h];
+          return TRUE;
+        }
+      h = (h + 1) & m->mask;
+    }
+  return FALSE;
+}
+
+static void
+addr_map_clear (AddrMap *m)
+{
+  g_clear_pointer (&m->keys, g_free);
+  g_clear_pointer (&m->vals, g_free);
+  m->n = 0;
+}
+
+/* ---- classes ---------------------------------------------------------- */
+
+typedef struct {
+  guint64  id;
+  guint64  super_id;
+  guint32  type_id;        /* builder type, 0 until first used */
+  gboolean dumped;         /* CLASS DUMP seen */
+  guint16  n_fields;       /* own instance fields */
+  guint8  *field_type;
+  guint64 *field_name;     /* string ids */
+  /* layout of an instance's field bytes, own fields first, then the
+   * superclass's (HotSpot's order); computed on first use */
+  gint     layout;         /* 0 not yet, 1 ok, -1 incomplete chain */
+  guint32  data_bytes;
+  guint32  n_refs;
+  guint32 *ref_off;
+  guint32 *ref_label;
+  guint64  shallow;
+} HprofClass;
+
+static void
+hprof_class_free (gpointer data)
+{
+  HprofClass *c = data;
+
+  g_free (c->field_type);
+  g_free (c->field_name);
+  g_free (c->ref_off);
+  g_free (c->ref_label);
+  g_free (c);
+}
+
+struct _HprofParser {
+  const char        *path;
+  TmHeaptrackSource *src;
+  guint8            *buf;
+  gsize              cap, pos, len;
+  guint64            base;           /* offset of buf[0] in the (decompressed) stream */
+  gboolean           eof;
+  GError            *io_error;
+
+  guint              id_size;
+  guint              ref_size, obj_header, array_header;
+
+  GHashTable        *strings;        /* guint64* id -> char* */
+  GHashTable        *class_names;    /* class id -> name string id (guint64* both) */
+  GHashTable        *classes;        /* guint64* id -> HprofClass* */
+  HprofClass        *class_cache[256];
+  GHashTable        *label_index;    /* char* -> label + 1 */
+  GHashTable        *threads_seen;
+  guint32            next_type;
+  guint32            prim_defined;   /* bit per basic type */
+
+  AddrMap            map;
+  TmVecU32           e_src;
+  TmVecU64           e_addr;
+  TmVecU32           e_label;
+  TmVecU64           r_addr;
+
+  const HprofSink   *sink;
+  gpointer           user;
+  gboolean           want_labels;
+  TmProgressFunc     progress;
+  gpointer           progress_data;
+  GCancellable      *cancellable;
+  guint64            next_check;
+  HprofResult       *r;
+};
+
+/* ---- byte source ------------------------------------------------------- */
+
+static inline guint64
+off (const HprofParser *p)
+{
+  return p->base + p->pos;
+}
+
+/* Makes n bytes readable at buf + pos.  FALSE at the end of the data. */
+static gboolean
+refill (HprofParser *p, gsize n)
+{
+  if (n > p->cap)
+    {
+      gsize cap = MAX (n, p->cap * 2);
+      guint8 *nb = g_malloc (cap);
+      memcpy (nb, p->buf + p->pos, p->len - p->pos);
+      g_free (p->buf);
+      p->buf = nb;
+      p->cap = cap;
+    }
+  else
+    memmove (p->buf, p->buf + p->pos, p->len - p->pos);
+  p->base += p->pos;
+  p->len -= p->pos;
+  p->pos = 0;
+  while (p->len < n && !p->eof)
+    {
+      gssize got = tm_heaptrack_source_read (p->src, p->buf + p->len, p->cap - p->len,
+                                             p->io_error ? NULL : &p->io_error);
+      if (got <= 0)
+        p->eof = TRUE;
+      else
+        p->len += (gsize) got;
+    }
+  return p->len >= n;
+}
+
+static inline gboolean
+need (HprofParser *p, gsize n)
+{
+  return G_LIKELY (p->len - p->pos >= n) || refill (p, n);
+}
+
+static gboolean
+skip (HprofParser *p, guint64 n)
+{
+  while (n > 0)
+    {
+      gsize k;
+      if (p->pos == p->len && !refill (p, 1))
+        return FALSE;
+      k = (gsize) MIN (n, (guint64) (p->len - p->pos));
+      p->pos += k;
+      n -= k;
+    }
+  return TRUE;
+}
+
+static inline guint32
+rd_u4 (const guint8 *b)
+{
+  return ((guint32) b[0] << 24) | ((guint32) b[1] << 16) | ((guint32) b[2] << 8) | b[3];
+}
+
+static inline guint64
+rd_id (const HprofParser *p, const guint8 *b)
+{
+  if (p->id_size == 4)
+    return rd_u4 (b);
+  return ((guint64) rd_u4 (b) << 32) | rd_u4 (b + 4);
+}
+
+static inline guint8
+u1 (HprofParser *p)
+{
+  return p->buf[p->pos++];
+}
+
+static inline guint16
+u2 (HprofParser *p)
+{
+  guint16 v = (guint16) ((p->buf[p->pos] << 8) | p->buf[p->pos + 1]);
+  p->pos += 2;
+  return v;
+}
+
+static inline guint32
+u4 (HprofParser *p)
+{
+  guint32 v = rd_u4 (p->buf + p->pos);
+  p->pos += 4;
+  return v;
+}
+
+static inline guint64
+id (HprofParser *p)
+{
+  guint64 v = rd_id (p, p->buf + p->pos);
+  p->pos += p->id_size;
+  return v;
+}
+
+/* bytes of a value of basic type t; 0 if t is not a basic type */
+static inline guint
+type_size (const HprofParser *p, guint t)
+{
+  switch (t)
+    {
+    case BT_OBJECT: return p->id_size;
+    case BT_BOOLEAN: case BT_BYTE: return 1;
+    case BT_CHAR: case BT_SHORT: return 2;
+    case BT_FLOAT: case BT_INT: return 4;
+    case BT_DOUBLE: case BT_LONG: return 8;
+    default: return 0;
+    }
+}
+
+static void
+note (HprofParser *p, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+note (HprofParser *p, guint64 offset, const char *format, ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_ptr_array_add (p->r->notes, g_strdup_vprintf (format, args));
+  g_ptr_array_add (p->r->note_offsets, (gpointer) (guintptr) offset);
+  va_end (args);
+}
+
+static void
+stop (HprofParser *p, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
+
+static void
+stop (HprofParser *p, guint64 offset, const char *format, ...)
+{
+  va_list args;
+
+  if (p->r->stopped)
+    return;
+  va_start (args, format);
+  p->r->stopped = TRUE;
+  p->r->stop_offset = offset;
+  if (p->io_error != NULL)
+    p->r->stop_reason = g_strdup (p->io_error->message);
+  else
+    p->r->stop_reason = g_strdup_vprintf (format, args);
+  va_end (args);
+}
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *
+string_for (HprofParser *p, guint64 sid)
+{
+  return g_hash_table_lookup (p->strings, &sid);
+}
+
+static guint32
+label_for (HprofParser *p, const char *text)
+{
+  gpointer v;
+
+  if (!p->want_labels || text == NULL)
+    return TM_HPROF_LABEL_NONE;
+  v = g_hash_table_lookup (p->label_index, text);
+  if (v != NULL)
+    return GPOINTER_TO_UINT (v) - 1;
+  g_ptr_array_add (p->r->labels, g_strdup (text));
+  g_hash_table_insert (p->label_index, g_ptr_array_index (p->r->labels, p->r->labels->len - 1),
+                       GUINT_TO_POINTER (p->r->labels->len));
+  return p->r->labels->len - 1;
+}
+
+static const char *const prim_names[] = {
+  [BT_BOOLEAN] = "boolean", [BT_CHAR] = "char", [BT_FLOAT] = "float", [BT_DOUBLE] = "double",
+  [BT_BYTE] = "byte", [BT_SHORT] = "short", [BT_INT] = "int", [BT_LONG] = "long",
+};
+
+/* "java/util/HashMap$Node" -> "java.util.HashMap$Node",
+ * "[[Ljava/lang/String;" -> "java.lang.String[][]", "[I" -> "int[]". */
+static char *
+java_name (const char *internal)
+{
+  GString *s = g_string_new (NULL);
+  const char *n = internal;
+  guint dims = 0;
+
+  while (*n == '[')
+    {
+      dims++;
+      n++;
+    }
+  if (dims > 0 && *n == 'L')
+    {
+      const char *e = strchr (n, ';');
+      g_string_append_len (s, n + 1, e ? e - n - 1 : (gssize) strlen (n + 1));
+    }
+  else if (dims > 0 && n[0] != '\0' && n[1] == '\0')
+    {
+      static const char codes[] = "ZCFDBSIJ";
+      const char *c = strchr (codes, n[0]);
+      g_string_append (s, c ? prim_names[BT_BOOLEAN + (c - codes)] : n);
+    }
+  else
+    g_string_append (s, n);
+  for (gsize i = 0; i < s->len; i++)
+    if (s->str[i] == '/')
+      s->str[i] = '.';
+  for (guint d = 0; d < dims; d++)
+    g_string_append (s, "[]");
+  return g_string_free (s, FALSE);
+}
+
+static char *
+class_name (HprofParser *p, guint64 class_id)
+{
+  guint64 *sid = g_hash_table_lookup (p->class_names, &class_id);
+  const char *s = sid ? string_for (p, *sid) : NULL;
+
+  if (s == NULL)
+    return g_strdup_printf ("(class 0x%" G_GINT64_MODIFIER "x)", class_id);
+  return java_name (s);
+}
+
+static HprofClass *
+class_get (HprofParser *p, guint64 class_id, gboolean create)
+{
+  HprofClass **slot = &p->class_cache[(class_id >> 3) & 255];
+  HprofClass *c;
+
+  if (*slot != NULL && (*slot)->id == class_id)
+    return *slot;
+  c = g_hash_table_lookup (p->classes, &class_id);
+  if (c == NULL && create)
+    {
+      c = g_new0 (HprofClass, 1);
+      c->id = class_id;
+      g_hash_table_insert (p->classes, &c->id, c);
+    }
+  if (c != NULL)
+    *slot = c;
+  return c;
+}
+
+static guint32
+class_type (HprofParser *p, HprofClass *c, guint32 flags)
+{
+  if (c->type_id == 0)
+    {
+      c->type_id = p->next_type++;
+      if (p->sink && p->sink->type)
+        {
+          g_autofree char *name = class_name (p, c->id);
+          if (g_str_has_suffix (name, "[]") && flags == 0)
+            flags = TM_TYPE_FLAG_REF_ARRAY;
+          p->sink->type (p->user, c->type_id, name, flags);
+        }
+    }
+  return c->type_id;
+}
+
+static guint32
+prim_array_type (HprofParser *p, guint t)
+{
+  if (!(p->prim_defined & (1u << t)))
+    {
+      p->prim_defined |= 1u << t;
+      if (p->sink && p->sink->type)
+        {
+          g_autofree char *name = g_strconcat (prim_names[t], "[]", NULL);
+          p->sink->type (p->user, t, name, TM_TYPE_FLAG_PRIM_ARRAY);
+        }
+    }
+  return t;
+}
+
+/* The instance layout of a class: where its references are. */
+static gboolean
+class_layout (HprofParser *p, HprofClass *c)
+{
+  HprofClass *chain[MAX_CHAIN];
+  guint n_chain = 0;
+  guint32 bytes = 0, refs = 0, o = 0, r = 0;
+
+  if (c->layout != 0)
+    return c->layout > 0;
+  c->layout = -1;
+  for (HprofClass *k = c; k != NULL; k = k->super_id ? class_get (p, k->super_id, FALSE) : NULL)
+    {
+      if (!k->dumped || n_chain == MAX_CHAIN)
+        return FALSE;
+      for (guint i = 0; i < n_chain; i++)
+        if (chain[i] == k)
+          return FALSE;     /* a cycle of superclasses */
+      chain[n_chain++] = k;
+      for (guint f = 0; f < k->n_fields; f++)
+        {
+          bytes += type_size (p, k->field_type[f]);
+          refs += k->field_type[f] == BT_OBJECT;
+        }
+      if (k->super_id == 0)
+        break;
+    }
+  c->data_bytes = bytes;
+  c->n_refs = refs;
+  c->ref_off = g_new (guint32, MAX (refs, 1));
+  c->ref_label = g_new0 (guint32, MAX (refs, 1));
+  for (guint i = 0; i < n_chain; i++)
+    for (guint f = 0; f < chain[i]->n_fields; f++)
+      {
+        if (chain[i]->field_type[f] == BT_OBJECT)
+          {
+            c->ref_off[r] = o;
+            c->ref_label[r] = label_for (p, string_for (p, chain[i]->field_name[f]));
+            r++;
+          }
+        o += type_size (p, chain[i]->field_type[f]);
+      }
+  c->shallow = (p->obj_header + bytes - (guint64) refs * (p->id_size - p->ref_size) + 7) & ~(guint64) 7;
+  c->layout = 1;
+  return TRUE;
+}
+
+/* ---- objects, references, roots ---------------------------------------- */
+
+static gboolean
+add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64 at)
+{
+  guint32 index = p->r->n_objects;
+
+  if (addr == 0 || index >= G_MAXUINT32 - 2 || !addr_map_insert (&p->map, addr, index))
+    {
+      note (p, at, "object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
+            addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
+      return FALSE;
+    }
+  p->r->n_objects++;
+  p->r->total_bytes += size;
+  if (p->sink && p->sink->object)
+    p->sink->object (p->user, index, type_id, size);
+  return TRUE;
+}
+
+static inline void
+add_ref (HprofParser *p, guint32 src, guint64 target, guint32 label)
+{
+  tm_vec_u32_push (&p->e_src, src);
+  tm_vec_u64_push (&p->e_addr, target);
+  if (p->want_labels)
+    tm_vec_u32_push (&p->e_label, label);
+}
+
+static void
+add_root (HprofParser *p, guint64 addr, guint kind, guint32 thread, guint32 label)
+{
+  HprofRoot root = { 0, (guint8) kind, thread, label };
+
+  if (addr == 0)
+    return;
+  if (thread != 0 && g_hash_table_add (p->threads_seen, GUINT_TO_POINTER (thread))
+      && p->sink && p->sink->thread)
+    p->sink->thread (p->user, thread);
+  tm_vec_u64_push (&p->r_addr, addr);
+  g_array_append_val (p->r->roots, root);
+}
+
+/* ---- heap dump sub-records ---------------------------------------------- */
+
+typedef enum { SEG_OK, SEG_SKIP, SEG_STOP } SegResult;
+
+/* A sub-record longer than what is left of its record: damage that ends
+ * the record (the next one starts where the record's length says). */
+static SegResult
+past_end_of_record (HprofParser *p, guint64 at, const char *what)
+{
+  note (p, at, "%s at byte offset %" G_GUINT64_FORMAT " runs past the end of its heap dump record; the rest is skipped",
+        what, at);
+  return SEG_SKIP;
+}
+
+#define NEED(n)                                                          \
+  G_STMT_START {                                                         \
+    guint64 need_n_ = (n);                                               \
+    if (need_n_ > end - off (p))                                         \
+      goto past_end;                                                     \
+    if (!need (p, (gsize) need_n_))                                      \
+      goto cut;                                                          \
+  } G_STMT_END
+
+static SegResult
+class_dump (HprofParser *p, guint64 end, guint64 at)
+{
+  const guint I = p->id_size;
+  guint64 cid, super, loader, static_bytes = 0;
+  guint16 n;
+  HprofClass *c;
+  guint32 index = p->r->n_objects;
+  guint32 dup;
+  gboolean have_obj;
+  g_autofree char *cname = NULL;
+
+  NEED (7 * I + 4 + 4 + 2);
+  cid = id (p);
+  (void) u4 (p);
+  super = id (p);
+  loader = id (p);
+  p->pos += 4 * I;        /* signers, protection domain, reserved */
+  (void) u4 (p);          /* instance size: recomputed from the fields */
+  n = u2 (p);
+  for (guint i = 0; i < n; i++)    /* constant pool */
+    {
+      guint t, s;
+      NEED (3);
+      p->pos += 2;
+      t = u1 (p);
+      if ((s = type_size (p, t)) == 0)
+        goto bad_type;
+      NEED (s);
+      p->pos += s;
+    }
+
+  c = class_get (p, cid, TRUE);
+  if (c->dumped)
+    {
+      note (p, at, "class 0x%" G_GINT64_MODIFIER "x dumped twice (byte offset %" G_GUINT64_FORMAT "); the second is skipped",
+            cid, at);
+      c = NULL;
+    }
+  else if (c->layout < 0)
+    c->layout = 0;        /* its instances came first: try again for later ones */
+  /* the class object is added once its size (the statics) is known */
+  have_obj = c != NULL && cid != 0 && !addr_map_lookup (&p->map, cid, &dup);
+  if (p->want_labels && have_obj)
+    cname = class_name (p, cid);
+
+  NEED (2);
+  n = u2 (p);
+  for (guint i = 0; i < n; i++)    /* static fields */
+    {
+      guint64 name;
+      guint t, s;
+      NEED (I + 1);
+      name = id (p);
+      t = u1 (p);
+      if ((s = type_size (p, t)) == 0)
+        goto bad_type;
+      NEED (s);
+      static_bytes += t == BT_OBJECT ? p->ref_size : s;
+      if (t == BT_OBJECT)
+        {
+          guint64 target = id (p);
+          if (target != 0 && have_obj)
+            {
+              const char *fname = string_for (p, name);
+              guint32 label = TM_HPROF_LABEL_NONE, root_label = TM_HPROF_LABEL_NONE;
+              if (p->want_labels)
+                {
+                  g_autofree char *full = g_strdup_printf ("%s.%s", cname, fname ? fname : "?");
+                  label = label_for (p, fname ? fname : "?");
+                  root_label = label_for (p, full);
+                }
+              add_ref (p, index, target, label);
+              add_root (p, target, TM_ROOT_KIND_STATIC, 0, root_label);
+            }
+        }
+      else
+        p->pos += s;
+    }
+
+  NEED (2);
+  n = u2 (p);
+  NEED ((guint64) n * (I + 1));
+  if (c != NULL)
+    {
+      c->dumped = TRUE;
+      c->super_id = super;
+      c->n_fields = n;
+      c->field_type = g_new (guint8, MAX (n, 1));
+      c->field_name = g_new (guint64, MAX (n, 1));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 name = id (p);
+      guint t = u1 (p);
+      if (type_size (p, t) == 0)
+        {
+          if (c != NULL)
+            c->n_fields = (guint16) i;
+          goto bad_type;
+        }
+      if (c != NULL)
+        {
+          c->field_type[i] = (guint8) t;
+          c->field_name[i] = name;
+        }
+    }
+
+  if (have_obj)
+    {
+      /* A loaded class is held by its loader, a link the dump does not
+       * show: classes are roots, and keep their loader and superclass. */
+      if (super != 0)
+        add_ref (p, index, super, label_for (p, "<superclass>"));
+      if (loader != 0)
+        add_ref (p, index, loader, label_for (p, "<classloader>"));
+      if (p->want_labels)
+        {
+          g_autofree char *l = g_strconcat ("class ", cname, NULL);
+          add_root (p, cid, TM_ROOT_KIND_SYSTEM_CLASS, 0, label_for (p, l));
+        }
+      else
+        add_root (p, cid, TM_ROOT_KIND_SYSTEM_CLASS, 0, TM_HPROF_LABEL_NONE);
+      /* the mirror: a header and the static fields */
+      add_object (p, cid, TM_HPROF_TYPE_CLASS, (p->obj_header + static_bytes + 7) & ~(guint64) 7, at);
+    }
+  return SEG_OK;
+
+bad_type:
+  note (p, at, "class dump at byte offset %" G_GUINT64_FORMAT " has a field of unknown type; the rest of its segment is skipped", at);
+  return SEG_SKIP;
+past_end:
+  return past_end_of_record (p, at, "class dump");
+cut:
+  return SEG_STOP;
+}
+
+static SegResult
+instance_dump (HprofParser *p, guint64 end, guint64 at)
+{
+  const guint I = p->id_size;
+  guint64 addr, cid;
+  guint32 nbytes, index = p->r->n_objects;
+  HprofClass *c;
+  guint64 size;
+  const guint8 *data;
+
+  NEED (2 * I + 8);
+  addr = id (p);
+  p->pos += 4;
+  cid = id (p);
+  nbytes = u4 (p);
+  if (nbytes > MAX_INSTANCE_BYTES)
+    {
+      note (p, at, "instance dump at byte offset %" G_GUINT64_FORMAT " claims %u bytes of fields; the rest of its record is skipped",
+            at, nbytes);
+      return SEG_SKIP;
+    }
+  NEED (nbytes);
+  data = p->buf + p->pos;
+  p->pos += nbytes;
+
+  c = class_get (p, cid, TRUE);
+  if (class_layout (p, c) && c->data_bytes == nbytes)
+    {
+      size = c->shallow;
+      if (!add_object (p, addr, class_type (p, c, 0), size, at))
+        return SEG_OK;
+      for (guint32 r = 0; r < c->n_refs; r++)
+        {
+          guint64 target = rd_id (p, data + c->ref_off[r]);
+          if (target != 0)
+            add_ref (p, index, target, c->ref_label[r]);
+        }
+    }
+  else
+    {
+      /* no layout: its size from the bytes, its references unknown */
+      p->r->unknown_layout++;
+      size = (p->obj_header + (guint64) nbytes + 7) & ~(guint64) 7;
+      add_object (p, addr, class_type (p, c, 0), size, at);
+    }
+  return SEG_OK;
+
+past_end:
+  return past_end_of_record (p, at, "instance dump");
+cut:
+  return SEG_STOP;
+}
+
+static SegResult
+obj_array_dump (HprofParser *p, guint64 end, guint64 at)
+{
+  const guint I = p->id_size;
+  guint64 addr, cid;
+  guint32 n, index = p->r->n_objects;
+  gboolean have;
+
+  NEED (2 * I + 8);
+  addr = id (p);
+  p->pos += 4;
+  n = u4 (p);
+  cid = id (p);
+  if ((guint64) n * I > end - off (p))
+    goto past_end;
+  have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
+                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at);
+  for (guint32 i = 0; i < n;)
+    {
+      guint32 chunk = MIN (n - i, 65536u);
+      NEED ((guint64) chunk * I);
+      for (guint32 k = 0; k < chunk; k++, i++)
+        {
+          guint64 target = id (p);
+          if (target != 0 && have)
+            add_ref (p, index, target, p->want_labels ? (TM_HPROF_LABEL_INDEX | MIN (i, 0x7fffffffu)) : 0);
+        }
+    }
+  return SEG_OK;
+
+past_end:
+  return past_end_of_record (p, at, "object array");
+cut:
+  return SEG_STOP;
+}
+
+static SegResult
+prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data)
+{
+  const guint I = p->id_size;
+  guint64 addr, bytes;
+  guint32 n;
+  guint t, s;
+
+  NEED (I + 9);
+  addr = id (p);
+  p->pos += 4;
+  n = u4 (p);
+  t = u1 (p);
+  if (t == BT_OBJECT || (s = type_size (p, t)) == 0)
+    {
+      note (p, at, "primitive array at byte offset %" G_GUINT64_FORMAT " has unknown element type %u; the rest of its segment is skipped",
+            at, t);
+      return SEG_SKIP;
+    }
+  bytes = (guint64) n * s;
+  if (with_data)
+    {
+      if (bytes > end - off (p))
+        goto past_end;
+      if (!skip (p, bytes))
+        goto cut;
+    }
+  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at);
+  return SEG_OK;
+
+past_end:
+  return past_end_of_record (p, at, "primitive array");
+cut:
+  return SEG_STOP;
+}
+
+/* A root sub-record: the object id, then `extra` bytes; `thread_at` is
+ * the offset of a u4 thread serial among them, or -1. */
+static SegResult
+root (HprofParser *p, guint64 end, guint kind, guint extra, int thread_at)
+{
+  guint64 addr;
+  guint32 thread = 0;
+
+  NEED (p->id_size + extra);
+  addr = id (p);
+  if (thread_at >= 0)
+    thread = rd_u4 (p->buf + p->pos + thread_at);
+  p->pos += extra;
+  add_root (p, addr, kind, thread, TM_HPROF_LABEL_NONE);
+  return SEG_OK;
+
+past_end:
+  return past_end_of_record (p, off (p) - 1, "root sub-record");
+cut:
+  return SEG_STOP;
+}
+
+static void
+check_progress (HprofParser *p)
+{
+  p->next_check = off (p) + PROGRESS_STEP;
+  if (p->progress != NULL)
+    {
+      guint64 size = MAX (tm_heaptrack_source_size (p->src), 1);
+      p->progress (MIN (1.0, (double) tm_heaptrack_source_offset (p->src) / (double) size), p->progress_data);
+    }
+}
+
+/* Returns FALSE when reading must stop (cut short, cancelled). */
+static gboolean
+heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
+{
+  guint64 end = to_end ? G_MAXUINT64 : off (p) + length;
+  const guint I = p->id_size;
+
+  while (off (p) < end)
+    {
+      guint64 at = off (p);
+      SegResult res;
+      guint tag;
+
+      if (G_UNLIKELY (at >= p->next_check))
+        {
+          if (g_cancellable_is_cancelled (p->cancellable))
+            return FALSE;
+          check_progress (p);
+        }
+      if (!need (p, 1))
+        {
+          if (to_end)
+            return TRUE;
+          stop (p, at, "the file ends inside the heap dump record at byte offset %" G_GUINT64_FORMAT, rec_at);
+          return FALSE;
+        }
+      tag = u1 (p);
+      switch (tag)
+        {
+        case SUB_ROOT_UNKNOWN:          res = root (p, end, TM_ROOT_KIND_OTHER7, 0, -1); break;
+        case SUB_ROOT_JNI_GLOBAL:       res = root (p, end, TM_ROOT_KIND_JNI_GLOBAL, I, -1); break;
+        case SUB_ROOT_JNI_LOCAL:        res = root (p, end, TM_ROOT_KIND_JNI_LOCAL, 8, 0); break;
+        case SUB_ROOT_JAVA_FRAME:       res = root (p, end, TM_ROOT_KIND_THREAD_STACK, 8, 0); break;
+        case SUB_ROOT_NATIVE_STACK:     res = root (p, end, TM_ROOT_KIND_THREAD_STACK, 4, 0); break;
+        case SUB_ROOT_STICKY_CLASS:     res = root (p, end, TM_ROOT_KIND_SYSTEM_CLASS, 0, -1); break;
+        case SUB_ROOT_THREAD_BLOCK:     res = root (p, end, TM_ROOT_KIND_THREAD_STACK, 4, 0); break;
+        case SUB_ROOT_MONITOR_USED:     res = root (p, end, TM_ROOT_KIND_MONITOR, 0, -1); break;
+        case SUB_ROOT_THREAD_OBJECT:    res = root (p, end, TM_ROOT_KIND_THREAD_STACK, 8, 0); break;
+        case SUB_ROOT_INTERNED_STRING:
+        case SUB_ROOT_FINALIZING:
+        case SUB_ROOT_DEBUGGER:
+        case SUB_ROOT_REFERENCE_CLEANUP:
+        case SUB_ROOT_VM_INTERNAL:      res = root (p, end, TM_ROOT_KIND_OTHER7, 0, -1); break;
+        case SUB_ROOT_JNI_MONITOR:      res = root (p, end, TM_ROOT_KIND_MONITOR, 8, 0); break;
+        case SUB_UNREACHABLE:           res = root (p, end, G_MAXUINT, 0, -1); break;
+        case SUB_HEAP_DUMP_INFO:
+          res = end - off (p) >= 4 + I ? (skip (p, 4 + I) ? SEG_OK : SEG_STOP) : SEG_SKIP;
+          break;
+        case SUB_CLASS_DUMP:            res = class_dump (p, end, at); break;
+        case SUB_INSTANCE_DUMP:         res = instance_dump (p, end, at); break;
+        case SUB_OBJ_ARRAY_DUMP:        res = obj_array_dump (p, end, at); break;
+        case SUB_PRIM_ARRAY_DUMP:       res = prim_array_dump (p, end, at, TRUE); break;
+        case SUB_PRIM_ARRAY_NODATA:     res = prim_array_dump (p, end, at, FALSE); break;
+        default:
+          note (p, at, "unknown heap dump sub-record 0x%02x at byte offset %" G_GUINT64_FORMAT "; the rest of its record is skipped",
+                tag, at);
+          res = SEG_SKIP;
+          break;
+        }
+      if (G_UNLIKELY (res == SEG_STOP))
+        {
+          stop (p, at, "the file ends inside the heap dump sub-record 0x%02x at byte offset %" G_GUINT64_FORMAT, tag, at);
+          return FALSE;
+        }
+      if (G_UNLIKELY (res == SEG_SKIP))
+        {
+          if (to_end)
+            {
+              stop (p, at, "damaged heap dump sub-record 0x%02x at byte offset %" G_GUINT64_FORMAT, tag, at);
+              return FALSE;
+            }
+          if (!skip (p, end - off (p)))
+            {
+              stop (p, off (p), "the file ends inside the heap dump record at byte offset %" G_GUINT64_FORMAT, rec_at);
+              return FALSE;
+            }
+        }
+    }
+  return TRUE;
+}
+
+#undef NEED
+
+/* ---- records ----------------------------------------------------------- */
+
+static gboolean
+parse_header (HprofParser *p, GError **error)
+{
+  static const char magic[] = "JAVA PROFILE 1.0";
+  gsize n = 0;
+
+  need (p, 64);
+  if (p->len < sizeof magic - 1 || memcmp (p->buf, magic, sizeof magic - 1) != 0)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not an HPROF heap dump", p->path);
+      return FALSE;
+    }
+  while (n < p->len && n < 32 && p->buf[n] != 0)
+    n++;
+  if (n == p->len || n == 32 || p->len < n + 13)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header: the HPROF header is cut short or malformed (byte offset 0)",
+                   p->path);
+      return FALSE;
+    }
+  p->r->version = g_strndup ((const char *) p->buf, n);
+  p->pos = n + 1;
+  p->id_size = u4 (p);
+  if (p->id_size != 4 && p->id_size != 8)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
+                   "%s: damaged header: identifier size %u at byte offset %" G_GSIZE_FORMAT " (only 4 and 8 exist)",
+                   p->path, p->id_size, n + 1);
+      return FALSE;
+    }
+  p->r->id_size = p->id_size;
+  p->r->header_ms = ((guint64) u4 (p) << 32);
+  p->r->header_ms |= u4 (p);
+  /* shallow sizes: a 64-bit VM with compressed oops and class pointers
+   * (HotSpot's default below 32 GiB of heap), or a 32-bit VM */
+  p->ref_size = 4;
+  p->obj_header = p->id_size == 8 ? 12 : 8;
+  p->array_header = p->id_size == 8 ? 16 : 12;
+  return TRUE;
+}
+
+/* Superclasses of the classes in use, as types (also those without
+ * instances of their own), so that the model knows the hierarchy. */
+static void
+define_hierarchy (HprofParser *p)
+{
+  g_autoptr(GPtrArray) used = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, p->classes);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    if (((HprofClass *) v)->type_id != 0)
+      g_ptr_array_add (used, v);
+  for (guint i = 0; i < used->len; i++)
+    {
+      HprofClass *c = g_ptr_array_index (used, i);
+      for (guint depth = 0; c->dumped && c->super_id != 0 && depth < MAX_CHAIN; depth++)
+        {
+          HprofClass *s = class_get (p, c->super_id, FALSE);
+          gboolean fresh;
+
+          if (s == NULL || s == c)
+            break;
+          fresh = s->type_id == 0;
+          class_type (p, s, 0);
+          p->sink->hierarchy (p->user, c->type_id, s->type_id);
+          if (!fresh)
+            break;     /* its own chain is walked from the list */
+          c = s;
+        }
+    }
+}
+
+static void
+resolve (HprofParser *p)
+{
+  HprofResult *r = p->r;
+  gsize m = 0;
+
+  /* references: compact in place */
+  tm_vec_u32_reserve (&r->dst, p->e_src.len);
+  for (gsize e = 0; e < p->e_src.len; e++)
+    {
+      guint32 t;
+      if (!addr_map_lookup (&p->map, p->e_addr.data[e], &t))
+        {
+          r->dangling_refs++;
+          continue;
+        }
+      p->e_src.data[m] = p->e_src.data[e];
+      if (p->want_labels)
+        p->e_label.data[m] = p->e_label.data[e];
+      r->dst.data[m++] = t;
+    }
+  r->dst.len = m;
+  p->e_src.len = m;
+  p->e_label.len = p->want_labels ? m : 0;
+  r->src = p->e_src;
+  r->label = p->e_label;
+  memset (&p->e_src, 0, sizeof p->e_src);
+  memset (&p->e_label, 0, sizeof p->e_label);
+  tm_vec_u64_clear (&p->e_addr);
+
+  m = 0;
+  for (guint i = 0; i < r->roots->len; i++)
+    {
+      HprofRoot root = g_array_index (r->roots, HprofRoot, i);
+      if (root.kind == G_MAXUINT8 || !addr_map_lookup (&p->map, p->r_addr.data[i], &root.object))
+        {
+          if (root.kind != G_MAXUINT8)
+            r->dangling_roots++;
+          continue;
+        }
+      g_array_index (r->roots, HprofRoot, m++) = root;
+    }
+  g_array_set_size (r->roots, (guint) m);
+}
+
+gboolean
+tm_hprof_parse (const char      *path,
+                const HprofSink *sink,
+                gpointer         user,
+                gboolean         want_labels,
+                TmProgressFunc   progress,
+                gpointer         progress_data,
+                GCancellable    *cancellable,
+                HprofResult     *result,
+                GError         **error)
+{
+  HprofParser p = { 0 };
+  gboolean ok = FALSE, saw_segment = FALSE, saw_end = FALSE;
+
+  memset (result, 0, sizeof *result);
+  result->roots = g_array_new (FALSE, FALSE, sizeof (HprofRoot));
+  result->notes = g_ptr_array_new_with_free_func (g_free);
+  result->note_offsets = g_ptr_array_new ();
+  if (want_labels)
+    {
+      result->labels = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (result->labels, NULL);
+    }
+
+  p.path = path;
+  p.src = tm_heaptrack_source_open (path, error);
+  if (p.src == NULL)
+    return FALSE;
+  p.r = result;
+  p.sink = sink;
+  p.user = user;
+  p.want_labels = want_labels;
+  p.progress = progress;
+  p.progress_data = progress_data;
+  p.cancellable = cancellable;
+  /* small dumps (and fuzz inputs) need no 4 MiB buffer */
+  p.cap = (gsize) CLAMP (tm_heaptrack_source_size (p.src) * 4, 4096, BUF_SIZE);
+  p.buf = g_malloc (p.cap);
+  p.strings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  p.class_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  p.classes = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, hprof_class_free);
+  p.label_index = g_hash_table_new (g_str_hash, g_str_equal);
+  p.threads_seen = g_hash_table_new (NULL, NULL);
+  p.next_type = TM_HPROF_TYPE_FIRST_CLASS;
+  addr_map_alloc (&p.map, 1u << 10);
+
+  if (!parse_header (&p, error))
+    goto out;
+  if (sink && sink->type)
+    sink->type (user, TM_HPROF_TYPE_CLASS, "java.lang.Class", 0);
+
+  for (;;)
+    {
+      guint64 at = off (&p), length;
+      guint tag;
+
+      if (!need (&p, 9))
+        {
+          if (p.len > p.pos || p.io_error)
+            stop (&p, at, "the file ends inside the record header at byte offset %" G_GUINT64_FORMAT, at);
+          break;
+        }
+      tag = u1 (&p);
+      p.pos += 4;       /* time: read for heap dumps below */
+      length = u4 (&p);
+
+      if (tag == TAG_HEAP_DUMP || tag == TAG_HEAP_DUMP_SEGMENT)
+        {
+          if (!result->have_dump)
+            {
+              result->have_dump = TRUE;
+              result->dump_time_us = rd_u4 (p.buf + p.pos - 8);
+            }
+          /* length 0 in a HEAP DUMP: to the end of the file (old writers) */
+          saw_segment |= tag == TAG_HEAP_DUMP_SEGMENT;
+          if (!heap_dump (&p, length, tag == TAG_HEAP_DUMP && length == 0, at))
+            {
+              if (g_cancellable_set_error_if_cancelled (cancellable, error))
+                goto out;
+              break;
+            }
+        }
+      else if (tag == TAG_HEAP_DUMP_END)
+        {
+          saw_end = TRUE;
+          if (!skip (&p, length))
+            {
+              stop (&p, at, "the file ends inside the record 0x%02x at byte offset %" G_GUINT64_FORMAT, tag, at);
+              break;
+            }
+        }
+      else if (tag == TAG_UTF8 || tag == TAG_LOAD_CLASS)
+        {
+          gboolean small = length <= MAX_UTF8;
+          if (length < (tag == TAG_UTF8 ? p.id_size : 8 + 2u * p.id_size))
+            {
+              note (&p, at, "record 0x%02x at byte offset %" G_GUINT64_FORMAT " is too short; skipped", tag, at);
+              small = FALSE;
+            }
+          if (!small)
+            {
+              if (!skip (&p, length))
+                {
+                  stop (&p, at, "the file ends inside the record at byte offset %" G_GUINT64_FORMAT, at);
+                  break;
+                }
+              continue;
+            }
+          if (!need (&p, (gsize) length))
+            {
+              stop (&p, at, "the file ends inside the record at byte offset %" G_GUINT64_FORMAT, at);
+              break;
+            }
+          if (tag == TAG_UTF8)
+            {
+              guint64 *key = g_new (guint64, 1);
+              *key = id (&p);
+              g_hash_table_replace (p.strings, key,
+                                    g_utf8_make_valid ((const char *) p.buf + p.pos, (gssize) (length - p.id_size)));
+              p.pos += length - p.id_size;
+            }
+          else
+            {
+              guint64 *key = g_new (guint64, 1), *name = g_new (guint64, 1);
+              p.pos += 4;
+              *key = id (&p);
+              p.pos += 4;
+              *name = id (&p);
+              g_hash_table_replace (p.class_names, key, name);
+              p.pos += length - (8 + 2u * p.id_size);
+            }
+        }
+      else if (!skip (&p, length))
+        {
+          stop (&p, at, "the file ends inside the record 0x%02x at byte offset %" G_GUINT64_FORMAT, tag, at);
+          break;
+        }
+      if (off (&p) >= p.next_check)
+        {
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            goto out;
+          check_progress (&p);
+        }
+    }
+  if (p.io_error != NULL && !result->stopped)
+    stop (&p, off (&p), "%s", p.io_error->message);
+  else if (!result->stopped && tm_heaptrack_source_cut_short (p.src))
+    stop (&p, off (&p), "the compressed data is cut short (after %" G_GUINT64_FORMAT " bytes of dump)", off (&p));
+  else if (!result->stopped && saw_segment && !saw_end)
+    stop (&p, off (&p), "no HEAP DUMP END record: the dump was cut short at byte offset %" G_GUINT64_FORMAT, off (&p));
+  if (result->stopped && p.io_error == NULL && tm_heaptrack_source_compressed (p.src))
+    {
+      /* for compressed input, name the compressed position too */
+      char *reason = g_strdup_printf ("%s (byte offset %" G_GUINT64_FORMAT " of the decompressed dump, near byte %"
+                                      G_GUINT64_FORMAT " of the file)", result->stop_reason, result->stop_offset,
+                                      tm_heaptrack_source_offset (p.src));
+      g_free (result->stop_reason);
+      result->stop_reason = reason;
+    }
+  if (sink != NULL && sink->hierarchy != NULL)
+    define_hierarchy (&p);
+  resolve (&p);
+  ok = TRUE;
+
+out:
+  tm_heaptrack_source_close (p.src);
+  g_free (p.buf);
+  g_clear_error (&p.io_error);
+  g_hash_table_unref (p.strings);
+  g_hash_table_unref (p.class_names);
+  g_hash_table_unref (p.classes);
+  g_hash_table_unref (p.label_index);
+  g_hash_table_unref (p.threads_seen);
+  addr_map_clear (&p.map);
+  tm_vec_u32_clear (&p.e_src);
+  tm_vec_u64_clear (&p.e_addr);
+  tm_vec_u32_clear (&p.e_label);
+  tm_vec_u64_clear (&p.r_addr);
+  if (!ok)
+    tm_hprof_result_clear (result);
+  return ok;
+}
+
+void
+tm_hprof_result_clear (HprofResult *r)
+{
+  g_clear_pointer (&r->version, g_free);
+  tm_vec_u32_clear (&r->src);
+  tm_vec_u32_clear (&r->dst);
+  tm_vec_u32_clear (&r->label);
+  g_clear_pointer (&r->roots, g_array_unref);
+  g_clear_pointer (&r->labels, g_ptr_array_unref);
+  g_clear_pointer (&r->stop_reason, g_free);
+  g_clear_pointer (&r->notes, g_ptr_array_unref);
+  g_clear_pointer (&r->note_offsets, g_ptr_array_unref);
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The HPROF parser shared by the importer (which builds the model) and the
+ * graph reader (which reads the same file again for one heap state).  Both
+ * number the objects identically: in the order the dump lists them.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "tm-vec.h"
+#include "tm-heaptrack-private.h"
+#include "tm-trace-loader.h"
+
+G_BEGIN_DECLS
+
+/* Builder type ids of the importer: primitive arrays by HPROF basic type
+ * (4..11), class objects, then classes in the order they are first used. */
+#define TM_HPROF_TYPE_CLASS       1u
+#define TM_HPROF_TYPE_FIRST_CLASS 16u
+
+/* An edge label: a field (index into labels) or, with the top bit, an
+ * array element index. */
+#define TM_HPROF_LABEL_NONE  0u
+#define TM_HPROF_LABEL_INDEX 0x80000000u
+
+typedef struct _HprofParser HprofParser;
+
+typedef struct {
+  /* a type is used for the first time (import only) */
+  void (*type)   (gpointer user, guint32 type_id, const char *name, guint32 flags);
+  /* object `index` (0-based, dump order) of a type, with its shallow size */
+  void (*object) (gpointer user, guint32 index, guint32 type_id, guint64 size);
+  /* a thread seen in a root (serial number from the dump) */
+  void (*thread) (gpointer user, guint32 serial);
+  /* at the end (import only): the superclass of a type; superclasses
+   * without instances are defined as types first */
+  void (*hierarchy) (gpointer user, guint32 type_id, guint32 super_type_id);
+} HprofSink;
+
+/* A root, resolved: object index, TmRootKind, thread serial, label. */
+typedef struct {
+  guint32 object;
+  guint8  kind;
+  guint32 thread;
+  guint32 label;
+} HprofRoot;
+
+typedef struct {
+  /* header */
+  guint       id_size;
+  guint64     header_ms;      /* dump time stamp, ms since the epoch */
+  char       *version;        /* "JAVA PROFILE 1.0.2" */
+  gboolean    have_dump;      /* a HEAP DUMP (SEGMENT) was seen */
+  guint64     dump_time_us;   /* record time of the first one, since header_ms */
+  /* objects */
+  guint32     n_objects;
+  guint64     total_bytes;
+  /* resolved references, grouped by source in dump order */
+  TmVecU32    src;            /* source object index, one per edge */
+  TmVecU32    dst;            /* target object index */
+  TmVecU32    label;          /* with labels only */
+  GArray     *roots;          /* HprofRoot */
+  GPtrArray  *labels;         /* with labels only: label -> "field" / "Class.field"; [0] = NULL */
+  guint64     dangling_refs;  /* targets not in the dump */
+  guint64     dangling_roots;
+  guint64     unknown_layout; /* instances whose class dump came too late or never */
+  /* where and why reading stopped early (stopped == FALSE: read to the end) */
+  gboolean    stopped;
+  guint64     stop_offset;
+  char       *stop_reason;
+  GPtrArray  *notes;          /* char*: skipped damage that did not stop reading */
+  GPtrArray  *note_offsets;   /* guint64 as pointer-size ints, parallel to notes */
+} HprofResult;
+
+/* Reads the whole dump.  Returns FALSE with an error only when the file
+ * cannot be used at all (unreadable, not HPROF, damaged header, cancelled);
+ * damage later on fills result->stopped/stop_reason instead. */
+gboolean tm_hprof_parse        (const char      *path,
+                                const HprofSink *sink,
+                                gpointer         user,
+                                gboolean         want_labels,
+                                TmProgressFunc   progress,
+                                gpointer         progress_data,
+                                GCancellable    *cancellable,
+                                HprofResult     *result,
+                                GError         **error);
+void     tm_hprof_result_clear (HprofResult *result);
+
+G_END_DECLS

@@ -1,0 +1,457 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HPROF heap dumps as traces: each dump is one GC of kind "major" (the
+ * collector "heap dump") whose heap state is the dump's objects, with its
+ * reference graph.  Dumps have no allocation sites or threads per object
+ * (site "unknown"), and no deaths: what a dump's graph does not reach is
+ * garbage it still listed, and dies at its GC, as in a trace without
+ * recorded deaths.  With several dumps, dump k's objects are born after
+ * GC k-1 and die at GC k+1, so the heap state at GC k is exactly dump k.
+ */
+#include "tm-config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tm-hprof.h"
+#include "tm-hprof-private.h"
+#include "tm-trace-builder.h"
+#include "tm-trace-private.h"
+#include "tm-error.h"
+
+#define SPACE_HEAP 1
+
+gboolean
+tm_hprof_sniff (const guint8 *head, gsize len)
+{
+  static const char magic[] = "JAVA PROFILE 1.0";
+  guint8 out[32];
+  gsize n;
+
+  g_return_val_if_fail (head != NULL || len == 0, FALSE);
+  n = tm_heaptrack_inflate_head (head, len, out, sizeof out);
+  return n >= sizeof magic - 1 && memcmp (out, magic, sizeof magic - 1) == 0;
+}
+
+/* ---- import ------------------------------------------------------------ */
+
+typedef struct {
+  TmTraceBuilder *b;
+  GHashTable     *type_by_name;   /* char* -> global type id */
+  GHashTable     *hierarchy_done; /* global type ids with their superclass set */
+  GArray         *local_type;     /* guint32: this dump's type id -> global */
+  guint32         next_type;
+  guint64         base;           /* object ids of this dump start after it */
+  GError         *error;          /* first builder failure */
+  guint           dump, n_dumps;
+  TmProgressFunc  progress;
+  gpointer        progress_data;
+} Import;
+
+static void
+sink_type (gpointer user, guint32 local, const char *name, guint32 flags)
+{
+  Import *im = user;
+  gpointer found = g_hash_table_lookup (im->type_by_name, name);
+  guint32 global;
+
+  if (found != NULL)
+    global = GPOINTER_TO_UINT (found);
+  else
+    {
+      global = im->next_type++;
+      tm_trace_builder_type (im->b, global, name, flags, NULL);
+      g_hash_table_insert (im->type_by_name, g_strdup (name), GUINT_TO_POINTER (global));
+    }
+  if (local >= im->local_type->len)
+    g_array_set_size (im->local_type, local + 1);
+  g_array_index (im->local_type, guint32, local) = global;
+}
+
+static guint32
+global_type (Import *im, guint32 local)
+{
+  return local < im->local_type->len ? g_array_index (im->local_type, guint32, local) : 0;
+}
+
+static void
+sink_hierarchy (gpointer user, guint32 local, guint32 super_local)
+{
+  Import *im = user;
+  guint32 type = global_type (im, local), super = global_type (im, super_local);
+
+  /* a type shared by several dumps gets its superclass once */
+  if (type != 0 && super != 0 && type != super && g_hash_table_add (im->hierarchy_done, GUINT_TO_POINTER (type)))
+    tm_trace_builder_type_hierarchy (im->b, type, super, 0, NULL, NULL);
+}
+
+static void
+sink_object (gpointer user, guint32 index, guint32 local_type, guint64 size)
+{
+  Import *im = user;
+  guint32 type = global_type (im, local_type);
+
+  if (!tm_trace_builder_alloc (im->b, im->base + index + 1, type, 0, 0, size, 0, 0,
+                               im->error ? NULL : &im->error))
+    return;
+}
+
+static void
+sink_thread (gpointer user, guint32 serial)
+{
+  Import *im = user;
+  g_autofree char *name = g_strdup_printf ("thread %u", serial);
+
+  /* the same serial in a later dump is the same thread */
+  tm_trace_builder_thread (im->b, serial, name, NULL);
+}
+
+static const HprofSink import_sink = { sink_type, sink_object, sink_thread, sink_hierarchy };
+
+static void
+dump_progress (double fraction, gpointer user)
+{
+  Import *im = user;
+
+  if (im->progress)
+    im->progress ((im->dump + fraction) / im->n_dumps, im->progress_data);
+}
+
+typedef struct {
+  const char *path;
+  guint64     header_ms;
+  guint       order;
+} DumpFile;
+
+static int
+by_time (const void *a, const void *b)
+{
+  const DumpFile *x = a, *y = b;
+
+  if (x->header_ms != y->header_ms)
+    return x->header_ms < y->header_ms ? -1 : 1;
+  return (int) x->order - (int) y->order;
+}
+
+/* The header's time stamp, without reading the dump. */
+static gboolean
+peek_time (const char *path, guint64 *ms, GError **error)
+{
+  TmHeaptrackSource *s = tm_heaptrack_source_open (path, error);
+  guint8 head[64];
+  gsize n = 0, z = 0;
+
+  if (s == NULL)
+    return FALSE;
+  while (n < sizeof head)
+    {
+      gssize got = tm_heaptrack_source_read (s, head + n, sizeof head - n, NULL);
+      if (got <= 0)
+        break;
+      n += (gsize) got;
+    }
+  tm_heaptrack_source_close (s);
+  while (z < n && head[z] != 0)
+    z++;
+  if (n < 16 || memcmp (head, "JAVA PROFILE 1.0", 16) != 0)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not an HPROF heap dump", path);
+      return FALSE;
+    }
+  if (z + 13 > n)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                   "%s: damaged header: the HPROF header is cut short or malformed (byte offset %" G_GSIZE_FORMAT ")",
+                   path, MIN (z, n));
+      return FALSE;
+    }
+  *ms = ((guint64) head[z + 5] << 56) | ((guint64) head[z + 6] << 48) | ((guint64) head[z + 7] << 40)
+        | ((guint64) head[z + 8] << 32) | ((guint64) head[z + 9] << 24) | ((guint64) head[z + 10] << 16)
+        | ((guint64) head[z + 11] << 8) | head[z + 12];
+  return TRUE;
+}
+
+static void
+set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
+{
+  char num[32];
+
+  g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, v);
+  tm_trace_builder_meta (b, key, num);
+}
+
+/* One dump's heap state: its GC, then its graph. */
+static void
+add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guint64 time_ns)
+{
+  TmTraceBuilder *b = im->b;
+  guint32 gc = im->dump + 1;
+  TmSpaceUsageRecord usage = { SPACE_HEAP, r->total_bytes, r->total_bytes, r->total_bytes };
+  g_autofree char *key = g_strdup_printf ("hprof.dump.%u", gc);
+  g_autofree char *cause = g_path_get_basename (path);
+  g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (TmRootRecord));
+  TmVecU64 targets = { 0 };
+  guint64 listed = 0;
+
+  for (guint i = 0; i < r->notes->len; i++)
+    tm_trace_builder_warning (b, (guint64) (guintptr) g_ptr_array_index (r->note_offsets, i), "%s%s", prefix,
+                              (const char *) g_ptr_array_index (r->notes, i));
+  if (im->error != NULL)
+    {
+      tm_trace_builder_warning (b, 0, "%s%s", prefix, im->error->message);
+      g_clear_error (&im->error);
+    }
+
+  tm_trace_builder_meta (b, key, path);
+  tm_trace_builder_gc_start (b, gc, time_ns, TM_GC_KIND_MAJOR, "heap dump", cause, NULL);
+  tm_trace_builder_gc_end (b, gc, time_ns, 0, 1, &usage, NULL);
+  if (!tm_trace_builder_graph_begin (b, gc, 0, 0, NULL))
+    return;
+
+  for (guint i = 0; i < r->roots->len; i++)
+    {
+      const HprofRoot *hr = &g_array_index (r->roots, HprofRoot, i);
+      TmRootRecord rec = { im->base + hr->object + 1, hr->kind, hr->thread };
+      g_array_append_val (roots, rec);
+    }
+  tm_trace_builder_roots (b, roots->len, (const TmRootRecord *) (gpointer) roots->data, NULL);
+
+  /* references come grouped by source, in dump order */
+  for (gsize e = 0; e < r->src.len;)
+    {
+      guint32 src = r->src.data[e];
+      targets.len = 0;
+      for (; e < r->src.len && r->src.data[e] == src; e++)
+        tm_vec_u64_push (&targets, im->base + r->dst.data[e] + 1);
+      tm_trace_builder_refs (b, im->base + src + 1, (guint) targets.len, targets.data, NULL);
+      listed++;
+    }
+  tm_vec_u64_clear (&targets);
+  tm_trace_builder_graph_end (b, gc, listed, NULL);
+}
+
+TmTrace *
+tm_hprof_import_many (const char * const *paths,
+                      guint               n_paths,
+                      const TmLoadOptions *options,
+                      TmProgressFunc      progress,
+                      gpointer            progress_data,
+                      GCancellable       *cancellable,
+                      GError            **error)
+{
+  g_autofree DumpFile *files = NULL;
+  TmTraceBuilder *b;
+  Import im = { 0 };
+  guint64 last_ns = 0, dangling = 0, dangling_roots = 0, unknown_layout = 0;
+
+  g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
+
+  files = g_new0 (DumpFile, n_paths);
+  for (guint i = 0; i < n_paths; i++)
+    {
+      files[i].path = paths[i];
+      files[i].order = i;
+      if (!peek_time (paths[i], &files[i].header_ms, error))
+        return NULL;
+    }
+  qsort (files, n_paths, sizeof *files, by_time);
+
+  b = tm_trace_builder_new (files[0].path, "hprof");
+  tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
+  im.b = b;
+  im.type_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  im.local_type = g_array_new (FALSE, TRUE, sizeof (guint32));
+  im.hierarchy_done = g_hash_table_new (NULL, NULL);
+  im.next_type = 1;
+  im.n_dumps = n_paths;
+  im.progress = progress;
+  im.progress_data = progress_data;
+  tm_trace_builder_space (b, SPACE_HEAP, TM_SPACE_KIND_OTHER, "heap", NULL);
+
+  for (guint k = 0; k < n_paths; k++)
+    {
+      HprofResult r;
+      g_autoptr(GError) local = NULL;
+      g_autofree char *prefix = k > 0 || n_paths > 1 ? g_strdup_printf ("%s: ", files[k].path) : g_strdup ("");
+      guint64 time_ns;
+
+      im.dump = k;
+      g_array_set_size (im.local_type, 0);
+      if (!tm_hprof_parse (files[k].path, &import_sink, &im, FALSE, dump_progress, &im, cancellable, &r, &local))
+        {
+          if (k == 0 || g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              tm_trace_builder_free (b);
+              b = NULL;
+              break;
+            }
+          /* a later dump that cannot be read: the timeline ends before it */
+          tm_trace_builder_warning (b, 0, "%s", local->message);
+          tm_trace_builder_stopped (b, 0);
+          break;
+        }
+      if (k == 0)
+        {
+          TmTraceHeader h = { 0 };
+          h.version = 1;
+          h.start_unix_ns = files[0].header_ms * G_GUINT64_CONSTANT (1000000);
+          h.vm_name = "Java (HPROF heap dump)";
+          h.vm_version = r.version;
+          h.command_line = "";
+          h.pointer_size = r.id_size;
+          h.flags = TM_TRACE_FLAG_GRAPHS;
+          tm_trace_builder_header (b, &h);
+          tm_trace_builder_meta (b, "hprof.version", r.version);
+          set_meta_u64 (b, "hprof.id_size", r.id_size);
+          tm_trace_builder_meta (b, "hprof.size_model", r.id_size == 8
+                                 ? "64-bit VM with compressed oops: 12-byte object header, 16-byte array header, 4-byte references, 8-byte alignment"
+                                 : "32-bit VM: 8-byte object header, 12-byte array header, 4-byte references, 8-byte alignment");
+        }
+      time_ns = (files[k].header_ms - files[0].header_ms) * G_GUINT64_CONSTANT (1000000) + r.dump_time_us * 1000;
+      time_ns = MAX (time_ns, last_ns);
+      last_ns = time_ns;
+      add_dump (&im, files[k].path, prefix, &r, time_ns);
+      dangling += r.dangling_refs;
+      dangling_roots += r.dangling_roots;
+      unknown_layout += r.unknown_layout;
+      if (!r.have_dump)
+        tm_trace_builder_warning (b, 0, "%sthe file holds no heap dump", prefix);
+      if (r.stopped)
+        {
+          tm_trace_builder_warning (b, r.stop_offset, "%sreading stopped at byte offset %" G_GUINT64_FORMAT ": %s%s",
+                                    prefix, r.stop_offset, r.stop_reason,
+                                    " (the objects before it are kept)");
+          tm_trace_builder_stopped (b, r.stop_offset);
+        }
+      im.base += r.n_objects;
+      tm_hprof_result_clear (&r);
+      if (r.stopped && k + 1 < n_paths)
+        break;
+    }
+
+  g_hash_table_unref (im.type_by_name);
+  g_array_unref (im.local_type);
+  g_hash_table_unref (im.hierarchy_done);
+  g_clear_error (&im.error);
+  if (b == NULL)
+    return NULL;
+  set_meta_u64 (b, "hprof.dangling_references", dangling);
+  set_meta_u64 (b, "hprof.dangling_roots", dangling_roots);
+  set_meta_u64 (b, "hprof.instances_without_layout", unknown_layout);
+  set_meta_u64 (b, "hprof.dumps", n_paths);
+  tm_trace_builder_end (b, im.base, 0, n_paths, last_ns);
+  if (progress)
+    progress (1.0, progress_data);
+  return tm_trace_builder_finish (b);
+}
+
+TmTrace *
+tm_hprof_import (const char     *path,
+                 TmProgressFunc  progress,
+                 gpointer        progress_data,
+                 GCancellable   *cancellable,
+                 GError        **error)
+{
+  return tm_hprof_import_full (path, NULL, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_hprof_import_full (const char          *path,
+                      const TmLoadOptions *options,
+                      TmProgressFunc       progress,
+                      gpointer             progress_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
+  const char *paths[] = { path };
+
+  return tm_hprof_import_many (paths, 1, options, progress, progress_data, cancellable, error);
+}
+
+/* ---- the graph, read again -------------------------------------------- */
+
+TmHeapGraph *
+tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GError **error)
+{
+  g_autofree char *key = g_strdup_printf ("hprof.dump.%u", gc_id);
+  const char *path = g_hash_table_lookup (trace->meta, key);
+  const TmGc *gc = tm_trace_gc (trace, gc_id);
+  guint64 base = gc_id > 1 ? tm_trace_gc (trace, gc_id - 1)->allocs_before : 0;
+  guint64 count = gc->allocs_before - base;
+  g_autofree guint32 *live = NULL;
+  g_autofree guint32 *node_of = NULL;
+  g_autoptr(GHashTable) thread_index = g_hash_table_new (NULL, NULL);
+  TmVecU32 src = { 0 }, dst = { 0 }, lab = { 0 };
+  guint32 n_live;
+  guint64 dropped = 0;
+  HprofResult r;
+  TmHeapGraph *g;
+
+  if (path == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "GC %u names no heap dump file", gc_id);
+      return NULL;
+    }
+  if (!tm_hprof_parse (path, NULL, NULL, TRUE, NULL, NULL, cancellable, &r, error))
+    return NULL;
+  if (r.n_objects != count)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                   "%s: the dump now lists %u objects, it had %" G_GUINT64_FORMAT " when it was opened (was it changed?)",
+                   path, r.n_objects, count);
+      tm_hprof_result_clear (&r);
+      return NULL;
+    }
+
+  /* nodes: the dump's objects its graph reaches (the heap state) */
+  live = tm_trace_live_objects (trace, gc_id, &n_live);
+  node_of = g_new0 (guint32, MAX (count, 1));
+  for (guint32 v = 0; v < n_live; v++)
+    if (live[v] >= base && live[v] - base < count)
+      node_of[live[v] - base] = v + 1;
+
+  for (gsize e = 0; e < r.src.len; e++)
+    {
+      guint32 a = node_of[r.src.data[e]], d = node_of[r.dst.data[e]];
+      if (a == 0 || d == 0)
+        {
+          dropped++;
+          continue;
+        }
+      tm_vec_u32_push (&src, a - 1);
+      tm_vec_u32_push (&dst, d - 1);
+      tm_vec_u32_push (&lab, r.label.data[e]);
+    }
+  g = tm_heap_graph_new_from_nodes (gc_id, g_steal_pointer (&live), n_live, src.data, dst.data, lab.data, src.len);
+  tm_vec_u32_clear (&src);
+  tm_vec_u32_clear (&dst);
+  tm_vec_u32_clear (&lab);
+
+  for (guint i = 1; i < trace->threads->len; i++)
+    g_hash_table_insert (thread_index, GUINT_TO_POINTER ((guint) g_array_index (trace->threads, TmThread, i).id),
+                         GUINT_TO_POINTER (i));
+  g->root_node = g_new (guint32, MAX (r.roots->len, 1));
+  g->root_kind = g_new (guint8, MAX (r.roots->len, 1));
+  g->root_thread = g_new0 (guint32, MAX (r.roots->len, 1));
+  g->root_label = g_new0 (guint32, MAX (r.roots->len, 1));
+  for (guint i = 0; i < r.roots->len; i++)
+    {
+      const HprofRoot *hr = &g_array_index (r.roots, HprofRoot, i);
+      guint32 v = node_of[hr->object];
+      if (v == 0)
+        {
+          dropped++;
+          continue;
+        }
+      g->root_node[g->n_roots] = v - 1;
+      g->root_kind[g->n_roots] = hr->kind;
+      g->root_thread[g->n_roots] = GPOINTER_TO_UINT (g_hash_table_lookup (thread_index, GUINT_TO_POINTER (hr->thread)));
+      g->root_label[g->n_roots] = hr->label;
+      g->n_roots++;
+    }
+  g->labels = g_steal_pointer (&r.labels);
+  g->dropped_edges = dropped;
+  tm_hprof_result_clear (&r);
+  return g;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * TmTextTable: a read-only, sortable table of text cells (a GtkColumnView
+ * in a scrolled window) for views that show computed figures.  Each row
+ * gives its cells' text and, per column, a number to sort by (NAN: sort
+ * that cell by its text).  Numbers are right-aligned.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define TM_TYPE_TEXT_TABLE (tm_text_table_get_type ())
+G_DECLARE_FINAL_TYPE (TmTextTable, tm_text_table, TM, TEXT_TABLE, GtkWidget)
+
+/* `titles`: NULL-terminated column titles. */
+GtkWidget *tm_text_table_new        (const char * const *titles);
+void       tm_text_table_clear      (TmTextTable        *self);
+/* `cells` and `keys` have one entry per column (keys may be NULL). */
+void       tm_text_table_append     (TmTextTable        *self,
+                                     const char * const *cells,
+                                     const double       *keys);
+/* Sorts by a column, descending (as a first click on a size column does). */
+void       tm_text_table_sort_by    (TmTextTable        *self,
+                                     guint               column);
+/* As shown (after sorting), for tests. */
+guint      tm_text_table_get_n_rows (TmTextTable        *self);
+char      *tm_text_table_dup_cell   (TmTextTable        *self,
+                                     guint               row,
+                                     guint               column);
+
+G_END_DECLS

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HPROF importer benchmark, side by side in one run on one dump:
+ *   (a) tm_hprof_import time / `cat FILE > /dev/null` time (goal <= 5),
+ *   (b) model memory per object (goal <= 24 bytes) and the peak RSS of
+ *       the import,
+ *   (c) reading the graph back for analyses / import time.
+ * Runs alternate (cat, import, cat, import...), medians are printed.
+ *
+ *   bench-hprof DUMP [--runs N]
+ * tests/bench/bench-hprof.sh makes a 10^7-object dump with data/demo/HeapDemo.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+#include "tidemark.h"
+
+static double
+now (void)
+{
+  return (double) g_get_monotonic_time () / 1e6;
+}
+
+/* CPU seconds (user + system) of this process, or of its waited children */
+static double
+cpu (int who)
+{
+  struct rusage ru;
+  getrusage (who, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static double
+time_cat (const char *path, double *cpu_s)
+{
+  g_autofree char *cmd = g_strdup_printf ("cat '%s' > /dev/null", path);
+  double t0 = now (), c0 = cpu (RUSAGE_CHILDREN);
+  if (system (cmd) != 0)
+    g_error ("cat failed");
+  *cpu_s = cpu (RUSAGE_CHILDREN) - c0;
+  return now () - t0;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, guint n)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  return v[n / 2];
+}
+
+int
+main (int argc, char **argv)
+{
+  guint runs = 3;
+  const char *path;
+  double *t_cat, *t_imp, *c_cat, *c_imp;
+  double t_graph = 0;
+  guint64 n = 0, edges = 0;
+  gsize model = 0;
+  struct rusage ru;
+
+  if (argc < 2)
+    {
+      fprintf (stderr, "usage: bench-hprof DUMP [--runs N]\n");
+      return 1;
+    }
+  path = argv[1];
+  if (argc >= 4 && g_strcmp0 (argv[2], "--runs") == 0)
+    runs = (guint) MAX (1, atoi (argv[3]));
+  t_cat = g_new (double, runs);
+  t_imp = g_new (double, runs);
+  c_cat = g_new (double, runs);
+  c_imp = g_new (double, runs);
+
+  time_cat (path, &c_cat[0]);   /* warm the page cache */
+  for (guint r = 0; r < runs; r++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTrace) t = NULL;
+      double t0, c0;
+
+      t_cat[r] = time_cat (path, &c_cat[r]);
+      t0 = now ();
+      c0 = cpu (RUSAGE_SELF);
+      t = tm_hprof_import (path, NULL, NULL, NULL, &error);
+      t_imp[r] = now () - t0;
+      c_imp[r] = cpu (RUSAGE_SELF) - c0;
+      if (t == NULL)
+        g_error ("%s", error->message);
+      n = t->n_objects;
+      model = tm_trace_object_memory (t);
+      if (r == 0)
+        {
+          TmHeapGraph *g;
+          t0 = now ();
+          g = tm_heap_graph_read (t, 1, NULL, &error);
+          t_graph = now () - t0;
+          if (g == NULL)
+            g_error ("%s", error->message);
+          edges = g->n_edges;
+          tm_heap_graph_free (g);
+        }
+    }
+  getrusage (RUSAGE_SELF, &ru);
+
+  {
+    double cat = median (t_cat, runs), imp = median (t_imp, runs);
+    double ccat = median (c_cat, runs), cimp = median (c_imp, runs);
+    printf ("dump: %s, %" G_GUINT64_FORMAT " objects, %" G_GUINT64_FORMAT " references in the live graph\n",
+            path, n, edges);
+    printf ("cat FILE > /dev/null      %.3f s (median of %u)\n", cat, runs);
+    printf ("tm_hprof_import           %.3f s (median of %u)\n", imp, runs);
+    printf ("(a) import / cat          %.2f (goal <= 5)\n", imp / cat);
+    printf ("    CPU time: cat %.3f s, import %.3f s, ratio %.2f (on a loaded machine the wall ratio counts waiting)\n",
+            ccat, cimp, cimp / MAX (ccat, 1e-3));
+    printf ("    objects per second    %.1f M/s\n", (double) n / imp / 1e6);
+    printf ("(b) model bytes / object  %.1f (goal <= 24)\n", (double) model / (double) MAX (n, 1));
+    printf ("    peak RSS              %.0f MiB (%.1f bytes / object, import and graph read)\n",
+            ru.ru_maxrss / 1024.0, ru.ru_maxrss * 1024.0 / (double) MAX (n, 1));
+    printf ("(c) graph read            %.3f s (%.2f x import)\n", t_graph, t_graph / imp);
+  }
+  g_free (t_cat);
+  g_free (t_imp);
+  g_free (c_cat);
+  g_free (c_imp);
+  return 0;
+}

@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * tm-screenshot: the application window as a person sees it, as a PNG,
+ * without a desktop (run under xvfb-run; GSK_RENDERER=cairo).  Opens the
+ * trace, selects a suspicious window as a click on its row does, runs an
+ * action if asked (win.heap-at-selection, win.trend-at-selection,
+ * win.ds-growth-at-selection), waits for the work to finish and saves.
+ * For docs/screenshot.png and for looking at a change; not installed.
+ *
+ *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
+ */
+#include "tm-config.h"
+#include "gui-test-util.h"
+
+#include <stdlib.h>
+
+static gboolean
+loaded (gpointer data)
+{
+  TmAppWindow *win = data;
+  return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  gint select = 0, wait_ms = 3000;
+  g_autofree char *action = NULL;
+  GOptionEntry entries[] = {
+    { "select", 0, 0, G_OPTION_ARG_INT, &select, "Select the N-th suspicious window (-1: none)", "N" },
+    { "action", 0, 0, G_OPTION_ARG_STRING, &action, "Then run this window action", "ACTION" },
+    { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmApplication) app = NULL;
+  g_autoptr(GFile) file = NULL;
+  TmAppWindow *win;
+  GtkListBoxRow *row;
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, &error) || argc != 3)
+    {
+      g_printerr ("%s\n", error ? error->message : "usage: tm-screenshot TRACE OUT.png [OPTION...]");
+      return 1;
+    }
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (!gtk_init_check ())
+    {
+      g_printerr ("tm-screenshot: no display (run it under xvfb-run)\n");
+      return 1;
+    }
+  app = tm_application_new (G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 1;
+    }
+  win = tm_app_window_new (app);
+  gtk_window_present (GTK_WINDOW (win));
+  file = g_file_new_for_commandline_arg (argv[1]);
+  tm_app_window_open (win, file);
+  tm_gui_test_spin_until (loaded, win, 120000);
+  if (g_strcmp0 (tm_app_window_get_page (win), "trace") != 0)
+    {
+      g_printerr ("tm-screenshot: %s did not open: %s\n", argv[1], tm_app_window_get_last_error (win));
+      return 2;
+    }
+  if (select >= 0 && (row = gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), select)) != NULL)
+    gtk_widget_activate (GTK_WIDGET (row));
+  tm_gui_test_spin (300);
+  if (action != NULL && !gtk_widget_activate_action (GTK_WIDGET (win), action, NULL))
+    {
+      g_printerr ("tm-screenshot: %s is not available here\n", action);
+      return 1;
+    }
+  tm_gui_test_spin (wait_ms);
+  if (!tm_gui_test_save_png (GTK_WIDGET (win), argv[2], &error))
+    {
+      g_printerr ("tm-screenshot: %s\n", error->message);
+      return 2;
+    }
+  gtk_window_destroy (GTK_WINDOW (win));
+  return 0;
+}

@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * HPROF importer: hand-written dumps with ids of 4 and 8 bytes, HEAP DUMP
+ * and HEAP DUMP SEGMENT records, every root kind (tests/hprof-test-writer.h),
+ * with sizes, retained sizes and a labelled path to a static root known
+ * by construction; gzip; damage and every cut; and dumps of a real JVM
+ * (tests/hprof/HprofProbe.java, dumped with jcmd) with known counts, a
+ * known retained size, a path through a static field and a growing map.
+ */
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <glib/gstdio.h>
+
+#include "tidemark.h"
+#include "tm-heap-analysis.h"
+#include "tm-dominators.h"
+#include "hprof-test-writer.h"
+
+static char *tmpdir;
+
+static char *
+write_file (const char *name, GBytes *bytes)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static GBytes *
+gzip (GBytes *in)
+{
+  g_autoptr(GZlibCompressor) z = g_zlib_compressor_new (G_ZLIB_COMPRESSOR_FORMAT_GZIP, 6);
+  gsize n = g_bytes_get_size (in) * 2 + 1024, rd = 0, wr = 0;
+  guint8 *out = g_malloc (n);
+  GConverterResult r = g_converter_convert (G_CONVERTER (z), g_bytes_get_data (in, NULL), g_bytes_get_size (in),
+                                            out, n, G_CONVERTER_INPUT_AT_END, &rd, &wr, NULL);
+  g_assert_cmpint (r, ==, G_CONVERTER_FINISHED);
+  return g_bytes_new_take (out, wr);
+}
+
+/* object index of the object of type `type` whose size is `size`, or the
+ * only one of its type (size 0) */
+static guint64
+object_of_type (const TmTrace *t, const char *type, guint n_expected)
+{
+  guint64 found = G_MAXUINT64;
+  guint n = 0;
+
+  for (guint64 i = 0; i < t->n_objects; i++)
+    if (strcmp (tm_trace_type (t, t->obj_type[i])->name, type) == 0)
+      {
+        if (found == G_MAXUINT64)
+          found = i;
+        n++;
+      }
+  g_assert_cmpuint (n, ==, n_expected);
+  return found;
+}
+
+static guint
+live_of_type (TmTrace *t, guint32 gc, const char *type)
+{
+  guint n = 0;
+
+  for (guint64 i = 0; i < t->n_objects; i++)
+    if (tm_trace_object_alive_after (t, i, gc) && strcmp (tm_trace_type (t, t->obj_type[i])->name, type) == 0)
+      n++;
+  return n;
+}
+
+static guint64
+retained_of (TmHeapAnalysis *h, guint64 object)
+{
+  guint32 n, node;
+  const guint32 *objects = tm_heap_analysis_get_objects (h, &n);
+  const TmDominatorTree *dom = tm_heap_analysis_get_dominators (h);
+
+  g_assert_true (tm_heap_graph_node_for_object (tm_heap_analysis_get_graph (h), (guint32) object, &node));
+  g_assert_cmpuint (objects[node], ==, object);
+  g_assert_cmpuint (dom->position[node], !=, 0);
+  return dom->retained_bytes[dom->position[node]];
+}
+
+/* "root label -> edge -> edge ..." of the shortest path to a root */
+static char *
+path_text (TmHeapAnalysis *h, guint64 object)
+{
+  const TmHeapGraph *g = tm_heap_analysis_get_graph (h);
+  g_autoptr(GString) s = g_string_new (NULL);
+  g_autoptr(GArray) path = NULL;
+  guint32 node;
+  guint kind = 0;
+
+  g_assert_true (tm_heap_graph_node_for_object (g, (guint32) object, &node));
+  path = tm_heap_analysis_path_to_root (h, node, &kind, NULL);
+  g_assert_nonnull (path);
+  g_assert_cmpuint (path->len, >, 0);
+  g_string_append_printf (s, "%s(%s)", tm_heap_graph_root_label (g, g_array_index (path, guint32, 0)),
+                          tm_root_kind_to_string (kind));
+  for (guint i = 1; i < path->len; i++)
+    {
+      g_autofree char *l = tm_heap_graph_edge_label (g, g_array_index (path, guint32, i - 1),
+                                                     g_array_index (path, guint32, i));
+      g_string_append_printf (s, " -> %s", l ? l : "?");
+    }
+  return g_strdup (s->str);
+}
+
+/* ---- hand-written dumps ------------------------------------------------ */
+
+static void
+check_test_heap (TmTrace *t, guint id_size)
+{
+  /* sizes by the documented model (tm-hprof-parse.c, docs/importers.md) */
+  const guint64 node = id_size == 8 ? 24 : 16, total = id_size == 8 ? 288 : 208;
+  const guint64 retained_r = id_size == 8 ? 96 : 72;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmHeapAnalysis) h = NULL;
+  g_autofree char *path = NULL;
+  const TmGc *gc;
+  guint64 r, n2;
+
+  g_assert_cmpstr (t->format, ==, "hprof");
+  g_assert_cmpuint (t->pointer_size, ==, id_size);
+  g_assert_cmpuint (t->start_unix_ns, ==, G_GUINT64_CONSTANT (1700000000000) * 1000000);
+  g_assert_cmpuint (t->n_objects, ==, 12);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  gc = tm_trace_gc (t, 1);
+  g_assert_true (gc->has_graph);
+  g_assert_cmpuint (gc->end_ns, ==, 5000 * 1000);   /* the record's time, in µs */
+  g_assert_cmpuint (gc->used_after, ==, total);
+  g_assert_cmpuint (gc->reachable_bytes, ==, total - node);   /* G is garbage */
+  g_assert_cmpuint (gc->live_objects, ==, 11);
+  g_assert_cmpuint (live_of_type (t, 1, "com.example.Node"), ==, 3);
+  g_assert_cmpuint (live_of_type (t, 1, "java.lang.Class"), ==, 4);
+  g_assert_cmpuint (live_of_type (t, 1, "com.example.Node[]"), ==, 1);
+  g_assert_cmpuint (live_of_type (t, 1, "int[]"), ==, 1);
+  g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "int[]", 1)), ==, 56);
+  g_assert_true (tm_trace_type (t, t->obj_type[object_of_type (t, "com.example.Node[]", 1)])->flags & TM_TYPE_FLAG_REF_ARRAY);
+  g_assert_cmpuint (t->obj_site[object_of_type (t, "int[]", 1)], ==, TM_UNKNOWN);
+  /* superclasses from the class dumps */
+  {
+    const TmType *node_type = tm_trace_type (t, t->obj_type[object_of_type (t, "com.example.Node", 4)]);
+    g_assert_cmpstr (tm_trace_type (t, node_type->super)->name, ==, "java.lang.Object");
+  }
+
+  h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  r = object_of_type (t, "com.example.Registry", 1);
+  g_assert_cmpuint (retained_of (h, r), ==, retained_r);
+  /* N2: reached through A[1] and N1.next; the shortest path is through A */
+  n2 = object_of_type (t, "com.example.Node", 4) + 1;
+  path = path_text (h, n2);
+  g_assert_cmpstr (path, ==, "com.example.Registry.INSTANCE(static field) -> items -> [1]");
+  {
+    /* every root kind arrived */
+    const TmHeapGraph *g = tm_heap_analysis_get_graph (h);
+    guint kinds = 0;
+    for (guint32 i = 0; i < g->n_roots; i++)
+      kinds |= 1u << g->root_kind[i];
+    for (guint k = TM_ROOT_KIND_STATIC; k <= TM_ROOT_KIND_OTHER7; k++)
+      g_assert_true (kinds & (1u << k));
+  }
+}
+
+static TmTrace *
+load (const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  TmTrace *t = tm_trace_load (path, NULL, NULL, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (t);
+  return t;
+}
+
+static void
+test_written (gconstpointer data)
+{
+  guint variant = GPOINTER_TO_UINT (data);
+  guint id_size = variant & 1 ? 8 : 4;
+  gboolean segments = (variant & 2) != 0;
+  g_autoptr(GBytes) bytes = hw_test_heap (id_size, segments, FALSE);
+  g_autoptr(GBytes) gz = gzip (bytes);
+  g_autofree char *plain = write_file ("t.hprof", bytes);
+  g_autofree char *zipped = write_file ("t.hprof.gz", gz);
+  g_autoptr(TmTrace) t = load (plain);
+  g_autoptr(TmTrace) tz = load (zipped);
+
+  g_assert_cmpstr (tm_trace_detect_format (plain, NULL), ==, "hprof");
+  g_assert_cmpstr (tm_trace_detect_format (zipped, NULL), ==, "hprof");
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  check_test_heap (t, id_size);
+  g_assert_true (tz->complete);
+  check_test_heap (tz, id_size);
+}
+
+static void
+test_unknown_subrecord (void)
+{
+  g_autoptr(GBytes) bytes = hw_test_heap (8, TRUE, TRUE);
+  g_autofree char *path = write_file ("u.hprof", bytes);
+  g_autoptr(TmTrace) t = load (path);
+  const TmWarning *w;
+
+  /* everything before is read, the record after it too (HEAP DUMP END) */
+  g_assert_false (t->complete);
+  g_assert_cmpuint (t->n_objects, ==, 12);
+  g_assert_cmpuint (t->warnings->len, >=, 1);
+  w = &g_array_index (t->warnings, TmWarning, 0);
+  g_assert_nonnull (strstr (w->message, "unknown heap dump sub-record 0x77 at byte offset"));
+  g_assert_cmpuint (w->offset, >, 0);
+  check_test_heap (t, 8);
+}
+
+/* Every cut of the file opens (or is refused as a damaged header) and
+ * says where it stopped; nothing crashes, objects only grow with length. */
+static void
+test_every_cut (void)
+{
+  g_autoptr(GBytes) bytes = hw_test_heap (8, TRUE, FALSE);
+  gsize size;
+  const guint8 *data = g_bytes_get_data (bytes, &size);
+  guint64 prev = 0;
+
+  for (gsize len = 0; len < size; len++)
+    {
+      g_autoptr(GBytes) cut = g_bytes_new (data, len);
+      g_autofree char *path = write_file ("cut.hprof", cut);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTrace) t = tm_trace_load (path, NULL, NULL, NULL, &error);
+
+      if (t == NULL)
+        {
+          g_assert_nonnull (error);
+          g_assert_cmpuint (len, <, 40);   /* only the header can make a file unusable */
+          continue;
+        }
+      g_assert_false (t->complete);
+      g_assert_cmpuint (t->stop_offset, <=, len);
+      g_assert_cmpuint (t->n_objects, >=, prev);
+      prev = t->n_objects;
+      for (guint gc = 1; gc <= tm_trace_n_gcs (t); gc++)
+        if (tm_trace_gc (t, gc)->has_graph)
+          {
+            g_autoptr(TmHeapGraph) g = tm_heap_graph_read (t, gc, NULL, &error);
+            g_assert_no_error (error);
+            g_assert_cmpuint (g->n_nodes, ==, tm_trace_gc (t, gc)->live_objects);
+          }
+    }
+  g_assert_cmpuint (prev, ==, 12);
+}
+
+static void
+test_cut_gzip (void)
+{
+  g_autoptr(GBytes) bytes = hw_test_heap (8, FALSE, FALSE);
+  g_autoptr(GBytes) gz = gzip (bytes);
+  g_autoptr(GBytes) cut = g_bytes_new_from_bytes (gz, 0, g_bytes_get_size (gz) - 20);
+  g_autofree char *path = write_file ("cut.hprof.gz", cut);
+  g_autoptr(TmTrace) t = load (path);
+
+  g_assert_false (t->complete);
+  g_assert_cmpuint (t->warnings->len, >=, 1);
+  g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, t->warnings->len - 1).message, "byte offset"));
+}
+
+/* ---- a real JVM ----------------------------------------------------------- */
+
+typedef struct {
+  GPid pid;
+  int  in, out;
+} Jvm;
+
+static gboolean
+read_ready (Jvm *j)
+{
+  char buf[64];
+  gsize n = 0;
+
+  while (n < sizeof buf - 1)
+    {
+      ssize_t got = read (j->out, buf + n, 1);
+      if (got <= 0)
+        return FALSE;
+      if (buf[n++] == '\n')
+        break;
+    }
+  buf[n] = 0;
+  return g_str_has_prefix (buf, "READY");
+}
+
+static void
+jcmd_dump (Jvm *j, const char *path, gboolean gz)
+{
+  g_autofree char *pid = g_strdup_printf ("%d", (int) j->pid);
+  const char *argv[] = { "jcmd", pid, "GC.heap_dump", gz ? "-gz=1" : path, gz ? path : NULL, NULL };
+  int status = -1;
+  g_autoptr(GError) error = NULL;
+
+  g_unlink (path);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL,
+                               NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+}
+
+static char *jvm_dump1, *jvm_dump2;
+
+/* Runs the probe once, dumping it plain, then gzip after it grew. */
+static gboolean
+make_jvm_dumps (void)
+{
+  g_autofree char *src = g_test_build_filename (G_TEST_DIST, "hprof", "HprofProbe.java", NULL);
+  g_autofree char *java = g_find_program_in_path ("java");
+  g_autofree char *javac = g_find_program_in_path ("javac");
+  g_autofree char *jcmd = g_find_program_in_path ("jcmd");
+  const char *javac_argv[] = { "javac", "-d", tmpdir, src, NULL };
+  const char *java_argv[] = { "java", "-Xmx64m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", tmpdir, "HprofProbe", NULL };
+  g_autoptr(GError) error = NULL;
+  int status = -1;
+  Jvm j;
+
+  if (java == NULL || javac == NULL || jcmd == NULL)
+    return FALSE;
+  g_assert_true (g_spawn_sync (NULL, (char **) javac_argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) java_argv, NULL, G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &j.pid, &j.in, &j.out, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (read_ready (&j));
+  jvm_dump1 = g_build_filename (tmpdir, "probe1.hprof", NULL);
+  jvm_dump2 = g_build_filename (tmpdir, "probe2.hprof.gz", NULL);
+  jcmd_dump (&j, jvm_dump1, FALSE);
+  g_assert_cmpint (write (j.in, "\n", 1), ==, 1);
+  g_assert_true (read_ready (&j));
+  jcmd_dump (&j, jvm_dump2, TRUE);
+  close (j.in);
+  close (j.out);
+  waitpid (j.pid, &status, 0);
+  g_spawn_close_pid (j.pid);
+  return TRUE;
+}
+
+static void
+test_jvm (void)
+{
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmHeapAnalysis) h = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = NULL;
+
+  if (jvm_dump1 == NULL)
+    {
+      g_test_skip ("no JDK (java, javac, jcmd) on PATH");
+      return;
+    }
+  t = load (jvm_dump1);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->pointer_size, ==, 8);
+  /* counts from HprofProbe.java */
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Leaf"), ==, 1000);
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Marker"), ==, 777);
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Payload"), ==, 3);
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Entry"), ==, 500);
+  g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "HprofProbe$Leaf", 1000)), ==, 24);
+  g_assert_cmpuint (tm_trace_object_size (t, object_of_type (t, "HprofProbe$Marker", 777)), ==, 16);
+  /* the hierarchy, through a class with no instances of its own */
+  {
+    const TmType *map = tm_trace_type (t, t->obj_type[object_of_type (t, "HprofProbe$Holder", 1)]);
+    guint32 hm = G_MAXUINT32, obj = G_MAXUINT32;
+    g_assert_cmpstr (tm_trace_type (t, map->super)->name, ==, "java.lang.Object");
+    for (guint32 i = 1; i < t->types->len; i++)
+      {
+        if (strcmp (tm_trace_type (t, i)->name, "java.util.HashMap") == 0)
+          hm = i;
+        if (strcmp (tm_trace_type (t, i)->name, "java.lang.Object") == 0)
+          obj = i;
+      }
+    g_assert_cmpuint (hm, !=, G_MAXUINT32);
+    g_assert_cmpstr (tm_trace_type (t, tm_trace_type (t, hm)->super)->name, ==, "java.util.AbstractMap");
+    g_assert_true (tm_trace_type_is_a (t, hm, obj));
+    g_assert_true (t->complete);
+  }
+
+  h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  /* Holder 24 + Object[1000] 4016 + 1000 Leafs of 24, by the model */
+  g_assert_cmpuint (retained_of (h, object_of_type (t, "HprofProbe$Holder", 1)), ==, 24 + 4016 + 1000 * 24);
+  /* a Payload: static field cache -> HashMap.table -> [i] -> Node.value */
+  path = path_text (h, object_of_type (t, "HprofProbe$Payload", 3));
+  g_assert_true (g_str_has_prefix (path, "HprofProbe.cache(static field) -> table -> ["));
+  g_assert_true (g_str_has_suffix (path, "] -> value"));
+}
+
+static void
+test_jvm_gzip_growth (void)
+{
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmTrace) two = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *paths[2];
+
+  if (jvm_dump2 == NULL)
+    {
+      g_test_skip ("no JDK (java, javac, jcmd) on PATH");
+      return;
+    }
+  t = load (jvm_dump2);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Entry"), ==, 2500);
+  g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Leaf"), ==, 1000);
+
+  /* both dumps, given in reverse order: a timeline in time order */
+  paths[0] = jvm_dump2;
+  paths[1] = jvm_dump1;
+  two = tm_hprof_import_many (paths, 2, NULL, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (two->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (two), ==, 2);
+  g_assert_cmpuint (tm_trace_gc (two, 1)->end_ns, <=, tm_trace_gc (two, 2)->end_ns);
+  g_assert_cmpuint (live_of_type (two, 1, "HprofProbe$Entry"), ==, 500);
+  g_assert_cmpuint (live_of_type (two, 2, "HprofProbe$Entry"), ==, 2500);
+  g_assert_cmpuint (live_of_type (two, 2, "HprofProbe$Leaf"), ==, 1000);
+  g_assert_cmpuint (tm_trace_gc (two, 2)->used_after, >, tm_trace_gc (two, 1)->used_after);
+  {
+    g_autoptr(TmHeapGraph) g = tm_heap_graph_read (two, 2, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (g->n_nodes, ==, tm_trace_gc (two, 2)->live_objects);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  int ret;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("tm-hprof-XXXXXX", NULL);
+  g_test_add_data_func ("/hprof/written/id4-heap-dump", GUINT_TO_POINTER (0), test_written);
+  g_test_add_data_func ("/hprof/written/id8-heap-dump", GUINT_TO_POINTER (1), test_written);
+  g_test_add_data_func ("/hprof/written/id4-segments", GUINT_TO_POINTER (2), test_written);
+  g_test_add_data_func ("/hprof/written/id8-segments", GUINT_TO_POINTER (3), test_written);
+  g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
+  g_test_add_func ("/hprof/every-cut", test_every_cut);
+  g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);
+  g_test_add_func ("/hprof/jvm/counts-retained-path", test_jvm);
+  g_test_add_func ("/hprof/jvm/gzip-and-two-dumps", test_jvm_gzip_growth);
+  if (!g_getenv ("TM_TEST_NO_JVM"))
+    make_jvm_dumps ();
+  ret = g_test_run ();
+  {
+    g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+    while (d && (name = g_dir_read_name (d)))
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+  }
+  return ret;
+}
