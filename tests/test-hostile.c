@@ -9,6 +9,7 @@
 #include "tidemark.h"
 #include "tm-trace-format.h"
 #include "tm-varint.h"
+#include "hprof-test-writer.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -420,6 +421,189 @@ test_heaptrack_damaged_zstd (void)
   g_unlink (path);
 }
 
+/* A GC log of `n` young pauses, each with the cause "CAUSE-<i>-<serial>"
+ * padded to cause_len (0: short causes). */
+static GString *
+gclog_text (guint n, guint serial, gsize cause_len)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double t = 0.1 + i * 0.01;
+      g_string_append_printf (s, "[%.3fs][info][gc] GC(%u) Pause Young (CAUSE-%u-%u", t, i, i, serial);
+      if (cause_len > 0)
+        for (gsize k = s->len, end = s->len + cause_len; k < end; k++)
+          g_string_append_c (s, 'x');
+      g_string_append (s, ") 25M->23M(92M) 1.500ms\n");
+    }
+  return s;
+}
+
+/* GC causes live in the trace's string pool: a hundred GC logs with
+ * 1 MiB of distinct causes each, opened and closed, leave RSS where it
+ * was (GLib's intern table would keep all 100 MiB). */
+static void
+test_gclog_strings_die_with_trace (void)
+{
+  guint64 rss_after_warmup = 0;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(GString) text = gclog_text (16, i, 64 * 1024);
+      g_autoptr(GBytes) b = g_bytes_new (text->str, text->len);
+      g_autofree char *path = save (b, "causes.log");
+      g_autoptr(GError) error = NULL;
+      TmTrace *t = tm_trace_load (path, NULL, NULL, NULL, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpstr (t->format, ==, "gc-log");
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 16);
+      g_assert_true (g_str_has_prefix (tm_trace_gc (t, 3)->cause, "CAUSE-2-"));
+      g_assert_cmpuint (strlen (tm_trace_gc (t, 3)->cause), >, 64 * 1024);
+      tm_trace_unref (t);
+      g_unlink (path);
+      if (i == 4)
+        rss_after_warmup = rss_bytes ();
+    }
+  g_test_message ("GC logs: RSS after 5: %" G_GUINT64_FORMAT " KiB, after 100: %" G_GUINT64_FORMAT " KiB",
+                  rss_after_warmup >> 10, rss_bytes () >> 10);
+  g_assert_cmpuint (rss_bytes (), <, rss_after_warmup + 16 * MIB);
+}
+
+/* A GC log with more GCs than the budget holds stops at a line, partial,
+ * with the GCs before it and a warning naming the limit. */
+static void
+test_gclog_budget (void)
+{
+  g_autoptr(GString) text = gclog_text (200000, 0, 0);
+  g_autoptr(GBytes) b = g_bytes_new (text->str, text->len);
+  g_autofree char *path = save (b, "many.log");
+  TmLoadOptions options = { .memory_limit = 2 * MIB };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_trace_load_full (path, &options, NULL, NULL, NULL, &error);
+  g_autoptr(TmTrace) whole = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (t->memory_limited);
+  g_assert_true (t->stopped);
+  g_assert_false (t->complete);
+  g_assert_cmpuint (t->memory_limit, ==, 2 * MIB);
+  g_assert_cmpuint (tm_trace_n_gcs (t), >, 1000);
+  g_assert_cmpuint (tm_trace_n_gcs (t), <, 200000);
+  g_assert_cmpuint (t->stop_offset, >, 0);
+  g_assert_cmpuint (t->stop_offset, <, text->len);
+  g_assert_true (has_warning (t, "memory limit of 2.00 MiB"));
+  /* the GCs kept are the log's first ones, as read */
+  g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 100 * G_GUINT64_CONSTANT (1000000));
+  whole = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (whole->memory_limited);
+  g_assert_cmpuint (tm_trace_n_gcs (whole), ==, 200000);
+  g_unlink (path);
+}
+
+/* A compressed GC log whose tail is 256 MiB of NUL bytes (a file
+ * preallocated by a crash): read up to the damage, the rest cut off after
+ * 64 MiB by the progress-per-byte rule instead of being scanned. */
+static void
+test_gclog_zero_tail (void)
+{
+  g_autoptr(GString) text = gclog_text (50, 0, 0);
+  static const char zeros[4096] = { 0 };
+  g_autoptr(GBytes) bomb = zstd_bomb (text->str, text->len, zeros, sizeof zeros, 256 * MIB / sizeof zeros, "", 0);
+  g_autofree char *path = save (bomb, "zero-tail.log.zst");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  g_assert_cmpuint (g_bytes_get_size (bomb), <, 64 * 1024);
+  t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (t->format, ==, "gc-log");
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 50);
+  g_assert_true (t->stopped);
+  g_assert_false (t->complete);
+  g_assert_cmpuint (t->stop_offset, ==, text->len);
+  g_assert_true (has_warning (t, "64 MiB from byte offset"));
+  g_unlink (path);
+}
+
+/* An HPROF dump of 400,000 small instances under a 4 MiB budget: the
+ * importer stops inside the dump, keeps the objects before the cut as the
+ * dump's heap state (without a graph: re-reading it would read it all),
+ * and says so. */
+static void
+test_hprof_budget (void)
+{
+  HprofW w;
+  const guint n = 400000;
+  TmLoadOptions options = { .memory_limit = 4 * MIB };
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  hw_begin (&w, 8, TRUE, 1700000000000);
+  hw_utf8 (&w, 11, "java/lang/Object");
+  hw_load_class (&w, 1, HW_OBJECT, 11);
+  hw_heap_begin (&w, 0);
+  hw_class_dump (&w, HW_OBJECT, 0, 0, 0, NULL, 0, NULL, 0);
+  for (guint i = 0; i < n; i++)
+    hw_instance (&w, 0x10000 + 16 * (guint64) i, HW_OBJECT, 0);
+  hw_heap_end (&w);
+  hw_finish (&w);
+  bytes = g_byte_array_free_to_bytes (w.out);
+  path = save (bytes, "many.hprof");
+
+  t = tm_trace_load_full (path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (t->memory_limited);
+  g_assert_true (t->stopped);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_false (tm_trace_gc (t, 1)->has_graph);
+  g_assert_cmpuint (t->n_objects, >, 1000);
+  g_assert_cmpuint (t->n_objects, <, n);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->allocs_before, ==, t->n_objects);
+  g_assert_true (has_warning (t, "memory limit of 4.00 MiB"));
+  g_clear_pointer (&t, tm_trace_unref);
+  /* without the limit: every object, and the graph */
+  t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_false (t->memory_limited);
+  g_assert_cmpuint (t->n_objects, ==, n + 1);   /* and the Class object */
+  g_assert_true (tm_trace_gc (t, 1)->has_graph);
+  g_unlink (path);
+}
+
+/* A compressed GC log padded with 512 MiB of text lines that are no GC
+ * event: read up to 256 MiB into the padding, then stopped with a
+ * message, instead of reading all of it. */
+static void
+test_gclog_padding (void)
+{
+  g_autoptr(GString) text = gclog_text (40, 0, 0);
+  g_autoptr(GString) tail = gclog_text (10, 1, 0);
+  g_autofree char *line = g_malloc (128 * 1024);
+  g_autoptr(GBytes) bomb = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  memset (line, 'a', 128 * 1024 - 1);
+  line[128 * 1024 - 1] = '\n';
+  bomb = zstd_bomb (text->str, text->len, line, 128 * 1024, 4096, tail->str, tail->len);
+  path = save (bomb, "padded.log.zst");
+  t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (t->format, ==, "gc-log");
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 40);
+  g_assert_true (t->stopped);
+  g_assert_cmpuint (t->stop_offset, >, text->len + 256 * MIB);
+  g_assert_cmpuint (t->stop_offset, <, text->len + 512 * MIB);
+  g_assert_true (has_warning (t, "hold no GC event or heap figure"));
+  g_unlink (path);
+}
+
 static void
 test_parse_size (void)
 {
@@ -462,5 +646,10 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/strings-die-with-trace", test_strings_die_with_trace);
   g_test_add_func ("/hostile/raw-messages", test_raw_messages);
   g_test_add_func ("/hostile/heaptrack-damaged-zstd", test_heaptrack_damaged_zstd);
+  g_test_add_func ("/hostile/gclog-strings-die-with-trace", test_gclog_strings_die_with_trace);
+  g_test_add_func ("/hostile/gclog-budget", test_gclog_budget);
+  g_test_add_func ("/hostile/gclog-zero-tail", test_gclog_zero_tail);
+  g_test_add_func ("/hostile/gclog-padding", test_gclog_padding);
+  g_test_add_func ("/hostile/hprof-budget", test_hprof_budget);
   return g_test_run ();
 }

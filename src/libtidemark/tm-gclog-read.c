@@ -26,6 +26,10 @@
 /* Progress per byte: a run of damage (NUL bytes, binary data) this long
  * ends the read: a zero-filled tail of gigabytes need not be scanned. */
 #define MAX_DAMAGE   (G_GUINT64_CONSTANT (64) << 20)
+/* ... and this much text in a row without a GC event or heap figure
+ * (lines of other tags, padding): far more than a JVM writes between two
+ * GCs with -Xlog:gc*, little to read at disk speed. */
+#define MAX_IDLE_TEXT (G_GUINT64_CONSTANT (256) << 20)
 
 typedef enum { TEXT_CLEAN, TEXT_DIRTY, TEXT_BINARY } TextKind;
 
@@ -118,6 +122,9 @@ typedef struct {
   guint64         damage_line;
   guint64         memory_limit;
   gboolean        over_limit;    /* stopped at the memory budget */
+  /* progress per byte: where the model last grew */
+  guint64         model_size;    /* events + usage records then */
+  guint64         model_offset;  /* text offset then */
 } TmGclogRead;
 
 static void
@@ -164,7 +171,33 @@ over_memory_limit (TmGclogRead *r, guint64 offset)
     return FALSE;
   where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (byte offset %" G_GUINT64_FORMAT ")", p->line_no + 1, offset);
   tm_trace_builder_stop_at_memory_limit (p->b, offset, where);
+  /* the events read so far fit: they become the GCs of the partial trace */
+  tm_trace_builder_close_past_limit (p->b);
   r->over_limit = TRUE;
+  return TRUE;
+}
+
+/* Progress per byte: text that adds nothing to the model ends the read. */
+static gboolean
+idle_too_long (TmGclogRead *r, guint64 offset)
+{
+  TmGclogParser *p = r->p;
+  guint64 size = (guint64) p->events->len + p->usage->len;
+
+  if (size != r->model_size || offset < r->model_offset)
+    {
+      r->model_size = size;
+      r->model_offset = offset;
+      return FALSE;
+    }
+  if (offset - r->model_offset <= MAX_IDLE_TEXT)
+    return FALSE;
+  p->n_bad_lines++;
+  tm_trace_builder_warning (p->b, offset,
+                            "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " MiB of text since byte offset %"
+                            G_GUINT64_FORMAT " hold no GC event or heap figure (padding, or lines of other tags): "
+                            "reading stopped here", p->line_no, MAX_IDLE_TEXT >> 20, r->model_offset);
+  stop_at (r, offset);
   return TRUE;
 }
 
@@ -252,6 +285,8 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
                              r->progress_data);
               if (over_memory_limit (r, consumed + (guint64) (s - buf)))
                 goto out;
+              if (idle_too_long (r, consumed + (guint64) (s - buf)))
+                goto out;
             }
         }
       consumed += (guint64) (s - buf);
@@ -272,6 +307,8 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
           consumed += have;
           have = 0;
           cut_line = TRUE;
+          if (!r->in_damage && idle_too_long (r, consumed))
+            goto out;
         }
       else if (have > 0)
         memmove (buf, s, have);

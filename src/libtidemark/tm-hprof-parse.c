@@ -891,7 +891,17 @@ check_progress (HprofParser *p)
     }
 }
 
-/* Returns FALSE when reading must stop (cut short, cancelled). */
+/* Memory the parser holds until the dump is read: the address map, the
+ * references waiting to be resolved, the roots. */
+static guint64
+parser_bytes (const HprofParser *p)
+{
+  return (guint64) (p->map.mask + 1) * (sizeof (guint64) + sizeof (guint32))
+         + (guint64) (p->e_src.cap + p->e_label.cap) * sizeof (guint32)
+         + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
+}
+
+/* Returns FALSE when reading must stop (cut short, cancelled, budget). */
 static gboolean
 heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
 {
@@ -909,6 +919,11 @@ heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
           if (g_cancellable_is_cancelled (p->cancellable))
             return FALSE;
           check_progress (p);
+          if (p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)))
+            {
+              stop (p, at, "the model reached the memory limit");
+              return FALSE;
+            }
         }
       if (!need (p, 1))
         {

@@ -179,6 +179,20 @@ tm_trace_builder_over_memory_limit (TmTraceBuilder *b)
   return b->over_limit || b->charged > b->limit;
 }
 
+gboolean
+tm_trace_builder_would_exceed (TmTraceBuilder *b, guint64 extra)
+{
+  return b->over_limit || b->charged > b->limit || extra > b->limit - b->charged;
+}
+
+void
+tm_trace_builder_close_past_limit (TmTraceBuilder *b)
+{
+  g_return_if_fail (b->trace->memory_limited);   /* stop_at_memory_limit first */
+  b->over_limit = FALSE;
+  b->limit = G_MAXUINT64;
+}
+
 const char *
 tm_trace_builder_intern (TmTraceBuilder *b, const char *s)
 {
@@ -190,7 +204,7 @@ tm_trace_builder_stop_at_memory_limit (TmTraceBuilder *b, guint64 offset, const 
 {
   g_autofree char *limit = tm_format_bytes ((double) b->limit);
 
-  if (b->stopped)
+  if (b->trace->memory_limited)
     return;
   b->over_limit = TRUE;
   tm_trace_builder_warning (b, offset,

@@ -53,6 +53,13 @@ void            tm_trace_builder_free       (TmTraceBuilder *b);
 void     tm_trace_builder_set_memory_limit     (TmTraceBuilder *b, guint64 bytes);
 gboolean tm_trace_builder_over_memory_limit    (TmTraceBuilder *b);
 void     tm_trace_builder_stop_at_memory_limit (TmTraceBuilder *b, guint64 offset, const char *where);
+/* TRUE when the model plus `extra` bytes (an importer's transient tables)
+ * would not fit the budget. */
+gboolean tm_trace_builder_would_exceed         (TmTraceBuilder *b, guint64 extra);
+/* After tm_trace_builder_stop_at_memory_limit(): lets a source that holds
+ * what it read before the cut (its estimate stayed within the budget)
+ * record it: the GC it was in, the GC log's events; then nothing more. */
+void     tm_trace_builder_close_past_limit     (TmTraceBuilder *b);
 /* Memory an importer keeps for the model's sake (its own tables): counts
  * against the same budget. */
 gboolean tm_trace_builder_charge               (TmTraceBuilder *b, guint64 bytes, GError **error);
