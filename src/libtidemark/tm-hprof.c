@@ -438,7 +438,8 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
 
   for (gsize e = 0; e < r.src.len; e++)
     {
-      guint32 a = node_of[r.src.data[e]], d = node_of[r.dst.data[e]];
+      guint32 a = r.src.data[e] < count ? node_of[r.src.data[e]] : 0;
+      guint32 d = r.dst.data[e] < count ? node_of[r.dst.data[e]] : 0;
       if (a == 0 || d == 0)
         {
           dropped++;

@@ -7,7 +7,8 @@
 #   TARGET fuzz-gclog: seeds tests/fuzz/gclog-seeds, dictionary gclog.dict.
 #   TARGET fuzz-heaptrack: seeds tests/fuzz/corpus/heaptrack, heaptrack.dict.
 #   TARGET fuzz-dsl: seeds tests/fuzz/corpus/dsl and dsl-library, dsl.dict.
-#   TARGET fuzz-hprof: seeds written by fuzz-replay-hprof --write-seeds.
+#   TARGET fuzz-hprof: seeds written by fuzz-replay-hprof --write-seeds, and
+#     tests/fuzz/corpus/hprof (inputs that once failed).
 #   RUNS: stop after that many executions instead of after SECONDS.
 # TM_FUZZ_CORPUS=DIR keeps the corpus (and what libFuzzer adds to it) there.
 set -euo pipefail
@@ -54,7 +55,8 @@ case "$target" in
     cp "$fuzz/corpus/dsl/"* "$src/dsl-library/"*.ds "$corpus/"
     extra=(-dict="$fuzz/dsl.dict") ;;
   fuzz-hprof)
-    "$build/tests/fuzz/fuzz-replay-hprof" --write-seeds "$corpus" ;;
+    "$build/tests/fuzz/fuzz-replay-hprof" --write-seeds "$corpus"
+    cp "$fuzz/corpus/hprof/"* "$corpus/" ;;
   *) echo "unknown target $target" >&2; exit 1 ;;
 esac
 export ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1

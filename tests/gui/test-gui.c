@@ -329,6 +329,12 @@ test_memory_limit_and_bad_ds (void)
   problem = find_named_label (GTK_WIDGET (dialog), "ds-file-error");
   g_assert_nonnull (problem);
   g_assert_nonnull (strstr (problem, "broken.ds:2:5: expected ';' or '}' after pointee"));
+  if (g_getenv ("TM_SCREENSHOT_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TM_SCREENSHOT_DIR"), "preferences-bad-ds.png", NULL);
+      tm_gui_test_spin (500);
+      tm_gui_test_save_png (GTK_WIDGET (dialog), png, NULL);
+    }
   gtk_window_destroy (dialog);
   g_settings_set_strv (settings, "ds-files", none);
   tm_gui_test_spin (20);
