@@ -146,6 +146,22 @@ g = run[run.index("Top growing groups"):]
 assert "#Allocation site" in g and g.index("leak_record") < g.index("Allocations by type"), g[:300]
 assert "GC summary" not in d["text"] and "GC advice" not in d["text"]' || fail "heaptrack report content"
 
+# A trace cut short: a report of what was read, saying so with the offset;
+# a GC log without a GC yet: a report that says there is nothing to chart.
+size=$(stat -c %s "$dir/leak.tmtrace")
+head -c $((size * 6 / 10)) "$dir/leak.tmtrace" >"$dir/cut.tmtrace"
+"$cli" report "$dir/cut.tmtrace" -o "$dir/cut.html" 2>/dev/null || fail "report of a cut trace"
+python3 "$check" "$dir/cut.html" >"$dir/cut.json" || fail "cut report not well-formed"
+json "$dir/cut.json" '
+import re
+assert re.search(r"The input is incomplete.*cut\.tmtrace.*byte offset \d+", d["text"]), d["text"][:400]
+assert len(d["images"]) >= 3' || fail "cut report content"
+awk '/GC\(0\)/{exit} {print}' "$log" >"$dir/nogc.log"
+"$cli" report "$dir/nogc.log" -o "$dir/nogc.html" 2>/dev/null || fail "report of a log without GCs"
+python3 "$check" "$dir/nogc.html" >"$dir/nogc.json" || fail "no-GC report not well-formed"
+json "$dir/nogc.json" '
+assert d["images"] == [] and "no GCs yet" in d["text"] and "run" not in d["sections"]' || fail "no-GC report content"
+
 # Usage errors: exit 1 and a hint, nothing written.
 "$cli" report "$dir/leak.tmtrace" 2>"$dir/err"; [ $? -eq 1 ] || fail "missing -o"
 grep -q -- "--help" "$dir/err" || fail "hint"
