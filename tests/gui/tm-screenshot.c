@@ -8,10 +8,17 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
+ *                 [--size WxH]
+ *
+ * The language is the environment's (LANGUAGE=de LC_ALL=de_DE.UTF-8), with
+ * the build tree's translations ($TIDEMARK_LOCALEDIR, `meson devenv`).
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
 
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static gboolean
@@ -26,10 +33,13 @@ main (int argc, char **argv)
 {
   gint select = 0, wait_ms = 3000;
   g_autofree char *action = NULL;
+  g_autofree char *size = NULL;
+  int width = 0, height = 0;
   GOptionEntry entries[] = {
     { "select", 0, 0, G_OPTION_ARG_INT, &select, "Select the N-th suspicious window (-1: none)", "N" },
     { "action", 0, 0, G_OPTION_ARG_STRING, &action, "Then run this window action", "ACTION" },
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
@@ -45,6 +55,16 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error ? error->message : "usage: tm-screenshot TRACE OUT.png [OPTION...]");
       return 1;
     }
+  if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 100 || height < 100))
+    {
+      g_printerr ("tm-screenshot: --size wants WxH, e.g. 1024x700\n");
+      return 1;
+    }
+  setlocale (LC_ALL, "");
+  if (g_getenv ("TIDEMARK_LOCALEDIR"))
+    bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TIDEMARK_LOCALEDIR"));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   if (!gtk_init_check ())
     {
@@ -58,6 +78,8 @@ main (int argc, char **argv)
       return 1;
     }
   win = tm_app_window_new (app);
+  if (width > 0)
+    gtk_window_set_default_size (GTK_WINDOW (win), width, height);
   gtk_window_present (GTK_WINDOW (win));
   file = g_file_new_for_commandline_arg (argv[1]);
   tm_app_window_open (win, file);
@@ -76,6 +98,20 @@ main (int argc, char **argv)
       return 1;
     }
   tm_gui_test_spin (wait_ms);
+  if (g_getenv ("TM_SCREENSHOT_DEBUG"))
+    {
+      GtkWidget *chart = tm_app_window_get_chart (win, TM_CHART_MEMORY);
+      GtkWidget *child = gtk_window_get_child (GTK_WINDOW (win));
+      int min = 0;
+      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+      g_printerr ("window %d, child %d (min %d), chart %d\n", gtk_widget_get_width (GTK_WIDGET (win)),
+                  gtk_widget_get_width (child), min, gtk_widget_get_width (chart));
+      for (GtkWidget *w = chart; w; w = gtk_widget_get_parent (w))
+        {
+          gtk_widget_measure (w, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
+          g_printerr ("  %s %d min %d\n", G_OBJECT_TYPE_NAME (w), gtk_widget_get_width (w), min);
+        }
+    }
   if (!tm_gui_test_save_png (GTK_WIDGET (win), argv[2], &error))
     {
       g_printerr ("tm-screenshot: %s\n", error->message);
