@@ -10,6 +10,7 @@ int tm_cmd_timeline  (int argc, char **argv);
 int tm_cmd_synth     (int argc, char **argv);
 int tm_cmd_windows   (int argc, char **argv);
 int tm_cmd_heap      (int argc, char **argv);
+int tm_cmd_heap_diff (int argc, char **argv);
 int tm_cmd_trend     (int argc, char **argv);
 int tm_cmd_ds_growth (int argc, char **argv);
 int tm_cmd_record    (int argc, char **argv);

@@ -32,6 +32,7 @@
 #include "tm-classify-chain.h"
 #include "tm-ds-growth.h"
 #include "tm-heap-cache.h"
+#include "tm-heap-diff.h"
 #include "tm-progress.h"
 #include "tm-root-path.h"
 #include "tm-timeline-model.h"
@@ -195,6 +196,38 @@ void             tm_document_tree_metrics_async (TmDocument        *self,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
 gboolean         tm_document_tree_metrics_finish (TmDocument       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* ---- heap compare (tm-heap-diff.h) ---- */
+
+/* The trees of the heaps after from_gc and to_gc by `chain` and `flags`
+ * (as tm_document_class_tree) merged into a diff; with `all_metrics`
+ * also every node's deep and retained sizes when both GCs have a graph. */
+TmHeapDiff      *tm_document_heap_diff       (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              const TmClassifier   *chain,
+                                              guint                 depth,
+                                              TmDocumentTreeFlags   flags,
+                                              gboolean              all_metrics,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_heap_diff_async (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              const TmClassifier   *chain,
+                                              guint                 depth,
+                                              TmDocumentTreeFlags   flags,
+                                              gboolean              all_metrics,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmHeapDiff      *tm_document_heap_diff_finish (TmDocument          *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 
