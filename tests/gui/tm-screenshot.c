@@ -98,20 +98,6 @@ main (int argc, char **argv)
       return 1;
     }
   tm_gui_test_spin (wait_ms);
-  if (g_getenv ("TM_SCREENSHOT_DEBUG"))
-    {
-      GtkWidget *chart = tm_app_window_get_chart (win, TM_CHART_MEMORY);
-      GtkWidget *child = gtk_window_get_child (GTK_WINDOW (win));
-      int min = 0;
-      gtk_widget_measure (child, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-      g_printerr ("window %d, child %d (min %d), chart %d\n", gtk_widget_get_width (GTK_WIDGET (win)),
-                  gtk_widget_get_width (child), min, gtk_widget_get_width (chart));
-      for (GtkWidget *w = chart; w; w = gtk_widget_get_parent (w))
-        {
-          gtk_widget_measure (w, GTK_ORIENTATION_HORIZONTAL, -1, &min, NULL, NULL, NULL);
-          g_printerr ("  %s %d min %d\n", G_OBJECT_TYPE_NAME (w), gtk_widget_get_width (w), min);
-        }
-    }
   if (!tm_gui_test_save_png (GTK_WIDGET (win), argv[2], &error))
     {
       g_printerr ("tm-screenshot: %s\n", error->message);
