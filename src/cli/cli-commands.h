@@ -26,3 +26,4 @@ int tm_cmd_containers (int argc, char **argv);
 int tm_cmd_callers   (int argc, char **argv);
 int tm_cmd_chart     (int argc, char **argv);
 int tm_cmd_flamegraph (int argc, char **argv);
+int tm_cmd_report    (int argc, char **argv);

@@ -32,6 +32,7 @@ static const TmCliCommand commands[] = {
   { "containers", "TRACE [--from-gc A --to-gc B] [--ds FILE]... [--top K] [--json]", "leak confidence per container: memory contribution x staleness", tm_cmd_containers },
   { "callers",  "FILE [--top N] [--sort peak|allocations|temporary|leaked|allocated] [--bottom-up|--top-down|--functions] [--depth D] [--from-gc A] [--to-gc B] [--json]", "allocation costs by call stack (heaptrack's views)", tm_cmd_callers },
   { "flamegraph", "FILE [--metric allocations|temporary|peak|leaked|allocated] --svg|--png OUT [--width W] [--height H] [--bottom-up] [--search TEXT] [--from-gc A] [--to-gc B]", "flame graph of allocation costs by call stack", tm_cmd_flamegraph },
+  { "report",   "FILE [--window N] [--ds FILE]... -o REPORT.html", "a self-contained HTML report of the run or of one window", tm_cmd_report },
   /* more commands: register here */
 };
 

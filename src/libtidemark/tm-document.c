@@ -188,12 +188,7 @@ tm_document_get_dsl (TmDocument *self, GError **error)
 /* ---- one shape for every asynchronous request ---- */
 
 /* The synchronous function behind an _async one, run on the worker. */
-typedef gpointer (*WorkFunc) (TmDocument     *self,
-                              gpointer        args,
-                              TmProgressFunc  progress,
-                              gpointer        progress_data,
-                              GCancellable   *cancellable,
-                              GError        **error);
+typedef TmDocumentWorkFunc WorkFunc;
 
 typedef struct {
   WorkFunc        work;
@@ -1006,4 +1001,30 @@ TmContainerReport *
 tm_document_containers_finish (TmDocument *self, GAsyncResult *result, GError **error)
 {
   return finish (self, result, tm_document_containers_async, error);
+}
+
+/* ---- any other work ---- */
+
+void
+tm_document_run_async (TmDocument          *self,
+                       TmDocumentWorkFunc   work,
+                       gpointer             args,
+                       GDestroyNotify       args_free,
+                       GDestroyNotify       result_free,
+                       TmProgressFunc       progress,
+                       gpointer             progress_data,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (work != NULL);
+  run_async (self, tm_document_run_async, work, args, args_free, result_free,
+             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+}
+
+gpointer
+tm_document_run_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_run_async, error);
 }

@@ -340,4 +340,31 @@ TmContainerReport *tm_document_containers_finish (TmDocument       *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 
+/* ---- any other work over the document ---- */
+
+/* Work that combines the analyses above (a report, ...), run like them:
+ * `work` gets the document and `args` on a worker, reports progress
+ * through `progress` (delivered through TmProgress) and returns a result
+ * (freed with result_free if nobody takes it) or NULL with an error. */
+typedef gpointer (*TmDocumentWorkFunc) (TmDocument     *self,
+                                        gpointer        args,
+                                        TmProgressFunc  progress,
+                                        gpointer        progress_data,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
+void             tm_document_run_async       (TmDocument           *self,
+                                              TmDocumentWorkFunc    work,
+                                              gpointer              args,
+                                              GDestroyNotify        args_free,
+                                              GDestroyNotify        result_free,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+/* The result of `work` (owned by the caller). */
+gpointer         tm_document_run_finish      (TmDocument           *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
 G_END_DECLS
