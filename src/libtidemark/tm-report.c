@@ -53,6 +53,12 @@ has_objects (const TmTrace *trace)
   return trace->n_objects > 0 || trace->total_allocs > 0;
 }
 
+static gboolean
+is_heaptrack (const TmTrace *trace)
+{
+  return g_strcmp0 (trace->format, "heaptrack") == 0;
+}
+
 /* An analysis that failed: cancelled stops the report (FALSE); anything
  * else becomes the part's note. */
 static gboolean
@@ -78,8 +84,8 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
   GError *local = NULL;
   TmRangeStats st;
 
-  if (!has_objects (trace))
-    return TRUE;   /* a GC log: nothing to say beyond the GC summary */
+  if (!has_objects (trace) || trace->n_graphs == 0)
+    return TRUE;   /* a GC log or heaptrack: no graphs to say anything about */
   if (trace->n_graphs < 2 || !tm_timeline_model_range_stats (model, p->first_gc, p->last_gc, &st) ||
       st.reachable_first_gc == 0 || st.reachable_first_gc == st.reachable_last_gc)
     {
@@ -93,13 +99,15 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
   return p->ds_growth != NULL || note_failure (local, &p->ds_note, error);
 }
 
-/* The type groups that grew most between the range's ends, ranked as
- * `tidemark-cli heap-diff` ranks them: by retained size when both ends
- * have a graph, else by their own (shallow) size. */
+/* The groups by type (heaptrack: by site) that grew most between the
+ * range's ends, ranked as
+ * `tidemark-cli heap-diff` ranks them: by retained size when both ends have
+ * a graph, else by their own (shallow) size. */
 static gboolean
 compute_heap_diff (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *cancellable, GError **error)
 {
-  static const TmClassifier chain[] = { TM_CLASSIFIER_TYPE };
+  /* heaptrack's "types" are size classes: where it was allocated says more */
+  const TmClassifier chain[] = { is_heaptrack (tm_document_get_trace (doc)) ? TM_CLASSIFIER_SITE : TM_CLASSIFIER_TYPE };
   TmTimelineModel *model = tm_document_get_timeline (doc);
   g_autoptr(GArray) sorted = NULL;
   GError *local = NULL;
@@ -153,6 +161,9 @@ part_new (TmTrace *trace, const TmWindow *w, guint number)
   p->number = number;
   p->first_gc = w ? w->first_gc : 1;
   p->last_gc = w ? w->last_gc : tm_trace_n_gcs (trace);
+  /* heaptrack's time points are no GCs: nothing to summarize or advise */
+  if (is_heaptrack (trace))
+    return p;
   p->has_gc_summary = tm_gc_summary_compute (trace, p->first_gc, p->last_gc, &p->gc_summary, NULL);
   tm_advice_params_init (&params);
   p->advice = tm_advise (trace, w ? p->first_gc : 0, w ? p->last_gc : 0, &params);
