@@ -8,13 +8,14 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
- *                 [--size WxH]
+ *                 [--size WxH] [--memory-limit MIB]
  *
  * The language is the environment's (LANGUAGE=de LC_ALL=de_DE.UTF-8), with
  * the build tree's translations ($TIDEMARK_LOCALEDIR, `meson devenv`).
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
+#include "tm-settings.h"
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -31,7 +32,7 @@ loaded (gpointer data)
 int
 main (int argc, char **argv)
 {
-  gint select = 0, wait_ms = 3000;
+  gint select = 0, wait_ms = 3000, memory_limit_mib = 0;
   g_autofree char *action = NULL;
   g_autofree char *size = NULL;
   int width = 0, height = 0;
@@ -40,6 +41,7 @@ main (int argc, char **argv)
     { "action", 0, 0, G_OPTION_ARG_STRING, &action, "Then run this window action", "ACTION" },
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
+    { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
@@ -77,6 +79,7 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error->message);
       return 1;
     }
+  g_settings_set_uint (tm_settings_get (), "memory-limit-mib", (guint) MAX (memory_limit_mib, 0));
   win = tm_app_window_new (app);
   if (width > 0)
     gtk_window_set_default_size (GTK_WINDOW (win), width, height);
