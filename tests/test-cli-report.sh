@@ -162,6 +162,16 @@ python3 "$check" "$dir/nogc.html" >"$dir/nogc.json" || fail "no-GC report not we
 json "$dir/nogc.json" '
 assert d["images"] == [] and "no GCs yet" in d["text"] and "run" not in d["sections"]' || fail "no-GC report content"
 
+# In the user's language (German where the locale exists): headings, lang.
+if locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
+  LC_ALL=de_DE.UTF-8 LANGUAGE=de "$cli" report "$dir/leak.tmtrace" -o "$dir/de.html" || fail "German report"
+  python3 "$check" "$dir/de.html" >"$dir/de.json" || fail "German report not well-formed"
+  json "$dir/de.json" '
+assert d["lang"] == "de", d["lang"]
+assert d["headings"]["windows"] == "Verdächtige Zeitfenster" and d["headings"]["window-1"] == "Fenster 1: Speicherleck"
+assert "Suspicious time windows" not in d["text"]' || fail "German report content"
+fi
+
 # Usage errors: exit 1 and a hint, nothing written.
 "$cli" report "$dir/leak.tmtrace" 2>"$dir/err"; [ $? -eq 1 ] || fail "missing -o"
 grep -q -- "--help" "$dir/err" || fail "hint"
