@@ -237,7 +237,9 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, TmHeapView *se
     {
       GtkWidget *expander = gtk_tree_expander_new ();
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      /* a class name's end tells it apart (the simple name) */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_label_set_width_chars (GTK_LABEL (label), 24);
       gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
       gtk_list_item_set_child (item, expander);
     }

@@ -58,6 +58,8 @@ tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
   gboolean leak = w->kind == TM_WINDOW_LEAK || w->kind == TM_WINDOW_LEAK_PEAK || w->kind == TM_WINDOW_LEAK_REGRESSION;
 
   label = text_label (text, lines);
+  /* a preview: the popover and the Selection page show it whole */
+  gtk_widget_add_css_class (label, "tm-preview");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (box), label);
