@@ -66,8 +66,8 @@ tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
 
   /* the heap's steps on one line, the others with the full text below */
   if (leak && trace != NULL && trace->n_graphs >= 2)
-    add_step (heap, index, "ds-growth", _("Data Structure Growth"),
-              _("Which data structures grew in this window, ranked by growth"));
+    add_step (heap, index, "ds-growth", _("Data Structures"),
+              _("Data structure growth: which data structures grew in this window, ranked by growth"));
   if (leak && objects)
     add_step (heap, index, "compare-heaps", _("Compare Heaps"),
               _("The heap at the window's end compared with its start, most grown groups first"));
@@ -90,10 +90,10 @@ tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
   popover = gtk_popover_new ();
   gtk_popover_set_child (GTK_POPOVER (popover), full);
   more = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (more), _("Full Explanation"));
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (more), "view-more-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (more), popover);
-  gtk_widget_set_tooltip_text (more, _("Show the whole explanation"));
-  gtk_widget_add_css_class (more, "caption");
+  gtk_widget_set_tooltip_text (more, _("Full Explanation"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (more), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Full Explanation"), -1);
   gtk_box_append (GTK_BOX (steps), more);
 
   if (gtk_widget_get_first_child (heap) != NULL)

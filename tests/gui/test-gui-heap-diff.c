@@ -147,7 +147,7 @@ test_compare (void)
   leak_row = gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 0);
   g_assert_null (tm_gui_test_find_label (GTK_WIDGET (leak_row), "tidemark-cli"));
   g_assert_nonnull (strstr (w->explanation, "tidemark-cli"));   /* the CLI keeps it */
-  g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Data Structure Growth"));
+  g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Data Structures"));
   g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "TrendViz"));
   g_assert_nonnull (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Allocations"));
   g_assert_nonnull (tm_gui_test_find_widget (GTK_WIDGET (leak_row), GTK_TYPE_MENU_BUTTON));
