@@ -27,7 +27,7 @@ add_step (GtkWidget *box, int index, const char *step, const char *label, const 
   gtk_widget_set_tooltip_text (button, tooltip);
   /* small, so two or three share a line of the narrow sidebar */
   gtk_widget_add_css_class (button, "caption");
-  gtk_box_append (GTK_BOX (box), button);
+  gtk_flow_box_append (GTK_FLOW_BOX (box), button);
 }
 
 static GtkWidget *
@@ -50,26 +50,31 @@ GtkWidget *
 tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  GtkWidget *heap = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *steps = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *steps = gtk_flow_box_new ();
   GtkWidget *label, *more, *popover, *full;
   g_autofree char *text = tm_window_steps_app_text (w->explanation);
   gboolean objects = trace != NULL && trace->n_objects > 0;
   gboolean leak = w->kind == TM_WINDOW_LEAK || w->kind == TM_WINDOW_LEAK_PEAK || w->kind == TM_WINDOW_LEAK_REGRESSION;
 
   label = text_label (text, lines);
+  /* the sidebar's width comes from its rows: no paragraph on one line */
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
   /* a preview: the popover and the Selection page show it whole */
   gtk_widget_add_css_class (label, "tm-preview");
   gtk_widget_add_css_class (label, "dim-label");
   gtk_widget_add_css_class (label, "caption");
   gtk_box_append (GTK_BOX (box), label);
 
-  /* the heap's steps on one line, the others with the full text below */
+  /* as many on a line as fit: the sidebar's width stays that of one */
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (steps), GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (steps), 3);
+  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (steps), 4);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (steps), 4);
   if (leak && trace != NULL && trace->n_graphs >= 2)
-    add_step (heap, index, "ds-growth", _("Data Structures"),
+    add_step (steps, index, "ds-growth", _("Data Structures"),
               _("Data structure growth: which data structures grew in this window, ranked by growth"));
   if (leak && objects)
-    add_step (heap, index, "compare-heaps", _("Compare Heaps"),
+    add_step (steps, index, "compare-heaps", _("Compare Heaps"),
               _("The heap at the window's end compared with its start, most grown groups first"));
   if (objects && w->kind != TM_WINDOW_GC_OVERHEAD)
     add_step (steps, index, "trend", _("TrendViz"), _("How the object groups developed over this window"));
@@ -94,12 +99,8 @@ tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (more), popover);
   gtk_widget_set_tooltip_text (more, _("Full Explanation"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (more), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Full Explanation"), -1);
-  gtk_box_append (GTK_BOX (steps), more);
-
-  if (gtk_widget_get_first_child (heap) != NULL)
-    gtk_box_append (GTK_BOX (box), heap);
-  else
-    g_object_ref_sink (heap), g_object_unref (heap);
+  gtk_widget_set_halign (more, GTK_ALIGN_START);
+  gtk_flow_box_append (GTK_FLOW_BOX (steps), more);
   gtk_box_append (GTK_BOX (box), steps);
   return box;
 }
