@@ -218,7 +218,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
-                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->total_allocs > 0);
   /* allocation sites with call stacks (always for heaptrack files) */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);

@@ -44,5 +44,13 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       g_assert (trace->obj_site[i] < trace->sites->len);
       g_assert (trace->obj_thread[i] < trace->threads->len);
     }
+  /* short-lived counters: valid keys, one range per birth interval */
+  g_assert (trace->short_lived_first->len == tm_trace_n_gcs (trace) + 2);
+  for (guint64 e = 0; e < trace->short_lived->len; e++)
+    {
+      const TmShortLived *sl = &g_array_index (trace->short_lived, TmShortLived, e);
+      g_assert (sl->type < trace->types->len && sl->site < trace->sites->len && sl->thread < trace->threads->len);
+      g_assert (sl->count > 0);
+    }
   return 0;
 }
