@@ -256,6 +256,8 @@ tm_hprof_import_many (const char * const *paths,
   qsort (files, n_paths, sizeof *files, by_time);
 
   b = tm_trace_builder_new (files[0].path, "hprof");
+  /* graphs are read again by each object's position in its dump */
+  tm_trace_builder_keep_all_rows (b);
   im.b = b;
   im.type_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   im.local_type = g_array_new (FALSE, TRUE, sizeof (guint32));

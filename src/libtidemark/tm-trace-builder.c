@@ -26,6 +26,7 @@ struct _TmTraceBuilder {
 
   guint32   gcs_started;      /* id of the last GC_START */
   guint32   next_fold;        /* first birth interval whose short-lived objects are still rows */
+  gboolean  keep_rows;        /* no folding: the source finds objects by position */
   GArray   *bytes_before;     /* guint64 per GC: bytes allocated before its GC_START */
   gboolean  gc_open;          /* between GC_START and GC_END */
   guint64   now_ns;
@@ -624,6 +625,12 @@ tm_trace_builder_tick (TmTraceBuilder *b, guint64 time_ns)
   b->trace->duration_ns = MAX (b->trace->duration_ns, time_ns);
 }
 
+void
+tm_trace_builder_keep_all_rows (TmTraceBuilder *b)
+{
+  b->keep_rows = TRUE;
+}
+
 /* Folds the short-lived objects of the birth intervals up to `last`
  * (tm-trace-fold.c).  Not while ids are hashed (rows would move under the
  * index) nor with transactions (a TRANSACTION names its objects when its
@@ -633,7 +640,7 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
 {
   TmTrace *t = b->trace;
 
-  if (t->id_index != NULL || t->tx_kinds->len > 1)
+  if (b->keep_rows || t->id_index != NULL || t->tx_kinds->len > 1)
     return;
   if (t->obj_seq == NULL && b->next_fold <= last)
     {
