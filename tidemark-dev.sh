@@ -21,6 +21,7 @@ PACKAGES=(
   gettext desktop-file-utils appstream
   xvfb xauth imagemagick python3
   openjdk-17-jdk-headless openjdk-17-source heaptrack
+  chromium
 )
 
 as_root() {

@@ -7,44 +7,20 @@
 #include "tm-classify-chain.h"
 #include "cmd-ds-growth.h"
 #include "tm-root-path.h"
+#include "tm-heap-diff.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum {
-  METRIC_OBJECTS, METRIC_BYTES, METRIC_DEEP_OBJECTS, METRIC_DEEP_BYTES,
-  METRIC_RETAINED_OBJECTS, METRIC_RETAINED_BYTES, N_METRICS
-} Metric;
-
-static const char *metric_names[N_METRICS] = {
-  "objects", "bytes", "deep-objects", "deep-bytes", "retained-objects", "retained-bytes",
-};
-
 typedef struct {
   const char  *path;
   TmClassTree *tree;
-  Metric       metric;
+  TmHeapMetric metric;
   guint        top;
   gboolean     has_graph;
   guint64      total_objects, total_bytes;
 } HeapView;
-
-static guint64
-metric_value (const TmClassNode *n, Metric m)
-{
-  switch (m)
-    {
-    case METRIC_OBJECTS:          return n->m.objects;
-    case METRIC_BYTES:            return n->m.bytes;
-    case METRIC_DEEP_OBJECTS:     return n->m.deep_objects;
-    case METRIC_DEEP_BYTES:       return n->m.deep_bytes;
-    case METRIC_RETAINED_OBJECTS: return n->m.retained_objects;
-    case METRIC_RETAINED_BYTES:   return n->m.retained_bytes;
-    case N_METRICS:
-    default:                      return 0;
-    }
-}
 
 static HeapView *sort_view;   /* qsort has no user data in C11 */
 
@@ -53,7 +29,7 @@ cmp_by_metric (const void *a, const void *b)
 {
   const TmClassNode *x = tm_class_tree_node (sort_view->tree, *(const guint32 *) a);
   const TmClassNode *y = tm_class_tree_node (sort_view->tree, *(const guint32 *) b);
-  guint64 vx = metric_value (x, sort_view->metric), vy = metric_value (y, sort_view->metric);
+  guint64 vx = tm_group_metrics_get (&x->m, sort_view->metric), vy = tm_group_metrics_get (&y->m, sort_view->metric);
 
   if (vx != vy)
     return vx > vy ? -1 : 1;
@@ -69,7 +45,7 @@ shown_children (HeapView *v, guint32 index, guint *n_all)
 {
   const TmClassNode *node = tm_class_tree_node (v->tree, index);
   GArray *kids = g_array_new (FALSE, FALSE, sizeof (guint32));
-  gboolean rank_needs_graph = v->metric >= METRIC_DEEP_OBJECTS;
+  gboolean rank_needs_graph = tm_heap_metric_needs_graph (v->metric);
 
   for (guint32 c = 0; c < node->n_children; c++)
     {
@@ -322,7 +298,7 @@ tm_cmd_heap (int argc, char **argv)
   TmClassifier chain[TM_CLASSIFY_MAX_DEPTH];
   guint depth = 0;
   gboolean needs_ds = FALSE;
-  Metric metric = N_METRICS;
+  TmHeapMetric metric = TM_N_HEAP_METRICS;
   const char *path;
   int code = 0;
   HeapView view = { 0 };
@@ -341,10 +317,7 @@ tm_cmd_heap (int argc, char **argv)
   needs_ds = data_structures || tm_classify_chain_needs_ds (chain, depth);
   if (metric_name)
     {
-      for (guint m = 0; m < N_METRICS; m++)
-        if (strcmp (metric_name, metric_names[m]) == 0)
-          metric = m;
-      if (metric == N_METRICS)
+      if (!tm_heap_metric_from_string (metric_name, &metric))
         return tm_cli_usage_error ("heap", "unknown metric '%s' (known: objects, bytes, deep-objects, "
                                    "deep-bytes, retained-objects, retained-bytes)", metric_name);
     }
@@ -356,13 +329,13 @@ tm_cmd_heap (int argc, char **argv)
     return code;
 
   view.has_graph = tm_trace_gc (trace, gc)->has_graph;
-  if (metric == N_METRICS)
-    metric = view.has_graph ? METRIC_RETAINED_BYTES : METRIC_BYTES;
-  if (!view.has_graph && (metric >= METRIC_DEEP_OBJECTS || needs_ds || path_to_roots != NULL))
+  if (metric == TM_N_HEAP_METRICS)
+    metric = view.has_graph ? TM_HEAP_METRIC_RETAINED_BYTES : TM_HEAP_METRIC_BYTES;
+  if (!view.has_graph && (tm_heap_metric_needs_graph (metric) || needs_ds || path_to_roots != NULL))
     {
       g_autofree char *msg = tm_heap_analysis_no_graph_message (trace, gc);
       fprintf (stderr, "%s: %s%s\n", path,
-               metric >= METRIC_DEEP_OBJECTS ? "" : "data structures need a reference graph: ", msg);
+               tm_heap_metric_needs_graph (metric) ? "" : "data structures need a reference graph: ", msg);
       return TM_EXIT_INPUT;
     }
   if (needs_ds)
@@ -404,7 +377,7 @@ tm_cmd_heap (int argc, char **argv)
     {
       GString *s = g_string_new (NULL);
 
-      g_string_append_printf (s, "{\"gc\": %d, \"metric\": \"%s\", \"classifiers\": [", gc, metric_names[metric]);
+      g_string_append_printf (s, "{\"gc\": %d, \"metric\": \"%s\", \"classifiers\": [", gc, tm_heap_metric_to_string (metric));
       for (guint i = 0; i < depth; i++)
         g_string_append_printf (s, "%s\"%s\"", i ? ", " : "", tree->levels[i].name);
       g_string_append_printf (s, "], \"has_graph\": %s, \"complete\": %s, \"top\": %d, \"tree\": ",
@@ -424,7 +397,7 @@ tm_cmd_heap (int argc, char **argv)
       printf ("Classified by");
       for (guint i = 0; i < depth; i++)
         printf ("%s %s", i ? " >" : "", tree->levels[i].name);
-      printf ("; sorted by %s", metric_names[metric]);
+      printf ("; sorted by %s", tm_heap_metric_to_string (metric));
       if (top > 0)
         printf ("; top %d per group", top);
       printf ("\n\n%12s %6s %11s %6s %11s %11s  %s\n", "objects", "%", "bytes", "%", "deep", "retained", "group");

@@ -18,6 +18,7 @@ static const TmCliCommand commands[] = {
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
   { "gc-summary", "TRACE [--from-gc A --to-gc B] [--json]", "throughput, pause percentiles, rates and footprint of a run or a range of GCs", tm_cmd_gc_summary },
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
+  { "heap-diff", "TRACE --from-gc A --to-gc B [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "compare the heaps after two GCs: each group before, after and its change", tm_cmd_heap_diff },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },
   { "ds-growth", "TRACE --from-gc A --to-gc B [--ds FILE]... [--json]", "data structure growth over a window", tm_cmd_ds_growth },
   { "trend",    "TRACE --from-gc A --to-gc B [--classify ...] [--metric M] [--sort S] [--top K] [--no-other] [--every N | --interval SECONDS] [--drill KEY[/KEY...]] [--ds FILE]... [--json|--csv]", "TrendViz: object groups over a window", tm_cmd_trend },
@@ -32,6 +33,7 @@ static const TmCliCommand commands[] = {
   { "containers", "TRACE [--from-gc A --to-gc B] [--ds FILE]... [--top K] [--json]", "leak confidence per container: memory contribution x staleness", tm_cmd_containers },
   { "callers",  "FILE [--top N] [--sort peak|allocations|temporary|leaked|allocated] [--bottom-up|--top-down|--functions] [--depth D] [--from-gc A] [--to-gc B] [--json]", "allocation costs by call stack (heaptrack's views)", tm_cmd_callers },
   { "flamegraph", "FILE [--metric allocations|temporary|peak|leaked|allocated] --svg|--png OUT [--width W] [--height H] [--bottom-up] [--search TEXT] [--from-gc A] [--to-gc B]", "flame graph of allocation costs by call stack", tm_cmd_flamegraph },
+  { "report",   "FILE [--window N] [--ds FILE]... -o REPORT.html", "a self-contained HTML report of the run or of one window", tm_cmd_report },
   /* more commands: register here */
 };
 

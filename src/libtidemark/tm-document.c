@@ -188,12 +188,7 @@ tm_document_get_dsl (TmDocument *self, GError **error)
 /* ---- one shape for every asynchronous request ---- */
 
 /* The synchronous function behind an _async one, run on the worker. */
-typedef gpointer (*WorkFunc) (TmDocument     *self,
-                              gpointer        args,
-                              TmProgressFunc  progress,
-                              gpointer        progress_data,
-                              GCancellable   *cancellable,
-                              GError        **error);
+typedef TmDocumentWorkFunc WorkFunc;
 
 typedef struct {
   WorkFunc        work;
@@ -558,6 +553,113 @@ tm_document_class_tree_finish (TmDocument *self, GAsyncResult *result, GError **
   return finish (self, result, tm_document_class_tree_async, error);
 }
 
+/* ---- heap compare ---- */
+
+/* One stage of a longer piece of work: reports progress over [from, to). */
+typedef struct {
+  TmProgressFunc func;
+  gpointer       data;
+  double         from, to;
+} Stage;
+
+static void
+stage_progress (double fraction, gpointer data)
+{
+  Stage *s = data;
+  s->func (s->from + fraction * (s->to - s->from), s->data);
+}
+
+TmHeapDiff *
+tm_document_heap_diff (TmDocument           *self,
+                       guint32               from_gc,
+                       guint32               to_gc,
+                       const TmClassifier   *chain,
+                       guint                 depth,
+                       TmDocumentTreeFlags   flags,
+                       gboolean              all_metrics,
+                       TmProgressFunc        progress,
+                       gpointer              progress_data,
+                       GCancellable         *cancellable,
+                       GError              **error)
+{
+  g_autoptr(TmClassTree) before = NULL;
+  g_autoptr(TmClassTree) after = NULL;
+  g_autoptr(TmHeapDiff) diff = NULL;
+  Stage stage = { progress, progress_data, 0, 0 };
+  double share = all_metrics ? 0.25 : 0.5;
+
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+
+  stage.to = share;
+  if ((before = tm_document_class_tree (self, from_gc, chain, depth, flags, progress ? stage_progress : NULL,
+                                        &stage, cancellable, error)) == NULL)
+    return NULL;
+  stage.from = share;
+  stage.to = 2 * share;
+  if ((after = tm_document_class_tree (self, to_gc, chain, depth, flags, progress ? stage_progress : NULL,
+                                       &stage, cancellable, error)) == NULL)
+    return NULL;
+  if ((diff = tm_heap_diff_new (before, after, cancellable, error)) == NULL)
+    return NULL;
+  stage.from = 2 * share;
+  stage.to = 1;
+  if (all_metrics && diff->has_graph
+      && !tm_heap_diff_compute_all (diff, progress ? stage_progress : NULL, &stage, cancellable, error))
+    return NULL;
+  return g_steal_pointer (&diff);
+}
+
+typedef struct {
+  TreeArgs tree;
+  guint32  to_gc;
+  gboolean all_metrics;
+} DiffArgs;
+
+static gpointer
+diff_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+           GCancellable *cancellable, GError **error)
+{
+  DiffArgs *a = args;
+  return tm_document_heap_diff (self, a->tree.gc_id, a->to_gc, a->tree.chain, a->tree.depth, a->tree.flags,
+                                a->all_metrics, progress, progress_data, cancellable, error);
+}
+
+void
+tm_document_heap_diff_async (TmDocument          *self,
+                             guint32              from_gc,
+                             guint32              to_gc,
+                             const TmClassifier  *chain,
+                             guint                depth,
+                             TmDocumentTreeFlags  flags,
+                             gboolean             all_metrics,
+                             TmProgressFunc       progress,
+                             gpointer             progress_data,
+                             GCancellable        *cancellable,
+                             GAsyncReadyCallback  callback,
+                             gpointer             user_data)
+{
+  DiffArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (depth <= TM_CLASSIFY_MAX_DEPTH);
+  a = g_new0 (DiffArgs, 1);
+  a->tree.gc_id = from_gc;
+  if (depth > 0)
+    memcpy (a->tree.chain, chain, depth * sizeof *chain);
+  a->tree.depth = depth;
+  a->tree.flags = flags;
+  a->to_gc = to_gc;
+  a->all_metrics = all_metrics;
+  run_async (self, tm_document_heap_diff_async, diff_work, a, g_free, (GDestroyNotify) tm_heap_diff_unref,
+             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+}
+
+TmHeapDiff *
+tm_document_heap_diff_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_heap_diff_async, error);
+}
+
 /* ---- deep and retained sizes of a tree ---- */
 
 gboolean
@@ -899,4 +1001,30 @@ TmContainerReport *
 tm_document_containers_finish (TmDocument *self, GAsyncResult *result, GError **error)
 {
   return finish (self, result, tm_document_containers_async, error);
+}
+
+/* ---- any other work ---- */
+
+void
+tm_document_run_async (TmDocument          *self,
+                       TmDocumentWorkFunc   work,
+                       gpointer             args,
+                       GDestroyNotify       args_free,
+                       GDestroyNotify       result_free,
+                       TmProgressFunc       progress,
+                       gpointer             progress_data,
+                       GCancellable        *cancellable,
+                       GAsyncReadyCallback  callback,
+                       gpointer             user_data)
+{
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (work != NULL);
+  run_async (self, tm_document_run_async, work, args, args_free, result_free,
+             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+}
+
+gpointer
+tm_document_run_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_run_async, error);
 }

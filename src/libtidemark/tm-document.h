@@ -32,6 +32,7 @@
 #include "tm-classify-chain.h"
 #include "tm-ds-growth.h"
 #include "tm-heap-cache.h"
+#include "tm-heap-diff.h"
 #include "tm-progress.h"
 #include "tm-root-path.h"
 #include "tm-timeline-model.h"
@@ -198,6 +199,38 @@ gboolean         tm_document_tree_metrics_finish (TmDocument       *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 
+/* ---- heap compare (tm-heap-diff.h) ---- */
+
+/* The trees of the heaps after from_gc and to_gc by `chain` and `flags`
+ * (as tm_document_class_tree) merged into a diff; with `all_metrics`
+ * also every node's deep and retained sizes when both GCs have a graph. */
+TmHeapDiff      *tm_document_heap_diff       (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              const TmClassifier   *chain,
+                                              guint                 depth,
+                                              TmDocumentTreeFlags   flags,
+                                              gboolean              all_metrics,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_heap_diff_async (TmDocument           *self,
+                                              guint32               from_gc,
+                                              guint32               to_gc,
+                                              const TmClassifier   *chain,
+                                              guint                 depth,
+                                              TmDocumentTreeFlags   flags,
+                                              gboolean              all_metrics,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmHeapDiff      *tm_document_heap_diff_finish (TmDocument          *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
 /* ---- path to GC roots (tm-root-path.h) ---- */
 
 /* Of the object with index `object_index` in the heap after gc_id;
@@ -304,6 +337,33 @@ void             tm_document_containers_async (TmDocument          *self,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
 TmContainerReport *tm_document_containers_finish (TmDocument       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* ---- any other work over the document ---- */
+
+/* Work that combines the analyses above (a report, ...), run like them:
+ * `work` gets the document and `args` on a worker, reports progress
+ * through `progress` (delivered through TmProgress) and returns a result
+ * (freed with result_free if nobody takes it) or NULL with an error. */
+typedef gpointer (*TmDocumentWorkFunc) (TmDocument     *self,
+                                        gpointer        args,
+                                        TmProgressFunc  progress,
+                                        gpointer        progress_data,
+                                        GCancellable   *cancellable,
+                                        GError        **error);
+void             tm_document_run_async       (TmDocument           *self,
+                                              TmDocumentWorkFunc    work,
+                                              gpointer              args,
+                                              GDestroyNotify        args_free,
+                                              GDestroyNotify        result_free,
+                                              TmProgressFunc        progress,
+                                              gpointer              progress_data,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+/* The result of `work` (owned by the caller). */
+gpointer         tm_document_run_finish      (TmDocument           *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 

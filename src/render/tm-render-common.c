@@ -283,3 +283,47 @@ tm_render_write_svg (double             width,
 {
   return write_image (width, height, TRUE, draw, user_data, path, error);
 }
+
+static cairo_status_t
+append_png (void *closure, const unsigned char *data, unsigned int length)
+{
+  g_byte_array_append (closure, data, length);
+  return CAIRO_STATUS_SUCCESS;
+}
+
+GBytes *
+tm_render_png_bytes (double             width,
+                     double             height,
+                     double             scale,
+                     TmRenderDrawFunc   draw,
+                     gpointer           user_data,
+                     GError           **error)
+{
+  cairo_surface_t *surface;
+  cairo_t *cr;
+  cairo_status_t status;
+  GByteArray *png;
+  int w = (int) ceil (width * scale), h = (int) ceil (height * scale);
+
+  g_return_val_if_fail (draw != NULL && scale > 0, NULL);
+
+  if (!check_size (w, h, error))
+    return NULL;
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, w, h);
+  cr = cairo_create (surface);
+  cairo_scale (cr, scale, scale);
+  draw (cr, user_data);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  png = g_byte_array_new ();
+  status = cairo_surface_write_to_png_stream (surface, append_png, png);
+  cairo_surface_destroy (surface);
+  if (status != CAIRO_STATUS_SUCCESS)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, _("Could not encode a chart as PNG: %s"),
+                   cairo_status_to_string (status));
+      g_byte_array_unref (png);
+      return NULL;
+    }
+  return g_byte_array_free_to_bytes (png);
+}

@@ -127,4 +127,13 @@ gboolean     tm_render_write_svg    (double             width,
                                      const char        *path,
                                      GError           **error);
 
+/* Draws width x height units at `scale` pixels per unit (2: sharp on
+ * HiDPI screens and in print) and returns the PNG file's bytes. */
+GBytes      *tm_render_png_bytes    (double             width,
+                                     double             height,
+                                     double             scale,
+                                     TmRenderDrawFunc   draw,
+                                     gpointer           user_data,
+                                     GError           **error);
+
 G_END_DECLS

@@ -6,6 +6,8 @@
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
 #include "tm-gc-summary-rows.h"
+#include "tm-report.h"
+#include "tm-report-dialog.h"
 #include "tm-settings.h"
 #include "tm-advice-view.h"
 #include "tm-ds-growth-view.h"
@@ -206,6 +208,9 @@ update_actions (TmAppWindow *self)
                      tm_session_get_selected_last_gc (self->session) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-chart", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-report", loaded);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.export-window-report",
+                                 loaded && tm_session_get_selected_window (self->session) >= 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-in", loaded);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-out", loaded);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.zoom-reset", loaded);
@@ -407,19 +412,6 @@ color_dot_new (TmWindowKind kind)
   return dot;
 }
 
-static char *
-format_score (const TmWindow *w)
-{
-  if (g_strcmp0 (w->unit, "fraction") == 0)
-    return g_strdup_printf (_("%.1f %% of the time in GC pauses"), w->score * 100);
-  {
-    g_autofree char *rate = tm_format_bytes (w->score);
-    if (w->kind == TM_WINDOW_CHURN)
-      return g_strdup_printf (_("%s/s freed"), rate);
-    return g_strdup_printf (_("%s/s growth"), rate);
-  }
-}
-
 static GtkWidget *
 window_row_new (const TmWindow *w, int index, gboolean time_points)
 {
@@ -430,7 +422,7 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
   g_autofree char *t0 = format_time (w->start_ns);
   g_autofree char *t1 = format_time (w->end_ns);
   g_autofree char *range_text = NULL;
-  g_autofree char *score_text = format_score (w);
+  g_autofree char *score_text = tm_report_window_score (w);
 
   dot = color_dot_new (w->kind);
   /* growth of young objects in growing numbers is a backlog, not a leak */
@@ -681,7 +673,7 @@ update_selection_page (TmAppWindow *self)
     gtk_label_set_label (self->selection_title, title);
     if (w)
       {
-        g_autofree char *score = format_score (w);
+        g_autofree char *score = tm_report_window_score (w);
         g_autofree char *text = g_strdup_printf ("%s\n%s", score, w->explanation ? w->explanation : "");
         gtk_label_set_label (self->selection_explanation, text);
       }
@@ -875,6 +867,24 @@ export_chart_action (GtkWidget *widget, const char *name, GVariant *param)
 
   tm_chart_kind_from_string (g_variant_get_string (param, NULL), &kind);
   gtk_window_present (GTK_WINDOW (tm_export_dialog_new (self, kind)));
+}
+
+/* The report of the whole run, or of the window selected in the sidebar. */
+static void
+export_report_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  int window = -1;
+
+  if (self->document == NULL)
+    return;
+  if (g_strcmp0 (name, "win.export-window-report") == 0)
+    {
+      window = tm_session_get_selected_window (self->session);
+      if (window < 0)
+        return;
+    }
+  tm_report_dialog_export (self, window);
 }
 
 static void
@@ -1224,6 +1234,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.clear-selection", NULL, zoom_action);
   gtk_widget_class_install_action (widget_class, "win.select-window", "i", select_window_action);
   gtk_widget_class_install_action (widget_class, "win.export-chart", "s", export_chart_action);
+  gtk_widget_class_install_action (widget_class, "win.export-report", NULL, export_report_action);
+  gtk_widget_class_install_action (widget_class, "win.export-window-report", NULL, export_report_action);
   gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
@@ -1262,6 +1274,7 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
   g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
+  g_menu_append (self->analyses_section, _("Export _Report for Selected Window…"), "win.export-window-report");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);
 

@@ -10,7 +10,10 @@ ROOTS split over several records, unknown tags, extra trailing payload
 bytes, TICKs and gc-0 deaths), and computes the truth itself: per GC the
 heap occupancy, live objects and reachable bytes.
 
-usage: independent_writer.py OUT.tmtrace EXPECTED.json SEED [--no-deaths] [--raw]
+usage: independent_writer.py OUT.tmtrace EXPECTED.json SEED [--no-deaths] [--raw] [--markup-names]
+
+--markup-names gives the classes names full of HTML markup (<, >, &, quotes),
+as generics and inner classes can look in a report.
 """
 import json
 import random
@@ -49,6 +52,7 @@ def main():
     out_path, exp_path, seed = sys.argv[1], sys.argv[2], int(sys.argv[3])
     deaths_recorded = "--no-deaths" not in sys.argv
     raw = "--raw" in sys.argv
+    markup = "--markup-names" in sys.argv
     rnd = random.Random(seed)
     stream = bytearray(b"TMTRACE1")
     flags = 1 | (2 if deaths_recorded else 0)
@@ -61,6 +65,8 @@ def main():
     for i in range(6):
         tid = 100 + i * 3
         types[tid] = f"org.indie.T{i}" if i < 5 else "java.lang.Object[]"
+        if markup and i < 5:
+            types[tid] = f"org.indie.Map<K{i},V>&\"T{i}\"<script>"
         stream += rec(0x03, uv(tid) + s(types[tid]) + uv(1 if i == 5 else 0))
     stream += rec(0x04, uv(5) + s("org.indie.Main.run()") + s("Main.java") + sv(-1))
     stream += rec(0x05, uv(6) + uv(1) + uv(5))

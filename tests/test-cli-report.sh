@@ -1,0 +1,124 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tidemark-cli report: the windows, their explanations and numbers from
+# the other commands appear in a well-formed, self-contained report whose
+# images decode as PNG (tests/tools/check_report.py); markup in class and
+# file names is escaped; GC logs; one window; documented exit codes.
+set -u
+. "$(dirname "$0")/cli-test-lib.sh"
+src=${TM_SOURCE_DIR:?}
+check="$src/tests/tools/check_report.py"
+
+"$cli" synth leak -o "$dir/leak.tmtrace" >/dev/null || fail "synth"
+"$cli" windows "$dir/leak.tmtrace" --json >"$dir/w.json" || fail "windows"
+"$cli" gc-summary "$dir/leak.tmtrace" --json >"$dir/gc.json" || fail "gc-summary"
+"$cli" report "$dir/leak.tmtrace" -o "$dir/r.html" || fail "report"
+python3 "$check" "$dir/r.html" >"$dir/r.json" || fail "report is not well-formed"
+
+# Every window once, in order, with its kind, range and explanation; the
+# whole run with the GC summary's throughput; charts for the run and each
+# window, and the growth chart where the window has two graphs.
+python3 - "$dir/r.json" "$dir/w.json" "$dir/gc.json" <<'PY' || fail "report content"
+import json, re, sys
+r, w, gc = (json.load(open(p)) for p in sys.argv[1:4])
+labels = {"leak": "Memory leak", "leak-peak": "Fastest leak growth",
+          "leak-regression": "Steepest recent growth", "gc-overhead": "High GC overhead",
+          "churn": "High memory churn"}
+wins = w["windows"]
+assert len(wins) >= 2, "the leak scenario has windows"
+ids = [k for k in r["sections"] if k.startswith("window-")]
+assert ids == ["window-%d" % (i + 1) for i in range(len(wins))], ids
+assert r["lang"] == "en" and "leak.tmtrace" in r["title"]
+fold = lambda s: re.sub(r"\s+", " ", s).strip()
+for i, win in enumerate(wins):
+    sec, head = r["sections"]["window-%d" % (i + 1)], r["headings"]["window-%d" % (i + 1)]
+    assert head == "Window %d: %s" % (i + 1, labels[win["kind"]]), head
+    assert "GCs %d–%d" % (win["first_gc"], win["last_gc"]) in sec, (i, sec[:200])
+    assert fold(win["explanation"]) in sec, "explanation of window %d" % (i + 1)
+    assert "GC summary" in sec and "Allocations by type" in sec
+# the windows table of the whole-run report
+table = r["sections"]["windows"]
+for i, win in enumerate(wins):
+    assert labels[win["kind"]] in table
+thr = "%.2f %%" % (gc["throughput"] * 100)
+assert thr in r["sections"]["run"], thr
+# 3 overview charts, one per window, one growth chart per range with graphs
+assert len(r["images"]) == 3 + len(wins) + sum(1 for k in r["sections"]
+                                               if "the first and last with a reference graph" in r["sections"][k]), r["images"]
+assert all(im[0] == 2000 for im in r["images"]), r["images"]
+PY
+
+# The top data structure of a window is the one ds-growth ranks first.
+python3 - "$dir/r.json" "$dir/w.json" >"$dir/first.txt" <<'PY' || fail "window range"
+import json, re, sys
+r, w = (json.load(open(p)) for p in sys.argv[1:3])
+m = re.search(r"From GC (\d+) to GC (\d+)", r["sections"]["window-1"])
+assert m, "window 1 has a growth analysis"
+print(m.group(1), m.group(2))
+PY
+read -r a b <"$dir/first.txt"
+"$cli" ds-growth "$dir/leak.tmtrace" --from-gc "$a" --to-gc "$b" --json >"$dir/ds.json" || fail "ds-growth"
+python3 - "$dir/r.json" "$dir/ds.json" <<'PY' || fail "top structure"
+import json, sys
+r, ds = (json.load(open(p)) for p in sys.argv[1:3])
+top = ds["structures"][0]
+sec = r["sections"]["window-1"]
+name = "%s @%d" % (top["type"], top["object_id"])
+assert name in sec, (name, sec[:600])
+assert sec.index(name) < sec.index("Allocations by type")
+PY
+
+# One window alone: only its section, the table links nowhere else.
+"$cli" report "$dir/leak.tmtrace" --window 2 -o "$dir/w2.html" || fail "--window 2"
+python3 "$check" "$dir/w2.html" >"$dir/w2.json" || fail "window report not well-formed"
+json "$dir/w2.json" '
+assert [k for k in d["sections"] if k.startswith("window-") or k == "run"] == ["window-2"], list(d["sections"])
+assert "window 2" in d["title"]' || fail "window report content"
+
+# Markup in class and file names is text, never markup.
+python3 "$src/tests/tools/independent_writer.py" "$dir/m.tmtrace" "$dir/m-exp.json" 5 --markup-names || fail "writer"
+cp "$dir/m.tmtrace" "$dir/a<b>&c.tmtrace"
+"$cli" report "$dir/a<b>&c.tmtrace" -o "$dir/m.html" || fail "report with markup names"
+python3 "$check" "$dir/m.html" >"$dir/m.json" || fail "markup report not well-formed"
+grep -q '<script' "$dir/m.html" && fail "a class name's <script> reached the HTML"
+grep -q 'org.indie.Map&lt;K[0-9],V&gt;&amp;&quot;T[0-9]&quot;&lt;script&gt;' "$dir/m.html" || fail "class names escaped"
+json "$dir/m.json" '
+assert "a<b>&c.tmtrace" in d["title"], d["title"]
+assert "org.indie.Map<K" in d["text"]' || fail "markup names as text"
+
+# A GC log: the GC summary and the overhead window, no object analyses.
+log="$src/tests/data/gc-logs/jdk17-g1.log"
+"$cli" windows "$log" --json >"$dir/gw.json" || fail "windows of a GC log"
+"$cli" gc-summary "$log" --json >"$dir/ggc.json" || fail "gc-summary of a GC log"
+"$cli" report "$log" -o "$dir/g.html" || fail "report of a GC log"
+python3 "$check" "$dir/g.html" >"$dir/g.json" || fail "GC-log report not well-formed"
+python3 - "$dir/g.json" "$dir/gw.json" "$dir/ggc.json" <<'PY' || fail "GC-log report content"
+import json, sys
+r, w, gc = (json.load(open(p)) for p in sys.argv[1:4])
+assert len([k for k in r["sections"] if k.startswith("window-")]) == len(w["windows"])
+assert any(x["kind"] == "gc-overhead" for x in w["windows"]), "the G1 log has an overhead window"
+run = r["sections"]["run"]
+assert "GC summary" in run and "%.2f %%" % (gc["throughput"] * 100) in run
+assert "Young pauses" in run and "%d ·" % gc["pauses"]["count"] in run
+assert "Allocations by type" not in r["text"] and "Top data structures" not in r["text"]
+# memory + overhead overview, memory + overhead per overhead window
+n_over = sum(1 for x in w["windows"] if x["kind"] == "gc-overhead")
+assert len(r["images"]) == 2 + len(w["windows"]) + n_over, r["images"]
+PY
+
+# Usage errors: exit 1 and a hint, nothing written.
+"$cli" report "$dir/leak.tmtrace" 2>"$dir/err"; [ $? -eq 1 ] || fail "missing -o"
+grep -q -- "--help" "$dir/err" || fail "hint"
+n=$(json "$dir/w.json" 'print(len(d["windows"]))')
+"$cli" report "$dir/leak.tmtrace" --window $((n + 1)) -o "$dir/x.html" 2>"$dir/err"; [ $? -eq 1 ] || fail "window out of range"
+grep -q "window $((n + 1)) does not exist" "$dir/err" || fail "names the window"
+[ -e "$dir/x.html" ] && fail "wrote a report on bad usage"
+
+# Unusable input: exit 2, "FILE: reason"; an unwritable output: exit 2.
+echo "not a trace" >"$dir/notes.txt"
+"$cli" report "$dir/notes.txt" -o "$dir/y.html" 2>"$dir/err"; [ $? -eq 2 ] || fail "not a trace"
+grep -q "notes.txt" "$dir/err" || fail "message names the file"
+[ -e "$dir/y.html" ] && fail "wrote a report for a bad input"
+"$cli" report "$dir/leak.tmtrace" -o "$dir/no/such/dir/r.html" 2>"$dir/err"; [ $? -eq 2 ] || fail "unwritable output"
+grep -q "no/such/dir" "$dir/err" || fail "names the output"
+echo "ok"
