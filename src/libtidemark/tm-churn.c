@@ -105,17 +105,6 @@ add_item (Builder *bl, guint32 i, guint64 objects, guint64 bytes, guint age_buck
     }
 }
 
-static guint64
-gc_end_ns (const TmTrace *trace, guint32 gc_id)
-{
-  const TmGc *gc;
-
-  if (gc_id == 0)
-    return 0;
-  gc = tm_trace_gc (trace, gc_id);
-  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
-}
-
 /* Rows born in interval b that died in their first GC (b + 1). */
 static gboolean
 add_rows (Builder *bl, guint32 b, GCancellable *cancellable, GError **error)
@@ -123,7 +112,7 @@ add_rows (Builder *bl, guint32 b, GCancellable *cancellable, GError **error)
   const TmTrace *t = bl->trace;
   guint64 lo = tm_trace_allocs_before_gc (t, b), hi = tm_trace_allocs_before_gc (t, b + 1);
   guint64 lo_seq = tm_trace_allocations_before_gc (t, b), hi_seq = tm_trace_allocations_before_gc (t, b + 1);
-  guint64 t0 = gc_end_ns (t, b), t1 = tm_trace_gc (t, b + 1)->start_ns;
+  guint64 t0 = tm_trace_gc_end_ns (t, b), t1 = tm_trace_gc (t, b + 1)->start_ns;
   g_autofree guint32 *objects = g_new (guint32, BATCH);
   guint32 n = 0;
 

@@ -55,17 +55,6 @@ compare_entries (gconstpointer a, gconstpointer b)
   return (gint) x->age_bucket - (gint) y->age_bucket;
 }
 
-static guint64
-gc_end_ns (const TmTrace *t, guint32 gc_id)
-{
-  const TmGc *gc;
-
-  if (gc_id == 0)
-    return 0;
-  gc = &g_array_index (t->gcs, TmGc, gc_id - 1);
-  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
-}
-
 /* Rows [from, n_objects) move down to `to`; the oversized ones keep their size. */
 static void
 move_rows (TmTrace *t, guint64 from, guint64 to, guint64 count)
@@ -131,7 +120,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   guint64 hi_seq = tm_trace_allocations_before_gc (t, b + 1);
   /* as the lifetimes analysis estimates it: spread between the GC before
    * and the start of the GC that collects them (the end after the last) */
-  guint64 t0 = gc_end_ns (t, b);
+  guint64 t0 = tm_trace_gc_end_ns (t, b);
   guint64 t1 = dies_in <= n_gcs ? g_array_index (t->gcs, TmGc, b).start_ns : t->duration_ns;
   g_autoptr(GHashTable) index = g_hash_table_new_full (fold_key_hash, fold_key_equal, g_free, NULL);
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));

@@ -280,6 +280,17 @@ tm_trace_allocs_before_gc (const TmTrace *trace, guint32 gc_id)
 }
 
 guint64
+tm_trace_gc_end_ns (const TmTrace *trace, guint32 gc_id)
+{
+  const TmGc *gc;
+
+  if (gc_id == 0)
+    return 0;
+  gc = &g_array_index (trace->gcs, TmGc, gc_id - 1);
+  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
+}
+
+guint64
 tm_trace_allocations_before_gc (const TmTrace *trace, guint32 gc_id)
 {
   if (gc_id == 0)

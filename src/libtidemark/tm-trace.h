@@ -346,6 +346,9 @@ gboolean    tm_trace_object_index_for_id (const TmTrace *trace, guint64 id, guin
 guint32     tm_trace_object_birth_gc     (const TmTrace *trace, guint64 index);
 /* TRUE if the object is part of the heap state after GC gc_id. */
 gboolean    tm_trace_object_alive_after  (const TmTrace *trace, guint64 index, guint32 gc_id);
+/* When GC gc_id ended (its start if it records no end); 0 for gc_id 0,
+ * the trace start. */
+guint64     tm_trace_gc_end_ns           (const TmTrace *trace, guint32 gc_id);
 /* Object rows allocated before GC_START of gc_id (so candidates for heap state). */
 guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
 /* All allocations before GC_START of gc_id, short-lived ones included

@@ -71,17 +71,6 @@ gc_start_ns (const TmTrace *trace, guint32 gc_id)
   return gc_id == 0 ? 0 : tm_trace_gc (trace, gc_id)->start_ns;
 }
 
-static guint64
-gc_end_ns (const TmTrace *trace, guint32 gc_id)
-{
-  const TmGc *gc;
-
-  if (gc_id == 0)
-    return 0;
-  gc = tm_trace_gc (trace, gc_id);
-  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
-}
-
 /* ---- group keys ------------------------------------------------------ */
 
 /* Maps objects to the group they count in at `level`, after checking the
@@ -167,7 +156,6 @@ key_batcher_run_short_lived (KeyBatcher *kb, const TmShortLived *entries, guint3
 }
 
 /* ---- allocation series ---------------------------------------------- */
-
 
 static const char *alloc_sorts[TM_ALLOC_N_SORTS] = {
   "alloc-bytes", "alloc-objects", "freed-bytes", "freed-objects", "net-bytes",
@@ -368,7 +356,7 @@ tm_alloc_series_compute (TmTrace              *trace,
       guint64 a = gc_start_ns (trace, g - 1), b = gc_start_ns (trace, g);
 
       s->gcs[p] = g;
-      s->end_ns[p] = gc_end_ns (trace, g);
+      s->end_ns[p] = tm_trace_gc_end_ns (trace, g);
       s->interval_ns[p] = b > a ? b - a : 1;
     }
   s->total.key = g_strdup ("Total");
@@ -678,7 +666,7 @@ estimated_birth_ns (const TmTrace *trace, guint64 idx, guint32 birth_gc)
   return tm_lifetime_birth_ns (tm_trace_object_seq (trace, idx),
                                tm_trace_allocations_before_gc (trace, birth_gc - 1),
                                tm_trace_allocations_before_gc (trace, birth_gc),
-                               gc_end_ns (trace, birth_gc - 1), t1);
+                               tm_trace_gc_end_ns (trace, birth_gc - 1), t1);
 }
 
 static void
