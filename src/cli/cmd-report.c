@@ -37,9 +37,10 @@ tm_cmd_report (int argc, char **argv)
   g_option_context_set_description (context,
     "The report holds the memory, object and GC overhead charts, the suspicious\n"
     "windows with their explanations and, for the whole run and each window,\n"
-    "the data structures that grew, allocations by type, the GC summary and\n"
-    "GC advice, as far as the input records them. Charts are embedded as PNG;\n"
-    "the file needs nothing else to open, offline or printed.");
+    "the data structures and the groups of objects that grew (as ds-growth and\n"
+    "heap-diff rank them), allocations by type, the GC summary and GC advice,\n"
+    "as far as the input records them. Charts are embedded as PNG; the file\n"
+    "needs nothing else to open, offline or printed.");
   if (!tm_cli_parse (context, "report", &argc, &argv, &code))
     return code;
   if ((path = tm_cli_single_input ("report", argc, argv, &code)) == NULL)

@@ -28,6 +28,9 @@ part_free (TmReportPart *p)
   g_clear_pointer (&p->advice, g_ptr_array_unref);
   g_clear_pointer (&p->ds_growth, tm_ds_growth_free);
   g_clear_pointer (&p->vm, tm_vm_metrics_free);
+  g_clear_pointer (&p->heap_diff, tm_heap_diff_unref);
+  g_clear_pointer (&p->diff_top, g_array_unref);
+  g_free (p->diff_note);
   g_free (p->ds_note);
   g_free (p->vm_note);
   g_free (p);
@@ -48,6 +51,12 @@ static gboolean
 has_objects (const TmTrace *trace)
 {
   return trace->n_objects > 0 || trace->total_allocs > 0;
+}
+
+static gboolean
+is_heaptrack (const TmTrace *trace)
+{
+  return g_strcmp0 (trace->format, "heaptrack") == 0;
 }
 
 /* An analysis that failed: cancelled stops the report (FALSE); anything
@@ -75,8 +84,8 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
   GError *local = NULL;
   TmRangeStats st;
 
-  if (!has_objects (trace))
-    return TRUE;   /* a GC log: nothing to say beyond the GC summary */
+  if (!has_objects (trace) || trace->n_graphs == 0)
+    return TRUE;   /* a GC log or heaptrack: no graphs to say anything about */
   if (trace->n_graphs < 2 || !tm_timeline_model_range_stats (model, p->first_gc, p->last_gc, &st) ||
       st.reachable_first_gc == 0 || st.reachable_first_gc == st.reachable_last_gc)
     {
@@ -88,6 +97,47 @@ compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
                                         step->func ? step_progress : NULL, step,
                                         cancellable, &local);
   return p->ds_growth != NULL || note_failure (local, &p->ds_note, error);
+}
+
+/* The groups by type (heaptrack: by site) that grew most between the
+ * range's ends, ranked as
+ * `tidemark-cli heap-diff` ranks them: by retained size when both ends have
+ * a graph, else by their own (shallow) size. */
+static gboolean
+compute_heap_diff (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *cancellable, GError **error)
+{
+  /* heaptrack's "types" are size classes: where it was allocated says more */
+  const TmClassifier chain[] = { is_heaptrack (tm_document_get_trace (doc)) ? TM_CLASSIFIER_SITE : TM_CLASSIFIER_TYPE };
+  TmTimelineModel *model = tm_document_get_timeline (doc);
+  g_autoptr(GArray) sorted = NULL;
+  GError *local = NULL;
+  guint32 a = p->first_gc, b = p->last_gc;
+  TmRangeStats st;
+
+  if (!has_objects (tm_document_get_trace (doc)))
+    return TRUE;
+  if (tm_timeline_model_range_stats (model, p->first_gc, p->last_gc, &st) &&
+      st.reachable_first_gc != 0 && st.reachable_first_gc != st.reachable_last_gc)
+    a = st.reachable_first_gc, b = st.reachable_last_gc;
+  if (a >= b)
+    return TRUE;
+  p->heap_diff = tm_document_heap_diff (doc, a, b, chain, G_N_ELEMENTS (chain), TM_DOCUMENT_TREE_DEFAULT, FALSE,
+                                        step->func ? step_progress : NULL, step, cancellable, &local);
+  if (p->heap_diff == NULL)
+    return note_failure (local, &p->diff_note, error);
+  p->diff_metric = p->heap_diff->has_graph ? TM_HEAP_METRIC_RETAINED_BYTES : TM_HEAP_METRIC_BYTES;
+  sorted = tm_heap_diff_sorted_children (p->heap_diff, 0, p->diff_metric, cancellable, &local);
+  if (sorted == NULL)
+    return note_failure (local, &p->diff_note, error);
+  p->diff_top = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint i = 0; i < sorted->len && p->diff_top->len < TM_REPORT_TOP; i++)
+    {
+      guint32 node = g_array_index (sorted, guint32, i);
+      if (tm_heap_diff_delta (p->heap_diff, node, p->diff_metric) <= 0)
+        break;
+      g_array_append_val (p->diff_top, node);
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -111,6 +161,9 @@ part_new (TmTrace *trace, const TmWindow *w, guint number)
   p->number = number;
   p->first_gc = w ? w->first_gc : 1;
   p->last_gc = w ? w->last_gc : tm_trace_n_gcs (trace);
+  /* heaptrack's time points are no GCs: nothing to summarize or advise */
+  if (is_heaptrack (trace))
+    return p;
   p->has_gc_summary = tm_gc_summary_compute (trace, p->first_gc, p->last_gc, &p->gc_summary, NULL);
   tm_advice_params_init (&params);
   p->advice = tm_advise (trace, w ? p->first_gc : 0, w ? p->last_gc : 0, &params);
@@ -168,9 +221,12 @@ tm_report_compute (TmDocument     *document,
   for (guint i = 0; i < n_parts; i++)
     {
       TmReportPart *p = report->parts->pdata[i];
-      Step step = { progress, progress_data, (double) i / n_parts, 0.9 / n_parts };
+      Step step = { progress, progress_data, (double) i / n_parts, 0.45 / n_parts };
 
       if (!compute_ds_growth (document, p, &step, cancellable, error))
+        return NULL;
+      step.base += step.span;
+      if (!compute_heap_diff (document, p, &step, cancellable, error))
         return NULL;
       if (progress)
         progress ((i + 0.9) / n_parts, progress_data);

@@ -4,7 +4,8 @@
  * windows, and for the run and each window the analyses that explain it,
  * all asked of the document: the GC summary and advice, the data
  * structures that grew between the range's first and last GC with a
- * reference graph, the allocations by type.  Written out as HTML by
+ * reference graph, the groups of objects that grew (heap compare), the
+ * allocations by type.  Written out as HTML by
  * src/render/tm-report-html.c; this part knows no output format.
  */
 #pragma once
@@ -12,8 +13,11 @@
 #include "tm-advice.h"
 #include "tm-document.h"
 #include "tm-gc-summary.h"
+#include "tm-heap-diff.h"
 
 G_BEGIN_DECLS
+
+#define TM_REPORT_TOP 10   /* rows of each ranking */
 
 typedef struct {
   const TmWindow *window;        /* NULL: the whole run */
@@ -28,6 +32,14 @@ typedef struct {
   /* data structure growth between the range's first and last graph GC */
   TmDsGrowth     *ds_growth;     /* or NULL, and then: */
   char           *ds_note;       /* why not (no graphs, ...), or NULL when not applicable */
+
+  /* the groups by type that grew most between the range's ends (its
+   * first and last graph GC when it has two, else its first and last GC) */
+  TmHeapDiff     *heap_diff;     /* or NULL, and then: */
+  char           *diff_note;     /* why not, or NULL when not applicable */
+  TmHeapMetric    diff_metric;   /* what ranks them: retained bytes with graphs at both ends, else bytes */
+  GArray         *diff_top;      /* guint32 nodes of heap_diff: the groups that grew in
+                                  * diff_metric, most first (at most TM_REPORT_TOP) */
 
   /* allocations and deaths by type over the range */
   TmVmMetrics    *vm;            /* or NULL (a source without objects) */

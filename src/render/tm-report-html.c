@@ -15,7 +15,6 @@
 
 #define CHART_WIDTH  1000.0
 #define CHART_SCALE  2.0     /* sharp on HiDPI screens and paper */
-#define TOP_ROWS     10
 
 typedef struct {
   const TmReport  *report;
@@ -48,6 +47,23 @@ put_raw (Html *h, const char *text)
   g_string_append (h->out, text);
 }
 
+/* A class or method name, escaped, that may break after its dots and
+ * punctuation instead of overflowing the table. */
+static void
+put_name (Html *h, const char *name)
+{
+  g_autofree char *escaped = g_markup_escape_text (name, -1);
+
+  put_raw (h, "<span class=\"name\">");
+  for (const char *c = escaped; *c; c++)
+    {
+      g_string_append_c (h->out, *c);
+      if (strchr (".$,(/", *c) != NULL)
+        put_raw (h, "<wbr>");
+    }
+  put_raw (h, "</span>");
+}
+
 static char *
 css_color (TmColor c)
 {
@@ -60,6 +76,13 @@ signed_bytes (gint64 delta)
 {
   g_autofree char *b = tm_format_bytes ((double) ABS (delta));
   return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
+}
+
+/* heaptrack files have time points where traces have GCs */
+static gboolean
+heaptrack (const Html *h)
+{
+  return g_strcmp0 (h->trace->format, "heaptrack") == 0;
 }
 
 static char *
@@ -159,11 +182,9 @@ put_cards (Html *h)
   g_autofree char *dur = tm_format_duration ((double) t->duration_ns);
   g_autofree char *peak = tm_format_bytes ((double) t->peak_used_bytes);
   g_autofree char *nwin = tm_format_count (h->report->windows->len);
-  gboolean heaptrack = g_strcmp0 (t->format, "heaptrack") == 0;
-
   put_raw (h, "<div class=\"cards\">");
   put_card (h, dur, _("Duration"));
-  put_card (h, gcs, heaptrack ? _("Time points") : _("GCs"));
+  put_card (h, gcs, heaptrack (h) ? _("Time points") : _("GCs"));
   put_card (h, peak, _("Peak heap use"));
   if (t->total_allocs > 0)
     {
@@ -250,7 +271,7 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
                                                "the reachable heap changed by %s."), g->from_gc, g->to_gc, growth);
     put (h, "<p>%s</p>\n", line);
   }
-  n = MIN (g->entries->len, TOP_ROWS);
+  n = MIN (g->entries->len, TM_REPORT_TOP);
   if (n == 0)
     {
       put (h, "<p class=\"note\">%s</p>\n", _("No data structure is alive at the end of the range."));
@@ -281,10 +302,15 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
       g_autofree char *delta = signed_bytes (tm_ds_growth_entry_delta (e, TM_DS_METRIC_RETAINED));
       g_autofree char *hgp = g_strdup_printf ("%.1f %%", 100.0 * e->hgp[TM_DS_METRIC_RETAINED]);
 
-      put (h, "<tr><td class=\"n\">%u</td><td><span class=\"name\">%s</span> <span class=\"muted\">%s</span>",
-           i + 1, tm_trace_type (h->trace, e->type)->name, id);
+      put (h, "<tr><td class=\"n\">%u</td><td class=\"main\">", i + 1);
+      put_name (h, tm_trace_type (h->trace, e->type)->name);
+      put (h, " <span class=\"muted\">%s</span>", id);
       if (h->trace->obj_site[e->object_index] != TM_UNKNOWN)
-        put (h, "<div class=\"site\">%s <span class=\"name\">%s</span></div>", _("allocated at"), site);
+        {
+          put (h, "<div class=\"site\">%s ", _("allocated at"));
+          put_name (h, site);
+          put_raw (h, "</div>");
+        }
       if (e->born)
         put (h, "<div class=\"site\">%s</div>", _("created inside the range"));
       put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
@@ -300,6 +326,81 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
     }
 }
 
+/* "1.2 MiB (+640 KiB)": the value after and its change */
+static char *
+after_delta (guint64 before, guint64 after, gboolean bytes)
+{
+  gint64 d = (gint64) after - (gint64) before;
+  g_autofree char *v = bytes ? tm_format_bytes ((double) after) : tm_format_count (after);
+  g_autofree char *dv = NULL;
+
+  if (bytes)
+    return g_strdup_printf ("%s (%s)", v, (dv = signed_bytes (d)));
+  dv = tm_format_count ((guint64) ABS (d));
+  return g_strdup_printf ("%s (%s%s)", v, d < 0 ? "−" : "+", dv);
+}
+
+static void
+put_growing_groups (Html *h, const TmReportPart *p)
+{
+  TmHeapDiff *diff = p->heap_diff;
+
+  if (diff == NULL && p->diff_note == NULL)
+    return;
+  put (h, "<h3>%s</h3>\n", _("Top growing groups"));
+  if (diff == NULL)
+    {
+      put (h, "<p class=\"note\">%s</p>\n", p->diff_note);
+      return;
+    }
+  {
+    guint32 a = tm_heap_diff_get_from_gc (diff), b = tm_heap_diff_get_to_gc (diff);
+    g_autofree char *line = NULL;
+
+    if (heaptrack (h))
+      line = g_strdup_printf (_("Allocations by call site alive at time point %u compared with time point %u, "
+                                "the largest growth first."), b, a);
+    else if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+      line = g_strdup_printf (_("Objects by type in the heap after GC %u compared with the heap after GC %u, "
+                                "the largest growth of retained size first."), b, a);
+    else
+      line = g_strdup_printf (_("Objects by type in the heap after GC %u compared with the heap after GC %u, "
+                                "the largest growth of their own size first."), b, a);
+    put (h, "<p>%s</p>\n", line);
+  }
+  if (p->diff_top->len == 0)
+    {
+      put (h, "<p class=\"note\">%s</p>\n", _("No group of objects grew."));
+      return;
+    }
+  put (h, "<table><thead><tr><th class=\"n\">#</th><th>%s</th><th class=\"n\">%s</th><th class=\"n\">%s</th>",
+       heaptrack (h) ? _("Allocation site") : _("Type"), _("Objects"), _("Shallow size"));
+  if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+    put (h, "<th class=\"n\">%s</th>", _("Retained size"));
+  put_raw (h, "</tr></thead><tbody>\n");
+  for (guint i = 0; i < p->diff_top->len; i++)
+    {
+      guint32 node = g_array_index (p->diff_top, guint32, i);
+      const TmHeapDiffNode *n = tm_heap_diff_node (diff, node);
+      TmGroupMetrics before, after;
+      g_autofree char *objs = NULL, *bytes = NULL;
+
+      tm_heap_diff_get_metrics (diff, node, &before, &after);
+      objs = after_delta (before.objects, after.objects, FALSE);
+      bytes = after_delta (before.bytes, after.bytes, TRUE);
+      put (h, "<tr><td class=\"n\">%u</td><td class=\"main\">", i + 1);
+      put_name (h, n->label);
+      put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td>", objs, bytes);
+      if (p->diff_metric == TM_HEAP_METRIC_RETAINED_BYTES)
+        {
+          g_autofree char *ret = after_delta (before.retained_bytes, after.retained_bytes, TRUE);
+          put (h, "<td class=\"n\">%s</td>", ret);
+        }
+      put_raw (h, "</tr>\n");
+    }
+  put_raw (h, "</tbody></table>\n");
+}
+
 static void
 put_allocations (Html *h, const TmReportPart *p)
 {
@@ -312,7 +413,7 @@ put_allocations (Html *h, const TmReportPart *p)
         put (h, "<h3>%s</h3>\n<p class=\"note\">%s</p>\n", _("Allocations by type"), p->vm_note);
       return;
     }
-  n = MIN (a->groups->len, TOP_ROWS);
+  n = MIN (a->groups->len, TM_REPORT_TOP);
   if (n == 0)
     return;
   put (h, "<h3>%s</h3>\n", _("Allocations by type"));
@@ -334,8 +435,10 @@ put_allocations (Html *h, const TmReportPart *p)
       g_autofree char *freed = tm_format_bytes ((double) g->sum_freed_bytes);
       g_autofree char *net = signed_bytes ((gint64) g->sum_alloc_bytes - (gint64) g->sum_freed_bytes);
 
-      put (h, "<tr><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>"
-           "<td class=\"n\">%s</td></tr>\n", g->key, objs, bytes, freed, net);
+      put_raw (h, "<tr><td class=\"main\">");
+      put_name (h, g->key);
+      put (h, "</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n",
+           objs, bytes, freed, net);
     }
   put_raw (h, "</tbody></table>\n");
 }
@@ -428,6 +531,7 @@ put_part (Html *h, const TmReportPart *p, GError **error)
   put_ds_growth (h, p, error, &ok);
   if (!ok)
     return FALSE;
+  put_growing_groups (h, p);
   put_allocations (h, p);
   put_gc_summary (h, p);
   put_advice (h, p);
@@ -484,10 +588,12 @@ static const char css[] =
   "thead th{font-size:12px;text-transform:uppercase;letter-spacing:.05em;color:var(--muted);font-weight:600;"
   "border-bottom:2px solid var(--line)}\n"
   "tbody tr:nth-child(even){background:#fafafa}\n"
-  ".n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+  ".n{text-align:right;font-variant-numeric:tabular-nums}\n"
+  "td.n{white-space:nowrap}\n"
+  "td.main{width:42%}\n"
   ".nw{white-space:nowrap}\n"
   "table.kv th{width:28%;font-weight:600;color:#3d3846}\n"
-  ".name{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:13px;overflow-wrap:anywhere}\n"
+  ".name{font-family:ui-monospace,'DejaVu Sans Mono',Menlo,monospace;font-size:13px;overflow-wrap:break-word}\n"
   ".site{font-size:12.5px;color:var(--muted)}\n"
   ".chip{display:inline-block;width:11px;height:11px;border-radius:50%;margin-right:7px;flex:none}\n"
   "section.window h2{border-left:5px solid var(--kind);padding-left:10px}\n"
