@@ -15,6 +15,7 @@
 G_BEGIN_DECLS
 
 typedef struct _TmChurnNode TmChurnNode;
+typedef struct _TmChurn TmChurn;
 
 struct _TmChurnNode {
   char      *key;                  /* label; "Overall" at the root */
@@ -25,13 +26,13 @@ struct _TmChurnNode {
   GPtrArray *children;             /* TmChurnNode, most bytes first */
 };
 
-typedef struct {
+struct _TmChurn {
   guint32       from_gc, to_gc;
   guint         depth;
   TmClassifier  chain[TM_CLASSIFY_MAX_DEPTH];
   guint64       allocated_objects, allocated_bytes;   /* everything born in the window */
   TmChurnNode  *root;
-} TmChurn;
+};
 
 /* Objects born in the intervals of GCs from_gc..to_gc (before GC_START
  * to_gc, after GC_START from_gc - 1) that died in their first GC. */

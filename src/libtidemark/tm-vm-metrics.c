@@ -8,6 +8,7 @@
  * series costs about as much as reading its records once.
  */
 #include "tm-vm-metrics.h"
+#include "tm-churn.h"
 #include "tm-trend.h"
 #include "tm-heap-graph.h"
 #include "tm-error.h"
@@ -1148,6 +1149,9 @@ tm_vm_metrics_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassif
   m->lifetimes = tm_lifetimes_compute (trace, from_gc, to_gc, classifier, 8, cancellable, error);
   if (m->lifetimes == NULL)
     return NULL;
+  m->churn = tm_churn_compute (trace, from_gc, to_gc, &classifier, 1, cancellable, error);
+  if (m->churn == NULL)
+    return NULL;
   m->survival = tm_survival_compute (trace, from_gc, to_gc, cancellable, error);
   if (m->survival == NULL)
     return NULL;
@@ -1174,6 +1178,7 @@ tm_vm_metrics_free (TmVmMetrics *m)
     return;
   g_clear_pointer (&m->allocs, tm_alloc_series_unref);
   g_clear_pointer (&m->lifetimes, tm_lifetimes_free);
+  g_clear_pointer (&m->churn, tm_churn_free);
   g_clear_pointer (&m->survival, tm_survival_free);
   g_clear_pointer (&m->floating, g_array_unref);
   g_clear_pointer (&m->transactions, tm_tx_report_free);

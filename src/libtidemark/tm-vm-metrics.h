@@ -218,11 +218,14 @@ GPtrArray   *tm_floating_garbage_breakdown (TmHeapCache *heaps, guint32 gc_id, T
 
 /* ---- everything of a window at once (the app's Allocations view) ---- */
 
+typedef struct _TmChurn TmChurn;   /* tm-churn.h */
+
 typedef struct {
   guint32        from_gc, to_gc;
   TmClassifier   classifier;
   TmAllocSeries *allocs;                 /* by `classifier` */
   TmLifetimes   *lifetimes;              /* by `classifier`, long-lived = 8 GCs */
+  TmChurn       *churn;                  /* short-lived objects by `classifier` */
   TmSurvival    *survival;
   GArray        *floating;               /* TmFloatingPoint, or NULL: */
   char          *floating_unavailable;   /*   why not */
