@@ -41,16 +41,37 @@ grep -m1 '^   1 ' "$dir/g.txt" | grep -q 'java.util.concurrent.ConcurrentHashMap
   || { cat "$dir/g.txt"; fail "text ranking"; }
 
 # a user description: Journey becomes a structure of its own inside the
-# cache (so it is hidden from the view); a broken file only warns
+# cache (so it is hidden from the view)
 cat > "$dir/travel.ds" <<'EOF'
 namespace com.example.travel {
     DS Journey { (java.lang.String); (byte[]); }
 }
 EOF
-printf 'DS broken {\n  x y\n}\n' > "$dir/broken.ds"
 "$cli" ds-growth "$dir/leak.tmtrace" --from-gc 60 --to-gc 200 --json \
-  --ds "$dir/broken.ds" --ds "$dir/travel.ds" > "$dir/u.json" 2> "$dir/u.err" || fail "--ds"
-grep -q "broken.ds:2:5: expected ';' or '}' after pointee" "$dir/u.err" || { cat "$dir/u.err"; fail "broken --ds warning"; }
+  --ds "$dir/travel.ds" > "$dir/u.json" 2> "$dir/u.err" || fail "--ds"
+# a --ds file that cannot be used is an unusable input: exit 2, one line
+# naming the file, nothing on stdout
+printf 'DS broken {\n  x y\n}\n' > "$dir/broken.ds"
+{ printf 'DS x.'; head -c 300000 /dev/zero | tr '\0' 'a'; printf '. { }\n'; } > "$dir/long.ds"
+for bad in broken.ds long.ds . /dev/zero missing.ds; do
+  case $bad in /*) f=$bad ;; *) f=$dir/$bad ;; esac
+  set +e
+  "$cli" ds-growth "$dir/leak.tmtrace" --from-gc 60 --to-gc 200 --json --ds "$dir/travel.ds" --ds "$f" \
+    > "$dir/b.out" 2> "$dir/b.err"
+  code=$?
+  set -e
+  [ "$code" -eq 2 ] || fail "--ds $bad: exit $code, expected 2"
+  [ ! -s "$dir/b.out" ] || fail "--ds $bad: output on stdout"
+  [ "$(wc -l < "$dir/b.err")" -eq 1 ] || { cat "$dir/b.err"; fail "--ds $bad: not one line"; }
+  [ "$(wc -c < "$dir/b.err")" -lt 300 ] || fail "--ds $bad: message of $(wc -c < "$dir/b.err") bytes"
+  grep -qF "$f" "$dir/b.err" || { cat "$dir/b.err"; fail "--ds $bad: message does not name the file"; }
+done
+"$cli" ds-growth "$dir/leak.tmtrace" --from-gc 60 --to-gc 200 --ds "$dir/broken.ds" > /dev/null 2> "$dir/b.err" || true
+grep -q "broken.ds:2:5: expected ';' or '}' after pointee" "$dir/b.err" || { cat "$dir/b.err"; fail "broken --ds message"; }
+"$cli" heap "$dir/leak.tmtrace" --gc 60 --data-structures --ds "$dir/broken.ds" > /dev/null 2>&1 \
+  && fail "heap accepted a broken --ds"
+"$cli" ds-growth "$dir/leak.tmtrace" --from-gc 60 --to-gc 200 --ds "$dir" > /dev/null 2> "$dir/b.err" || true
+grep -q "is a directory" "$dir/b.err" || { cat "$dir/b.err"; fail "--ds DIR message"; }
 json "$dir/u.json" "
 s = d['structures']
 assert s[0]['type'] == 'java.util.concurrent.ConcurrentHashMap'

@@ -146,6 +146,32 @@ g = run[run.index("Top growing groups"):]
 assert "#Allocation site" in g and g.index("leak_record") < g.index("Allocations by type"), g[:300]
 assert "GC summary" not in d["text"] and "GC advice" not in d["text"]' || fail "heaptrack report content"
 
+# A trace cut short: a report of what was read, saying so with the offset;
+# a GC log without a GC yet: a report that says there is nothing to chart.
+size=$(stat -c %s "$dir/leak.tmtrace")
+head -c $((size * 6 / 10)) "$dir/leak.tmtrace" >"$dir/cut.tmtrace"
+"$cli" report "$dir/cut.tmtrace" -o "$dir/cut.html" 2>/dev/null || fail "report of a cut trace"
+python3 "$check" "$dir/cut.html" >"$dir/cut.json" || fail "cut report not well-formed"
+json "$dir/cut.json" '
+import re
+assert re.search(r"The input is incomplete.*cut\.tmtrace.*byte offset \d+", d["text"]), d["text"][:400]
+assert len(d["images"]) >= 3' || fail "cut report content"
+awk '/GC\(0\)/{exit} {print}' "$log" >"$dir/nogc.log"
+"$cli" report "$dir/nogc.log" -o "$dir/nogc.html" 2>/dev/null || fail "report of a log without GCs"
+python3 "$check" "$dir/nogc.html" >"$dir/nogc.json" || fail "no-GC report not well-formed"
+json "$dir/nogc.json" '
+assert d["images"] == [] and "no GCs yet" in d["text"] and "run" not in d["sections"]' || fail "no-GC report content"
+
+# In the user's language (German where the locale exists): headings, lang.
+if locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
+  LC_ALL=de_DE.UTF-8 LANGUAGE=de "$cli" report "$dir/leak.tmtrace" -o "$dir/de.html" || fail "German report"
+  python3 "$check" "$dir/de.html" >"$dir/de.json" || fail "German report not well-formed"
+  json "$dir/de.json" '
+assert d["lang"] == "de", d["lang"]
+assert d["headings"]["windows"] == "Verdächtige Zeitfenster" and d["headings"]["window-1"] == "Fenster 1: Speicherleck"
+assert "Suspicious time windows" not in d["text"]' || fail "German report content"
+fi
+
 # Usage errors: exit 1 and a hint, nothing written.
 "$cli" report "$dir/leak.tmtrace" 2>"$dir/err"; [ $? -eq 1 ] || fail "missing -o"
 grep -q -- "--help" "$dir/err" || fail "hint"

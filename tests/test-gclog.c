@@ -647,7 +647,7 @@ test_series (void)
       paths[0] = p2;   /* out of order on purpose */
       paths[1] = p0;
       paths[2] = p1;
-      t = tm_trace_load_files (paths, 3, NULL, NULL, NULL, &error);
+      t = tm_trace_load_files (paths, 3, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
       g_assert_true (t->complete);
       g_assert_cmpstr (t->path, ==, p0);
@@ -667,7 +667,7 @@ test_series (void)
       /* the same part twice: overlap, said with both names */
       paths[0] = p0;
       paths[1] = p0;
-      twice = tm_trace_load_files (paths, 2, NULL, NULL, NULL, &error);
+      twice = tm_trace_load_files (paths, 2, NULL, NULL, NULL, NULL, &error);
       g_assert_no_error (error);
       g_assert_false (twice->complete);
       for (guint i = 0; i < twice->warnings->len; i++)
@@ -683,7 +683,7 @@ test_series (void)
     g_autofree char *other = g_test_build_filename (G_TEST_DIST, "data", "heaptrack", "leaker.gz", NULL);
     const char *paths[2] = { log, other };
     g_autoptr(GError) error = NULL;
-    g_assert_null (tm_trace_load_files (paths, 2, NULL, NULL, NULL, &error));
+    g_assert_null (tm_trace_load_files (paths, 2, NULL, NULL, NULL, NULL, &error));
     g_assert_error (error, TM_ERROR, TM_ERROR_FORMAT);
     g_assert_nonnull (strstr (error->message, "leaker.gz"));
   }

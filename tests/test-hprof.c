@@ -418,7 +418,7 @@ test_jvm_gzip_growth (void)
   /* both dumps, given in reverse order: a timeline in time order */
   paths[0] = jvm_dump2;
   paths[1] = jvm_dump1;
-  two = tm_hprof_import_many (paths, 2, NULL, NULL, NULL, &error);
+  two = tm_hprof_import_many (paths, 2, NULL, NULL, NULL, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (two->complete);
   g_assert_cmpuint (tm_trace_n_gcs (two), ==, 2);

@@ -9,6 +9,44 @@
 static GPtrArray *more_inputs;
 static char *more_command;
 
+/* Options of the loading commands, set while their arguments are parsed. */
+static TmLoadOptions load_options;
+
+static gboolean
+parse_memory_limit (const char *name, const char *value, gpointer data, GError **error)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!tm_parse_size (value, &load_options.memory_limit, &local))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s: %s", name, local->message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --memory-limit on every command that reads an input: all but those
+ * that write traces, so that a new command cannot forget it. */
+static const char *const commands_without_input[] = { "record", "synth", NULL };
+
+static void
+add_load_options (GOptionContext *context)
+{
+  static const GOptionEntry entries[] = {
+    { "memory-limit", 0, 0, G_OPTION_ARG_CALLBACK, (gpointer) parse_memory_limit,
+      "Memory the loaded model may take (256M, 2G...; default: half of the physical memory); "
+      "a larger input loads up to there, as partial", "SIZE" },
+    { NULL }
+  };
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+const TmLoadOptions *
+tm_cli_load_options (void)
+{
+  return &load_options;
+}
+
 int
 tm_cli_usage_error (const char *command, const char *format, ...)
 {
@@ -29,6 +67,8 @@ tm_cli_parse (GOptionContext *context, const char *command,
 {
   g_autoptr(GError) error = NULL;
 
+  if (!g_strv_contains (commands_without_input, command))
+    add_load_options (context);
   if (!g_option_context_parse (context, argc, argv, &error))
     {
       *exit_code = tm_cli_usage_error (command, "%s", error->message);
@@ -58,15 +98,11 @@ tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code)
   return argv[1];
 }
 
-/* Several inputs: the parts of one rotated GC log, or heap dumps. */
-static TmTrace *
-load_series (const char *path, int *exit_code, GError **error)
+/* Several inputs: the parts of one rotated GC log, or heap dumps of one
+ * process; anything else among them is a usage error. */
+static gboolean
+check_series (GPtrArray *paths, int *exit_code)
 {
-  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
-
-  g_ptr_array_add (paths, (gpointer) path);
-  for (guint i = 0; i < more_inputs->len; i++)
-    g_ptr_array_add (paths, more_inputs->pdata[i]);
   const char *first = tm_trace_detect_format (paths->pdata[0], NULL);
 
   for (guint i = 0; i < paths->len; i++)
@@ -79,10 +115,10 @@ load_series (const char *path, int *exit_code, GError **error)
                                            "of a rotated log, or HPROF heap dumps of one process can be given "
                                            "several at once)",
                                            (const char *) paths->pdata[i == 0 ? 1 : i]);
-          return NULL;
+          return FALSE;
         }
     }
-  return tm_trace_load_files ((const char *const *) paths->pdata, paths->len, NULL, NULL, NULL, error);
+  return TRUE;
 }
 
 TmDocument *
@@ -94,16 +130,18 @@ tm_cli_open (const char *path, int *exit_code)
 
   if (more_inputs != NULL)
     {
-      g_autoptr(TmTrace) series = NULL;
+      g_autoptr(GPtrArray) paths = g_ptr_array_new ();
 
-      *exit_code = TM_EXIT_OK;
-      series = load_series (path, exit_code, &error);
-      if (series == NULL && *exit_code == TM_EXIT_USAGE)
+      g_ptr_array_add (paths, (gpointer) path);
+      for (guint i = 0; i < more_inputs->len; i++)
+        g_ptr_array_add (paths, more_inputs->pdata[i]);
+      if (!check_series (paths, exit_code))
         return NULL;
-      doc = series ? tm_document_new_for_trace (series) : NULL;
+      doc = tm_document_load_files ((const char *const *) paths->pdata, paths->len, &load_options,
+                                    NULL, NULL, NULL, &error);
     }
   else
-    doc = tm_document_load (path, NULL, NULL, NULL, &error);
+    doc = tm_document_load_files (&path, 1, &load_options, NULL, NULL, NULL, &error);
   if (doc == NULL)
     {
       /* Loader messages already start with the file name when they
@@ -117,11 +155,13 @@ tm_cli_open (const char *path, int *exit_code)
     }
 
   trace = tm_document_get_trace (doc);
+  /* at the memory limit, the first warning names it and the option */
   if (!trace->complete && trace->stopped)
     fprintf (stderr, "warning: %s: incomplete trace, reading stopped at byte offset %" G_GUINT64_FORMAT "\n",
              path, trace->stop_offset);
   else if (!trace->complete)
-    fprintf (stderr, "warning: %s: read to the end, but damaged parts were skipped (see below)\n", path);
+    fprintf (stderr, "warning: %s: read to the end with %" G_GUINT64_FORMAT " problem%s\n", path,
+             trace->n_warnings_total, trace->n_warnings_total == 1 ? "" : "s");
   if (g_hash_table_lookup (trace->meta, "note") != NULL)
     fprintf (stderr, "note: %s: %s\n", path, (const char *) g_hash_table_lookup (trace->meta, "note"));
   for (guint i = 0; i < trace->warnings->len && i < 20; i++)
@@ -129,8 +169,9 @@ tm_cli_open (const char *path, int *exit_code)
       const TmWarning *w = &g_array_index (trace->warnings, TmWarning, i);
       fprintf (stderr, "warning: %s\n", w->message);
     }
-  if (trace->warnings->len > 20)
-    fprintf (stderr, "warning: %s: %u more warnings\n", path, trace->warnings->len - 20);
+  if (trace->n_warnings_total > MIN (trace->warnings->len, 20))
+    fprintf (stderr, "warning: %s: %" G_GUINT64_FORMAT " more warnings\n", path,
+             trace->n_warnings_total - MIN (trace->warnings->len, 20));
 
   *exit_code = TM_EXIT_OK;
   return doc;

@@ -24,8 +24,8 @@ typedef struct {
 /* Prints "tidemark-cli CMD: reason" and the --help hint; returns TM_EXIT_USAGE. */
 int       tm_cli_usage_error (const char *command, const char *format, ...) G_GNUC_PRINTF (2, 3);
 
-/* Parses options; on failure prints the reason and returns FALSE with
- * *exit_code set (0 for --help). */
+/* Parses options (with the loading options, see below); on failure prints
+ * the reason and returns FALSE with *exit_code set (0 for --help). */
 gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
                               int *argc, char ***argv, int *exit_code);
 
@@ -35,9 +35,14 @@ gboolean  tm_cli_parse       (GOptionContext *context, const char *command,
  * not a GC log). */
 const char *tm_cli_single_input (const char *command, int argc, char **argv, int *exit_code);
 
-/* Opens any supported input as a document.  On failure prints
- * "FILE: reason" and sets *exit_code = TM_EXIT_INPUT.  Prints a warning
- * on stderr for traces cut short or damaged (with the byte offset). */
+/* How tm_cli_open() loads: --memory-limit SIZE, which tm_cli_parse()
+ * adds to every command but those that write traces (record, synth). */
+const TmLoadOptions *tm_cli_load_options (void);
+
+/* Opens any supported input as a document, under tm_cli_load_options().
+ * On failure prints "FILE: reason" and sets *exit_code = TM_EXIT_INPUT.
+ * Prints a warning on stderr for traces cut short or damaged (with the
+ * byte offset) or stopped at the memory limit. */
 TmDocument *tm_cli_open      (const char *path, int *exit_code);
 
 /* Requires GC number gc (1 or more) to be in the loaded trace; otherwise

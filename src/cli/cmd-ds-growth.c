@@ -10,9 +10,10 @@
 
 int tm_cmd_ds_growth (int argc, char **argv);
 
-/* Loads the shipped descriptions and then the user's files; a file with a
- * syntax error is a warning (the others still load), one that cannot be
- * read ends the command. */
+/* Loads the shipped descriptions and then the user's files.  A user's
+ * file that cannot be read or parsed ends the command (exit 2, one line
+ * "FILE:LINE:COLUMN: reason"): results without the structures asked for
+ * would look right and be wrong. */
 TmDsl *
 tm_cli_load_descriptions (char **files, int *code)
 {
@@ -29,15 +30,9 @@ tm_cli_load_descriptions (char **files, int *code)
   for (guint i = 0; files != NULL && files[i] != NULL; i++)
     if (!tm_dsl_add_file (dsl, files[i], &error))
       {
-        if (g_error_matches (error, TM_ERROR, TM_ERROR_FORMAT))
-          fprintf (stderr, "warning: %s\n", error->message);
-        else
-          {
-            fprintf (stderr, "%s\n", error->message);
-            *code = TM_EXIT_INPUT;
-            return NULL;
-          }
-        g_clear_error (&error);
+        fprintf (stderr, "%s\n", error->message);
+        *code = TM_EXIT_INPUT;
+        return NULL;
       }
   warnings = tm_dsl_warnings (dsl);
   for (guint i = 0; warnings[i] != NULL; i++)

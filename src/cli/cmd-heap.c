@@ -338,7 +338,8 @@ tm_cmd_heap (int argc, char **argv)
                tm_heap_metric_needs_graph (metric) ? "" : "data structures need a reference graph: ", msg);
       return TM_EXIT_INPUT;
     }
-  if (needs_ds)
+  /* a --ds file that cannot be used is an error even when unused here */
+  if (needs_ds || ds_files != NULL)
     {
       TmDsl *dsl = tm_cli_load_descriptions (ds_files, &code);
 

@@ -161,6 +161,9 @@ print_json (const TmTrace *t, const TmHeaptrackSummary *h)
   json_oom_events (s, t);
   if (!t->complete && t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
+  g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
+                          ", \"warnings_total\": %" G_GUINT64_FORMAT,
+                          t->memory_limit, t->memory_limited ? "true" : "false", t->n_warnings_total);
   if (h != NULL)
     json_heaptrack (s, h);
   g_string_append (s, ", \"warnings\": ");
@@ -204,10 +207,17 @@ print_text (const TmTrace *t, const TmHeaptrackSummary *h)
   print_oom_text (t);
   if (h != NULL)
     text_heaptrack (h);
-  if (!t->complete && t->stopped)
+  if (t->memory_limited)
+    {
+      g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);
+      printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT " at the memory limit of %s: everything before it "
+              "is shown (raise it with --memory-limit SIZE).\n", t->stop_offset, limit);
+    }
+  else if (!t->complete && t->stopped)
     printf ("Reading stopped at byte offset %" G_GUINT64_FORMAT ": everything before it is shown.\n", t->stop_offset);
   else if (!t->complete)
-    printf ("Read to the end; damaged parts were skipped (see the warnings).\n");
+    printf ("Read to the end; %" G_GUINT64_FORMAT " damaged part%s skipped (see the warnings).\n",
+            t->n_warnings_total, t->n_warnings_total == 1 ? " was" : "s were");
   if (g_hash_table_lookup (t->meta, "note") != NULL)
     printf ("Note:          %s\n", (const char *) g_hash_table_lookup (t->meta, "note"));
 }

@@ -7,6 +7,7 @@
 #include "cli-commands.h"
 #include "cmd-ds-growth.h"   /* tm_cli_load_descriptions */
 #include "tm-report-html.h"
+#include "tm-install.h"
 
 #include <stdio.h>
 
@@ -60,6 +61,10 @@ tm_cmd_report (int argc, char **argv)
         return code;
       tm_document_set_dsl (doc, dsl);
     }
+
+  /* the report is for people: in their language, as the app writes it
+   * (the rest of the CLI's output stays English for scripts) */
+  tm_install_bind_textdomain ();
 
   windows = tm_document_windows (doc, NULL, FALSE, NULL, NULL);
   if (window > 0 && (guint) window > windows->len)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * One measured JVM run for `tune`; see tune-run.h. */
 #include "tune-run.h"
+#include "cli-common.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -113,7 +114,7 @@ tm_tune_run_jvm (char *const *argv, char *const *flags, const char *scratch_dir,
   if (run->error)
     return FALSE;
 
-  run->trace = tm_trace_load (log, NULL, NULL, NULL, &error);
+  run->trace = tm_trace_load_full (log, tm_cli_load_options (), NULL, NULL, NULL, &error);
   if (run->trace == NULL)
     {
       run->error = g_strdup_printf ("GC log unreadable: %s", error->message);

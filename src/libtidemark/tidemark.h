@@ -6,6 +6,7 @@
 #include "tm-trace.h"
 #include "tm-trace-builder.h"
 #include "tm-trace-writer.h"
+#include "tm-load-options.h"
 #include "tm-trace-loader.h"
 #include "tm-document.h"
 #include "tm-heap-graph.h"

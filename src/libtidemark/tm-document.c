@@ -80,23 +80,42 @@ tm_document_load (const char      *path,
                   GCancellable    *cancellable,
                   GError         **error)
 {
+  g_return_val_if_fail (path != NULL, NULL);
+  return tm_document_load_files (&path, 1, NULL, progress, progress_data, cancellable, error);
+}
+
+TmDocument *
+tm_document_load_files (const char * const  *paths,
+                        guint                n,
+                        const TmLoadOptions *options,
+                        TmProgressFunc       progress,
+                        gpointer             progress_data,
+                        GCancellable        *cancellable,
+                        GError             **error)
+{
   g_autoptr(TmTrace) trace = NULL;
   TmDocument *self;
   int fd;
 
-  g_return_val_if_fail (path != NULL, NULL);
+  g_return_val_if_fail (paths != NULL && n > 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  if (n > 1)
+    {
+      /* the rotated parts of one GC log: one timeline, no graphs to re-read */
+      trace = tm_trace_load_files (paths, n, options, progress, progress_data, cancellable, error);
+      return trace ? document_new (trace, -1) : NULL;
+    }
   /* Opened first and kept: graphs are re-read from this very file even
    * if the path is replaced or removed later. */
-  fd = g_open (path, O_RDONLY | O_CLOEXEC, 0);
+  fd = g_open (paths[0], O_RDONLY | O_CLOEXEC, 0);
   if (fd < 0)
     {
       int e = errno;
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", path, g_strerror (e));
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "%s: %s", paths[0], g_strerror (e));
       return NULL;
     }
-  trace = tm_trace_load (path, progress, progress_data, cancellable, error);
+  trace = tm_trace_load_full (paths[0], options, progress, progress_data, cancellable, error);
   if (trace == NULL)
     {
       g_close (fd, NULL);
@@ -105,25 +124,6 @@ tm_document_load (const char      *path,
   self = document_new (trace, fd);
   g_close (fd, NULL);   /* the cache keeps its own duplicate */
   return self;
-}
-
-TmDocument *
-tm_document_load_files (const char * const *paths,
-                        guint               n,
-                        TmProgressFunc      progress,
-                        gpointer            progress_data,
-                        GCancellable       *cancellable,
-                        GError            **error)
-{
-  g_autoptr(TmTrace) trace = NULL;
-
-  g_return_val_if_fail (paths != NULL && n > 0, NULL);
-
-  if (n == 1)
-    return tm_document_load (paths[0], progress, progress_data, cancellable, error);
-  /* the rotated parts of one GC log: one timeline, no graphs to re-read */
-  trace = tm_trace_load_files (paths, n, progress, progress_data, cancellable, error);
-  return trace ? document_new (trace, -1) : NULL;
 }
 
 TmTrace *
@@ -292,32 +292,48 @@ finish (TmDocument *self, GAsyncResult *result, gpointer source_tag, GError **er
 
 /* ---- loading ---- */
 
+typedef struct {
+  char          **paths;
+  TmLoadOptions   options;
+} LoadArgs;
+
+static void
+load_args_free (LoadArgs *a)
+{
+  g_strfreev (a->paths);
+  g_free (a);
+}
+
 static gpointer
 load_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
            GCancellable *cancellable, GError **error)
 {
-  const char * const *paths = args;
+  LoadArgs *a = args;
 
-  return tm_document_load_files (paths, g_strv_length ((char **) paths), progress, progress_data,
-                                 cancellable, error);
+  return tm_document_load_files ((const char * const *) a->paths, g_strv_length (a->paths), &a->options,
+                                 progress, progress_data, cancellable, error);
 }
 
 void
 tm_document_load_files_async (const char * const  *paths,
                               guint                n,
+                              const TmLoadOptions *options,
                               TmProgressFunc       progress,
                               gpointer             progress_data,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
-  char **copy;
+  LoadArgs *a;
 
   g_return_if_fail (paths != NULL && n > 0);
-  copy = g_new0 (char *, n + 1);
+  a = g_new0 (LoadArgs, 1);
+  a->paths = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
-    copy[i] = g_strdup (paths[i]);
-  run_async (NULL, tm_document_load_async, load_work, copy, (GDestroyNotify) g_strfreev, g_object_unref,
+    a->paths[i] = g_strdup (paths[i]);
+  if (options != NULL)
+    a->options = *options;
+  run_async (NULL, tm_document_load_async, load_work, a, (GDestroyNotify) load_args_free, g_object_unref,
              progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
 }
 
@@ -330,7 +346,7 @@ tm_document_load_async (const char          *path,
                         gpointer             user_data)
 {
   g_return_if_fail (path != NULL);
-  tm_document_load_files_async (&path, 1, progress, progress_data, cancellable, callback, user_data);
+  tm_document_load_files_async (&path, 1, NULL, progress, progress_data, cancellable, callback, user_data);
 }
 
 TmDocument *

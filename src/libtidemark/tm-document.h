@@ -48,7 +48,8 @@ G_DECLARE_FINAL_TYPE (TmDocument, tm_document, TM, DOCUMENT, GObject)
 
 /* ---- opening ---- */
 
-/* Opens `path` (any supported format) and builds the trace and timeline. */
+/* Opens `path` (any supported format) and builds the trace and timeline,
+ * under the default load options (tm-load-options.h: the memory budget). */
 TmDocument      *tm_document_load            (const char           *path,
                                               TmProgressFunc        progress,
                                               gpointer              progress_data,
@@ -64,15 +65,19 @@ void             tm_document_load_async      (const char           *path,
 TmDocument      *tm_document_load_finish     (GAsyncResult         *result,
                                               GError              **error);
 /* Several files read as one timeline: the rotated parts of one GC log
- * (tm_trace_load_files); one file is tm_document_load. */
+ * (tm_trace_load_files); one file is tm_document_load.  `options` (may be
+ * NULL: the defaults) set the memory budget: a larger input opens as
+ * partial (TmTrace.memory_limited) with a warning naming the budget. */
 TmDocument      *tm_document_load_files      (const char * const   *paths,
                                               guint                 n,
+                                              const TmLoadOptions  *options,
                                               TmProgressFunc        progress,
                                               gpointer              progress_data,
                                               GCancellable         *cancellable,
                                               GError              **error);
 void             tm_document_load_files_async (const char * const  *paths,
                                               guint                 n,
+                                              const TmLoadOptions  *options,
                                               TmProgressFunc        progress,
                                               gpointer              progress_data,
                                               GCancellable         *cancellable,

@@ -206,22 +206,39 @@ token_describe (const Token *tok)
     }
 }
 
+/* A name as messages quote it: at most QUOTE_MAX bytes, cut at a
+ * character boundary, so that a 1 MB identifier makes a one-line error. */
+#define QUOTE_MAX 60
+
+static char *
+quote_name (const char *text, gsize len)
+{
+  gsize cut = QUOTE_MAX - 3;
+
+  if (len <= QUOTE_MAX)
+    return g_strndup (text, len);
+  while (cut > 0 && ((guchar) text[cut] & 0xc0) == 0x80)
+    cut--;
+  return g_strdup_printf ("%.*s...", (int) cut, text);
+}
+
 /* Checks the dotted core of a name (without the trailing "[]" pairs): no
  * empty parts; '*' only when allowed. */
 static gboolean
 check_name (Lexer *lx, const Token *tok, gboolean allow_star, gboolean allow_array, const char *what)
 {
   g_autofree char *text = g_strndup (tok->start, tok->len);
+  g_autofree char *quoted = quote_name (tok->start, tok->len);
   gsize core = tok->len;
 
   while (core >= 2 && text[core - 2] == '[' && text[core - 1] == ']')
     core -= 2;
   if (core < tok->len && !allow_array)
-    return fail (lx, tok->line, tok->column, "'[]' is not allowed in %s '%s'", what, text);
+    return fail (lx, tok->line, tok->column, "'[]' is not allowed in %s '%s'", what, quoted);
   if (!allow_star && memchr (text, '*', core) != NULL)
-    return fail (lx, tok->line, tok->column, "'*' is not allowed in %s '%s'", what, text);
+    return fail (lx, tok->line, tok->column, "'*' is not allowed in %s '%s'", what, quoted);
   if (core == 0 || text[0] == '.' || text[core - 1] == '.' || g_strstr_len (text, core, "..") != NULL)
-    return fail (lx, tok->line, tok->column, "invalid %s '%s'", what, text);
+    return fail (lx, tok->line, tok->column, "invalid %s '%s'", what, quoted);
   return TRUE;
 }
 
@@ -386,7 +403,10 @@ parse_namespace (Lexer *lx, GPtrArray *out)
     return FALSE;
   ns = g_strndup (name_tok.start, name_tok.len);
   if (strchr (ns, '$') != NULL)
-    return fail (lx, name_tok.line, name_tok.column, "invalid namespace name '%s'", ns);
+    {
+      g_autofree char *quoted = quote_name (name_tok.start, name_tok.len);
+      return fail (lx, name_tok.line, name_tok.column, "invalid namespace name '%s'", quoted);
+    }
 
   if (!next_token (lx, &tok))
     return FALSE;
@@ -400,8 +420,11 @@ parse_namespace (Lexer *lx, GPtrArray *out)
       if (tok.kind == TOK_RBRACE)
         return TRUE;
       if (tok.kind == TOK_EOF)
-        return fail (lx, tok.line, tok.column, "expected '}' closing namespace '%s' (opened at %u:%u) before end of file",
-                     ns, name_tok.line, name_tok.column);
+        {
+          g_autofree char *quoted = quote_name (name_tok.start, name_tok.len);
+          return fail (lx, tok.line, tok.column, "expected '}' closing namespace '%s' (opened at %u:%u) before end of file",
+                       quoted, name_tok.line, name_tok.column);
+        }
       if (token_is (&tok, "namespace") && peek_token (lx, &peek) && peek.kind == TOK_NAME)
         return fail (lx, tok.line, tok.column, "namespaces cannot be nested");
       if (!parse_description (lx, tok, ns, out))

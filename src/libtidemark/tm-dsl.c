@@ -5,7 +5,10 @@
 #include "tm-install.h"
 #include "tm-error.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 
 /* Description files are small; anything bigger is not one. */
 #define TM_DSL_MAX_FILE_SIZE (16u << 20)
@@ -117,31 +120,46 @@ tm_dsl_add_file (TmDsl       *dsl,
                  const char  *path,
                  GError     **error)
 {
-  g_autoptr(GMappedFile) mapped = NULL;
+  g_autofree char *contents = NULL;
   GError *local = NULL;
+  GStatBuf st;
   gsize length;
-  const char *contents;
 
   g_return_val_if_fail (dsl != NULL, FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  mapped = g_mapped_file_new (path, FALSE, &local);
-  if (mapped == NULL)
+  /* say what is wrong with directories and devices before reading them */
+  if (g_stat (path, &st) != 0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: %s", path, local->message);
+      int e = errno;
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: %s", path, g_strerror (e));
+      return FALSE;
+    }
+  if (S_ISDIR (st.st_mode))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: is a directory, not a description file", path);
+      return FALSE;
+    }
+  if (!S_ISREG (st.st_mode))
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: not a regular file", path);
+      return FALSE;
+    }
+  if ((guint64) st.st_size > TM_DSL_MAX_FILE_SIZE)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: too large for a description file (%" G_GUINT64_FORMAT " bytes)",
+                   path, (guint64) st.st_size);
+      return FALSE;
+    }
+  if (!g_file_get_contents (path, &contents, &length, &local))
+    {
+      /* GLib's message names the file already */
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s", local->message);
       g_error_free (local);
       return FALSE;
     }
-  length = g_mapped_file_get_length (mapped);
-  if (length > TM_DSL_MAX_FILE_SIZE)
-    {
-      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: too large for a description file (%" G_GSIZE_FORMAT " bytes)",
-                   path, length);
-      return FALSE;
-    }
-  contents = g_mapped_file_get_contents (mapped);
-  return tm_dsl_add_string (dsl, path, contents != NULL ? contents : "", length, error);
+  return tm_dsl_add_string (dsl, path, contents, length, error);
 }
 
 static gint

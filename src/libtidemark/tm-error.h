@@ -15,6 +15,7 @@ typedef enum {
   TM_ERROR_UNSUPPORTED,   /* e.g. a newer format version */
   TM_ERROR_INVALID_ARGUMENT,
   TM_ERROR_NO_GRAPH,      /* analysis needs a reference graph at that GC */
+  TM_ERROR_MEMORY_LIMIT,  /* the model would exceed the load's memory budget */
 } TmErrorCode;
 
 GQuark tm_error_quark (void);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 
 #define MAX_RECORD (64 * 1024)
 
@@ -163,7 +164,7 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end)
   if (tm_gclog_find (s, end, "concurrent-reset:") != NULL || tm_gclog_find (s, end, "concurrent-cleanup-end") != NULL)
     p->n_concurrent_cycles++;
   p->n_concurrent_phases++;
-  p->concurrent_ns += ns;
+  p->concurrent_ns = tm_add_sat (p->concurrent_ns, ns);
 }
 
 /* End of the bracket opened at s (or end). */
@@ -557,7 +558,7 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
       else if (fl.cms_initial_mark)
         cause = "Initial Mark";
     }
-  e->cause = g_intern_string (cause);
+  e->cause = tm_trace_builder_intern (p->b, cause);
   e->pause_ns = pause_ns;
   e->end_ns = t_ns + pause_ns;
   e->has_duration = TRUE;

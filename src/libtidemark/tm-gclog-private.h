@@ -6,6 +6,9 @@
  */
 #pragma once
 
+/* Names and causes go to the trace's string pool (tm_trace_builder_intern),
+ * so that pointers compare equal for equal strings and die with the trace. */
+
 #include "tm-trace-builder.h"
 
 G_BEGIN_DECLS
@@ -36,8 +39,8 @@ typedef struct {
   guint64     end_ns;
   guint64     pause_ns;
   TmGcKind    kind;
-  const char *name;           /* interned: "Pause Young", "Garbage Collection"... */
-  const char *cause;          /* interned, never NULL */
+  const char *name;           /* string pool: "Pause Young", "Garbage Collection"... */
+  const char *cause;          /* string pool, never NULL */
   gboolean    has_heap;       /* the summary "A->B(C)" of the whole heap */
   guint64     heap_before;
   guint64     heap_after;
@@ -60,7 +63,7 @@ typedef struct {
   GArray     *events;         /* TmGclogEvent */
   GArray     *usage;          /* TmGclogUsage of all events (most have none) */
   GHashTable *open_by_id;     /* jvm id -> event index + 1, for open events */
-  GHashTable *space_ids;      /* interned space name -> id */
+  GHashTable *space_ids;      /* pooled space name -> id (pointer keys) */
   GArray     *space_kinds;    /* TmSpaceKind by id (index 0 unused) */
   guint64     n_spaces;
 
@@ -76,7 +79,7 @@ typedef struct {
   gint64      wall_base_ms;   /* first wall-clock stamp (ms since epoch) */
   guint64     wall_base_uptime_ns;
 
-  const char *collector;      /* interned; NULL until known */
+  const char *collector;      /* string pool; NULL until known */
   gboolean    cycle_mode;     /* ZGC/Shenandoah: one event per GC id */
   gboolean    generational;   /* generational ZGC or Shenandoah */
   guint64     region_bytes;   /* G1 region size */

@@ -23,6 +23,13 @@
 #define CHECK_EVERY  1024           /* lines between progress/cancel checks */
 #define SNIFF_TEXT   (132u << 10)   /* text looked at to recognise a log */
 #define SNIFF_LINES  400
+/* Progress per byte: a run of damage (NUL bytes, binary data) this long
+ * ends the read: a zero-filled tail of gigabytes need not be scanned. */
+#define MAX_DAMAGE   (G_GUINT64_CONSTANT (64) << 20)
+/* ... and this much text in a row without a GC event or heap figure
+ * (lines of other tags, padding): far more than a JVM writes between two
+ * GCs with -Xlog:gc*, little to read at disk speed. */
+#define MAX_IDLE_TEXT (G_GUINT64_CONSTANT (256) << 20)
 
 typedef enum { TEXT_CLEAN, TEXT_DIRTY, TEXT_BINARY } TextKind;
 
@@ -113,6 +120,11 @@ typedef struct {
   gboolean        in_damage;
   guint64         damage_offset;
   guint64         damage_line;
+  guint64         memory_limit;
+  gboolean        over_limit;    /* stopped at the memory budget */
+  /* progress per byte: where the model last grew */
+  guint64         model_size;    /* events + usage records then */
+  guint64         model_offset;  /* text offset then */
 } TmGclogRead;
 
 static void
@@ -143,6 +155,50 @@ static void
 stop_at (TmGclogRead *r, guint64 offset)
 {
   tm_trace_builder_stopped (r->p->b, offset);
+}
+
+/* Events wait in the parser until the log is read; each becomes a GC of
+ * the model.  At the budget, reading stops before the line at `offset`. */
+static gboolean
+over_memory_limit (TmGclogRead *r, guint64 offset)
+{
+  TmGclogParser *p = r->p;
+  g_autofree char *where = NULL;
+
+  if ((guint64) p->events->len * (sizeof (TmGclogEvent) + sizeof (TmGc))
+      + (guint64) p->usage->len * (sizeof (TmGclogUsage) + sizeof (TmSpaceUsage)) <= r->memory_limit
+      && !tm_trace_builder_over_memory_limit (p->b))
+    return FALSE;
+  where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (byte offset %" G_GUINT64_FORMAT ")", p->line_no + 1, offset);
+  tm_trace_builder_stop_at_memory_limit (p->b, offset, where);
+  /* the events read so far fit: they become the GCs of the partial trace */
+  tm_trace_builder_close_past_limit (p->b);
+  r->over_limit = TRUE;
+  return TRUE;
+}
+
+/* Progress per byte: text that adds nothing to the model ends the read. */
+static gboolean
+idle_too_long (TmGclogRead *r, guint64 offset)
+{
+  TmGclogParser *p = r->p;
+  guint64 size = (guint64) p->events->len + p->usage->len;
+
+  if (size != r->model_size || offset < r->model_offset)
+    {
+      r->model_size = size;
+      r->model_offset = offset;
+      return FALSE;
+    }
+  if (offset - r->model_offset <= MAX_IDLE_TEXT)
+    return FALSE;
+  p->n_bad_lines++;
+  tm_trace_builder_warning (p->b, offset,
+                            "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " MiB of text since byte offset %"
+                            G_GUINT64_FORMAT " hold no GC event or heap figure (padding, or lines of other tags): "
+                            "reading stopped here", p->line_no, MAX_IDLE_TEXT >> 20, r->model_offset);
+  stop_at (r, offset);
+  return TRUE;
 }
 
 /* Every line of one source into the parser.  FALSE only when cancelled. */
@@ -227,6 +283,10 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
               if (r->progress != NULL && r->total_size > 0)
                 r->progress (MIN (1.0, (double) (r->done_before + tm_heaptrack_source_offset (src)) / (double) r->total_size),
                              r->progress_data);
+              if (over_memory_limit (r, consumed + (guint64) (s - buf)))
+                goto out;
+              if (idle_too_long (r, consumed + (guint64) (s - buf)))
+                goto out;
             }
         }
       consumed += (guint64) (s - buf);
@@ -247,9 +307,22 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
           consumed += have;
           have = 0;
           cut_line = TRUE;
+          if (!r->in_damage && idle_too_long (r, consumed))
+            goto out;
         }
       else if (have > 0)
         memmove (buf, s, have);
+      if (r->in_damage && consumed - r->damage_offset > MAX_DAMAGE)
+        {
+          r->in_damage = FALSE;
+          p->n_bad_lines++;
+          tm_trace_builder_warning (p->b, r->damage_offset,
+                                    "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " MiB from byte offset %"
+                                    G_GUINT64_FORMAT " are not text (NUL bytes or binary data): reading stopped there",
+                                    r->damage_line, MAX_DAMAGE >> 20, r->damage_offset);
+          stop_at (r, r->damage_offset);
+          goto out;
+        }
     }
   if (r->in_damage)
     {
@@ -269,8 +342,8 @@ out:
 }
 
 static TmTrace *
-import_source (TmHeaptrackSource *src, const char *path, gsize text_size, TmProgressFunc progress,
-               gpointer progress_data, GCancellable *cancellable, GError **error)
+import_source (TmHeaptrackSource *src, const char *path, gsize text_size, const TmLoadOptions *options,
+               TmProgressFunc progress, gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   TmGclogParser p;
   TmGclogRead r = { 0 };
@@ -283,6 +356,8 @@ import_source (TmHeaptrackSource *src, const char *path, gsize text_size, TmProg
   r.cancellable = cancellable;
   r.total_size = tm_heaptrack_source_size (src);
   r.text_size = text_size;
+  r.memory_limit = tm_load_options_memory_limit (options);
+  tm_trace_builder_set_memory_limit (p.b, r.memory_limit);
   if (!read_source (&r, src, error))
     {
       tm_heaptrack_source_close (src);
@@ -304,6 +379,17 @@ tm_gclog_import (const char     *path,
                  GCancellable   *cancellable,
                  GError        **error)
 {
+  return tm_gclog_import_full (path, NULL, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_gclog_import_full (const char          *path,
+                      const TmLoadOptions *options,
+                      TmProgressFunc       progress,
+                      gpointer             progress_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
   TmHeaptrackSource *src;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -312,7 +398,7 @@ tm_gclog_import (const char     *path,
   src = tm_heaptrack_source_open (path, error);
   if (src == NULL)
     return NULL;
-  return import_source (src, path, 0, progress, progress_data, cancellable, error);
+  return import_source (src, path, 0, options, progress, progress_data, cancellable, error);
 }
 
 TmTrace *
@@ -329,7 +415,8 @@ tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError *
       return NULL;
     }
   return import_source (tm_heaptrack_source_new_for_file (f, name), name,
-                        tm_heaptrack_compression (data, len) == TM_HEAPTRACK_PLAIN ? len : 0, NULL, NULL, NULL, error);
+                        tm_heaptrack_compression (data, len) == TM_HEAPTRACK_PLAIN ? len : 0, NULL, NULL, NULL, NULL,
+                        error);
 }
 
 /* ---- rotated logs: several files, one timeline ----------------------- */
@@ -408,8 +495,8 @@ part_start_ns (const TmGclogParser *p, const TmGclogPart *part)
 }
 
 TmTrace *
-tm_gclog_import_series (const char *const *paths, guint n, TmProgressFunc progress, gpointer progress_data,
-                        GCancellable *cancellable, GError **error)
+tm_gclog_import_series (const char *const *paths, guint n, const TmLoadOptions *options, TmProgressFunc progress,
+                        gpointer progress_data, GCancellable *cancellable, GError **error)
 {
   g_autofree TmGclogPart *parts = NULL;
   g_autoptr(GString) order = g_string_new (NULL);
@@ -420,7 +507,7 @@ tm_gclog_import_series (const char *const *paths, guint n, TmProgressFunc progre
 
   g_return_val_if_fail (paths != NULL && n > 0, NULL);
   if (n == 1)
-    return tm_gclog_import (paths[0], progress, progress_data, cancellable, error);
+    return tm_gclog_import_full (paths[0], options, progress, progress_data, cancellable, error);
 
   /* in time order, as GCViewer's "series" does: rotation numbers wrap */
   parts = g_new0 (TmGclogPart, n);
@@ -441,7 +528,9 @@ tm_gclog_import_series (const char *const *paths, guint n, TmProgressFunc progre
   r.progress = progress;
   r.progress_data = progress_data;
   r.cancellable = cancellable;
-  for (guint i = 0; i < n; i++)
+  r.memory_limit = tm_load_options_memory_limit (options);
+  tm_trace_builder_set_memory_limit (p.b, r.memory_limit);
+  for (guint i = 0; i < n && !r.over_limit; i++)
     {
       TmHeaptrackSource *src = tm_heaptrack_source_open (parts[i].path, error);
       guint64 start;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 
 typedef struct {
   gboolean    has_uptime;
@@ -283,7 +284,7 @@ has_group (const TmUjlTitle *t, const char *word)
 
 /* G1 young subtypes are not causes. */
 static const char *
-title_cause (const TmUjlTitle *t)
+title_cause (TmGclogParser *p, const TmUjlTitle *t)
 {
   static const char *const subtypes[] = { "Normal", "Concurrent Start", "Prepare Mixed", "Mixed",
                                           "Young", "Old", "Global" };
@@ -295,12 +296,12 @@ title_cause (const TmUjlTitle *t)
       if (!sub)
         {
           g_autofree char *c = g_strndup (t->groups[i], t->group_len[i]);
-          return g_intern_string (c);
+          return tm_trace_builder_intern (p->b, c);
         }
     }
   if (g_str_has_prefix (t->name, "Pause "))
-    return g_intern_string (t->name + 6);
-  return g_intern_string (t->name);
+    return tm_trace_builder_intern (p->b, t->name + 6);
+  return tm_trace_builder_intern (p->b, t->name);
 }
 
 static TmGclogEvent *
@@ -414,7 +415,7 @@ pause_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   const char *name;
 
   parse_title (s, end, &t);
-  name = g_intern_string (t.name);
+  name = tm_trace_builder_intern (p->b, t.name);
   has_dur = trailing_duration (t.after, end, &dur, &tok);
   e = open_event (p, id);
   if (e != NULL && e->name[0] != '\0' && e->name != name)
@@ -444,7 +445,7 @@ pause_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   e->pause_ns = dur;
   e->has_duration = TRUE;
   e->start_ns = p->now_ns >= dur ? p->now_ns - dur : 0;
-  e->cause = title_cause (&t);
+  e->cause = title_cause (p, &t);
   e->kind = pause_kind (p, &t, e->cause);
   set_heap (e, t.after, tok, FALSE);
   close_event (p, e);
@@ -532,8 +533,8 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       TmUjlTitle t;
       parse_title (s, end, &t);
       e = cycle_event (p, id, 0);
-      e->name = g_intern_string (t.name);
-      e->cause = title_cause (&t);
+      e->name = tm_trace_builder_intern (p->b, t.name);
+      e->cause = title_cause (p, &t);
       if (tm_gclog_has_prefix (s, end, "Minor "))   /* generational ZGC */
         {
           e->kind = TM_GC_KIND_MINOR;
@@ -569,16 +570,16 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       /* the log's time stamps are rounded: the pause began dur before its end */
       if (p->now_ns >= dur)
         e->start_ns = MIN (e->start_ns, p->now_ns - dur);
-      e->pause_ns += dur;
+      e->pause_ns = tm_add_sat (e->pause_ns, dur);
       e->end_ns = MAX (e->end_ns, p->now_ns);
       e->line = p->line_no;
       e->has_duration = TRUE;
       if (g_str_equal (t.name, "Pause Full"))
         {
           e->kind = TM_GC_KIND_MAJOR;
-          e->name = g_intern_string (t.name);
+          e->name = tm_trace_builder_intern (p->b, t.name);
           if (e->cause[0] == '\0')
-            e->cause = title_cause (&t);
+            e->cause = title_cause (p, &t);
         }
       else if (g_str_has_prefix (t.name, "Pause Degenerated"))
         {
@@ -586,7 +587,7 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
             ? g_strdup_printf ("Degenerated GC (%.*s)", (int) t.group_len[0], t.groups[0])
             : g_strdup ("Degenerated GC");
           if (e->cause[0] == '\0')
-            e->cause = g_intern_string (c);
+            e->cause = tm_trace_builder_intern (p->b, c);
         }
       if (has_group (&t, "Young"))   /* generational Shenandoah */
         {
@@ -603,7 +604,7 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       if (has_dur)
         {
           p->n_concurrent_phases++;
-          p->concurrent_ns += dur;
+          p->concurrent_ns = tm_add_sat (p->concurrent_ns, dur);
           e->end_ns = MAX (e->end_ns, p->now_ns);
           set_heap (e, s, tok, TRUE);
         }
@@ -662,7 +663,7 @@ pause_mode_concurrent (TmGclogParser *p, const char *s, const char *end)
   else
     {
       p->n_concurrent_phases++;
-      p->concurrent_ns += dur;
+      p->concurrent_ns = tm_add_sat (p->concurrent_ns, dur);
     }
 }
 
@@ -717,7 +718,7 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         c++;
       ce = tm_gclog_find (c, end, ". ");
       g_autofree char *cause = g_strndup (c, MIN ((ce ? ce : end) - c, 120));
-      p->pending_cause = g_intern_string (cause);
+      p->pending_cause = tm_trace_builder_intern (p->b, cause);
       if (p->collector == NULL)
         tm_gclog_set_collector (p, "Shenandoah");
       return;

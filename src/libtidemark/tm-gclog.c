@@ -13,6 +13,7 @@
 
 #include "tm-gclog.h"
 #include "tm-gclog-private.h"
+#include "tm-checked.h"
 #include "tm-error.h"
 
 #define READ_CHUNK      (1024 * 1024)
@@ -87,6 +88,8 @@ tm_gclog_parse_decimal (const char **s, const char *end, guint scale_pow10, guin
     }
   for (guint i = fdigits; i < scale_pow10; i++)
     fp *= 10;
+  if (fp > G_MAXUINT64 - ip)
+    return FALSE;
   *value = ip + fp;
   *s = q;
   return TRUE;
@@ -277,7 +280,8 @@ tm_gclog_parse_wall_ms (const char *s, const char *end, gint64 *ms)
   if (!digits (s, 4, &y) || !digits (s + 5, 2, &mo) || !digits (s + 8, 2, &d) ||
       !digits (s + 11, 2, &h) || !digits (s + 14, 2, &mi) || !digits (s + 17, 2, &sec))
     return FALSE;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31)
+  /* dates from 1970 to 2500 only: their nanoseconds fit in 64 bits */
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || y < 1970 || y > 2500)
     return FALSE;
   q = s + 19;
   if (q < end && *q == '.')
@@ -347,7 +351,7 @@ tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id)
 guint64
 tm_gclog_space (TmGclogParser *p, const char *name, TmSpaceKind kind)
 {
-  const char *iname = g_intern_string (name);
+  const char *iname = tm_trace_builder_intern (p->b, name);
   gpointer v = g_hash_table_lookup (p->space_ids, iname);
 
   if (v != NULL)
@@ -373,9 +377,9 @@ tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64
       if (x->space_id == space_id)
         {
           /* "Archive regions" adds to the old space */
-          x->before += before;
-          x->after += after;
-          x->committed += committed;
+          x->before = tm_add_sat (x->before, before);
+          x->after = tm_add_sat (x->after, after);
+          x->committed = tm_add_sat (x->committed, committed);
           return;
         }
     }
@@ -398,7 +402,7 @@ tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64
 void
 tm_gclog_set_collector (TmGclogParser *p, const char *name)
 {
-  p->collector = g_intern_string (name);
+  p->collector = tm_trace_builder_intern (p->b, name);
   if (g_str_equal (name, "ZGC") || g_str_equal (name, "Shenandoah"))
     p->cycle_mode = TRUE;
 }
@@ -431,7 +435,7 @@ infer_collector (TmGclogParser *p)
   if (p->collector != NULL)
     return p->collector;
   for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (g_hash_table_contains (p->space_ids, g_intern_string (map[i].space)))
+    if (g_hash_table_contains (p->space_ids, tm_trace_builder_intern (p->b, map[i].space)))
       return map[i].collector;
   return "HotSpot";
 }
@@ -531,8 +535,8 @@ reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, gui
         continue;
       if (kind == TM_SPACE_KIND_YOUNG && young < 0)
         young = (gint) i;
-      sum_b += out[i].used_before;
-      sum_a += out[i].used_after;
+      sum_b = tm_add_sat (sum_b, out[i].used_before);
+      sum_a = tm_add_sat (sum_a, out[i].used_after);
     }
   if (young < 0)
     return;
@@ -573,8 +577,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       if (u->regions)
         {
           regions = TRUE;
-          out[n].used_before *= p->region_bytes;
-          out[n].used_after *= p->region_bytes;
+          out[n].used_before = tm_mul_sat (out[n].used_before, p->region_bytes);
+          out[n].used_after = tm_mul_sat (out[n].used_after, p->region_bytes);
           out[n].committed_after = out[n].used_after;
           if (kind == TM_SPACE_KIND_OLD)
             old = (gint) n;
@@ -584,9 +588,9 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
           n_heap++;
           if (old != (gint) n)
             {
-              other_b += out[n].used_before;
-              other_a += out[n].used_after;
-              other_c += out[n].committed_after;
+              other_b = tm_add_sat (other_b, out[n].used_before);
+              other_a = tm_add_sat (other_a, out[n].used_after);
+              other_c = tm_add_sat (other_c, out[n].committed_after);
             }
         }
       n++;

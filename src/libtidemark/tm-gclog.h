@@ -17,12 +17,20 @@ TmTrace *tm_gclog_import (const char     *path,
                           gpointer        progress_data,
                           GCancellable   *cancellable,
                           GError        **error);
+/* The same under a memory budget (options may be NULL: the defaults). */
+TmTrace *tm_gclog_import_full (const char          *path,
+                               const TmLoadOptions *options,
+                               TmProgressFunc       progress,
+                               gpointer             progress_data,
+                               GCancellable        *cancellable,
+                               GError             **error);
 /* Several files as one log (the rotated parts gc.log.0 ... gc.log.N),
  * read in the order of their first time stamps; parts that overlap in
  * time are reported.  The trace's path is the earliest part; META
  * "gclog.files" lists the parts in the order read. */
-TmTrace *tm_gclog_import_series (const char *const *paths, guint n, TmProgressFunc progress,
-                                 gpointer progress_data, GCancellable *cancellable, GError **error);
+TmTrace *tm_gclog_import_series (const char *const *paths, guint n, const TmLoadOptions *options,
+                                 TmProgressFunc progress, gpointer progress_data, GCancellable *cancellable,
+                                 GError **error);
 /* The same from memory (plain or compressed); name is used in messages. */
 TmTrace *tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError **error);
 

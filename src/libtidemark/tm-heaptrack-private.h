@@ -55,6 +55,7 @@ void     tm_heaptrack_source_close   (TmHeaptrackSource *s);
 typedef struct {
   char     *text;           /* complete lines */
   gsize     text_len;
+  gsize     text_cap;       /* grows with the input, up to TM_HEAPTRACK_CHUNK_TEXT */
   guint64  *ops;
   gsize     n_ops;
   gsize     cap_ops;

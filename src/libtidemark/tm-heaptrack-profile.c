@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "tm-heaptrack-profile.h"
+#include "tm-checked.h"
 #include "tm-heaptrack-private.h"
 #include "tm-error.h"
 
@@ -144,11 +145,12 @@ on_alloc (Parser *p, guint64 index)
   Info *info = &g_array_index (p->infos, Info, index);
 
   settle (p, info);
-  info->leaked += (gint64) info->size;
+  /* sizes from the file: saturate, never wrap (signed overflow is UB) */
+  info->leaked = tm_add_s64_sat (info->leaked, tm_s64_of_u64 (info->size));
   info->allocations++;
-  p->leaked += (gint64) info->size;
+  p->leaked = tm_add_s64_sat (p->leaked, tm_s64_of_u64 (info->size));
   p->out->summary.allocations++;
-  p->out->summary.allocated_bytes += info->size;
+  p->out->summary.allocated_bytes = tm_add_sat (p->out->summary.allocated_bytes, info->size);
   if (p->leaked > p->peak)
     {
       p->peak = p->leaked;
@@ -164,8 +166,8 @@ on_free (Parser *p, guint64 index)
   Info *info = &g_array_index (p->infos, Info, index);
 
   settle (p, info);
-  info->leaked -= (gint64) info->size;
-  p->leaked -= (gint64) info->size;
+  info->leaked = tm_add_s64_sat (info->leaked, -tm_s64_of_u64 (info->size));
+  p->leaked = tm_add_s64_sat (p->leaked, -tm_s64_of_u64 (info->size));
   /* heaptrack's rule, quirks included: a free right after an allocation
    * of the same info (lastAllocationPtr starts at and returns to 0) */
   if (p->last_alloc == index)
@@ -526,11 +528,12 @@ build_calls (Parser *p)
       guint b = 0;
 
       settle (p, info);
-      c->v[TM_COST_ALLOCATIONS] += (gint64) info->allocations;
-      c->v[TM_COST_TEMPORARY] += (gint64) info->temporary;
-      c->v[TM_COST_PEAK] += info->peak;
-      c->v[TM_COST_LEAKED] += info->leaked;
-      c->v[TM_COST_ALLOCATED] += (gint64) (info->size * info->allocations);
+      c->v[TM_COST_ALLOCATIONS] = tm_add_s64_sat (c->v[TM_COST_ALLOCATIONS], tm_s64_of_u64 (info->allocations));
+      c->v[TM_COST_TEMPORARY] = tm_add_s64_sat (c->v[TM_COST_TEMPORARY], tm_s64_of_u64 (info->temporary));
+      c->v[TM_COST_PEAK] = tm_add_s64_sat (c->v[TM_COST_PEAK], info->peak);
+      c->v[TM_COST_LEAKED] = tm_add_s64_sat (c->v[TM_COST_LEAKED], info->leaked);
+      c->v[TM_COST_ALLOCATED] = tm_add_s64_sat (c->v[TM_COST_ALLOCATED],
+                                                tm_s64_of_u64 (tm_mul_sat (info->size, info->allocations)));
       nonzero[info->trace] |= info->allocations > 0 || info->leaked != 0;
 
       while (b + 1 < TM_SIZE_HISTOGRAM_BUCKETS && info->size > out->sizes[b].max_size)

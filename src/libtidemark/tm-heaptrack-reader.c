@@ -14,6 +14,9 @@
 #include "tm-heaptrack-private.h"
 
 #define QUEUE_DEPTH 4
+/* Chunks start this small and double while the input fills them, so that
+ * small files (and fuzz inputs) do not pay for 1 MiB buffers. */
+#define FIRST_CHUNK_TEXT (64u << 10)
 
 typedef struct {
   guint32 *items;
@@ -48,7 +51,7 @@ reserve_ops (TmHeaptrackChunk *c, gsize n)
 {
   if (c->n_ops + n > c->cap_ops)
     {
-      c->cap_ops = MAX (c->cap_ops * 2, 65536);
+      c->cap_ops = MAX (c->cap_ops * 2, 4096);
       c->ops = g_renew (guint64, c->ops, c->cap_ops);
     }
 }
@@ -150,7 +153,8 @@ static gpointer
 producer (gpointer data)
 {
   TmHeaptrackReader *r = data;
-  char *carry = g_malloc (TM_HEAPTRACK_CHUNK_TEXT);
+  gsize cap = FIRST_CHUNK_TEXT;
+  char *carry = g_malloc (cap);
   gsize carry_len = 0;
   guint64 offset = 0;
   gboolean done = FALSE;
@@ -170,23 +174,44 @@ producer (gpointer data)
           g_async_queue_push (r->full, c);
           break;
         }
-      memcpy (c->text, carry, carry_len);
-      while (have < TM_HEAPTRACK_CHUNK_TEXT)
+      if (c->text_cap < cap)
         {
-          gssize n = tm_heaptrack_source_read (r->src, (guint8 *) c->text + have, TM_HEAPTRACK_CHUNK_TEXT - have, &c->error);
-          if (n <= 0)
-            {
-              done = TRUE;
-              break;
-            }
-          have += (gsize) n;
+          g_free (c->text);
+          c->text = g_malloc (cap);
+          c->text_cap = cap;
         }
-      for (gsize i = have; i > 0; i--)
-        if (c->text[i - 1] == '\n')
-          {
-            last_nl = c->text + i - 1;
-            break;
-          }
+      memcpy (c->text, carry, carry_len);
+      for (;;)
+        {
+          while (have < c->text_cap && !done)
+            {
+              gssize n = tm_heaptrack_source_read (r->src, (guint8 *) c->text + have, c->text_cap - have, &c->error);
+              if (n <= 0)
+                done = TRUE;
+              else
+                have += (gsize) n;
+            }
+          for (gsize i = have; i > 0; i--)
+            if (c->text[i - 1] == '\n')
+              {
+                last_nl = c->text + i - 1;
+                break;
+              }
+          /* a full chunk: the input is large, so are the next chunks (and
+           * this one, if it holds no whole line yet) */
+          if (have == c->text_cap && c->text_cap < TM_HEAPTRACK_CHUNK_TEXT)
+            {
+              cap = MIN (c->text_cap * 2, (gsize) TM_HEAPTRACK_CHUNK_TEXT);
+              carry = g_realloc (carry, cap);
+              if (last_nl == NULL)
+                {
+                  c->text = g_realloc (c->text, cap);
+                  c->text_cap = cap;
+                  continue;
+                }
+            }
+          break;
+        }
       c->text_len = last_nl ? (gsize) (last_nl - c->text) + 1 : 0;
       carry_len = have - c->text_len;
       if (carry_len > 0)
@@ -223,7 +248,8 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
   for (guint i = 0; i < QUEUE_DEPTH; i++)
     {
       TmHeaptrackChunk *c = g_new0 (TmHeaptrackChunk, 1);
-      c->text = g_malloc (TM_HEAPTRACK_CHUNK_TEXT);
+      c->text_cap = FIRST_CHUNK_TEXT;
+      c->text = g_malloc (c->text_cap);
       g_async_queue_push (r->empty, c);
     }
   r->thread = g_thread_new ("tm-heaptrack-read", producer, r);

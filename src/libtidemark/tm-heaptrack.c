@@ -30,6 +30,7 @@
 #include "tm-heaptrack-private.h"
 #include "tm-trace-builder.h"
 #include "tm-error.h"
+#include "tm-checked.h"
 
 #define MAX_DEPTH       128
 #define POINT_MS        10      /* first spacing of timeline points */
@@ -37,6 +38,13 @@
 #define MAX_COMPLAINTS  50
 #define NO_OBJECT       TM_HEAPTRACK_NO_OBJECT
 #define DEATH_BATCH     4096
+/* Time stamps past this many ms (about 584 years) do not fit in ns. */
+#define MAX_TIME_MS     (G_MAXUINT64 / 1000000)
+/* Bytes the reader thread keeps per live block (its stacks), charged per batch */
+#define LIVE_BYTES      8
+#define CHARGE_EVERY    4096
+/* Progress per byte: text without a line that adds to the model */
+#define MAX_TEXT_WITHOUT_PROGRESS (G_GUINT64_CONSTANT (64) << 20)
 
 typedef TmHeaptrackFrame HtFrame;
 
@@ -107,6 +115,9 @@ typedef struct {
 
   guint64    line_no;
   guint64    line_offset;     /* uncompressed */
+  guint64    progress_offset; /* of the last line that added to the model */
+  gboolean   over_limit;      /* the model reached the memory budget */
+  gboolean   overflowed;      /* byte totals saturated (reported once) */
   guint64    complaints;
   char      *command_line;
   gboolean   have_version;
@@ -162,6 +173,27 @@ flush_deaths (HtParser *p)
   p->n_death_buf = 0;
 }
 
+/* heaptrack's current consumption, which can go negative (frees of blocks
+ * allocated before attaching) but must not wrap */
+static void
+add_leaked (HtParser *p, guint64 size, gboolean add)
+{
+  gint64 v = (gint64) MIN (size, (guint64) G_MAXINT64);
+
+  if (!tm_add_s64_checked (&p->leaked, p->leaked, add ? v : -v) && !p->overflowed)
+    {
+      p->overflowed = TRUE;
+      complain (p, "allocated bytes overflow 64 bits: heaptrack's byte totals are saturated from here");
+    }
+}
+
+/* Lines that define, allocate, free or stamp time count as progress. */
+static inline void
+progressed (HtParser *p)
+{
+  p->progress_offset = p->line_offset;
+}
+
 static void
 emit_point (HtParser *p, guint64 t_ms)
 {
@@ -173,11 +205,14 @@ emit_point (HtParser *p, guint64 t_ms)
   u.space_id = 1;
   u.used_before = (guint64) MAX (p->interval_peak, 0);
   u.used_after = (guint64) MAX (p->leaked, 0);
-  u.committed_after = p->rss_pages * p->page_size;
+  u.committed_after = tm_mul_sat (p->rss_pages, p->page_size);
   if (!tm_trace_builder_gc_start (p->b, id, t_ms * 1000000, TM_GC_KIND_UNKNOWN, "heaptrack", "time sample", &error) ||
       !tm_trace_builder_gc_end (p->b, id, t_ms * 1000000, 0, 1, &u, &error))
     {
-      complain (p, "%s", error->message);
+      if (g_error_matches (error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+        p->over_limit = TRUE;
+      else
+        complain (p, "%s", error->message);
       return;
     }
   p->n_points++;
@@ -191,6 +226,11 @@ emit_point (HtParser *p, guint64 t_ms)
 static void
 time_stamp (HtParser *p, guint64 t_ms)
 {
+  if (t_ms > MAX_TIME_MS)
+    {
+      complain (p, "time stamp %" G_GUINT64_FORMAT " ms is later than 2^64 ns; ignored", t_ms);
+      return;
+    }
   if (t_ms < p->now_ms)
     {
       complain (p, "time goes back from %" G_GUINT64_FORMAT " ms to %" G_GUINT64_FORMAT " ms", p->now_ms, t_ms);
@@ -343,12 +383,25 @@ on_alloc (HtParser *p, guint64 index, guint64 obj)
       info->site_id = site_for_trace (p, info->trace);
       info->type_id = type_for_size (p, info->size);
     }
+  if ((obj % CHARGE_EVERY) == 0 && !tm_trace_builder_charge (p->b, CHARGE_EVERY * LIVE_BYTES, NULL))
+    {
+      p->over_limit = TRUE;
+      return;
+    }
   if (!tm_trace_builder_alloc (p->b, obj + 1, info->type_id, info->site_id, 0, info->size, 0, 0, &error))
-    complain (p, "%s", error->message);
+    {
+      if (g_error_matches (error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+        {
+          p->over_limit = TRUE;
+          return;
+        }
+      complain (p, "%s", error->message);
+    }
   p->n_objects = obj + 1;
+  progressed (p);
 
   p->allocations++;
-  p->leaked += (gint64) info->size;
+  add_leaked (p, info->size, TRUE);
   if (p->leaked > p->peak)
     {
       p->peak = p->leaked;
@@ -370,8 +423,9 @@ on_free (HtParser *p, guint64 index, guint32 obj)
   if (p->last_alloc_info == index)
     p->temporary++;
   p->last_alloc_info = 0;
-  p->leaked -= (gint64) info->size;
+  add_leaked (p, info->size, FALSE);
   p->dirty = TRUE;
+  progressed (p);
 
   if (obj == NO_OBJECT)
     {
@@ -393,6 +447,8 @@ on_ip (HtParser *p, const char *s, const char *end)
   ip.n_frames = tm_heaptrack_parse_ip (s, end, &ip.addr, &ip.module, p->frames, &malformed);
   if (malformed)
     complain (p, "malformed instruction pointer");
+  if (!tm_trace_builder_charge (p->b, sizeof ip + (guint64) ip.n_frames * sizeof (HtFrame), NULL))
+    p->over_limit = TRUE;
   g_array_append_val (p->ips, ip);
 }
 
@@ -405,6 +461,8 @@ on_string (HtParser *p, const char *s, const char *end)
 
   if (problem != NULL)
     complain (p, "%s", problem);
+  if (!tm_trace_builder_charge (p->b, strlen (value) + 1 + 2 * sizeof (gpointer), NULL))
+    p->over_limit = TRUE;
   g_ptr_array_add (p->strings, value);
   id = p->strings->len;
   if (p->n_op_new < G_N_ELEMENTS (p->op_new) && g_str_has_prefix (value, "operator new"))
@@ -426,6 +484,8 @@ handle_line (HtParser *p, const char *line, const char *end)
       complain (p, "unknown record");
       return;
     }
+  if (strchr ("atiscRXvIA", line[0]) != NULL)
+    progressed (p);
   switch (line[0])
     {
     case '+':
@@ -455,6 +515,9 @@ handle_line (HtParser *p, const char *line, const char *end)
         const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.size, &info.trace);
         if (problem != NULL)
           complain (p, "%s", problem);
+        /* its entry here and its stack of live blocks in the reader */
+        if (!tm_trace_builder_charge (p->b, sizeof info + 2 * sizeof (gpointer), NULL))
+          p->over_limit = TRUE;
         g_array_append_val (p->infos, info);
       }
       break;
@@ -464,6 +527,8 @@ handle_line (HtParser *p, const char *line, const char *end)
         const char *problem = tm_heaptrack_parse_trace (s, end, p->ips->len, p->traces->len, &t.ip, &t.parent);
         if (problem != NULL)
           complain (p, "%s", problem);
+        if (!tm_trace_builder_charge (p->b, sizeof t + sizeof (guint32), NULL))
+          p->over_limit = TRUE;
         g_array_append_val (p->traces, t);
         g_array_append_val (p->trace_site, (guint32) { 0 });
       }
@@ -585,11 +650,12 @@ set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
 }
 
 TmTrace *
-tm_heaptrack_import (const char     *path,
-                     TmProgressFunc  progress,
-                     gpointer        progress_data,
-                     GCancellable   *cancellable,
-                     GError        **error)
+tm_heaptrack_import_full (const char          *path,
+                          const TmLoadOptions *options,
+                          TmProgressFunc       progress,
+                          gpointer             progress_data,
+                          GCancellable        *cancellable,
+                          GError             **error)
 {
   HtParser p = { 0 };
   TmHeaptrackSource *src;
@@ -609,6 +675,7 @@ tm_heaptrack_import (const char     *path,
 
   p.path = path;
   p.b = tm_trace_builder_new (path, "heaptrack");
+  tm_trace_builder_set_memory_limit (p.b, tm_load_options_memory_limit (options));
   p.strings = g_ptr_array_new_with_free_func (g_free);
   p.ips = g_array_new (FALSE, FALSE, sizeof (HtIp));
   p.frames = g_array_new (FALSE, FALSE, sizeof (HtFrame));
@@ -646,7 +713,7 @@ tm_heaptrack_import (const char     *path,
               else if (!supported_version (c->text, c->text_len, path, error))
                 failed = TRUE;
             }
-          for (gsize i = 0; i < c->n_ops && !failed; i++)
+          for (gsize i = 0; i < c->n_ops && !failed && !p.over_limit; i++)
             {
               guint64 op = c->ops[i];
 
@@ -676,14 +743,31 @@ tm_heaptrack_import (const char     *path,
               g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
               failed = TRUE;
             }
-          if (!failed && c->too_long)
+          if (!failed && (p.over_limit || tm_trace_builder_over_memory_limit (p.b)))
+            {
+              g_autofree char *where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (uncompressed byte offset %" G_GUINT64_FORMAT ")",
+                                                        p.line_no, p.line_offset);
+              tm_trace_builder_stop_at_memory_limit (p.b, c->compressed, where);
+              stopped = TRUE;
+            }
+          else if (!failed && c->offset + c->text_len - p.progress_offset > MAX_TEXT_WITHOUT_PROGRESS)
+            {
+              tm_trace_builder_warning (p.b, c->compressed,
+                                        "reading stopped at line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " MiB of text since "
+                                        "uncompressed byte offset %" G_GUINT64_FORMAT " hold no record that adds to the "
+                                        "model (padding or damage)", p.line_no, MAX_TEXT_WITHOUT_PROGRESS >> 20,
+                                        p.progress_offset);
+              tm_trace_builder_stopped (p.b, c->compressed);
+              stopped = TRUE;
+            }
+          if (!failed && !stopped && c->too_long)
             {
               tm_trace_builder_warning (p.b, c->offset + c->text_len,
                                         "line longer than %d bytes: not a heaptrack file past here", TM_HEAPTRACK_CHUNK_TEXT);
               tm_trace_builder_stopped (p.b, c->compressed);
               stopped = TRUE;
             }
-          if (!failed && c->error != NULL)
+          if (!failed && !stopped && c->error != NULL)
             {
               tm_trace_builder_warning (p.b, c->compressed, "%s", c->error->message);
               tm_trace_builder_stopped (p.b, c->compressed);
@@ -761,4 +845,14 @@ tm_heaptrack_import (const char     *path,
 
   parser_clear (&p);
   return tm_trace_builder_finish (p.b);
+}
+
+TmTrace *
+tm_heaptrack_import (const char     *path,
+                     TmProgressFunc  progress,
+                     gpointer        progress_data,
+                     GCancellable   *cancellable,
+                     GError        **error)
+{
+  return tm_heaptrack_import_full (path, NULL, progress, progress_data, cancellable, error);
 }

@@ -18,5 +18,12 @@ TmTrace *tm_heaptrack_import (const char     *path,
                               gpointer        progress_data,
                               GCancellable   *cancellable,
                               GError        **error);
+/* The same under a memory budget (options may be NULL: the defaults). */
+TmTrace *tm_heaptrack_import_full (const char          *path,
+                                   const TmLoadOptions *options,
+                                   TmProgressFunc       progress,
+                                   gpointer             progress_data,
+                                   GCancellable        *cancellable,
+                                   GError             **error);
 
 G_END_DECLS

@@ -596,6 +596,21 @@ past_end_of_record (HprofParser *p, guint64 at, const char *what)
       goto cut;                                                          \
   } G_STMT_END
 
+/* The class object comes last, once its size is known: until then its
+ * references and roots are pending, and dropped if it never comes (a
+ * damaged or cut dump), so that no edge starts at a missing object. */
+static void
+drop_pending (HprofParser *p, gsize edges, gsize root_addrs, guint roots)
+{
+  p->e_src.len = MIN (p->e_src.len, edges);
+  p->e_addr.len = MIN (p->e_addr.len, edges);
+  if (p->want_labels)
+    p->e_label.len = MIN (p->e_label.len, edges);
+  p->r_addr.len = MIN (p->r_addr.len, root_addrs);
+  if (p->r->roots->len > roots)
+    g_array_set_size (p->r->roots, roots);
+}
+
 static SegResult
 class_dump (HprofParser *p, guint64 end, guint64 at)
 {
@@ -607,6 +622,9 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   guint32 dup;
   gboolean have_obj;
   g_autofree char *cname = NULL;
+  const gsize edges0 = p->e_src.len, root_addrs0 = p->r_addr.len;
+  const guint roots0 = p->r->roots->len;
+  SegResult res;
 
   NEED (7 * I + 4 + 4 + 2);
   cid = id (p);
@@ -720,17 +738,23 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
       else
         add_root (p, cid, TM_ROOT_KIND_SYSTEM_CLASS, 0, TM_HPROF_LABEL_NONE);
       /* the mirror: a header and the static fields */
-      add_object (p, cid, TM_HPROF_TYPE_CLASS, (p->obj_header + static_bytes + 7) & ~(guint64) 7, at);
+      if (!add_object (p, cid, TM_HPROF_TYPE_CLASS, (p->obj_header + static_bytes + 7) & ~(guint64) 7, at))
+        drop_pending (p, edges0, root_addrs0, roots0);
     }
   return SEG_OK;
 
 bad_type:
   note (p, at, "class dump at byte offset %" G_GUINT64_FORMAT " has a field of unknown type; the rest of its segment is skipped", at);
-  return SEG_SKIP;
+  res = SEG_SKIP;
+  goto drop;
 past_end:
-  return past_end_of_record (p, at, "class dump");
+  res = past_end_of_record (p, at, "class dump");
+  goto drop;
 cut:
-  return SEG_STOP;
+  res = SEG_STOP;
+drop:
+  drop_pending (p, edges0, root_addrs0, roots0);
+  return res;
 }
 
 static SegResult
@@ -891,7 +915,17 @@ check_progress (HprofParser *p)
     }
 }
 
-/* Returns FALSE when reading must stop (cut short, cancelled). */
+/* Memory the parser holds until the dump is read: the address map, the
+ * references waiting to be resolved, the roots. */
+static guint64
+parser_bytes (const HprofParser *p)
+{
+  return (guint64) (p->map.mask + 1) * (sizeof (guint64) + sizeof (guint32))
+         + (guint64) (p->e_src.cap + p->e_label.cap) * sizeof (guint32)
+         + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
+}
+
+/* Returns FALSE when reading must stop (cut short, cancelled, budget). */
 static gboolean
 heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
 {
@@ -909,6 +943,11 @@ heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
           if (g_cancellable_is_cancelled (p->cancellable))
             return FALSE;
           check_progress (p);
+          if (p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)))
+            {
+              stop (p, at, "the model reached the memory limit");
+              return FALSE;
+            }
         }
       if (!need (p, 1))
         {

@@ -36,6 +36,10 @@ typedef struct {
   /* at the end (import only): the superclass of a type; superclasses
    * without instances are defined as types first */
   void (*hierarchy) (gpointer user, guint32 type_id, guint32 super_type_id);
+  /* now and then while reading (import only): TRUE when the model plus
+   * `parser_bytes` (the parser's own tables) exceed the memory budget;
+   * reading then stops there, as at a cut */
+  gboolean (*over_budget) (gpointer user, guint64 parser_bytes);
 } HprofSink;
 
 /* A root, resolved: object index, TmRootKind, thread serial, label. */

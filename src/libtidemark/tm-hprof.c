@@ -18,6 +18,7 @@
 #include "tm-trace-builder.h"
 #include "tm-trace-private.h"
 #include "tm-error.h"
+#include "tm-checked.h"
 
 #define SPACE_HEAP 1
 
@@ -46,6 +47,7 @@ typedef struct {
   guint           dump, n_dumps;
   TmProgressFunc  progress;
   gpointer        progress_data;
+  gboolean        over_budget;    /* reading stopped at the memory limit */
 } Import;
 
 static void
@@ -106,7 +108,16 @@ sink_thread (gpointer user, guint32 serial)
   tm_trace_builder_thread (im->b, serial, name, NULL);
 }
 
-static const HprofSink import_sink = { sink_type, sink_object, sink_thread, sink_hierarchy };
+static gboolean
+sink_over_budget (gpointer user, guint64 parser_bytes)
+{
+  Import *im = user;
+
+  im->over_budget = tm_trace_builder_would_exceed (im->b, parser_bytes);
+  return im->over_budget;
+}
+
+static const HprofSink import_sink = { sink_type, sink_object, sink_thread, sink_hierarchy, sink_over_budget };
 
 static void
 dump_progress (double fraction, gpointer user)
@@ -196,16 +207,16 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   for (guint i = 0; i < r->notes->len; i++)
     tm_trace_builder_warning (b, (guint64) (guintptr) g_ptr_array_index (r->note_offsets, i), "%s%s", prefix,
                               (const char *) g_ptr_array_index (r->notes, i));
-  if (im->error != NULL)
-    {
-      tm_trace_builder_warning (b, 0, "%s%s", prefix, im->error->message);
-      g_clear_error (&im->error);
-    }
+  if (im->error != NULL && !g_error_matches (im->error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+    tm_trace_builder_warning (b, 0, "%s%s", prefix, im->error->message);
+  g_clear_error (&im->error);
 
   tm_trace_builder_meta (b, key, path);
   tm_trace_builder_gc_start (b, gc, time_ns, TM_GC_KIND_MAJOR, "heap dump", cause, NULL);
   tm_trace_builder_gc_end (b, gc, time_ns, 0, 1, &usage, NULL);
-  if (!tm_trace_builder_graph_begin (b, gc, 0, 0, NULL))
+  /* a dump cut at the memory limit has no graph: re-reading it would read
+   * past the cut, the whole dump */
+  if (im->over_budget || !tm_trace_builder_graph_begin (b, gc, 0, 0, NULL))
     return;
 
   for (guint i = 0; i < r->roots->len; i++)
@@ -233,6 +244,7 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
 TmTrace *
 tm_hprof_import_many (const char * const *paths,
                       guint               n_paths,
+                      const TmLoadOptions *options,
                       TmProgressFunc      progress,
                       gpointer            progress_data,
                       GCancellable       *cancellable,
@@ -258,6 +270,7 @@ tm_hprof_import_many (const char * const *paths,
   b = tm_trace_builder_new (files[0].path, "hprof");
   /* graphs are read again by each object's position in its dump */
   tm_trace_builder_keep_all_rows (b);
+  tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
   im.b = b;
   im.type_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   im.local_type = g_array_new (FALSE, TRUE, sizeof (guint32));
@@ -295,7 +308,13 @@ tm_hprof_import_many (const char * const *paths,
         {
           TmTraceHeader h = { 0 };
           h.version = 1;
-          h.start_unix_ns = files[0].header_ms * G_GUINT64_CONSTANT (1000000);
+          if (!g_uint64_checked_mul (&h.start_unix_ns, files[0].header_ms, G_GUINT64_CONSTANT (1000000)))
+            {
+              /* a damaged header: the dump's own time is still usable */
+              tm_trace_builder_warning (b, 0, "%sthe header's time stamp (%" G_GUINT64_FORMAT " ms) is later than "
+                                        "2^64 ns: the start time is left unknown", prefix, files[0].header_ms);
+              h.start_unix_ns = 0;
+            }
           h.vm_name = "Java (HPROF heap dump)";
           h.vm_version = r.version;
           h.command_line = "";
@@ -308,16 +327,24 @@ tm_hprof_import_many (const char * const *paths,
                                  ? "64-bit VM with compressed oops: 12-byte object header, 16-byte array header, 4-byte references, 8-byte alignment"
                                  : "32-bit VM: 8-byte object header, 12-byte array header, 4-byte references, 8-byte alignment");
         }
-      time_ns = (files[k].header_ms - files[0].header_ms) * G_GUINT64_CONSTANT (1000000) + r.dump_time_us * 1000;
+      time_ns = tm_add_sat (tm_mul_sat (files[k].header_ms - files[0].header_ms, G_GUINT64_CONSTANT (1000000)),
+                            (guint64) r.dump_time_us * 1000);
       time_ns = MAX (time_ns, last_ns);
       last_ns = time_ns;
+      if (r.stopped && im.over_budget)
+        {
+          g_autofree char *where = g_strdup_printf ("%sbyte offset %" G_GUINT64_FORMAT, prefix, r.stop_offset);
+          tm_trace_builder_stop_at_memory_limit (b, r.stop_offset, where);
+          /* the dump's heap state holds the objects read before the cut */
+          tm_trace_builder_close_past_limit (b);
+        }
       add_dump (&im, files[k].path, prefix, &r, time_ns);
       dangling += r.dangling_refs;
       dangling_roots += r.dangling_roots;
       unknown_layout += r.unknown_layout;
       if (!r.have_dump)
         tm_trace_builder_warning (b, 0, "%sthe file holds no heap dump", prefix);
-      if (r.stopped)
+      if (r.stopped && !im.over_budget)
         {
           tm_trace_builder_warning (b, r.stop_offset, "%sreading stopped at byte offset %" G_GUINT64_FORMAT ": %s%s",
                                     prefix, r.stop_offset, r.stop_reason,
@@ -353,9 +380,20 @@ tm_hprof_import (const char     *path,
                  GCancellable   *cancellable,
                  GError        **error)
 {
+  return tm_hprof_import_full (path, NULL, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_hprof_import_full (const char          *path,
+                      const TmLoadOptions *options,
+                      TmProgressFunc       progress,
+                      gpointer             progress_data,
+                      GCancellable        *cancellable,
+                      GError             **error)
+{
   const char *paths[] = { path };
 
-  return tm_hprof_import_many (paths, 1, progress, progress_data, cancellable, error);
+  return tm_hprof_import_many (paths, 1, options, progress, progress_data, cancellable, error);
 }
 
 /* ---- the graph, read again -------------------------------------------- */
@@ -402,7 +440,8 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
 
   for (gsize e = 0; e < r.src.len; e++)
     {
-      guint32 a = node_of[r.src.data[e]], d = node_of[r.dst.data[e]];
+      guint32 a = r.src.data[e] < count ? node_of[r.src.data[e]] : 0;
+      guint32 d = r.dst.data[e] < count ? node_of[r.dst.data[e]] : 0;
       if (a == 0 || d == 0)
         {
           dropped++;

@@ -24,9 +24,17 @@ TmTrace     *tm_hprof_import      (const char     *path,
                                    gpointer        progress_data,
                                    GCancellable   *cancellable,
                                    GError        **error);
+/* The same under a memory budget (options may be NULL: the defaults). */
+TmTrace     *tm_hprof_import_full (const char          *path,
+                                   const TmLoadOptions *options,
+                                   TmProgressFunc       progress,
+                                   gpointer             progress_data,
+                                   GCancellable        *cancellable,
+                                   GError             **error);
 /* Several dumps, sorted by their time stamps into one timeline. */
 TmTrace     *tm_hprof_import_many (const char * const *paths,
                                    guint               n_paths,
+                                   const TmLoadOptions *options,
                                    TmProgressFunc      progress,
                                    gpointer            progress_data,
                                    GCancellable       *cancellable,

@@ -3,6 +3,8 @@
 #include "tm-config.h"
 #include "tm-install.h"
 
+#include <libintl.h>
+
 /* Configured directories, absolute and relative to the program's bindir. */
 static const struct {
   const char *absolute;
@@ -48,4 +50,13 @@ tm_install_find (const char *env_var, TmInstallDir dir, const char *name)
   if (g_file_test (configured, G_FILE_TEST_EXISTS))
     return g_steal_pointer (&configured);
   return NULL;
+}
+
+void
+tm_install_bind_textdomain (void)
+{
+  g_autofree char *dir = tm_install_find ("TIDEMARK_LOCALEDIR", TM_INSTALL_LOCALEDIR, "");
+
+  bindtextdomain (GETTEXT_PACKAGE, dir ? dir : LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 }

@@ -31,4 +31,10 @@ char *tm_install_find (const char   *env_var,
 char *tm_install_path (TmInstallDir  dir,
                        const char   *name);
 
+/* Binds Tidemark's message catalogue to $TIDEMARK_LOCALEDIR (the build
+ * tree's translations, set by `meson devenv`), else the installed ones,
+ * in UTF-8: for the programs (the app, the CLI's report) that speak the
+ * user's language. */
+void  tm_install_bind_textdomain (void);
+
 G_END_DECLS

@@ -10,10 +10,16 @@
 #include "tm-heap-graph.h"
 #include "tm-vec.h"
 #include "tm-error.h"
+#include "tm-format-util.h"
+#include "tm-load-options.h"
+#include "tm-checked.h"
 
 #include <string.h>
 
 #define MAX_WARNINGS 200
+/* All object sizes together stay below 2^63, so that no sum an analysis
+ * makes over a subset of them can wrap. */
+#define MAX_TOTAL_BYTES ((guint64) G_MAXINT64)
 
 struct _TmTraceBuilder {
   TmTrace  *trace;
@@ -47,9 +53,16 @@ struct _TmTraceBuilder {
   guint32  *src_map;          /* object index -> REFS record + 1, while marking */
   guint64   src_map_len;
 
+  /* memory budget: what the model takes so far, by estimate (the object
+   * arrays by capacity, strings, definitions, GCs; a graph being read by
+   * its buffers' capacity) */
+  guint64   limit;
+  guint64   charged;
+  gboolean  over_limit;
   GArray   *hierarchy;        /* PendingHierarchy, resolved at finish */
 
   guint64   n_warnings;
+  TmWarning last_dropped;     /* the newest warning past MAX_WARNINGS */
   gboolean  damaged;
   gboolean  stopped;
   guint64   end_allocs, end_deaths, end_gcs, end_time;
@@ -82,6 +95,39 @@ fail (GError **error, const char *format, ...)
   return FALSE;
 }
 
+static gboolean
+fail_limit (TmTraceBuilder *b, GError **error)
+{
+  g_autofree char *limit = tm_format_bytes ((double) b->limit);
+
+  b->over_limit = TRUE;
+  if (error != NULL && *error == NULL)
+    *error = g_error_new (TM_ERROR, TM_ERROR_MEMORY_LIMIT, "the model would grow past the memory limit of %s", limit);
+  return FALSE;
+}
+
+/* Accounts `bytes` more of model; FALSE (and over_limit) when that would
+ * pass the budget. */
+static inline gboolean
+charge (TmTraceBuilder *b, guint64 bytes, GError **error)
+{
+  if (G_UNLIKELY (b->over_limit || b->charged > b->limit || bytes > b->limit - b->charged))
+    return fail_limit (b, error);
+  b->charged += bytes;
+  return TRUE;
+}
+
+/* A string of the trace's pool, accounted. */
+static const char *
+intern (TmTraceBuilder *b, const char *s)
+{
+  gsize added;
+  const char *copy = tm_trace_intern (b->trace, s, &added);
+
+  b->charged += added;     /* checked by the caller's next charge() */
+  return copy;
+}
+
 TmTraceBuilder *
 tm_trace_builder_new (const char *path, const char *format)
 {
@@ -111,9 +157,66 @@ tm_trace_builder_new (const char *path, const char *format)
   g_array_append_val (b->deaths_at, zero);
   g_array_append_val (b->death_bytes_at, zero);
   b->g_roots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  b->limit = tm_memory_limit_default ();
+  b->trace->memory_limit = b->limit;
   b->hierarchy = g_array_new (FALSE, FALSE, sizeof (PendingHierarchy));
   g_array_set_clear_func (b->hierarchy, clear_pending_hierarchy);
   return b;
+}
+
+gboolean
+tm_trace_builder_charge (TmTraceBuilder *b, guint64 bytes, GError **error)
+{
+  return charge (b, bytes, error);
+}
+
+void
+tm_trace_builder_set_memory_limit (TmTraceBuilder *b, guint64 bytes)
+{
+  b->limit = bytes != 0 ? bytes : tm_memory_limit_default ();
+  b->trace->memory_limit = b->limit;
+}
+
+gboolean
+tm_trace_builder_over_memory_limit (TmTraceBuilder *b)
+{
+  return b->over_limit || b->charged > b->limit;
+}
+
+gboolean
+tm_trace_builder_would_exceed (TmTraceBuilder *b, guint64 extra)
+{
+  return b->over_limit || b->charged > b->limit || extra > b->limit - b->charged;
+}
+
+void
+tm_trace_builder_close_past_limit (TmTraceBuilder *b)
+{
+  g_return_if_fail (b->trace->memory_limited);   /* stop_at_memory_limit first */
+  b->over_limit = FALSE;
+  b->limit = G_MAXUINT64;
+}
+
+const char *
+tm_trace_builder_intern (TmTraceBuilder *b, const char *s)
+{
+  return intern (b, s ? s : "");
+}
+
+void
+tm_trace_builder_stop_at_memory_limit (TmTraceBuilder *b, guint64 offset, const char *where)
+{
+  g_autofree char *limit = tm_format_bytes ((double) b->limit);
+
+  if (b->trace->memory_limited)
+    return;
+  b->over_limit = TRUE;
+  tm_trace_builder_warning (b, offset,
+                            "loading stopped at %s: the model reached the memory limit of %s; what came before is "
+                            "shown, up to the last complete GC (raise the limit with --memory-limit SIZE, or in "
+                            "Preferences)", where, limit);
+  tm_trace_builder_stopped (b, offset);
+  b->trace->memory_limited = TRUE;
 }
 
 void
@@ -137,6 +240,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   g_array_unref (b->g_roots);
   g_array_unref (b->hierarchy);
   g_free (b->src_map);
+  g_free (b->last_dropped.message);
   g_free (b);
 }
 
@@ -149,15 +253,25 @@ tm_trace_builder_warning (TmTraceBuilder *b, guint64 offset, const char *format,
 
   b->damaged = TRUE;
   b->n_warnings++;
-  if (b->trace->warnings->len >= MAX_WARNINGS)
-    return;
+  b->trace->n_warnings_total = b->n_warnings;
 
   va_start (args, format);
   msg = g_strdup_vprintf (format, args);
   va_end (args);
 
+  /* messages passed on from readers name the file already */
+  if (b->trace->path != NULL && g_str_has_prefix (msg, b->trace->path)
+      && g_str_has_prefix (msg + strlen (b->trace->path), ": "))
+    memmove (msg, msg + strlen (b->trace->path) + 2, strlen (msg + strlen (b->trace->path) + 2) + 1);
   w.offset = offset;
   w.message = g_strdup_printf ("%s: %s", b->trace->path ? b->trace->path : "(memory)", msg);
+  if (b->trace->warnings->len >= MAX_WARNINGS)
+    {
+      /* kept aside: if reading stops now, it says where and why */
+      g_free (b->last_dropped.message);
+      b->last_dropped = w;
+      return;
+    }
   g_array_append_val (b->trace->warnings, w);
 }
 
@@ -173,7 +287,13 @@ tm_trace_builder_stopped (TmTraceBuilder *b, guint64 offset)
 {
   if (!b->stopped)
     {
+      if (b->last_dropped.message != NULL)
+        {
+          g_array_append_val (b->trace->warnings, b->last_dropped);
+          b->last_dropped.message = NULL;
+        }
       b->stopped = TRUE;
+      b->trace->stopped = TRUE;
       b->trace->stop_offset = offset;
     }
 }
@@ -183,6 +303,8 @@ tm_trace_builder_header (TmTraceBuilder *b, const TmTraceHeader *h)
 {
   TmTrace *t = b->trace;
 
+  b->charged += strlen (h->vm_name ? h->vm_name : "") + strlen (h->vm_version ? h->vm_version : "")
+                + strlen (h->command_line ? h->command_line : "");
   t->format_version = h->version;
   t->start_unix_ns = h->start_unix_ns;
   g_free (t->vm_name);
@@ -234,6 +356,8 @@ tm_trace_builder_space (TmTraceBuilder *b, guint64 id, guint kind, const char *n
     return FALSE;
   if (b->trace->spaces->len >= 255)
     return fail (error, "too many spaces (at most 254)");
+  if (!charge (b, sizeof s + strlen (name) + 1, error))
+    return FALSE;
   s.id = id;
   s.kind = kind <= TM_SPACE_KIND_NON_HEAP ? (TmSpaceKind) kind : TM_SPACE_KIND_OTHER;
   s.name = g_strdup (name);
@@ -246,7 +370,7 @@ tm_trace_builder_type (TmTraceBuilder *b, guint64 id, const char *name, guint32 
 {
   TmType ty;
 
-  if (!check_def_id (id, "type", error))
+  if (!check_def_id (id, "type", error) || !charge (b, sizeof ty + strlen (name) + 1, error))
     return FALSE;
   ty.id = id;
   ty.name = g_strdup (name);
@@ -268,6 +392,8 @@ tm_trace_builder_type_hierarchy (TmTraceBuilder *b, guint64 id, guint64 super_id
     return fail (error, "hierarchy of undefined type %" G_GUINT64_FORMAT, id);
   if (super_id == id)
     return fail (error, "type %" G_GUINT64_FORMAT " is its own superclass", id);
+  if (!charge (b, sizeof h + (guint64) n_interfaces * (sizeof (guint64) + sizeof (guint32)), error))
+    return FALSE;
   h.super_id = super_id;
   h.n = n_interfaces;
   h.interface_ids = n_interfaces ? g_memdup2 (interface_ids, n_interfaces * sizeof (guint64)) : NULL;
@@ -319,7 +445,8 @@ tm_trace_builder_frame (TmTraceBuilder *b, guint64 id, const char *method, const
 {
   TmFrame f;
 
-  if (!check_def_id (id, "frame", error))
+  if (!check_def_id (id, "frame", error)
+      || !charge (b, sizeof f + strlen (method) + strlen (file ? file : "") + 2, error))
     return FALSE;
   f.id = id;
   f.method = g_strdup (method);
@@ -334,7 +461,7 @@ tm_trace_builder_site (TmTraceBuilder *b, guint64 id, guint32 depth, const guint
 {
   TmSite s;
 
-  if (!check_def_id (id, "site", error))
+  if (!check_def_id (id, "site", error) || !charge (b, sizeof s + (guint64) MAX (depth, 1) * sizeof (guint32), error))
     return FALSE;
   s.id = id;
   s.depth = depth;
@@ -357,7 +484,7 @@ tm_trace_builder_thread (TmTraceBuilder *b, guint64 id, const char *name, GError
 {
   TmThread th;
 
-  if (!check_def_id (id, "thread", error))
+  if (!check_def_id (id, "thread", error) || !charge (b, sizeof th + strlen (name) + 1, error))
     return FALSE;
   th.id = id;
   th.name = g_strdup (name);
@@ -368,9 +495,18 @@ tm_trace_builder_thread (TmTraceBuilder *b, guint64 id, const char *name, GError
 void
 tm_trace_builder_meta (TmTraceBuilder *b, const char *key, const char *value)
 {
+  /* over the limit, the next growing event stops the load */
+  b->charged += strlen (key) + strlen (value) + 2 + 4 * sizeof (gpointer);
   g_hash_table_replace (b->trace->meta, g_strdup (key), g_strdup (value));
   if (g_strcmp0 (key, "dropped_events") == 0)
     b->trace->dropped_events = g_ascii_strtoull (value, NULL, 10);
+}
+
+static gsize
+bytes_per_object (const TmTrace *t)
+{
+  return 5 * sizeof (guint32) + ((t->flags & TM_TRACE_FLAG_OBJECT_SPACE) ? 1 : 0)
+         + (t->obj_ids ? sizeof (guint64) : 0) + (t->obj_seq ? sizeof (guint32) : 0);
 }
 
 static void
@@ -394,14 +530,17 @@ grow_objects (TmTraceBuilder *b)
 }
 
 /* Ids stop being dense: keep them explicitly from now on. */
-static void
-materialize_ids (TmTraceBuilder *b)
+static gboolean
+materialize_ids (TmTraceBuilder *b, GError **error)
 {
   TmTrace *t = b->trace;
 
+  if (!charge (b, MAX (b->capacity, 1) * sizeof (guint64), error))
+    return FALSE;
   t->obj_ids = g_new (guint64, MAX (b->capacity, 1));
   for (guint64 i = 0; i < t->n_objects; i++)
     t->obj_ids[i] = t->first_id + tm_trace_object_seq (t, i);
+  return TRUE;
 }
 
 /* Ids stop being ascending: index them by hash (slow path, rare). */
@@ -447,6 +586,9 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
                  object_id, space_id);
   if (G_UNLIKELY (seq >= G_MAXUINT32 - 1))
     return fail (error, "more than 2^32 objects: the rest of the trace is not modelled");
+  if (G_UNLIKELY (size > MAX_TOTAL_BYTES - t->total_alloc_bytes))
+    return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes takes the allocated bytes past 2^63",
+                 object_id, size);
 
   /* Object ids: dense (id = first + seq), ascending, or arbitrary. */
   if (G_UNLIKELY (seq == 0))
@@ -459,7 +601,8 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
         {
           if (object_id >= t->first_id && object_id < t->first_id + seq)
             return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
-          materialize_ids (b);
+          if (!materialize_ids (b, error))
+            return FALSE;
         }
     }
   if (t->obj_ids != NULL && b->ids_ascending && object_id <= b->last_id)
@@ -467,6 +610,9 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
       guint64 dup;
       if (tm_trace_object_index_for_id (t, object_id, &dup))
         return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
+      /* the index: ~48 bytes per object */
+      if (!charge (b, t->n_objects * 48, error))
+        return FALSE;
       b->ids_ascending = FALSE;
       build_id_index (b);
     }
@@ -478,6 +624,9 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   if (G_UNLIKELY (i >= b->capacity))
     {
       guint64 *old_ids = t->obj_ids;
+      guint64 more = b->capacity ? b->capacity / 2 : 4096;
+      if (!charge (b, more * bytes_per_object (t), error))
+        return FALSE;
       grow_objects (b);
       if (t->id_index != NULL && t->obj_ids != old_ids)
         rebuild_id_index (b);
@@ -487,8 +636,12 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   t->obj_site[i] = site;
   t->obj_thread[i] = thread;
   t->obj_death[i] = TM_ALIVE;
+  if (G_UNLIKELY (t->id_index != NULL) && !charge (b, 48, error))
+    return FALSE;
   if (G_LIKELY (size < TM_SIZE_OVERFLOW))
     t->obj_size[i] = (guint32) size;
+  else if (!charge (b, 64, error))
+    return FALSE;
   else
     {
       guint64 *key = g_new (guint64, 2);
@@ -512,7 +665,7 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   b->last_id = MAX (b->last_id, object_id);
   t->n_objects = i + 1;
   t->total_allocs++;
-  t->total_alloc_bytes += size;
+  t->total_alloc_bytes += size;   /* checked above */
   (void) array_length;
   return TRUE;
 }
@@ -531,7 +684,7 @@ add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
       g_array_set_size (b->death_bytes_at, gc + 64);
     }
   g_array_index (b->deaths_at, guint64, gc)++;
-  g_array_index (b->death_bytes_at, guint64, gc) += size;
+  g_array_index (b->death_bytes_at, guint64, gc) = tm_add_sat (g_array_index (b->death_bytes_at, guint64, gc), size);
   b->death_count++;
 }
 
@@ -644,13 +797,19 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
     return;
   if (t->obj_seq == NULL && b->next_fold <= last)
     {
-      /* until now every object had a row: its number is its index */
+      /* until now every object had a row: its number is its index (over
+       * the limit, the next growing event stops the load) */
+      b->charged += MAX (b->capacity, 1) * sizeof (guint32);
       t->obj_seq = g_new (guint32, MAX (b->capacity, 1));
       for (guint64 i = 0; i < t->n_objects; i++)
         t->obj_seq[i] = (guint32) i;
     }
   for (; b->next_fold <= last; b->next_fold++)
-    tm_trace_fold_interval (t, b->next_fold);
+    {
+      guint before = t->short_lived->len;
+      tm_trace_fold_interval (t, b->next_fold);
+      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64);
+    }
 }
 
 gboolean
@@ -669,12 +828,16 @@ tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, gu
   if (gc_id >= G_MAXUINT32 - 1)
     return fail (error, "too many GCs");
 
+  gc.collector = intern (b, collector ? collector : "");
+  gc.cause = intern (b, cause ? cause : "");
+  /* the GC and its slots in the per-GC death counters */
+  if (!charge (b, sizeof gc + 2 * sizeof (guint64), error))
+    return FALSE;
+
   gc.id = (guint32) gc_id;
   gc.kind = kind <= TM_GC_KIND_CONCURRENT ? (TmGcKind) kind : TM_GC_KIND_UNKNOWN;
   gc.start_ns = time_ns;
   gc.end_ns = time_ns;
-  gc.collector = g_intern_string (collector ? collector : "");
-  gc.cause = g_intern_string (cause ? cause : "");
   /* every death of GC gc_id - 1 is known now (DEATHS come before the
    * next GC_START): the interval before it is settled */
   if (gc_id >= 2)
@@ -706,6 +869,8 @@ tm_trace_builder_gc_end (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guin
   if (time_ns < gc->start_ns)
     return fail (error, "GC_END %" G_GUINT64_FORMAT " ends before it starts", gc_id);
 
+  if (!charge (b, (guint64) n_usage * sizeof (TmSpaceUsage), error))
+    return FALSE;
   gc->end_ns = time_ns;
   gc->pause_ns = pause_ns;
   gc->usage_first = t->space_usage->len;
@@ -727,9 +892,9 @@ tm_trace_builder_gc_end (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guin
       g_array_append_val (t->space_usage, u);
       if (tm_trace_space (t, space)->kind != TM_SPACE_KIND_NON_HEAP)
         {
-          gc->used_before += u.used_before;
-          gc->used_after += u.used_after;
-          gc->committed_after += u.committed_after;
+          gc->used_before = tm_add_sat (gc->used_before, u.used_before);
+          gc->used_after = tm_add_sat (gc->used_after, u.used_after);
+          gc->committed_after = tm_add_sat (gc->committed_after, u.committed_after);
         }
     }
   gc->usage_count = t->space_usage->len - gc->usage_first;
@@ -787,6 +952,21 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
   return TRUE;
 }
 
+/* A graph's buffers live until its GRAPH_END, and marking it needs a map
+ * and a bitmap over all objects: they must fit beside the model. */
+static gboolean
+graph_fits (TmTraceBuilder *b, guint64 more_records, guint64 more_edges, GError **error)
+{
+  guint64 n = b->trace->n_objects;
+  guint64 need = (b->g_src.len + more_records) * (sizeof (guint32) + sizeof (guint64))
+                 + (b->g_dst.len + more_edges) * sizeof (guint32)
+                 + (guint64) b->g_roots->len * sizeof (guint32) + n * sizeof (guint32) + n / 8;
+
+  if (G_UNLIKELY (b->over_limit || need > b->limit - MIN (b->charged, b->limit)))
+    return fail_limit (b, error);
+  return TRUE;
+}
+
 gboolean
 tm_trace_builder_roots (TmTraceBuilder *b, guint n, const TmRootRecord *roots, GError **error)
 {
@@ -794,6 +974,8 @@ tm_trace_builder_roots (TmTraceBuilder *b, guint n, const TmRootRecord *roots, G
 
   if (!b->in_graph)
     return fail (error, "ROOTS outside a graph");
+  if (!graph_fits (b, 0, n, error))
+    return FALSE;
   for (guint i = 0; i < n; i++)
     {
       guint64 index;
@@ -818,6 +1000,8 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
 
   if (!b->in_graph)
     return fail (error, "REFS outside a graph");
+  if (G_UNLIKELY (b->g_dst.len + n > b->g_dst.cap) && !graph_fits (b, 1, n, error))
+    return FALSE;
   hint = b->death_hint;
   if (!tm_trace_object_index_for_id_hint (b->trace, object_id, &hint, &index))
     {
@@ -894,7 +1078,7 @@ finish_graph (TmTraceBuilder *b, TmGc *gc)
       guint32 s32 = t->obj_size[o];
 
       reach_objects++;
-      reach_bytes += G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o);
+      reach_bytes = tm_add_sat (reach_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o));
       for (guint32 r1 = first[o]; r1 != 0; r1 = next[r1 - 1])
         {
           guint32 r = r1 - 1;
@@ -970,7 +1154,7 @@ tm_trace_builder_graph_failed (TmTraceBuilder *b, guint64 gc_id, const char *rea
       gc->graph_frame_offset = gc->graph_raw_skip = gc->graph_file_offset = 0;
     }
   gc->graph_failed = TRUE;
-  gc->graph_failure = g_intern_string (reason != NULL && *reason ? reason : "unknown reason");
+  gc->graph_failure = intern (b, reason != NULL && *reason ? reason : "unknown reason");
   return TRUE;
 }
 
@@ -997,6 +1181,8 @@ tm_trace_builder_oom (TmTraceBuilder *b, guint64 time_ns, guint64 gc_before, gui
 
   if (!tm_id_map_lookup (&b->threads, thread_id, &thread))
     return fail (error, "OutOfMemoryError on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  if (!charge (b, sizeof ev + strlen (message ? message : "") + 1, error))
+    return FALSE;
   ev.time_ns = time_ns;
   ev.gc_before = (guint32) MIN (gc_before, (guint64) G_MAXUINT32 - 1);
   ev.thread = thread;
@@ -1112,7 +1298,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
       if (id < b->deaths_at->len)
         {
           dead += g_array_index (b->deaths_at, guint64, id);
-          dead_bytes += g_array_index (b->death_bytes_at, guint64, id);
+          dead_bytes = tm_add_sat (dead_bytes, g_array_index (b->death_bytes_at, guint64, id));
         }
       gc->live_objects = gc->allocations_before >= dead ? gc->allocations_before - dead : 0;
       gc->live_bytes = born_bytes >= dead_bytes ? born_bytes - dead_bytes : 0;
@@ -1136,7 +1322,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
     }
 
   t->complete = t->has_end && !b->stopped && !b->damaged;
-  t->stopped = b->stopped || !t->has_end;
+  t->stopped = b->stopped;
 
   result = b->trace;
   b->trace = NULL;
@@ -1149,7 +1335,7 @@ tm_trace_builder_tx_kind (TmTraceBuilder *b, guint64 id, const char *name, GErro
 {
   TmTxKind k;
 
-  if (!check_def_id (id, "transaction kind", error))
+  if (!check_def_id (id, "transaction kind", error) || !charge (b, sizeof k + strlen (name) + 1, error))
     return FALSE;
   k.id = id;
   k.name = g_strdup (name);
@@ -1170,6 +1356,8 @@ tm_trace_builder_transaction (TmTraceBuilder *b, guint64 id, guint64 kind_id, gu
     return fail (error, "transaction of undefined kind %" G_GUINT64_FORMAT, kind_id);
   if (!tm_id_map_lookup (&b->threads, thread_id, &tx.thread))
     return fail (error, "transaction on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  if (!charge (b, sizeof tx + (guint64) n * sizeof (guint32), error))
+    return FALSE;
   tx.id = id;
   tx.begin_ns = begin_ns;
   tx.end_ns = MAX (begin_ns, end_ns);

@@ -44,6 +44,30 @@ typedef struct {
 TmTraceBuilder *tm_trace_builder_new        (const char *path, const char *format);
 void            tm_trace_builder_free       (TmTraceBuilder *b);
 
+/* The memory budget of the model (tm-load-options.h); 0 = the default,
+ * which a new builder starts with.  An event that would take the model
+ * past it fails with TM_ERROR_MEMORY_LIMIT and from then on
+ * tm_trace_builder_over_memory_limit() is TRUE: the source should stop
+ * reading and call tm_trace_builder_stop_at_memory_limit(), which records
+ * the warning ("loading stopped at WHERE: ...") and where it stopped. */
+void     tm_trace_builder_set_memory_limit     (TmTraceBuilder *b, guint64 bytes);
+gboolean tm_trace_builder_over_memory_limit    (TmTraceBuilder *b);
+void     tm_trace_builder_stop_at_memory_limit (TmTraceBuilder *b, guint64 offset, const char *where);
+/* TRUE when the model plus `extra` bytes (an importer's transient tables)
+ * would not fit the budget. */
+gboolean tm_trace_builder_would_exceed         (TmTraceBuilder *b, guint64 extra);
+/* After tm_trace_builder_stop_at_memory_limit(): lets a source that holds
+ * what it read before the cut (its estimate stayed within the budget)
+ * record it: the GC it was in, the GC log's events; then nothing more. */
+void     tm_trace_builder_close_past_limit     (TmTraceBuilder *b);
+/* Memory an importer keeps for the model's sake (its own tables): counts
+ * against the same budget. */
+gboolean tm_trace_builder_charge               (TmTraceBuilder *b, guint64 bytes, GError **error);
+
+/* A copy of `s` owned by the trace being built (one per distinct string),
+ * for names that many events share (GC causes, collectors). */
+const char *tm_trace_builder_intern (TmTraceBuilder *b, const char *s);
+
 void     tm_trace_builder_header      (TmTraceBuilder *b, const TmTraceHeader *h);
 gboolean tm_trace_builder_space       (TmTraceBuilder *b, guint64 id, guint kind, const char *name, GError **error);
 gboolean tm_trace_builder_type        (TmTraceBuilder *b, guint64 id, const char *name, guint32 flags, GError **error);

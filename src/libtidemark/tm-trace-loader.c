@@ -34,13 +34,17 @@ typedef struct {
 } TmImporter;
 
 static const TmImporter importers[] = {
-  { "hprof", tm_hprof_sniff, tm_hprof_import },
-  { "heaptrack", tm_heaptrack_sniff, tm_heaptrack_import },
-  { "gc-log", tm_gclog_sniff, tm_gclog_import },
+  { "hprof", tm_hprof_sniff, tm_hprof_import_full },
+  { "heaptrack", tm_heaptrack_sniff, tm_heaptrack_import_full },
+  { "gc-log", tm_gclog_sniff, tm_gclog_import_full },
   { NULL, NULL, NULL }
 };
 
 #define MAX_SKIPPED_RECORDS 1000
+/* Progress per byte: this much raw stream without a record that this
+ * reader uses (padding, records of unknown tags) ends the read.  Zero
+ * bytes where a record starts end it at once (tag 0 is never written). */
+#define MAX_RAW_WITHOUT_PROGRESS (G_GUINT64_CONSTANT (64) << 20)
 #define PROGRESS_EVERY      (1u << 16)
 /* A whole zstd block plus frame headers: enough to look inside zstd files. */
 #define SNIFF_BYTES         (132u << 10)
@@ -56,6 +60,7 @@ typedef struct {
   gboolean        have_header;
   gboolean        have_end;
   gboolean        stopped;
+  gboolean        unknown_tag;   /* the last record was skipped as an extension */
 } Decoder;
 
 static DecodeResult
@@ -462,6 +467,7 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
 
     default:
       /* Unknown tags are extensions: skip them silently. */
+      d->unknown_tag = TRUE;
       return DECODE_OK;
     }
 }
@@ -476,9 +482,38 @@ without_name (const char *message, const char *path)
   return message;
 }
 
+/* Where a record is, for messages: the file offset (uncompressed files),
+ * or the zstd frame's file offset and the raw stream offset. */
+static char *
+record_position (TmTraceReader *r, const TmRecord *rec)
+{
+  if (!tm_trace_reader_is_compressed (r))
+    return g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, rec->raw_offset);
+  return g_strdup_printf ("raw stream offset %" G_GUINT64_FORMAT " (zstd frame at byte offset %" G_GUINT64_FORMAT ")",
+                          rec->raw_offset, rec->frame_offset);
+}
+
+/* The file offset reading stopped at: the record's own for uncompressed
+ * files, its frame's for zstd (where a reader can start again). */
+static guint64
+record_file_offset (TmTraceReader *r, const TmRecord *rec)
+{
+  return tm_trace_reader_is_compressed (r) ? rec->frame_offset : rec->raw_offset;
+}
+
+static void
+stop_at (TmTraceBuilder *b, TmTraceReader *r, const TmRecord *rec, const char *why)
+{
+  g_autofree char *where = record_position (r, rec);
+
+  tm_trace_builder_warning (b, record_file_offset (r, rec), "reading stopped at %s: %s", where, why);
+  tm_trace_builder_stopped (b, record_file_offset (r, rec));
+}
+
 static TmTrace *
 load_from_reader (TmTraceReader  *r,
                   const char     *path,
+                  const TmLoadOptions *options,
                   TmProgressFunc  progress,
                   gpointer        progress_data,
                   GCancellable   *cancellable,
@@ -486,10 +521,11 @@ load_from_reader (TmTraceReader  *r,
 {
   TmTraceBuilder *b = tm_trace_builder_new (path, "tmtrace");
   Decoder d = { 0 };
-  guint64 n_records = 0, skipped = 0;
+  guint64 n_records = 0, skipped = 0, progress_raw = 0;
   guint64 size = MAX (tm_trace_reader_file_size (r), 1);
   TmTrace *trace;
 
+  tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
   d.b = b;
   d.usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
   d.roots = g_array_new (FALSE, FALSE, sizeof (TmRootRecord));
@@ -532,10 +568,35 @@ load_from_reader (TmTraceReader  *r,
         res = decode_alloc (&d, &rec, &local);
       else if (rec.tag == TM_TAG_REFS)
         res = decode_refs (&d, &rec, &local);
+      else if (G_UNLIKELY (rec.tag == 0 && d.have_header))
+        {
+          stop_at (b, r, &rec, "zero bytes where a record starts: the file is damaged (zero-filled) from here");
+          d.stopped = TRUE;
+          break;
+        }
       else
         res = decode (&d, &rec, &local);
+      if (G_LIKELY (res == DECODE_OK && !d.unknown_tag))
+        progress_raw = rec.raw_offset;
+      else if (G_UNLIKELY (rec.raw_offset - progress_raw > MAX_RAW_WITHOUT_PROGRESS))
+        {
+          g_autofree char *why = g_strdup_printf ("%" G_GUINT64_FORMAT " MiB of the raw stream since offset %" G_GUINT64_FORMAT
+                                                  " hold no record this reader uses (padding or damage)",
+                                                  MAX_RAW_WITHOUT_PROGRESS >> 20, progress_raw);
+          stop_at (b, r, &rec, why);
+          d.stopped = TRUE;
+          break;
+        }
+      d.unknown_tag = FALSE;
       if (G_UNLIKELY (res != DECODE_OK))
         {
+          if (d.have_header && tm_trace_builder_over_memory_limit (b))
+            {
+              g_autofree char *where = record_position (r, &rec);
+              tm_trace_builder_stop_at_memory_limit (b, record_file_offset (r, &rec), where);
+              d.stopped = TRUE;
+              break;
+            }
           if (!d.have_header)
             {
               g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header at byte offset 0: %s",
@@ -545,21 +606,18 @@ load_from_reader (TmTraceReader  *r,
             }
           if (res == DECODE_STOP)
             {
-              tm_trace_builder_warning (b, rec.frame_offset,
-                                        "reading stopped at raw stream offset %" G_GUINT64_FORMAT
-                                        " (zstd frame at byte offset %" G_GUINT64_FORMAT "): %s",
-                                        rec.raw_offset, rec.frame_offset, local ? local->message : "malformed record");
-              tm_trace_builder_stopped (b, rec.frame_offset);
+              stop_at (b, r, &rec, local ? local->message : "malformed record");
               d.stopped = TRUE;
               break;
             }
-          tm_trace_builder_warning (b, rec.frame_offset,
-                                    "record at raw stream offset %" G_GUINT64_FORMAT " skipped: %s",
-                                    rec.raw_offset, local ? local->message : "invalid");
+          {
+            g_autofree char *where = record_position (r, &rec);
+            tm_trace_builder_warning (b, record_file_offset (r, &rec), "record at %s skipped: %s",
+                                      where, local ? local->message : "invalid");
+          }
           if (++skipped >= MAX_SKIPPED_RECORDS)
             {
-              tm_trace_builder_warning (b, rec.frame_offset, "too many invalid records; reading stopped");
-              tm_trace_builder_stopped (b, rec.frame_offset);
+              stop_at (b, r, &rec, "too many invalid records");
               d.stopped = TRUE;
               break;
             }
@@ -567,6 +625,14 @@ load_from_reader (TmTraceReader  *r,
 
       if (G_UNLIKELY (++n_records % PROGRESS_EVERY == 0))
         {
+          if (tm_trace_builder_over_memory_limit (b))
+            {
+              /* strings and metadata are accounted after the fact */
+              g_autofree char *where = record_position (r, &rec);
+              tm_trace_builder_stop_at_memory_limit (b, record_file_offset (r, &rec), where);
+              d.stopped = TRUE;
+              break;
+            }
           if (g_cancellable_set_error_if_cancelled (cancellable, error))
             {
               trace = NULL;
@@ -577,7 +643,14 @@ load_from_reader (TmTraceReader  *r,
         }
     }
 
-  if (!d.have_end && !d.stopped)
+  if (!d.have_end && !d.stopped && tm_trace_builder_over_memory_limit (b))
+    {
+      /* the last records pushed it over */
+      guint64 end = tm_trace_reader_consumed (r);
+      g_autofree char *where = g_strdup_printf ("byte offset %" G_GUINT64_FORMAT, end);
+      tm_trace_builder_stop_at_memory_limit (b, end, where);
+    }
+  else if (!d.have_end && !d.stopped)
     {
       guint64 end = tm_trace_reader_consumed (r);
       tm_trace_builder_warning (b, end, "no END record: the trace was cut short at byte offset %" G_GUINT64_FORMAT
@@ -664,6 +737,17 @@ tm_trace_load (const char     *path,
                GCancellable   *cancellable,
                GError        **error)
 {
+  return tm_trace_load_full (path, NULL, progress, progress_data, cancellable, error);
+}
+
+TmTrace *
+tm_trace_load_full (const char          *path,
+                    const TmLoadOptions *options,
+                    TmProgressFunc       progress,
+                    gpointer             progress_data,
+                    GCancellable        *cancellable,
+                    GError             **error)
+{
   const char *format;
   g_autoptr(TmTraceReader) r = NULL;
 
@@ -677,30 +761,31 @@ tm_trace_load (const char     *path,
     {
       for (guint i = 0; importers[i].name != NULL; i++)
         if (strcmp (importers[i].name, format) == 0)
-          return importers[i].import (path, progress, progress_data, cancellable, error);
+          return importers[i].import (path, options, progress, progress_data, cancellable, error);
       g_assert_not_reached ();
     }
 
   r = tm_trace_reader_new (path, error);
   if (r == NULL)
     return NULL;
-  return load_from_reader (r, path, progress, progress_data, cancellable, error);
+  return load_from_reader (r, path, options, progress, progress_data, cancellable, error);
 }
 
 TmTrace *
-tm_trace_load_files (const char *const *paths,
-                     guint           n_paths,
-                     TmProgressFunc  progress,
-                     gpointer        progress_data,
-                     GCancellable   *cancellable,
-                     GError        **error)
+tm_trace_load_files (const char *const   *paths,
+                     guint                n_paths,
+                     const TmLoadOptions *options,
+                     TmProgressFunc       progress,
+                     gpointer             progress_data,
+                     GCancellable        *cancellable,
+                     GError             **error)
 {
   g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
 
   const char *first;
 
   if (n_paths == 1)
-    return tm_trace_load (paths[0], progress, progress_data, cancellable, error);
+    return tm_trace_load_full (paths[0], options, progress, progress_data, cancellable, error);
   /* the rotated parts of one GC log, or heap dumps of one process */
   if ((first = tm_trace_detect_format (paths[0], error)) == NULL)
     return NULL;
@@ -718,12 +803,19 @@ tm_trace_load_files (const char *const *paths,
         }
     }
   if (strcmp (first, "hprof") == 0)
-    return tm_hprof_import_many (paths, n_paths, progress, progress_data, cancellable, error);
-  return tm_gclog_import_series (paths, n_paths, progress, progress_data, cancellable, error);
+    return tm_hprof_import_many (paths, n_paths, options, progress, progress_data, cancellable, error);
+  return tm_gclog_import_series (paths, n_paths, options, progress, progress_data, cancellable, error);
 }
 
 TmTrace *
 tm_trace_load_bytes (GBytes *bytes, const char *name, GCancellable *cancellable, GError **error)
+{
+  return tm_trace_load_bytes_full (bytes, name, NULL, cancellable, error);
+}
+
+TmTrace *
+tm_trace_load_bytes_full (GBytes *bytes, const char *name, const TmLoadOptions *options,
+                          GCancellable *cancellable, GError **error)
 {
   g_autoptr(TmTraceReader) r = NULL;
   TmTrace *trace;
@@ -732,7 +824,7 @@ tm_trace_load_bytes (GBytes *bytes, const char *name, GCancellable *cancellable,
   r = tm_trace_reader_new_bytes (bytes, name, error);
   if (r == NULL)
     return NULL;
-  trace = load_from_reader (r, name ? name : "(memory)", NULL, NULL, cancellable, error);
+  trace = load_from_reader (r, name ? name : "(memory)", options, NULL, NULL, cancellable, error);
   if (trace != NULL)
     trace->source_bytes = g_bytes_ref (bytes);
   return trace;

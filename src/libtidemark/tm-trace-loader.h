@@ -12,6 +12,7 @@
 #pragma once
 
 #include "tm-trace.h"
+#include "tm-load-options.h"
 
 G_BEGIN_DECLS
 
@@ -25,26 +26,44 @@ TmTrace *tm_trace_load        (const char     *path,
                                GCancellable   *cancellable,
                                GError        **error);
 
-/* Several files as one trace: the rotated parts of a GC log (all must be
- * GC logs; docs/importers.md).  One path is the same as tm_trace_load. */
-TmTrace *tm_trace_load_files  (const char *const *paths,
-                               guint           n_paths,
-                               TmProgressFunc  progress,
-                               gpointer        progress_data,
-                               GCancellable   *cancellable,
-                               GError        **error);
+/* The same under explicit options (NULL: the defaults, as above).  When
+ * the model reaches options->memory_limit the trace comes back partial
+ * (trace->memory_limited, a warning naming the limit). */
+TmTrace *tm_trace_load_full   (const char          *path,
+                               const TmLoadOptions *options,
+                               TmProgressFunc       progress,
+                               gpointer             progress_data,
+                               GCancellable        *cancellable,
+                               GError             **error);
+
+/* Several files as one trace: the rotated parts of a GC log or the heap
+ * dumps of one process (docs/importers.md), under `options` (may be NULL).
+ * One path is the same as tm_trace_load_full. */
+TmTrace *tm_trace_load_files  (const char *const   *paths,
+                               guint                n_paths,
+                               const TmLoadOptions *options,
+                               TmProgressFunc       progress,
+                               gpointer             progress_data,
+                               GCancellable        *cancellable,
+                               GError             **error);
 
 /* Load a .tmtrace from memory (zstd or raw). */
 TmTrace *tm_trace_load_bytes  (GBytes         *bytes,
                                const char     *name,
                                GCancellable   *cancellable,
                                GError        **error);
+TmTrace *tm_trace_load_bytes_full (GBytes              *bytes,
+                                   const char          *name,
+                                   const TmLoadOptions *options,
+                                   GCancellable        *cancellable,
+                                   GError             **error);
 
 /* Importer registry: each importer says whether it recognises the first
  * bytes of a file, and loads it.  Formats: "tmtrace", "gc-log",
  * "heaptrack". */
 typedef gboolean (*TmSniffFunc)  (const guint8 *head, gsize len);
-typedef TmTrace *(*TmImportFunc) (const char *path, TmProgressFunc progress, gpointer progress_data,
+typedef TmTrace *(*TmImportFunc) (const char *path, const TmLoadOptions *options,
+                                  TmProgressFunc progress, gpointer progress_data,
                                   GCancellable *cancellable, GError **error);
 
 const char *tm_trace_detect_format (const char *path, GError **error);

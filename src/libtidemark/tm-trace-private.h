@@ -8,6 +8,11 @@ G_BEGIN_DECLS
 
 TmTrace *tm_trace_new (const char *path, const char *format);
 
+/* The trace's own copy of `s` (one per distinct string), valid while the
+ * trace lives.  *added is set to the bytes a new copy took (0 if `s` was
+ * in the pool already). */
+const char *tm_trace_intern (TmTrace *trace, const char *s, gsize *added);
+
 /* Fast id -> index for ascending ids, starting the search at *hint
  * (deaths and REFS come in ascending id order). */
 gboolean tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id,

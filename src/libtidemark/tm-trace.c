@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-trace-private.h"
 
+#include <string.h>
 #include <glib/gi18n-lib.h>
 
 static void
@@ -98,6 +99,8 @@ tm_trace_new (const char *path, const char *format)
   t->short_lived = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
   t->short_lived_first = g_array_new (FALSE, TRUE, sizeof (guint64));
   t->first_id = 0;
+  t->strings = g_string_chunk_new (4096);
+  t->string_set = g_hash_table_new (g_str_hash, g_str_equal);
   return t;
 }
 
@@ -148,7 +151,24 @@ tm_trace_unref (TmTrace *t)
   g_clear_pointer (&t->size_overflow, g_hash_table_unref);
   g_clear_pointer (&t->id_index, g_hash_table_unref);
   g_clear_pointer (&t->source_bytes, g_bytes_unref);
+  g_hash_table_unref (t->string_set);
+  g_string_chunk_free (t->strings);
   g_free (t);
+}
+
+const char *
+tm_trace_intern (TmTrace *t, const char *s, gsize *added)
+{
+  char *copy = g_hash_table_lookup (t->string_set, s);
+
+  *added = 0;
+  if (copy != NULL)
+    return copy;
+  copy = g_string_chunk_insert (t->strings, s);
+  g_hash_table_add (t->string_set, copy);
+  /* the copy, its hash table slot */
+  *added = strlen (s) + 1 + 2 * sizeof (gpointer) + sizeof (guint);
+  return copy;
 }
 
 guint64

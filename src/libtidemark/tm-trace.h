@@ -125,8 +125,8 @@ typedef struct {
   guint64     start_ns;
   guint64     end_ns;
   guint64     pause_ns;
-  const char *collector;        /* interned, never NULL */
-  const char *cause;            /* interned, never NULL */
+  const char *collector;        /* in the trace's string pool, never NULL */
+  const char *cause;            /* in the trace's string pool, never NULL */
   guint64     used_before;      /* sum over heap spaces (kind != NON_HEAP) */
   guint64     used_after;
   guint64     committed_after;
@@ -144,7 +144,7 @@ typedef struct {
   guint64     graph_file_offset;   /* for messages: compressed offset */
   TmGraphContext graph_context;    /* when the graph was taken (valid when has_graph) */
   gboolean    graph_failed;     /* a walk was attempted and failed: reachable memory unknown */
-  const char *graph_failure;    /* interned reason when graph_failed, else NULL */
+  const char *graph_failure;    /* reason (string pool) when graph_failed, else NULL */
 } TmGc;
 
 typedef struct {
@@ -271,6 +271,13 @@ struct _TmTrace {
   GArray    *warnings;          /* TmWarning */
   guint64    dropped_events;    /* from META "dropped_events" if present */
   GBytes    *source_bytes;      /* for traces loaded from memory: graphs are re-read from here */
+  guint64    n_warnings_total;  /* problems found; only the first ones are kept in warnings */
+  guint64    memory_limit;      /* budget the model was built under, bytes */
+  gboolean   memory_limited;    /* reading stopped because the model reached it */
+
+  /*< private >*/
+  GStringChunk *strings;        /* string pool: GC causes, collector names; freed with the trace */
+  GHashTable   *string_set;     /* its members, for deduplication */
 };
 
 TmTrace    *tm_trace_ref                 (TmTrace *trace);

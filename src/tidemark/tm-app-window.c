@@ -142,16 +142,24 @@ show_banner (TmAppWindow *self)
       gtk_info_bar_set_revealed (self->info_bar, note != NULL);
       return;
     }
-  if (!t->stopped && t->warnings->len > 0)
+  if (t->memory_limited)
+    {
+      g_autofree char *limit = tm_format_bytes ((double) t->memory_limit);
+      text = g_strdup_printf (_("“%s” is larger than the memory limit of %s: reading stopped at byte %s, after GC %u. "
+                                "Everything up to that point is shown. Raise the limit in Preferences and open the "
+                                "file again to see the rest."), name, limit, offset, n);
+    }
+  else if (!t->stopped && t->warnings->len > 0)
     {
       /* the messages name the file; the banner names it once */
       const char *first = g_array_index (t->warnings, TmWarning, 0).message;
+      gulong total = (gulong) MIN (MAX (t->n_warnings_total, t->warnings->len), G_MAXULONG);
       if (t->path != NULL && g_str_has_prefix (first, t->path) && first[strlen (t->path)] == ':')
         first += strlen (t->path) + 2;
-      text = g_strdup_printf (ngettext ("“%s” was read to the end, but %u damaged part was skipped: %s",
-                                        "“%s” was read to the end, but %u damaged parts were skipped; the first: %s",
-                                        t->warnings->len),
-                              name, t->warnings->len, first);
+      text = g_strdup_printf (ngettext ("“%s” was read to the end, but %lu damaged part was skipped: %s",
+                                        "“%s” was read to the end, but %lu damaged parts were skipped; the first: %s",
+                                        total),
+                              name, total, first);
     }
   else if (n > 0)
     {
@@ -335,6 +343,7 @@ tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
   g_autofree char *name = NULL;
   g_autofree char *label = NULL;
   g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  TmLoadOptions options = { 0 };
   GFile *file;
 
   g_return_if_fail (TM_IS_APP_WINDOW (self));
@@ -385,8 +394,10 @@ tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
         }
       g_ptr_array_add (paths, path);
     }
+  /* the budget is read here: the worker does not touch GSettings */
+  tm_settings_load_options (tm_settings_get (), &options);
   /* more than one: the rotated parts of one GC log, one timeline */
-  tm_document_load_files_async ((const char * const *) paths->pdata, paths->len, load_progress_cb, self,
+  tm_document_load_files_async ((const char * const *) paths->pdata, paths->len, &options, load_progress_cb, self,
                                 self->load_cancellable, load_cb, g_object_ref (self));
 }
 

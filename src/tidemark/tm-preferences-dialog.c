@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-preferences-dialog.h"
 #include "tm-settings.h"
+#include "tm-dsl.h"
 
 #include <glib/gi18n.h>
 
@@ -11,6 +12,7 @@ struct _TmPreferencesDialog
   GtkGrid   *leak_grid;
   GtkGrid   *overhead_grid;
   GtkGrid   *churn_grid;
+  GtkGrid   *loading_grid;
   GtkListBox *ds_list;
 };
 
@@ -147,15 +149,18 @@ fill_ds_list (TmPreferencesDialog *self)
   gtk_widget_set_visible (GTK_WIDGET (self->ds_list), files[0] != NULL);
   for (guint i = 0; files[i]; i++)
     {
+      GtkWidget *outer = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
       g_autofree char *base = g_path_get_basename (files[i]);
       GtkWidget *label = gtk_label_new (base);
       GtkWidget *remove = gtk_button_new_from_icon_name ("list-remove-symbolic");
+      g_autoptr(TmDsl) check = tm_dsl_new ();
+      g_autoptr(GError) error = NULL;
 
-      gtk_widget_set_margin_start (row, 12);
-      gtk_widget_set_margin_end (row, 6);
-      gtk_widget_set_margin_top (row, 6);
-      gtk_widget_set_margin_bottom (row, 6);
+      gtk_widget_set_margin_start (outer, 12);
+      gtk_widget_set_margin_end (outer, 6);
+      gtk_widget_set_margin_top (outer, 6);
+      gtk_widget_set_margin_bottom (outer, 6);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_widget_set_hexpand (label, TRUE);
@@ -166,7 +171,23 @@ fill_ds_list (TmPreferencesDialog *self)
       g_signal_connect (remove, "clicked", G_CALLBACK (remove_ds_clicked_cb), NULL);
       gtk_box_append (GTK_BOX (row), label);
       gtk_box_append (GTK_BOX (row), remove);
-      gtk_list_box_append (self->ds_list, row);
+      gtk_box_append (GTK_BOX (outer), row);
+      /* A file that does not parse is not used: say why, here, where it
+       * can be fixed or removed (small files: parsing them is quick). */
+      if (!tm_dsl_add_file (check, files[i], &error))
+        {
+          GtkWidget *problem = gtk_label_new (error->message);
+
+          gtk_label_set_xalign (GTK_LABEL (problem), 0);
+          gtk_label_set_wrap (GTK_LABEL (problem), TRUE);
+          gtk_label_set_wrap_mode (GTK_LABEL (problem), PANGO_WRAP_WORD_CHAR);
+          gtk_label_set_selectable (GTK_LABEL (problem), TRUE);
+          gtk_widget_add_css_class (problem, "error");
+          gtk_widget_set_name (problem, "ds-file-error");
+          gtk_widget_add_css_class (label, "error");
+          gtk_box_append (GTK_BOX (outer), problem);
+        }
+      gtk_list_box_append (self->ds_list, outer);
     }
 }
 
@@ -228,6 +249,7 @@ tm_preferences_dialog_class_init (TmPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, leak_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, overhead_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, churn_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, loading_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, ds_list);
   gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_ds_clicked_cb);
@@ -254,10 +276,15 @@ tm_preferences_dialog_init (TmPreferencesDialog *self)
     { "churn-max-gcs", N_("M_ost GCs"), N_("GCs"), COUNT, 1, 100000, 5, 0 },
   };
 
+  static const Row loading[] = {
+    { "memory-limit-mib", N_("Memory _limit"), N_("MiB per file; 0: half of the memory"), COUNT, 0, 16777216, 256, 0 },
+  };
+
   gtk_widget_init_template (GTK_WIDGET (self));
   add_rows (self->leak_grid, leak, G_N_ELEMENTS (leak));
   add_rows (self->overhead_grid, overhead, G_N_ELEMENTS (overhead));
   add_rows (self->churn_grid, churn, G_N_ELEMENTS (churn));
+  add_rows (self->loading_grid, loading, G_N_ELEMENTS (loading));
   fill_ds_list (self);
   g_signal_connect_object (tm_settings_get (), "changed::ds-files", G_CALLBACK (ds_files_changed_cb), self, 0);
 }

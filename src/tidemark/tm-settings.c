@@ -53,3 +53,12 @@ tm_settings_window_params (GSettings *s, TmWindowParams *p)
   p->churn_median_factor = g_settings_get_double (s, "churn-median-factor");
   p->churn_min_bytes_per_s = g_settings_get_double (s, "churn-min-mib-per-second") * 1024.0 * 1024.0;
 }
+
+void
+tm_settings_load_options (GSettings *s, TmLoadOptions *options)
+{
+  g_return_if_fail (G_IS_SETTINGS (s) && options != NULL);
+
+  /* 0 keeps the library's default */
+  options->memory_limit = (guint64) g_settings_get_uint (s, "memory-limit-mib") << 20;
+}

@@ -5,6 +5,7 @@
 
 #include <gio/gio.h>
 #include "tm-windows.h"
+#include "tm-load-options.h"
 
 G_BEGIN_DECLS
 
@@ -13,5 +14,7 @@ G_BEGIN_DECLS
 GSettings *tm_settings_get            (void);   /* shared, do not unref */
 /* Window detection thresholds from the preferences. */
 void       tm_settings_window_params  (GSettings *settings, TmWindowParams *params);
+/* How files are loaded (the memory limit) from the preferences. */
+void       tm_settings_load_options   (GSettings *settings, TmLoadOptions *options);
 
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <glib/gstdio.h>
 
 #include "tidemark.h"
+#include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
 
@@ -17,6 +18,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
   static char *path;
   g_autoptr(GError) error = NULL;
   g_autoptr(TmTrace) trace = NULL;
+  TmLoadOptions options = { .memory_limit = TM_FUZZ_MEMORY_LIMIT };
 
   if (path == NULL)
     path = g_strdup_printf ("%s/tm-fuzz-hprof-%d.hprof", g_get_tmp_dir (), (int) getpid ());
@@ -31,7 +33,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
       }
     fclose (f);
   }
-  trace = tm_hprof_import (path, NULL, NULL, NULL, &error);
+  trace = tm_hprof_import_full (path, &options, NULL, NULL, NULL, &error);
   if (trace == NULL)
     {
       g_assert (error != NULL);
@@ -61,8 +63,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
           tm_heap_graph_free (g);
         }
     }
-  for (guint64 i = 0; i < trace->n_objects; i++)
-    g_assert (trace->obj_type[i] < trace->types->len);
+  tm_fuzz_check_trace (trace);
   g_unlink (path);
   return 0;
 }

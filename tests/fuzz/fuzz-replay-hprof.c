@@ -2,7 +2,8 @@
  *
  * Runs the HPROF fuzz target without libFuzzer: hand-written dumps (ids
  * of 4 and 8 bytes, HEAP DUMP and HEAP DUMP SEGMENT records, every root
- * kind) as they are and under deterministic mutations.
+ * kind) as they are and under deterministic mutations; then the inputs
+ * that once failed, in tests/fuzz/corpus/hprof.
  * `fuzz-replay-hprof --write-seeds DIR` writes the seeds for libFuzzer. */
 #include <string.h>
 
@@ -25,6 +26,29 @@ test_replay (void)
   g_rand_free (rand);
 }
 
+/* Inputs that once failed (tests/fuzz/corpus/hprof), as they are. */
+static void
+test_regressions (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "fuzz", "corpus", "hprof", NULL);
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while ((name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+      LLVMFuzzerTestOneInput ((const guint8 *) contents, len);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -41,5 +65,6 @@ main (int argc, char **argv)
     }
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/fuzz/replay-hprof", test_replay);
+  g_test_add_func ("/fuzz/replay-hprof/regressions", test_regressions);
   return g_test_run ();
 }

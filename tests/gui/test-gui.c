@@ -195,6 +195,24 @@ has_window_kind (TmSession *session, TmWindowKind kind)
   return FALSE;
 }
 
+/* Opens Preferences (the app action) and returns its dialog, or NULL. */
+static GtkWindow *
+open_preferences (void)
+{
+  GListModel *toplevels;
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  tm_gui_test_spin (100);
+  toplevels = gtk_window_get_toplevels ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
+      if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
 /* The preferences dialog edits the thresholds in GSettings; open windows
  * detect again with them.  GC overhead in the leak scenario is about 2%:
  * not suspicious at 10%, suspicious at 1%. */
@@ -205,28 +223,15 @@ test_thresholds (void)
   g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
   TmSession *session = tm_app_window_get_session (win);
   GSettings *settings = NULL;
-  gboolean dialog = FALSE;
+  GtkWindow *dialog;
 
   tm_app_window_open (win, file);
   wait_until_idle (win);
   g_assert_false (has_window_kind (session, TM_WINDOW_GC_OVERHEAD));
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
-  tm_gui_test_spin (100);
-  {
-    GListModel *toplevels = gtk_window_get_toplevels ();
-    for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
-      {
-        g_autoptr(GObject) w = g_list_model_get_item (toplevels, i);
-        if (g_str_equal (G_OBJECT_TYPE_NAME (w), "TmPreferencesDialog"))
-          {
-            dialog = TRUE;
-            gtk_window_destroy (GTK_WINDOW (w));
-            break;
-          }
-      }
-  }
-  g_assert_true (dialog);
+  dialog = open_preferences ();
+  g_assert_nonnull (dialog);
+  gtk_window_destroy (dialog);
 
   settings = g_settings_new ("io.github.tidemark.Tidemark");
   g_settings_set_double (settings, "overhead-threshold", 0.01);
@@ -269,6 +274,69 @@ test_thresholds (void)
   }
 
   gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+}
+
+/* The label of the first widget named `name` below root, or NULL. */
+static const char *
+find_named_label (GtkWidget *root, const char *name)
+{
+  if (GTK_IS_LABEL (root) && g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    return gtk_label_get_label (GTK_LABEL (root));
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *found = find_named_label (c, name);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Preferences > Loading > Memory limit: a trace whose model needs more
+ * opens up to there, and the banner names the limit and where to raise
+ * it.  Preferences > Data Structures shows why a .ds file is not used. */
+static void
+test_memory_limit_and_bad_ds (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GFile) file = g_file_new_for_path (fx.leak_path);
+  g_autoptr(GSettings) settings = g_settings_new ("io.github.tidemark.Tidemark");
+  g_autofree char *broken = g_build_filename (fx.tmpdir, "broken.ds", NULL);
+  const char *files[] = { broken, NULL };
+  const char *none[] = { NULL };
+  const char *problem;
+  GtkWindow *dialog;
+  TmTrace *trace;
+
+  g_settings_set_uint (settings, "memory-limit-mib", 1);
+  tm_app_window_open (win, file);
+  wait_until_idle (win);
+  trace = tm_app_window_get_trace (win);
+  g_assert_nonnull (trace);
+  g_assert_true (trace->memory_limited);
+  g_assert_cmpuint (trace->memory_limit, ==, 1u << 20);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), >, 0);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  g_assert_nonnull (strstr (tm_app_window_get_banner_text (win), "memory limit of 1.00 MiB"));
+  g_assert_nonnull (strstr (tm_app_window_get_banner_text (win), "Preferences"));
+  g_settings_reset (settings, "memory-limit-mib");
+  gtk_window_destroy (GTK_WINDOW (win));
+
+  g_assert_true (g_file_set_contents (broken, "DS broken {\n  x y\n}\n", -1, NULL));
+  g_settings_set_strv (settings, "ds-files", files);
+  dialog = open_preferences ();
+  g_assert_nonnull (dialog);
+  problem = find_named_label (GTK_WIDGET (dialog), "ds-file-error");
+  g_assert_nonnull (problem);
+  g_assert_nonnull (strstr (problem, "broken.ds:2:5: expected ';' or '}' after pointee"));
+  if (g_getenv ("TM_SCREENSHOT_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TM_SCREENSHOT_DIR"), "preferences-bad-ds.png", NULL);
+      tm_gui_test_spin (500);
+      tm_gui_test_save_png (GTK_WIDGET (dialog), png, NULL);
+    }
+  gtk_window_destroy (dialog);
+  g_settings_set_strv (settings, "ds-files", none);
   tm_gui_test_spin (20);
 }
 
@@ -564,6 +632,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/cut-short", test_cut_short);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
+  g_test_add_func ("/gui/memory-limit-and-bad-ds", test_memory_limit_and_bad_ds);
   g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
   g_test_add_func ("/gui/heap-dumps-together", test_heap_dumps_together);

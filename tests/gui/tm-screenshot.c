@@ -8,9 +8,11 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
+ *                 [--memory-limit MIB]
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
+#include "tm-settings.h"
 
 #include <stdlib.h>
 
@@ -24,12 +26,13 @@ loaded (gpointer data)
 int
 main (int argc, char **argv)
 {
-  gint select = 0, wait_ms = 3000;
+  gint select = 0, wait_ms = 3000, memory_limit_mib = 0;
   g_autofree char *action = NULL;
   GOptionEntry entries[] = {
     { "select", 0, 0, G_OPTION_ARG_INT, &select, "Select the N-th suspicious window (-1: none)", "N" },
     { "action", 0, 0, G_OPTION_ARG_STRING, &action, "Then run this window action", "ACTION" },
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
+    { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
@@ -57,6 +60,7 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error->message);
       return 1;
     }
+  g_settings_set_uint (tm_settings_get (), "memory-limit-mib", (guint) MAX (memory_limit_mib, 0));
   win = tm_app_window_new (app);
   gtk_window_present (GTK_WINDOW (win));
   file = g_file_new_for_commandline_arg (argv[1]);

@@ -74,6 +74,7 @@ class Report(html.parser.HTMLParser):
         self.images, self.sections, self.headings = [], {}, {}
         self.text, self.section, self.in_h2, self.in_title = [], None, False, False
         self.section_depth = 0
+        self.in_style = False
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -100,6 +101,8 @@ class Report(html.parser.HTMLParser):
                 self.headings[self.section] = ""
         if tag == "title":
             self.in_title = True
+        if tag == "style":
+            self.in_style = True
         if tag not in VOID:
             self.stack.append(tag)
 
@@ -120,8 +123,12 @@ class Report(html.parser.HTMLParser):
             self.in_h2 = False
         if tag == "title":
             self.in_title = False
+        if tag == "style":
+            self.in_style = False
 
     def handle_data(self, data):
+        if self.in_style:
+            return
         self.text.append(data)
         if self.section is not None:
             self.sections[self.section].append(data)
