@@ -77,4 +77,29 @@ assert d['warnings_total'] == 500 and len(d['warnings']) == 200, (d['warnings_to
 grep -q "bad.tmtrace: read to the end with 500 problems" "$dir/err" || { cat "$dir/err"; fail "problem count"; }
 grep -q "bad.tmtrace: 480 more warnings" "$dir/err" || { cat "$dir/err"; fail "more warnings count"; }
 grep -q "stopped at byte offset 0" "$dir/err" && fail "claims a stop at offset 0"
+# GC logs: the events wait until the log is read, so they count too; the
+# rotated parts of one log share the limit
+python3 -c "
+import sys
+for part in (1, 2):
+    with open(sys.argv[part], 'w') as f:
+        for i in range(60000):
+            g = (part - 1) * 60000 + i
+            f.write('[%.3fs][info][gc] GC(%d) Pause Young (Allocation Failure) 25M->23M(92M) 1.500ms\\n' % (1 + g * 0.01, g))
+" "$dir/gc.log.0" "$dir/gc.log.1"
+"$cli" info "$dir/gc.log.0" --json > "$dir/gc-full.json" || fail "info on a GC log"
+"$cli" info "$dir/gc.log.0" --json --memory-limit 2M > "$dir/gc-part.json" 2> "$dir/err" \
+  || fail "info on a GC log --memory-limit 2M"
+json "$dir/gc-part.json" "
+f = json.load(open('$dir/gc-full.json'))
+assert f['gcs'] == 60000 and f['memory_limited'] is False, f['gcs']
+assert d['memory_limited'] is True and d['complete'] is False
+assert 1000 < d['gcs'] < 60000, d['gcs']
+"
+grep -q "memory limit of 2.00 MiB" "$dir/err" || { cat "$dir/err"; fail "GC log: stderr does not name the limit"; }
+"$cli" info "$dir/gc.log.0" "$dir/gc.log.1" --json --memory-limit 4M > "$dir/gc-two.json" 2> "$dir/err" \
+  || fail "two parts --memory-limit 4M"
+json "$dir/gc-two.json" "
+assert d['memory_limited'] is True and 1000 < d['gcs'] < 120000, d['gcs']
+"
 echo "ok"

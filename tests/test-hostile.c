@@ -604,6 +604,36 @@ test_gclog_padding (void)
   g_unlink (path);
 }
 
+/* G1 region counts whose bytes pass 2^64: saturated, with one warning
+ * naming the line, never a wrapped small number. */
+static void
+test_gclog_overflow (void)
+{
+  static const char text[] =
+    "[0.018s][info][gc,heap] Heap region size: 1M\n"
+    "[0.200s][info][gc,start     ] GC(0) Pause Young (G1 Evacuation Pause)\n"
+    "[0.207s][info][gc,heap      ] GC(0) Eden regions: 35184372088833->0(8)\n"
+    "[0.207s][info][gc,heap      ] GC(0) Survivor regions: 0->2(2)\n"
+    "[0.207s][info][gc,heap      ] GC(0) Old regions: 0->11\n"
+    "[0.207s][info][gc,heap      ] GC(0) Humongous regions: 0->0\n"
+    "[0.207s][info][gc           ] GC(0) Pause Young (G1 Evacuation Pause) 14M->12M(128M) 7.033ms\n";
+  g_autoptr(GBytes) b = g_bytes_new_static (text, sizeof text - 1);
+  g_autofree char *path = save (b, "overflow.log");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  const TmGc *gc;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  gc = tm_trace_gc (t, 1);
+  /* 2^45 + 1 regions of 1 MiB: past 2^65 bytes, held at the top, not
+   * wrapped to 1 MiB */
+  g_assert_cmpuint (gc->used_before, >=, G_GUINT64_CONSTANT (1) << 62);
+  g_assert_true (has_warning (t, "past 2^64 bytes: saturated"));
+  g_assert_true (has_warning (t, "the GC that ends at line 7"));
+  g_unlink (path);
+}
+
 static void
 test_parse_size (void)
 {
@@ -651,5 +681,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/gclog-zero-tail", test_gclog_zero_tail);
   g_test_add_func ("/hostile/gclog-padding", test_gclog_padding);
   g_test_add_func ("/hostile/hprof-budget", test_hprof_budget);
+  g_test_add_func ("/hostile/gclog-overflow", test_gclog_overflow);
   return g_test_run ();
 }

@@ -15,6 +15,27 @@ tm_add_sat (guint64 a, guint64 b)
   return g_uint64_checked_add (&r, a, b) ? r : G_MAXUINT64;
 }
 
+/* a + b, saturated; *saturated becomes TRUE when it was (else unchanged) */
+static inline guint64
+tm_add_sat_flag (guint64 a, guint64 b, gboolean *saturated)
+{
+  guint64 r;
+  if (g_uint64_checked_add (&r, a, b))
+    return r;
+  *saturated = TRUE;
+  return G_MAXUINT64;
+}
+
+static inline guint64
+tm_mul_sat_flag (guint64 a, guint64 b, gboolean *saturated)
+{
+  guint64 r;
+  if (g_uint64_checked_mul (&r, a, b))
+    return r;
+  *saturated = TRUE;
+  return G_MAXUINT64;
+}
+
 static inline guint64
 tm_mul_sat (guint64 a, guint64 b)
 {

@@ -96,6 +96,7 @@ typedef struct {
   guint64     n_concurrent_cycles;
   guint64     n_safepoint_lines;
   guint64     n_bad_lines;
+  gboolean    saturated;      /* a heap figure was past 2^64 bytes (reported once) */
 
   gboolean    exit_summary;   /* saw the JVM's heap summary at exit */
   gboolean    heap_block;     /* inside a -XX:+PrintHeapAtGC block */

@@ -377,9 +377,15 @@ tm_gclog_add_usage (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64
       if (x->space_id == space_id)
         {
           /* "Archive regions" adds to the old space */
-          x->before = tm_add_sat (x->before, before);
-          x->after = tm_add_sat (x->after, after);
-          x->committed = tm_add_sat (x->committed, committed);
+          gboolean sat = FALSE;
+          x->before = tm_add_sat_flag (x->before, before, &sat);
+          x->after = tm_add_sat_flag (x->after, after, &sat);
+          x->committed = tm_add_sat_flag (x->committed, committed, &sat);
+          if (sat && !p->saturated)
+            {
+              p->saturated = TRUE;
+              tm_gclog_warn (p, "heap sizes add up past 2^64 bytes: saturated (the log is damaged)");
+            }
           return;
         }
     }
@@ -562,6 +568,7 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
   gint old = -1;
   gboolean regions = FALSE;
   guint64 other_b = 0, other_a = 0, other_c = 0;
+  gboolean sat = FALSE;
 
   for (guint32 i = e->usage_head; i != 0; i = g_array_index (p->usage, TmGclogUsage, i - 1).next)
     {
@@ -577,8 +584,8 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       if (u->regions)
         {
           regions = TRUE;
-          out[n].used_before = tm_mul_sat (out[n].used_before, p->region_bytes);
-          out[n].used_after = tm_mul_sat (out[n].used_after, p->region_bytes);
+          out[n].used_before = tm_mul_sat_flag (out[n].used_before, p->region_bytes, &sat);
+          out[n].used_after = tm_mul_sat_flag (out[n].used_after, p->region_bytes, &sat);
           out[n].committed_after = out[n].used_after;
           if (kind == TM_SPACE_KIND_OLD)
             old = (gint) n;
@@ -588,12 +595,20 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
           n_heap++;
           if (old != (gint) n)
             {
-              other_b = tm_add_sat (other_b, out[n].used_before);
-              other_a = tm_add_sat (other_a, out[n].used_after);
-              other_c = tm_add_sat (other_c, out[n].committed_after);
+              other_b = tm_add_sat_flag (other_b, out[n].used_before, &sat);
+              other_a = tm_add_sat_flag (other_a, out[n].used_after, &sat);
+              other_c = tm_add_sat_flag (other_c, out[n].committed_after, &sat);
             }
         }
       n++;
+    }
+  if (sat && !p->saturated)
+    {
+      p->saturated = TRUE;
+      p->n_bad_lines++;
+      tm_trace_builder_warning (p->b, 0, "the GC that ends at line %" G_GUINT64_FORMAT ": heap sizes (regions "
+                                "times the region size, or their sum) past 2^64 bytes: saturated (the log is "
+                                "damaged)", e->line);
     }
   if (regions && old >= 0)
     {
