@@ -20,7 +20,7 @@ PACKAGES=(
   libglib2.0-dev libglib2.0-bin libgtk-4-dev libzstd-dev zstd zlib1g-dev
   gettext desktop-file-utils appstream
   xvfb xauth imagemagick python3
-  openjdk-17-jdk-headless openjdk-17-source heaptrack
+  openjdk-17-jdk-headless openjdk-17-source heaptrack locales
   chromium
 )
 
@@ -39,6 +39,11 @@ deps() {
     echo "Installing: ${missing[*]}"
     as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+  # The German tests (formatting, translations) need a German UTF-8 locale.
+  if ! locale -a 2>/dev/null | grep -qix 'de_DE.utf-\?8'; then
+    echo "Generating the de_DE.UTF-8 locale"
+    as_root localedef -i de_DE -f UTF-8 de_DE.UTF-8
   fi
 }
 

@@ -61,6 +61,15 @@ int
 main (int argc, char **argv)
 {
   setlocale (LC_ALL, "");
+  /* JSON is for programs: the same bytes in every locale (no decimal
+   * commas or translated explanations inside its strings) */
+  for (int i = 2; i < argc; i++)
+    if (strcmp (argv[i], "--json") == 0)
+      {
+        setlocale (LC_NUMERIC, "C");
+        setlocale (LC_MESSAGES, "C");
+        break;
+      }
 
   if (argc < 2)
     {

@@ -6,6 +6,8 @@
 #include "tm-windows.h"
 #include "tm-format-util.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -198,7 +200,7 @@ rule_leak (Ctx *c)
 
   if (w == NULL || !leak_is_sustained (c, w))
     return FALSE;
-  a = add (c, "leak", "Memory leak: more heap only delays the failure", 1.0);
+  a = add (c, "leak", _("Memory leak: more heap only delays the failure"), 1.0);
   for (guint32 id = MAX (w->first_gc, c->first); id <= MIN (w->last_gc, c->last); id++)
     {
       const TmGc *gc = tm_trace_gc (c->trace, id);
@@ -210,15 +212,15 @@ rule_leak (Ctx *c)
   to = tm_format_bytes (w->value_end);
   max = tm_format_bytes (c->max_heap);
   left = w->score > 0 ? MAX (0.0, c->max_heap - w->value_end) / w->score : INFINITY;
-  a->finding = g_strdup_printf ("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
+  a->finding = g_strdup_printf (_("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
                                 "never comes back down; the heap can hold %s, so at this rate it is full "
-                                "in about %.0f s.",
+                                "in about %.0f s."),
                                 rate, w->first_gc, w->last_gc, from, to,
-                                w->series ? w->series : "occupancy", max, isfinite (left) ? left : 0);
-  a->action = g_strdup_printf ("Do not tune the heap size for this: doubling it to %s buys only about "
+                                w->series ? w->series : _("occupancy"), max, isfinite (left) ? left : 0);
+  a->action = g_strdup_printf (_("Do not tune the heap size for this: doubling it to %s buys only about "
                                "%.0f s more. Find what grows: record the program with `tidemark-cli record` "
                                "and look at the leak window's data structures and object groups, or keep a "
-                               "heap dump of the failure.",
+                               "heap dump of the failure."),
                                max, w->score > 0 ? c->max_heap / w->score : 0);
   a->flags = g_strdup ("-XX:+HeapDumpOnOutOfMemoryError");
   return TRUE;
@@ -249,7 +251,7 @@ rule_heap_too_small (Ctx *c, gboolean leak)
   /* at least half of the full GCs leave the heap nearly full */
   if (n_full == 0 || n_near * 2 < n_full)
     return;
-  a = add (c, "heap-too-small", "Heap too small for the live data", w->score);
+  a = add (c, "heap-too-small", _("Heap too small for the live data"), w->score);
   FOR_GCS (c, gc)
     if (tm_gc_is_whole_heap (gc) && (double) gc->used_after >= near * c->max_heap)
       evidence (a, gc->id);
@@ -257,11 +259,11 @@ rule_heap_too_small (Ctx *c, gboolean leak)
   lb = tm_format_bytes ((double) live);
   mb = tm_format_bytes (c->max_heap);
   sz = jvm_size (suggest);
-  a->finding = g_strdup_printf ("GCs %u-%u spend %.1f%% of the time in pauses, and %u of %u full "
-                                "collections leave the heap at least %.0f%% full (up to %s live of %s).",
+  a->finding = g_strdup_printf (_("GCs %u-%u spend %.1f%% of the time in pauses, and %u of %u full "
+                                "collections leave the heap at least %.0f%% full (up to %s live of %s)."),
                                 w->first_gc, w->last_gc, w->score * 100, n_near, n_full, near * 100, lb, mb);
-  a->action = g_strdup_printf ("Give the heap room above the live data: about three times the live set "
-                               "(%s), so that full collections become rare.", sz);
+  a->action = g_strdup_printf (_("Give the heap room above the live data: about three times the live set "
+                               "(%s), so that full collections become rare."), sz);
   a->flags = g_strdup_printf ("-Xmx%s", sz);
 }
 
@@ -297,24 +299,24 @@ rule_premature_promotion (Ctx *c)
    * generation garbage at its next collection, at least twice */
   if (promo < 0.15 || reclaim < 0.5 || n_reclaiming < 2)
     return;
-  a = add (c, "premature-promotion", "Objects promoted too early die in the old generation",
+  a = add (c, "premature-promotion", _("Objects promoted too early die in the old generation"),
            pause_share (c, s->pause_total_ns) * promo);
   FOR_GCS (c, gc)
     if (frees_half_of_old (c, gc))
       evidence (a, gc->id);
   pr = tm_format_bytes (s->duration_ns > 0 ? s->promoted_bytes / (s->duration_ns / 1e9) : 0);
-  a->finding = g_strdup_printf ("Minor GCs promote %.0f%% of what they do not free (%s/s into the old "
+  a->finding = g_strdup_printf (_("Minor GCs promote %.0f%% of what they do not free (%s/s into the old "
                                 "generation), and %u old-generation collections then free %.0f%% of it: "
-                                "the promoted objects die soon after promotion.",
+                                "the promoted objects die soon after promotion."),
                                 promo * 100, pr, n_reclaiming, reclaim * 100);
   if (s->young_committed_bytes > 0)
     {
       yc = jvm_size (round_size (2.0 * (double) s->young_committed_bytes));
       flags_mn = g_strdup_printf ("-Xmn%s ", yc);
     }
-  a->action = g_strdup_printf ("Keep them in the young generation until they die: a larger young "
-                               "generation%s%s%s and the highest tenuring threshold.",
-                               yc ? " (" : "", yc ? yc : "", yc ? ", twice the current one)" : "");
+  a->action = g_strdup_printf (_("Keep them in the young generation until they die: a larger young "
+                               "generation%s%s%s and the highest tenuring threshold."),
+                               yc ? " (" : "", yc ? yc : "", yc ? _(", twice the current one)") : "");
   a->flags = g_strdup_printf ("%s-XX:MaxTenuringThreshold=15", flags_mn ? flags_mn : "");
 }
 
@@ -362,7 +364,7 @@ rule_survivor_overflow (Ctx *c)
   /* a fifth of the young GCs (and at least 3) fill the survivor space */
   if (n_young < 10 || n_full_surv < 3 || n_full_surv * 5 < n_young)
     return;
-  a = add (c, "survivor-overflow", "Survivor space overflows: survivors go to the old generation early",
+  a = add (c, "survivor-overflow", _("Survivor space overflows: survivors go to the old generation early"),
            (double) n_full_surv / n_young * pause_share (c, c->st.pause_total_ns));
   FOR_GCS (c, gc)
     {
@@ -370,10 +372,10 @@ rule_survivor_overflow (Ctx *c)
       if (survivor_usage (c, gc, &af, &cm) && af >= cm)
         evidence (a, gc->id);
     }
-  a->finding = g_strdup_printf ("%u of %u young GCs end with the survivor space at its limit: what does "
-                                "not fit is promoted regardless of its age.", n_full_surv, n_young);
-  a->action = g_strdup ("Allow more survivor space: a lower survivor ratio (the survivor limit is the "
-                        "young generation divided by it) and a higher target occupancy.");
+  a->finding = g_strdup_printf (_("%u of %u young GCs end with the survivor space at its limit: what does "
+                                "not fit is promoted regardless of its age."), n_full_surv, n_young);
+  a->action = g_strdup (_("Allow more survivor space: a lower survivor ratio (the survivor limit is the "
+                        "young generation divided by it) and a higher target occupancy."));
   a->flags = g_strdup ("-XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=80");
 }
 
@@ -401,7 +403,7 @@ rule_young_too_small (Ctx *c)
   /* a full heap makes young GCs frequent too; that is heap-too-small */
   if (used_after_p50 > 0.6 * c->max_heap)
     return;
-  a = add (c, "young-too-small", "Young generation too small for the allocation rate", overhead);
+  a = add (c, "young-too-small", _("Young generation too small for the allocation rate"), overhead);
   FOR_GCS (c, gc)
     {
       const TmGc *prev = gc->id > 1 ? tm_trace_gc (c->trace, gc->id - 1) : NULL;
@@ -412,20 +414,20 @@ rule_young_too_small (Ctx *c)
   iv = tm_format_duration (s->minor_interval_p50_ns);
   pz = tm_format_duration (s->minor_pause_p50_ns);
   ar = tm_format_bytes (s->alloc_rate);
-  a->finding = g_strdup_printf ("A minor GC every %s (median) that pauses %s: %.0f%% of the time in young "
+  a->finding = g_strdup_printf (_("A minor GC every %s (median) that pauses %s: %.0f%% of the time in young "
                                 "collections while the heap is only %.0f%% full after them (allocation "
-                                "%s/s).", iv, pz, overhead * 100, 100 * used_after_p50 / c->max_heap, ar);
+                                "%s/s)."), iv, pz, overhead * 100, 100 * used_after_p50 / c->max_heap, ar);
   if (s->young_committed_bytes > 0)
     yc = jvm_size (round_size (3.0 * (double) s->young_committed_bytes));
   if (collector_is (c, "G1"))
-    advise_to (a, "Let G1 use a larger young generation: raise its lower bound (G1NewSizePercent, "
-               "default 5%) so fewer, not longer, young pauses happen.",
+    advise_to (a, _("Let G1 use a larger young generation: raise its lower bound (G1NewSizePercent, "
+               "default 5%) so fewer, not longer, young pauses happen."),
                "-XX:+UnlockExperimentalVMOptions -XX:G1NewSizePercent=30");
   else
     {
-      a->action = g_strdup_printf ("A larger young generation (%s, three times the current one) makes minor "
-                                   "GCs rarer; their pause depends on the survivors, not on the size.",
-                                   yc ? yc : "three times the current one");
+      a->action = g_strdup_printf (_("A larger young generation (%s, three times the current one) makes minor "
+                                   "GCs rarer; their pause depends on the survivors, not on the size."),
+                                   yc ? yc : _("three times the current one"));
       a->flags = yc ? g_strdup_printf ("-Xmn%s", yc) : g_strdup ("-XX:NewRatio=1");
     }
 }
@@ -471,19 +473,22 @@ rule_explicit_gc (Ctx *c)
 
   if (n == 0)
     return;
-  a = add (c, "explicit-gc", "The program calls System.gc()", pause_share (c, pause));
+  a = add (c, "explicit-gc", _("The program calls System.gc()"), pause_share (c, pause));
   evidence_cause (c, a, "System.gc()");
   pz = tm_format_duration (pause);
-  a->finding = g_strdup_printf ("%u collection%s caused by System.gc() (%u of them full), pausing %s in all "
-                                "(%.1f%% of the run).", n, n == 1 ? "" : "s", n_major, pz,
+  a->finding = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u collection caused by System.gc() (%u of them full), pausing %s "
+                                             "in all (%.1f%% of the run).",
+                                             "%u collections caused by System.gc() (%u of them full), pausing %s "
+                                             "in all (%.1f%% of the run).", n), n, n_major, pz,
                                 100 * pause_share (c, pause));
   if (concurrent_capable)
-    advise_to (a, "Let System.gc() start a concurrent cycle instead of a full stop-the-world "
-               "collection, or remove the calls (often in libraries or RMI's distributed GC).",
+    advise_to (a, _("Let System.gc() start a concurrent cycle instead of a full stop-the-world "
+               "collection, or remove the calls (often in libraries or RMI's distributed GC)."),
                "-XX:+ExplicitGCInvokesConcurrent");
   else
-    advise_to (a, "Ignore the calls (the collector runs when it needs to), or remove them "
-               "(often in libraries or RMI's distributed GC).",
+    advise_to (a, _("Ignore the calls (the collector runs when it needs to), or remove them "
+               "(often in libraries or RMI's distributed GC)."),
                "-XX:+DisableExplicitGC");
 }
 
@@ -501,7 +506,7 @@ rule_metaspace (Ctx *c)
   /* one at start-up is how HotSpot sizes metaspace; two or a full GC are not */
   if (n < 2 && n_major == 0)
     return;
-  a = add (c, "metaspace", "Collections triggered by metaspace", pause_share (c, pause));
+  a = add (c, "metaspace", _("Collections triggered by metaspace"), pause_share (c, pause));
   FOR_GCS (c, gc)
     if (cause_has (gc, "Metadata GC"))
       {
@@ -515,15 +520,21 @@ rule_metaspace (Ctx *c)
   if (meta_used > 0)
     {
       mu = tm_format_bytes ((double) meta_used);
-      a->finding = g_strdup_printf ("%u collection%s (%u full) ran because class metadata reached the metaspace "
-                                    "threshold (up to %s in use), pausing %s.", n, n == 1 ? "" : "s",
+      a->finding = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                                 "%u collection (%u full) ran because class metadata reached the "
+                                                 "metaspace threshold (up to %s in use), pausing %s.",
+                                                 "%u collections (%u full) ran because class metadata reached the "
+                                                 "metaspace threshold (up to %s in use), pausing %s.", n), n,
                                     n_major, mu, pz);
     }
   else
-    a->finding = g_strdup_printf ("%u collection%s (%u full) ran because class metadata reached the metaspace "
-                                  "threshold, pausing %s.", n, n == 1 ? "" : "s", n_major, pz);
-  a->action = g_strdup_printf ("Start with a higher metaspace threshold (%s) so class loading does not "
-                               "trigger collections; if metadata keeps growing, look for a class-loader leak.",
+    a->finding = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                               "%u collection (%u full) ran because class metadata reached the "
+                                               "metaspace threshold, pausing %s.",
+                                               "%u collections (%u full) ran because class metadata reached the "
+                                               "metaspace threshold, pausing %s.", n), n, n_major, pz);
+  a->action = g_strdup_printf (_("Start with a higher metaspace threshold (%s) so class loading does not "
+                               "trigger collections; if metadata keeps growing, look for a class-loader leak."),
                                sz);
   a->flags = g_strdup_printf ("-XX:MetaspaceSize=%s", sz);
 }
@@ -542,22 +553,22 @@ rule_humongous (Ctx *c)
   /* three and at least 5% of the GCs */
   if (n < 3 || n * 20 < c->st.n_gcs)
     return;
-  a = add (c, "humongous", "G1 humongous allocations trigger collections", pause_share (c, pause));
+  a = add (c, "humongous", _("G1 humongous allocations trigger collections"), pause_share (c, pause));
   if (region > 0)
     rs = tm_format_bytes (region);
   evidence_cause (c, a, "Humongous Allocation");
-  a->finding = g_strdup_printf ("%u of %u GCs were started by humongous allocations (objects of at least "
-                                "half a region, allocated directly in old regions)%s%s.", n, c->st.n_gcs,
-                                rs ? "; the region size is " : "", rs ? rs : "");
+  a->finding = g_strdup_printf (_("%u of %u GCs were started by humongous allocations (objects of at least "
+                                "half a region, allocated directly in old regions)%s%s."), n, c->st.n_gcs,
+                                rs ? _("; the region size is ") : "", rs ? rs : "");
   if (region > 0 && region < 32 * MIB)
     {
       next = jvm_size (MIN (32 * MIB, 4 * region));
-      a->action = g_strdup_printf ("Larger regions (%s) make these arrays ordinary objects; or allocate "
-                                   "them in smaller pieces.", next);
+      a->action = g_strdup_printf (_("Larger regions (%s) make these arrays ordinary objects; or allocate "
+                                   "them in smaller pieces."), next);
       a->flags = g_strdup_printf ("-XX:G1HeapRegionSize=%s", next);
     }
   else
-    advise_to (a, "Larger regions make these arrays ordinary objects; or allocate them in smaller pieces.",
+    advise_to (a, _("Larger regions make these arrays ordinary objects; or allocate them in smaller pieces."),
                "-XX:G1HeapRegionSize=32m");
 }
 
@@ -593,8 +604,8 @@ rule_evacuation_failure (Ctx *c)
       }
   if (found->len == 0)
     return;
-  a = add (c, "evacuation-failure", g1 ? "To-space exhausted: evacuation failures"
-                                        : "Promotion failures: the old generation could not take the survivors",
+  a = add (c, "evacuation-failure", g1 ? _("To-space exhausted: evacuation failures")
+                                        : _("Promotion failures: the old generation could not take the survivors"),
            1.0);
   for (guint i = 0; i < found->len; i++)
     {
@@ -602,16 +613,20 @@ rule_evacuation_failure (Ctx *c)
       evidence (a, id);
       pause += (double) tm_trace_gc (c->trace, id)->pause_ns;
     }
-  a->finding = g_strdup_printf ("%u young collection%s found no free space to copy survivors to (pauses "
-                                "%.1f ms in all); such collections are slow and often followed by a full GC.",
-                                found->len, found->len == 1 ? "" : "s", pause / 1e6);
+  a->finding = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u young collection found no free space to copy survivors to "
+                                             "(pauses %.1f ms in all); such collections are slow and often "
+                                             "followed by a full GC.",
+                                             "%u young collections found no free space to copy survivors to "
+                                             "(pauses %.1f ms in all); such collections are slow and often "
+                                             "followed by a full GC.", found->len), found->len, pause / 1e6);
   if (g1)
-    advise_to (a, "Keep more of the heap free for evacuation (G1ReservePercent, default 10) and give "
-               "the heap more room; start marking earlier if the old generation fills quickly.",
+    advise_to (a, _("Keep more of the heap free for evacuation (G1ReservePercent, default 10) and give "
+               "the heap more room; start marking earlier if the old generation fills quickly."),
                "-XX:G1ReservePercent=20");
   else
-    advise_to (a, "The old generation was too full to take the promoted objects: give the heap more "
-               "room, or start the concurrent cycle earlier.",
+    advise_to (a, _("The old generation was too full to take the promoted objects: give the heap more "
+               "room, or start the concurrent cycle earlier."),
                "-XX:CMSInitiatingOccupancyFraction=60 -XX:+UseCMSInitiatingOccupancyOnly");
 }
 
@@ -633,17 +648,17 @@ rule_latency_pauses (Ctx *c)
       n_long++;
   if (c->st.pause_p99_ns <= target && c->st.pause_max_ns <= 2 * target)
     return;
-  a = add (c, "latency-pauses", "Long pauses under a throughput collector", (double) n_long / MAX (1, c->st.n_gcs));
+  a = add (c, "latency-pauses", _("Long pauses under a throughput collector"), (double) n_long / MAX (1, c->st.n_gcs));
   FOR_GCS (c, gc)
     if ((double) gc->pause_ns > target)
       evidence (a, gc->id);
   p99 = tm_format_duration (c->st.pause_p99_ns);
   mx = tm_format_duration (c->st.pause_max_ns);
-  a->finding = g_strdup_printf ("The %s collector stops the program for %s at the 99th percentile and %s at "
-                                "most (GC %u); %u pauses exceed the %.0f ms target.", c->st.collector, p99, mx,
+  a->finding = g_strdup_printf (_("The %s collector stops the program for %s at the 99th percentile and %s at "
+                                "most (GC %u); %u pauses exceed the %.0f ms target."), c->st.collector, p99, mx,
                                 c->st.pause_max_gc, n_long, c->params->pause_target_ms);
-  a->action = g_strdup_printf ("For latency use a collector that works concurrently: G1 with a pause goal "
-                               "of %.0f ms, or ZGC when the heap is large.", c->params->pause_target_ms);
+  a->action = g_strdup_printf (_("For latency use a collector that works concurrently: G1 with a pause goal "
+                               "of %.0f ms, or ZGC when the heap is large."), c->params->pause_target_ms);
   a->flags = g_strdup_printf ("-XX:+UseG1GC -XX:MaxGCPauseMillis=%.0f", c->params->pause_target_ms);
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-format-util.h"
 
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -53,17 +55,42 @@ tm_format_duration (double ns)
   }
 }
 
+/* The user's digit grouping (LC_NUMERIC): "1.234.567" in German,
+ * "12,34,567" in Hindi; the C locale has none, and gets English commas. */
 char *
 tm_format_count (guint64 n)
 {
   g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, n);
-  GString *s = g_string_new (NULL);
+  const struct lconv *lc = localeconv ();
+  const char *sep = lc->thousands_sep != NULL && *lc->thousands_sep ? lc->thousands_sep : ",";
+  const char *grouping = lc->thousands_sep != NULL && *lc->thousands_sep ? lc->grouping : "\3";
   gsize len = strlen (digits);
+  gsize cut[32];
+  guint n_cut = 0;
+  GString *s;
 
+  /* where separators go, counted from the right */
+  for (gsize pos = 0, g = 3; n_cut < G_N_ELEMENTS (cut); )
+    {
+      if (grouping != NULL && *grouping != '\0')
+        {
+          if (*grouping == CHAR_MAX || *grouping <= 0)
+            break;
+          g = (gsize) *grouping;
+          if (grouping[1] != '\0')
+            grouping++;
+        }
+      pos += g;
+      if (pos >= len)
+        break;
+      cut[n_cut++] = len - pos;
+    }
+  s = g_string_sized_new (len + n_cut * strlen (sep));
   for (gsize i = 0; i < len; i++)
     {
-      if (i > 0 && (len - i) % 3 == 0)
-        g_string_append_c (s, ',');
+      for (guint k = 0; k < n_cut; k++)
+        if (cut[k] == i)
+          g_string_append (s, sep);
       g_string_append_c (s, digits[i]);
     }
   return g_string_free (s, FALSE);

@@ -6,6 +6,8 @@
 #include "tm-heap-analysis-private.h"
 #include "tm-error.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <string.h>
 
 typedef struct {
@@ -394,11 +396,11 @@ tm_heap_analysis_no_graph_message (const TmTrace *trace, guint32 gc_id)
       }
 
   if (before && after)
-    return g_strdup_printf ("GC %u has no reference graph (deep and retained sizes need one); "
-                            "the nearest GCs with one are %u and %u", gc_id, before, after);
+    return g_strdup_printf (_("GC %u has no reference graph (deep and retained sizes need one); "
+                            "the nearest GCs with one are %u and %u"), gc_id, before, after);
   if (before || after)
-    return g_strdup_printf ("GC %u has no reference graph (deep and retained sizes need one); "
-                            "the nearest GC with one is %u", gc_id, before ? before : after);
-  return g_strdup_printf ("GC %u has no reference graph (deep and retained sizes need one), "
-                          "and the trace has none", gc_id);
+    return g_strdup_printf (_("GC %u has no reference graph (deep and retained sizes need one); "
+                            "the nearest GC with one is %u"), gc_id, before ? before : after);
+  return g_strdup_printf (_("GC %u has no reference graph (deep and retained sizes need one), "
+                          "and the trace has none"), gc_id);
 }

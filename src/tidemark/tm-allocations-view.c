@@ -58,7 +58,7 @@ cell_bytes (Row *r, double bytes)
 static void
 cell_count (Row *r, guint64 n)
 {
-  cell (r, g_strdup_printf ("%'" G_GUINT64_FORMAT, n), (double) n);
+  cell (r, tm_format_count (n), (double) n);
 }
 
 static void
@@ -244,7 +244,7 @@ show (TmAllocationsView *self)
   TmDocument *doc = tm_section_get_document (TM_SECTION (self));
   TmTrace *trace = doc ? tm_document_get_trace (doc) : NULL;
   const TmVmMetrics *m = self->metrics;
-  g_autofree char *alloc = NULL, *freed = NULL, *summary = NULL;
+  g_autofree char *alloc = NULL, *freed = NULL, *summary = NULL, *n_alloc = NULL, *n_freed = NULL;
 
   for (guint p = 0; p < TM_ALLOCATIONS_N_PAGES; p++)
     {
@@ -261,9 +261,11 @@ show (TmAllocationsView *self)
 
   alloc = tm_format_bytes ((double) m->allocs->total.sum_alloc_bytes);
   freed = tm_format_bytes ((double) m->allocs->total.sum_freed_bytes);
-  summary = g_strdup_printf (_("Allocated %'" G_GUINT64_FORMAT " objects (%s), freed %'" G_GUINT64_FORMAT
-                               " (%s); %.1f %% of the objects allocated here died at their first GC."),
-                             m->allocs->total.sum_alloc_objects, alloc, m->allocs->total.sum_freed_objects, freed,
+  n_alloc = tm_format_count (m->allocs->total.sum_alloc_objects);
+  n_freed = tm_format_count (m->allocs->total.sum_freed_objects);
+  summary = g_strdup_printf (_("Allocated %s objects (%s), freed %s (%s); %.1f %% of the objects allocated "
+                               "here died at their first GC."),
+                             n_alloc, alloc, n_freed, freed,
                              m->lifetimes->born_objects
                              ? 100.0 * m->lifetimes->died_young_objects / m->lifetimes->born_objects : 0.0);
   gtk_label_set_text (self->summary_label, summary);

@@ -29,6 +29,8 @@ struct _TmAppWindow
   GtkLabel             *subtitle_label;
   GtkWidget            *analyze_button;
   GtkWidget            *zoom_box;
+  GtkWidget            *sidebar_button;
+  GtkWidget            *sidebar;
   GtkInfoBar           *info_bar;
   GtkLabel             *info_label;
   GtkStack             *main_stack;
@@ -236,6 +238,7 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
   gtk_widget_set_visible (self->zoom_box, loaded);
+  gtk_widget_set_visible (self->sidebar_button, loaded);
   update_object_views (self);
 }
 
@@ -439,6 +442,7 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
   /* growth of young objects in growing numbers is a backlog, not a leak */
   title = gtk_label_new (g_strcmp0 (w->growth, "backlog") == 0 ? _("Backlog") : tm_chart_window_label (w->kind));
   gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
   gtk_widget_set_hexpand (title, TRUE);
   gtk_widget_add_css_class (title, "heading");
   gtk_box_append (GTK_BOX (top), dot);
@@ -450,6 +454,7 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
     : g_strdup_printf (_("GC %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1);
   range = gtk_label_new (range_text);
   gtk_label_set_xalign (GTK_LABEL (range), 0);
+  gtk_label_set_wrap (GTK_LABEL (range), TRUE);
   gtk_widget_add_css_class (range, "caption");
   gtk_widget_add_css_class (range, "numeric");
   score = gtk_label_new (score_text);
@@ -462,6 +467,8 @@ window_row_new (const TmWindow *w, int index, gboolean time_points)
   gtk_label_set_lines (GTK_LABEL (explanation), 4);
   gtk_label_set_ellipsize (GTK_LABEL (explanation), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (explanation), 40);
+  /* a preview: the Selection page shows it whole */
+  gtk_widget_add_css_class (explanation, "tm-preview");
   gtk_widget_add_css_class (explanation, "dim-label");
   gtk_widget_add_css_class (explanation, "caption");
   gtk_widget_set_tooltip_text (explanation, w->explanation);
@@ -593,13 +600,11 @@ attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *valu
   gtk_label_set_xalign (GTK_LABEL (v), 0);
   gtk_label_set_selectable (GTK_LABEL (v), TRUE);
   gtk_widget_add_css_class (v, "numeric");
-  if (wrap)
-    gtk_label_set_wrap (GTK_LABEL (v), TRUE);
-  else
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (v), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_margin_end (v, 24);
-    }
+  /* numbers are never cut short: a long value wraps */
+  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
+  if (!wrap)
+    gtk_widget_set_margin_end (v, 24);
   gtk_grid_attach (grid, n, col, row, 1, 1);
   gtk_grid_attach (grid, v, col + 1, row, 1, 1);
 }
@@ -1173,6 +1178,8 @@ tm_app_window_dispose (GObject *object)
   g_cancellable_cancel (self->load_cancellable);
   g_clear_handle_id (&self->update_idle, g_source_remove);
   g_signal_handlers_disconnect_by_data (tm_settings_get (), self);
+  /* the setting's action outlives the window: no state reaches it after this */
+  g_action_map_remove_action (G_ACTION_MAP (self), "sidebar-visible");
   if (self->session)
     g_signal_handlers_disconnect_by_data (self->session, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_APP_WINDOW);
@@ -1210,6 +1217,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, subtitle_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analyze_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, zoom_box);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, sidebar_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, info_bar);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, info_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, main_stack);
@@ -1270,6 +1279,14 @@ tm_app_window_init (TmAppWindow *self)
   tm_chart_view_set_session (self->overhead_chart, self->session);
   g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
+
+  /* The sidebar's visibility is a setting (F9, the header bar's toggle). */
+  {
+    g_autoptr(GAction) sidebar_action = g_settings_create_action (settings, "sidebar-visible");
+
+    g_action_map_add_action (G_ACTION_MAP (self), sidebar_action);
+    g_settings_bind (settings, "sidebar-visible", self->sidebar, "visible", G_SETTINGS_BIND_GET);
+  }
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (settings, "window-width"),

@@ -232,6 +232,7 @@ tm_application_startup (GApplication *app)
     { "win.clear-selection", { "Escape", NULL } },
     { "win.export-chart('memory')", { "<Control>e", NULL } },
     { "win.heap-at-selection", { "<Control>h", NULL } },
+    { "win.sidebar-visible", { "F9", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };
 

@@ -101,7 +101,13 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   guint column = GPOINTER_TO_UINT (data);
   GtkWidget *label = gtk_label_new (NULL);
 
-  gtk_label_set_ellipsize (GTK_LABEL (label), column == COL_FUNCTION ? PANGO_ELLIPSIZE_END : PANGO_ELLIPSIZE_START);
+  /* long signatures end in "…" with the whole name in the tooltip;
+   * costs are never cut short */
+  if (column == COL_FUNCTION)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "tm-preview");
+    }
   gtk_label_set_xalign (GTK_LABEL (label), column >= COL_FIRST_COST ? 1.0 : 0.0);
   if (column >= COL_FIRST_COST)
     gtk_widget_add_css_class (label, "numeric");
@@ -132,7 +138,10 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
                                                             tm_call_tree_node (row->tree, row->node)->symbol);
       gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
       label = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
-      gtk_widget_set_tooltip_text (label, sym->module[0] ? sym->module : NULL);
+      {
+        g_autofree char *tip = sym->module[0] ? g_strdup_printf ("%s\n%s", text, sym->module) : g_strdup (text);
+        gtk_widget_set_tooltip_text (label, tip);
+      }
     }
   gtk_label_set_text (GTK_LABEL (label), text);
 }

@@ -115,7 +115,15 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), col->kind >= COL_COST ? 1.0 : 0.0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), col->kind == COL_LOCATION ? PANGO_ELLIPSIZE_START : PANGO_ELLIPSIZE_END);
+  /* costs are never cut short; a long signature ends in "…", whole in
+   * its tooltip; a location keeps its file name and line */
+  if (col->kind == COL_LOCATION)
+    gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+  else if (col->kind == COL_FUNCTION)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "tm-preview");
+    }
   if (col->kind >= COL_COST)
     gtk_widget_add_css_class (label, "numeric");
   gtk_list_item_set_child (item, label);
@@ -124,8 +132,13 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
+  const Column *col = data;
   g_autofree char *text = cell_text (gtk_list_item_get_item (item), data);
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  GtkWidget *label = gtk_list_item_get_child (item);
+
+  gtk_label_set_text (GTK_LABEL (label), text);
+  if (col->kind == COL_FUNCTION || col->kind == COL_LOCATION)
+    gtk_widget_set_tooltip_text (label, text);
 }
 
 static int

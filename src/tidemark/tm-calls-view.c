@@ -17,6 +17,7 @@ struct _TmCallsView
   GtkWidget       *box;
   GtkSpinner      *spinner;
   GtkLabel        *status_label;
+  GtkWidget       *switcher;
   GtkStack        *stack;
   TmNativeSummary *summary;
   TmCallTreeView  *bottom_up;
@@ -154,6 +155,7 @@ tm_calls_view_class_init (TmCallsViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, box);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, spinner);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TmCallsView, switcher);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, stack);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, summary);
   gtk_widget_class_bind_template_child (widget_class, TmCallsView, bottom_up);
@@ -167,5 +169,8 @@ static void
 tm_calls_view_init (TmCallsView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* each page's button as wide as its name, not all as wide as the
+   * longest: the switcher fits a small window in longer languages */
+  gtk_box_layout_set_homogeneous (GTK_BOX_LAYOUT (gtk_widget_get_layout_manager (self->switcher)), FALSE);
   self->cancellable = g_cancellable_new ();
 }

@@ -448,9 +448,13 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer colum
 
   gtk_label_set_xalign (GTK_LABEL (label), GPOINTER_TO_UINT (column) == COL_NAME ||
                                            GPOINTER_TO_UINT (column) == COL_PATTERN ? 0.0 : 1.0);
-  /* names end in the part that tells them apart (the object id) */
-  gtk_label_set_ellipsize (GTK_LABEL (label), GPOINTER_TO_UINT (column) == COL_NAME ? PANGO_ELLIPSIZE_MIDDLE
-                                                                               : PANGO_ELLIPSIZE_END);
+  /* names end in the part that tells them apart (the simple class name
+   * and the object id); numbers and patterns are never cut short */
+  if (GPOINTER_TO_UINT (column) == COL_NAME)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_label_set_width_chars (GTK_LABEL (label), 24);
+    }
   if (GPOINTER_TO_UINT (column) == COL_NAME)
     {
       GtkWidget *expander = gtk_tree_expander_new ();

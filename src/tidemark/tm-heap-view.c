@@ -232,7 +232,9 @@ cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, TmHeapView *se
     {
       GtkWidget *expander = gtk_tree_expander_new ();
       gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      /* a class name's end tells it apart (the simple name) */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
+      gtk_label_set_width_chars (GTK_LABEL (label), 24);
       gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
       gtk_list_item_set_child (item, expander);
     }
@@ -947,9 +949,10 @@ describe_object (TmTrace *trace, guint32 object)
   g_autofree char *site = tm_trace_site_label (trace, trace->obj_site[object]);
   const char *type = tm_trace_type (trace, trace->obj_type[object])->name;
 
+  g_autofree char *id = g_strdup_printf ("%" G_GUINT64_FORMAT, tm_trace_object_id (trace, object));
+
   /* TRANSLATORS: an object in a reference path: type, id, allocation site */
-  return g_strdup_printf (_("%s @%" G_GUINT64_FORMAT "  (allocated at %s)"), type,
-                          tm_trace_object_id (trace, object), site);
+  return g_strdup_printf (_("%s @%s  (allocated at %s)"), type, id, site);
 }
 
 /* The panel's text for a path the document found. */

@@ -68,9 +68,14 @@ fill_top (TmNativeSummary *self, GtkListBox *list, const TmCallTree *tree, TmCos
       gtk_widget_set_margin_bottom (box, 3);
       label = gtk_label_new (name);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
+      /* a long signature ends in "…", whole in its tooltip */
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_widget_add_css_class (label, "tm-preview");
       gtk_widget_set_hexpand (label, TRUE);
-      gtk_widget_set_tooltip_text (label, where[0] ? where : NULL);
+      {
+        g_autofree char *tip = where[0] ? g_strdup_printf ("%s\n%s", name, where) : g_strdup (name);
+        gtk_widget_set_tooltip_text (label, tip);
+      }
       amount = gtk_label_new (value);
       gtk_widget_add_css_class (amount, "numeric");
       gtk_box_append (GTK_BOX (box), label);

@@ -8,12 +8,18 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
- *                 [--memory-limit MIB]
+ *                 [--size WxH] [--memory-limit MIB]
+ *
+ * The language is the environment's (LANGUAGE=de LC_ALL=de_DE.UTF-8), with
+ * the build tree's translations ($TIDEMARK_LOCALEDIR, `meson devenv`).
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
 #include "tm-settings.h"
 
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 static gboolean
@@ -28,10 +34,13 @@ main (int argc, char **argv)
 {
   gint select = 0, wait_ms = 3000, memory_limit_mib = 0;
   g_autofree char *action = NULL;
+  g_autofree char *size = NULL;
+  int width = 0, height = 0;
   GOptionEntry entries[] = {
     { "select", 0, 0, G_OPTION_ARG_INT, &select, "Select the N-th suspicious window (-1: none)", "N" },
     { "action", 0, 0, G_OPTION_ARG_STRING, &action, "Then run this window action", "ACTION" },
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
+    { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
     { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
     { NULL }
   };
@@ -48,6 +57,16 @@ main (int argc, char **argv)
       g_printerr ("%s\n", error ? error->message : "usage: tm-screenshot TRACE OUT.png [OPTION...]");
       return 1;
     }
+  if (size != NULL && (sscanf (size, "%dx%d", &width, &height) != 2 || width < 100 || height < 100))
+    {
+      g_printerr ("tm-screenshot: --size wants WxH, e.g. 1024x700\n");
+      return 1;
+    }
+  setlocale (LC_ALL, "");
+  if (g_getenv ("TIDEMARK_LOCALEDIR"))
+    bindtextdomain (GETTEXT_PACKAGE, g_getenv ("TIDEMARK_LOCALEDIR"));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   if (!gtk_init_check ())
     {
@@ -62,6 +81,8 @@ main (int argc, char **argv)
     }
   g_settings_set_uint (tm_settings_get (), "memory-limit-mib", (guint) MAX (memory_limit_mib, 0));
   win = tm_app_window_new (app);
+  if (width > 0)
+    gtk_window_set_default_size (GTK_WINDOW (win), width, height);
   gtk_window_present (GTK_WINDOW (win));
   file = g_file_new_for_commandline_arg (argv[1]);
   tm_app_window_open (win, file);
