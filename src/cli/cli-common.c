@@ -125,23 +125,17 @@ TmDocument *
 tm_cli_open (const char *path, int *exit_code)
 {
   g_autoptr(GError) error = NULL;
-  TmDocument *doc = NULL;
+  g_autoptr(GPtrArray) paths = g_ptr_array_new ();
+  TmDocument *doc;
   TmTrace *trace;
 
-  if (more_inputs != NULL)
-    {
-      g_autoptr(GPtrArray) paths = g_ptr_array_new ();
-
-      g_ptr_array_add (paths, (gpointer) path);
-      for (guint i = 0; i < more_inputs->len; i++)
-        g_ptr_array_add (paths, more_inputs->pdata[i]);
-      if (!check_series (paths, exit_code))
-        return NULL;
-      doc = tm_document_load_files ((const char *const *) paths->pdata, paths->len, &load_options,
-                                    NULL, NULL, NULL, &error);
-    }
-  else
-    doc = tm_document_load_files (&path, 1, &load_options, NULL, NULL, NULL, &error);
+  g_ptr_array_add (paths, (gpointer) path);
+  for (guint i = 0; more_inputs != NULL && i < more_inputs->len; i++)
+    g_ptr_array_add (paths, more_inputs->pdata[i]);
+  if (paths->len > 1 && !check_series (paths, exit_code))
+    return NULL;
+  doc = tm_document_load_files ((const char *const *) paths->pdata, paths->len, &load_options,
+                                NULL, NULL, NULL, &error);
   if (doc == NULL)
     {
       /* Loader messages already start with the file name when they
