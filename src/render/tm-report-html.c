@@ -251,19 +251,20 @@ put_windows_table (Html *h)
   put_raw (h, "</tbody></table></section>\n");
 }
 
-static void
-put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
+/* FALSE only when a chart cannot be encoded */
+static gboolean
+put_ds_growth (Html *h, const TmReportPart *p, GError **error)
 {
   const TmDsGrowth *g = p->ds_growth;
   guint n;
 
   if (g == NULL && p->ds_note == NULL)
-    return;
+    return TRUE;
   put (h, "<h3>%s</h3>\n", _("Top data structures"));
   if (g == NULL)
     {
       put (h, "<p class=\"note\">%s</p>\n", p->ds_note);
-      return;
+      return TRUE;
     }
   {
     g_autofree char *growth = signed_bytes (g->heap_growth_bytes);
@@ -275,7 +276,7 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
   if (n == 0)
     {
       put (h, "<p class=\"note\">%s</p>\n", _("No data structure is alive at the end of the range."));
-      return;
+      return TRUE;
     }
   {
     TmDsGrowthChartOptions o;
@@ -284,11 +285,8 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
 
     tm_ds_growth_chart_options_init (&o, CHART_WIDTH, height);
     o.background = tm_render_rgb (0xffffff, 1);
-    if (!put_figure (h, CHART_WIDTH, height, draw_growth, &args, _("Data structure growth"), NULL, error_out))
-      {
-        *ok = FALSE;
-        return;
-      }
+    if (!put_figure (h, CHART_WIDTH, height, draw_growth, &args, _("Data structure growth"), NULL, error))
+      return FALSE;
   }
   put (h, "<table><thead><tr><th class=\"n\">#</th><th>%s</th><th class=\"n\">%s</th><th class=\"n\">%s</th>"
        "<th class=\"n\">%s</th><th>%s</th></tr></thead><tbody>\n",
@@ -324,6 +322,7 @@ put_ds_growth (Html *h, const TmReportPart *p, GError **error_out, gboolean *ok)
                                                             g->entries->len - n), g->entries->len - n);
       put (h, "<p class=\"note\">%s</p>\n", more);
     }
+  return TRUE;
 }
 
 /* "1.2 MiB (+640 KiB)": the value after and its change */
@@ -498,7 +497,6 @@ put_part (Html *h, const TmReportPart *p, GError **error)
 {
   const TmWindow *w = p->window;
   g_autofree char *range = gc_range_text (h->trace, p->first_gc, p->last_gc);
-  gboolean ok = TRUE;
 
   if (w == NULL)
     {
@@ -528,8 +526,7 @@ put_part (Html *h, const TmReportPart *p, GError **error)
           !put_timeline_chart (h, TM_CHART_OVERHEAD, 220, start, end, (int) p->number - 1, NULL, error))
         return FALSE;
     }
-  put_ds_growth (h, p, error, &ok);
-  if (!ok)
+  if (!put_ds_growth (h, p, error))
     return FALSE;
   put_growing_groups (h, p);
   put_allocations (h, p);
