@@ -21,6 +21,7 @@ struct _TmReportDialog
   TmReportDialogState  state;
   GCancellable        *cancellable;
   char                *path;
+  gboolean             disposed;    /* closed (or its parent) while writing */
 };
 
 G_DEFINE_FINAL_TYPE (TmReportDialog, tm_report_dialog, GTK_TYPE_WINDOW)
@@ -39,8 +40,17 @@ written_cb (GObject *source, GAsyncResult *result, gpointer data)
   g_autoptr(TmReportDialog) self = data;
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_path_get_basename (self->path);
+  gboolean written = tm_report_write_finish (TM_DOCUMENT (source), result, &error);
 
-  if (tm_report_write_finish (TM_DOCUMENT (source), result, &error))
+  if (self->disposed)
+    {
+      /* closed while writing: nobody to tell (a file finished just then stays) */
+      self->state = written ? TM_REPORT_DIALOG_DONE
+                  : g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ? TM_REPORT_DIALOG_CANCELLED
+                  : TM_REPORT_DIALOG_FAILED;
+      return;
+    }
+  if (written)
     {
       self->state = TM_REPORT_DIALOG_DONE;
       gtk_label_set_label (self->heading_label, _("Report saved"));
@@ -103,6 +113,7 @@ tm_report_dialog_dispose (GObject *object)
 {
   TmReportDialog *self = TM_REPORT_DIALOG (object);
 
+  self->disposed = TRUE;
   g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_REPORT_DIALOG);
   G_OBJECT_CLASS (tm_report_dialog_parent_class)->dispose (object);

@@ -181,6 +181,16 @@ test_cancel_and_fail (void)
   g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   g_object_unref (dialog);
 
+  /* the dialog closed while writing (its close button, Escape): the work
+   * stops and the late answer touches no widget */
+  dialog = g_object_ref (tm_report_dialog_new (win, -1, path));
+  gtk_window_close (GTK_WINDOW (dialog));
+  tm_gui_test_spin_until (finished, dialog, 60000);
+  g_assert_cmpint (tm_report_dialog_get_state (dialog), ==, TM_REPORT_DIALOG_CANCELLED);
+  g_assert_null (find_dialog ());
+  g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_object_unref (dialog);
+
   /* a folder that does not exist: the dialog says so and names it */
   dialog = tm_report_dialog_new (win, -1, bad);
   tm_gui_test_spin_until (finished, dialog, 60000);
