@@ -15,7 +15,8 @@ assert d['memory_limit_bytes'] >= 1 << 20
 assert d['allocs'] > 400000, d['allocs']
 "
 
-# about 20 bytes an object: 4M holds well under the whole trace
+# a row per object that survives a GC, counters for the rest (a few bytes
+# an allocation, docs/model.md): 4M holds well under the whole trace
 "$cli" info "$dir/leak.tmtrace" --json --memory-limit 4M > "$dir/part.json" 2> "$dir/err" \
   || fail "info --memory-limit 4M exits non-zero"
 json "$dir/part.json" "
@@ -23,7 +24,6 @@ f = json.load(open('$dir/full.json'))
 assert d['complete'] is False and d['memory_limited'] is True
 assert d['memory_limit_bytes'] == 4 << 20, d['memory_limit_bytes']
 assert 0 < d['allocs'] < f['allocs'], (d['allocs'], f['allocs'])
-assert d['allocs'] * 20 <= 4 << 20
 assert 0 < d['gcs'] < f['gcs'], (d['gcs'], f['gcs'])
 assert d['stop_offset'] > 0
 assert any('memory limit of 4.00 MiB' in w and '--memory-limit' in w for w in d['warnings']), d['warnings']

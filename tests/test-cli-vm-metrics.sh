@@ -5,7 +5,7 @@
 # independently: every allocation and death is counted once, the live
 # objects after each GC follow from allocations minus deaths, survivors'
 # ages add up to the live objects; drill-down sums to its parent; a GC log
-# has no object data for these commands.
+# has no object data for these commands; churn agrees with lifetimes.
 set -euo pipefail
 . "$(dirname "$0")/cli-test-lib.sh"
 
@@ -84,8 +84,49 @@ log="$TM_SOURCE_DIR/tests/data/gc-logs/jdk17-g1.log"
 if "$cli" floating-garbage "$log" 2> "$dir/err"; then fail "floating-garbage on a GC log"; fi
 grep -q "needs a recorded trace" "$dir/err" || fail "message: $(cat "$dir/err")"
 
+# churn: the objects dead by their first GC, the same ones lifetimes counts,
+# a tree whose levels add up; age buckets add up to the objects
+"$cli" lifetimes "$t" --from-gc 40 --to-gc 200 --json > "$dir/lt.json" || fail "lifetimes window"
+"$cli" churn "$t" --from-gc 40 --to-gc 200 --classify type,site --top 0 --json > "$dir/churn.json" || fail "churn"
+json "$dir/churn.json" "
+lt = json.load(open('$dir/lt.json'))
+assert d['from_gc'] == 40 and d['to_gc'] == 200 and d['classifiers'] == ['type', 'site']
+r = d['tree']
+assert r['objects'] == lt['died_before_first_gc_objects'] > 0, (r['objects'], lt['died_before_first_gc_objects'])
+assert r['bytes'] == lt['died_before_first_gc_bytes']
+assert d['allocated_objects'] == lt['born_objects'] and d['allocated_bytes'] == lt['born_bytes']
+def check(n):
+  assert sum(a['objects'] for a in n['by_age']) == n['objects'], n['key']
+  if n['children']:
+    assert sum(c['objects'] for c in n['children']) == n['objects'], n['key']
+    assert sum(c['bytes'] for c in n['children']) == n['bytes'], n['key']
+    assert [c['bytes'] for c in n['children']] == sorted((c['bytes'] for c in n['children']), reverse=True)
+    for c in n['children']: check(c)
+check(r)
+assert r['children'][0]['children'][0]['children'] == []
+"
+"$cli" churn "$t" --from-gc 40 --to-gc 200 --top 1 --json > "$dir/churn1.json" || fail "churn --top 1"
+json "$dir/churn1.json" "
+assert len(d['tree']['children']) == 1 and d['tree']['groups_total'] >= 1
+"
+"$cli" churn "$t" --from-gc 40 --to-gc 200 > "$dir/churn.txt" || fail "churn text"
+grep -q "dead by their first GC" "$dir/churn.txt" || fail "churn text: $(head -3 "$dir/churn.txt")"
+
+# heaptrack (tests/data/heaptrack/leaker.c): the 1500 blocks freed right
+# after their malloc are all short-lived, the 300 leaked nodes none
+ht="$TM_SOURCE_DIR/tests/data/heaptrack/leaker.zst"
+"$cli" churn "$ht" --classify site --top 0 --json > "$dir/ht.json" || fail "churn heaptrack"
+json "$dir/ht.json" "
+by = {c['key'].split(' ')[0]: c for c in d['tree']['children']}
+temp = [c for k, c in by.items() if k.startswith('temporary')]
+assert len(temp) == 1 and temp[0]['objects'] == 1500 and temp[0]['bytes'] == 1500 * 200, temp
+assert not any(k.startswith('leak_record') for k in by), list(by)
+"
+
 # usage errors
 set +e
+"$cli" churn "$t" --classify space >/dev/null 2>&1; [ $? -eq 1 ] || fail "churn --classify space: exit 1"
+"$cli" churn "$t" --from-gc 300 >/dev/null 2>&1; [ $? -eq 1 ] || fail "churn --from-gc 300: exit 1"
 "$cli" allocs "$t" --classify age >/dev/null 2>&1; [ $? -eq 1 ] || fail "allocs --classify age: exit 1"
 "$cli" allocs "$t" --from-gc 300 >/dev/null 2>&1; [ $? -eq 1 ] || fail "allocs --from-gc 300: exit 1"
 "$cli" allocs "$t" --sort nope >/dev/null 2>&1; [ $? -eq 1 ] || fail "allocs --sort nope: exit 1"

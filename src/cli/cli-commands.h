@@ -19,6 +19,7 @@ int tm_cmd_advise    (int argc, char **argv);
 int tm_cmd_tune      (int argc, char **argv);
 int tm_cmd_allocs    (int argc, char **argv);
 int tm_cmd_lifetimes (int argc, char **argv);
+int tm_cmd_churn     (int argc, char **argv);
 int tm_cmd_survival  (int argc, char **argv);
 int tm_cmd_floating_garbage (int argc, char **argv);
 int tm_cmd_transactions (int argc, char **argv);

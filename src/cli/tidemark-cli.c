@@ -26,6 +26,7 @@ static const TmCliCommand commands[] = {
   { "tune",     "[--goal throughput|latency|footprint] [--runs-per-config N] [--time-budget S] [--max-configs N] [--save-to-kb FILE --name NAME] [--json] -- java ARGS...", "measure GC configurations on a workload and recommend one", tm_cmd_tune },
   { "allocs",   "TRACE [--from-gc A --to-gc B] [--classify type[,site|thread]] [--drill KEY] [--sort S] [--top K] [--json|--csv]", "objects and bytes allocated and freed per GC interval", tm_cmd_allocs },
   { "lifetimes", "TRACE [--from-gc A --to-gc B] [--classify C] [--long-lived N] [--top K] [--json]", "age at death: GCs survived and seconds, per group", tm_cmd_lifetimes },
+  { "churn", "TRACE [--from-gc A --to-gc B] [--classify C1,C2,...] [--top K] [--json]", "short-lived objects: allocated and dead by their first GC, per group", tm_cmd_churn },
   { "survival", "TRACE [--from-gc A --to-gc B] [--json]", "survivors, promotion and survivor ages per GC", tm_cmd_survival },
   { "floating-garbage", "TRACE [--from-gc A --to-gc B] [--gc N] [--classify C] [--top K] [--json]", "dead objects the collector still keeps, at graph GCs", tm_cmd_floating_garbage },
   { "transactions", "TRACE [--top K] [--json]", "transactions that leave objects behind (record --transaction)", tm_cmd_transactions },

@@ -24,6 +24,12 @@ tm_trace_size_histogram (const TmTrace *trace, TmSizeBucket *sizes)
       sizes[b].allocations++;
       sizes[b].bytes += size;
     }
+  for (guint64 e = 0; e < trace->short_lived->len; e++)
+    {
+      const TmShortLived *sl = &g_array_index (trace->short_lived, TmShortLived, e);
+      sizes[sl->size_class].allocations += sl->count;
+      sizes[sl->size_class].bytes += sl->bytes;
+    }
 }
 
 static void

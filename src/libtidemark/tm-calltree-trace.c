@@ -61,6 +61,22 @@ tm_call_profile_from_trace_window (const TmTrace *trace, guint32 from_gc, guint3
       else if (death == tm_trace_object_birth_gc (trace, i) + 1)
         c->v[TM_COST_TEMPORARY]++;
     }
+  /* short-lived objects (no rows): born in intervals from_gc .. to_gc - 1
+   * (or all), died in their first GC: temporary, never live at a GC */
+  for (guint32 b = from_gc >= 1 && from_gc <= tm_trace_n_gcs (trace) ? from_gc : 0;
+       b < (to_gc != 0 ? to_gc : tm_trace_n_gcs (trace) + 1); b++)
+    {
+      gsize n_sl;
+      const TmShortLived *sl = tm_trace_short_lived (trace, b, &n_sl);
+
+      for (gsize k = 0; k < n_sl; k++)
+        {
+          TmCost *c = &per_site[sl[k].site];
+          c->v[TM_COST_ALLOCATIONS] += sl[k].count;
+          c->v[TM_COST_ALLOCATED] += (gint64) sl[k].bytes;
+          c->v[TM_COST_TEMPORARY] += sl[k].count;
+        }
+    }
 
   profile = tm_call_profile_new ();
   symbol_of_frame = g_new0 (guint32, trace->frames->len);

@@ -186,6 +186,43 @@ tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
     }
 }
 
+void
+tm_classifier_keys_short_lived (TmClassifier c, const TmTrace *trace, const TmShortLived *entries,
+                                guint32 n, guint32 *keys)
+{
+  g_return_if_fail (trace != NULL);
+  g_return_if_fail (n == 0 || (entries != NULL && keys != NULL));
+
+  switch (c)
+    {
+    case TM_CLASSIFIER_TYPE:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = entries[i].type;
+      break;
+
+    case TM_CLASSIFIER_SITE:
+    case TM_CLASSIFIER_CALL_SITE:
+      {
+        g_autofree guint32 *table = site_frame_table (trace, c == TM_CLASSIFIER_SITE ? 0 : 1);
+        guint32 n_sites = trace->sites->len;
+        for (guint32 i = 0; i < n; i++)
+          keys[i] = entries[i].site < n_sites ? table[entries[i].site] : 0;
+      }
+      break;
+
+    case TM_CLASSIFIER_THREAD:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = entries[i].thread;
+      break;
+
+    default:
+      /* no rows are folded while transactions are recorded; spaces and
+       * ages are heap-state classifiers */
+      memset (keys, 0, sizeof (guint32) * n);
+      break;
+    }
+}
+
 guint32
 tm_classifier_key (TmClassifier c, const TmTrace *trace, guint32 gc_id, guint32 object_index)
 {

@@ -53,6 +53,10 @@ char       *tm_classifier_key_label   (TmClassifier c, const TmTrace *trace, gui
 /* Fills keys[i] = key of objects[i] (the fast path of classification). */
 void        tm_classifier_keys        (TmClassifier c, const TmTrace *trace, guint32 gc_id,
                                        const guint32 *objects, guint32 n, guint32 *keys);
+/* The same for short-lived counters (per-object classifiers only: type,
+ * site, call-site, thread, transaction; the others give 0). */
+void        tm_classifier_keys_short_lived (TmClassifier c, const TmTrace *trace,
+                                            const TmShortLived *entries, guint32 n, guint32 *keys);
 
 #define TM_CLASS_NODE_NONE G_MAXUINT32
 

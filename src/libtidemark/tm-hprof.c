@@ -268,6 +268,8 @@ tm_hprof_import_many (const char * const *paths,
   qsort (files, n_paths, sizeof *files, by_time);
 
   b = tm_trace_builder_new (files[0].path, "hprof");
+  /* graphs are read again by each object's position in its dump */
+  tm_trace_builder_keep_all_rows (b);
   tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
   im.b = b;
   im.type_by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

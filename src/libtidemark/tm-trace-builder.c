@@ -31,6 +31,9 @@ struct _TmTraceBuilder {
   guint64   death_hint;
 
   guint32   gcs_started;      /* id of the last GC_START */
+  guint32   next_fold;        /* first birth interval whose short-lived objects are still rows */
+  gboolean  keep_rows;        /* no folding: the source finds objects by position */
+  GArray   *bytes_before;     /* guint64 per GC: bytes allocated before its GC_START */
   gboolean  gc_open;          /* between GC_START and GC_END */
   guint64   now_ns;
 
@@ -149,6 +152,7 @@ tm_trace_builder_new (const char *path, const char *format)
   tm_id_map_insert (&b->tx_kinds, 0, 0);
   b->ids_ascending = TRUE;
   b->deaths_at = g_array_new (FALSE, TRUE, sizeof (guint64));
+  b->bytes_before = g_array_new (FALSE, TRUE, sizeof (guint64));
   b->death_bytes_at = g_array_new (FALSE, TRUE, sizeof (guint64));
   g_array_append_val (b->deaths_at, zero);
   g_array_append_val (b->death_bytes_at, zero);
@@ -228,6 +232,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   tm_id_map_clear (&b->threads);
   tm_id_map_clear (&b->tx_kinds);
   g_array_unref (b->deaths_at);
+  g_array_unref (b->bytes_before);
   g_array_unref (b->death_bytes_at);
   tm_vec_u32_clear (&b->g_src);
   tm_vec_u64_clear (&b->g_start);
@@ -501,7 +506,7 @@ static gsize
 bytes_per_object (const TmTrace *t)
 {
   return 5 * sizeof (guint32) + ((t->flags & TM_TRACE_FLAG_OBJECT_SPACE) ? 1 : 0)
-         + (t->obj_ids ? sizeof (guint64) : 0);
+         + (t->obj_ids ? sizeof (guint64) : 0) + (t->obj_seq ? sizeof (guint32) : 0);
 }
 
 static void
@@ -519,6 +524,8 @@ grow_objects (TmTraceBuilder *b)
     t->obj_space = g_renew (guint8, t->obj_space, cap);
   if (t->obj_ids)
     t->obj_ids = g_renew (guint64, t->obj_ids, cap);
+  if (t->obj_seq)
+    t->obj_seq = g_renew (guint32, t->obj_seq, cap);
   b->capacity = cap;
 }
 
@@ -532,7 +539,7 @@ materialize_ids (TmTraceBuilder *b, GError **error)
     return FALSE;
   t->obj_ids = g_new (guint64, MAX (b->capacity, 1));
   for (guint64 i = 0; i < t->n_objects; i++)
-    t->obj_ids[i] = t->first_id + i;
+    t->obj_ids[i] = t->first_id + tm_trace_object_seq (t, i);
   return TRUE;
 }
 
@@ -563,6 +570,7 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   TmTrace *t = b->trace;
   guint32 type, site, thread, space = 0;
   guint64 i = t->n_objects;
+  guint64 seq = t->total_allocs;   /* short-lived objects have no row but a number */
 
   if (G_UNLIKELY (!tm_id_map_lookup (&b->types, type_id, &type)))
     return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined type %" G_GUINT64_FORMAT,
@@ -576,22 +584,22 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   if (space_id != 0 && G_UNLIKELY (!tm_id_map_lookup (&b->spaces, space_id, &space)))
     return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " uses undefined space %" G_GUINT64_FORMAT,
                  object_id, space_id);
-  if (G_UNLIKELY (i >= G_MAXUINT32 - 1))
+  if (G_UNLIKELY (seq >= G_MAXUINT32 - 1))
     return fail (error, "more than 2^32 objects: the rest of the trace is not modelled");
   if (G_UNLIKELY (size > MAX_TOTAL_BYTES - t->total_alloc_bytes))
     return fail (error, "ALLOC of object %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " bytes takes the allocated bytes past 2^63",
                  object_id, size);
 
-  /* Object ids: dense (id = first + index), ascending, or arbitrary. */
-  if (G_UNLIKELY (i == 0))
+  /* Object ids: dense (id = first + seq), ascending, or arbitrary. */
+  if (G_UNLIKELY (seq == 0))
     {
       t->first_id = object_id;
     }
   else if (t->obj_ids == NULL)
     {
-      if (G_UNLIKELY (object_id != t->first_id + i))
+      if (G_UNLIKELY (object_id != t->first_id + seq))
         {
-          if (object_id >= t->first_id && object_id < t->first_id + i)
+          if (object_id >= t->first_id && object_id < t->first_id + seq)
             return fail (error, "object id %" G_GUINT64_FORMAT " allocated twice", object_id);
           if (!materialize_ids (b, error))
             return FALSE;
@@ -646,6 +654,8 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
     }
   if (t->obj_space != NULL)
     t->obj_space[i] = (guint8) space;
+  if (t->obj_seq != NULL)
+    t->obj_seq[i] = (guint32) seq;
   if (t->obj_ids != NULL)
     {
       t->obj_ids[i] = object_id;
@@ -768,6 +778,40 @@ tm_trace_builder_tick (TmTraceBuilder *b, guint64 time_ns)
   b->trace->duration_ns = MAX (b->trace->duration_ns, time_ns);
 }
 
+void
+tm_trace_builder_keep_all_rows (TmTraceBuilder *b)
+{
+  b->keep_rows = TRUE;
+}
+
+/* Folds the short-lived objects of the birth intervals up to `last`
+ * (tm-trace-fold.c).  Not while ids are hashed (rows would move under the
+ * index) nor with transactions (a TRANSACTION names its objects when its
+ * run ends, possibly GCs after they died). */
+static void
+fold_short_lived (TmTraceBuilder *b, guint32 last)
+{
+  TmTrace *t = b->trace;
+
+  if (b->keep_rows || t->id_index != NULL || t->tx_kinds->len > 1)
+    return;
+  if (t->obj_seq == NULL && b->next_fold <= last)
+    {
+      /* until now every object had a row: its number is its index (over
+       * the limit, the next growing event stops the load) */
+      b->charged += MAX (b->capacity, 1) * sizeof (guint32);
+      t->obj_seq = g_new (guint32, MAX (b->capacity, 1));
+      for (guint64 i = 0; i < t->n_objects; i++)
+        t->obj_seq[i] = (guint32) i;
+    }
+  for (; b->next_fold <= last; b->next_fold++)
+    {
+      guint before = t->short_lived->len;
+      tm_trace_fold_interval (t, b->next_fold);
+      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64);
+    }
+}
+
 gboolean
 tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint kind,
                            const char *collector, const char *cause, GError **error)
@@ -794,7 +838,13 @@ tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, gu
   gc.kind = kind <= TM_GC_KIND_CONCURRENT ? (TmGcKind) kind : TM_GC_KIND_UNKNOWN;
   gc.start_ns = time_ns;
   gc.end_ns = time_ns;
+  /* every death of GC gc_id - 1 is known now (DEATHS come before the
+   * next GC_START): the interval before it is settled */
+  if (gc_id >= 2)
+    fold_short_lived (b, (guint32) gc_id - 2);
   gc.allocs_before = t->n_objects;
+  gc.allocations_before = t->total_allocs;
+  g_array_append_val (b->bytes_before, t->total_alloc_bytes);
   gc.usage_first = t->space_usage->len;
   g_array_append_val (t->gcs, gc);
 
@@ -1177,6 +1227,8 @@ shrink_objects (TmTraceBuilder *b)
     t->obj_space = g_renew (guint8, t->obj_space, n);
   if (t->obj_ids)
     t->obj_ids = g_renew (guint64, t->obj_ids, n);
+  if (t->obj_seq)
+    t->obj_seq = g_renew (guint32, t->obj_seq, n);
   b->capacity = n;
   if (t->id_index != NULL && t->obj_ids != old_ids)
     rebuild_id_index (b);
@@ -1186,7 +1238,7 @@ TmTrace *
 tm_trace_builder_finish (TmTraceBuilder *b)
 {
   TmTrace *t = b->trace;
-  guint64 dead = 0, dead_bytes = 0, born_bytes = 0, born = 0;
+  guint64 dead = 0, dead_bytes = 0;
   TmTrace *result;
 
   if (b->in_graph)
@@ -1200,6 +1252,10 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   /* Keep everything up to the last complete GC. */
   while (t->gcs->len > 0 && !g_array_index (t->gcs, TmGc, t->gcs->len - 1).complete)
     g_array_set_size (t->gcs, t->gcs->len - 1);
+  /* the intervals whose first GC is the last, and after it */
+  if (t->n_objects > 0)
+    fold_short_lived (b, t->gcs->len);
+  tm_trace_short_lived_pad (t, t->gcs->len + 2);
 
   resolve_hierarchy (b);
   /* Recorders may write an OOM late (after later GCs): keep time order,
@@ -1228,7 +1284,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
             t->obj_tx[g_array_index (t->tx_objects, guint32, j)] = tx->kind;
         }
     }
-  if (b->capacity > 0 && t->obj_ids == NULL && b->trace->n_objects == 0)
+  if (b->capacity > 0 && t->obj_ids == NULL && t->total_allocs == 0)
     t->first_id = 1;
 
   /* Live objects after each GC: born before its start minus deaths so far. */
@@ -1237,17 +1293,14 @@ tm_trace_builder_finish (TmTraceBuilder *b)
       TmGc *gc = &g_array_index (t->gcs, TmGc, i);
       guint32 id = gc->id;
 
-      for (; born < gc->allocs_before; born++)
-        {
-          guint32 s32 = t->obj_size[born];
-          born_bytes = tm_add_sat (born_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, born));
-        }
+      guint64 born_bytes = g_array_index (b->bytes_before, guint64, i);
+
       if (id < b->deaths_at->len)
         {
           dead += g_array_index (b->deaths_at, guint64, id);
           dead_bytes = tm_add_sat (dead_bytes, g_array_index (b->death_bytes_at, guint64, id));
         }
-      gc->live_objects = gc->allocs_before >= dead ? gc->allocs_before - dead : 0;
+      gc->live_objects = gc->allocations_before >= dead ? gc->allocations_before - dead : 0;
       gc->live_bytes = born_bytes >= dead_bytes ? born_bytes - dead_bytes : 0;
     }
   t->total_deaths = b->death_count;

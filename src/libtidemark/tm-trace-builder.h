@@ -131,6 +131,10 @@ void     tm_trace_builder_stopped     (TmTraceBuilder *b, guint64 offset);
 /* Finishes the model: drops an unfinished trailing GC, computes live
  * objects per GC, checks END's totals.  Consumes the builder. */
 TmTrace *tm_trace_builder_finish      (TmTraceBuilder *b);
+/* Every object keeps its row, also the ones that die in their first GC
+ * (which otherwise become short-lived counters): for sources that find
+ * objects again by their position (HPROF dumps, re-read per graph). */
+void     tm_trace_builder_keep_all_rows (TmTraceBuilder *b);
 
 /* Transactions (TX_KIND, TRANSACTION): a run of an operator-named method
  * and the objects its thread allocated meanwhile (already ALLOCed). */

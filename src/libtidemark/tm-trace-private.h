@@ -22,7 +22,7 @@ static inline gboolean
 tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
 {
   /* dense ids (every recorder that numbers objects 1, 2, 3...) */
-  if (G_LIKELY (trace->obj_ids == NULL))
+  if (G_LIKELY (trace->obj_ids == NULL && trace->obj_seq == NULL))
     {
       if (id < trace->first_id || id - trace->first_id >= trace->n_objects)
         return FALSE;
@@ -31,5 +31,13 @@ tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hi
     }
   return tm_trace_object_index_for_id_slow (trace, id, hint, index);
 }
+
+/* Folds the rows of the objects born in interval b (after b GC_STARTs)
+ * that died in their first GC into short-lived counters, and compacts
+ * the rows of the intervals after it (tm-trace-fold.c).  The trace's
+ * intervals before b must be folded already. */
+void     tm_trace_fold_interval (TmTrace *trace, guint32 b);
+/* Empty counter ranges up to short_lived_first->len == len. */
+void     tm_trace_short_lived_pad (TmTrace *trace, guint32 len);
 
 G_END_DECLS

@@ -96,6 +96,8 @@ tm_trace_new (const char *path, const char *format)
   t->space_usage = g_array_new (FALSE, TRUE, sizeof (TmSpaceUsage));
   t->warnings = g_array_new (FALSE, TRUE, sizeof (TmWarning));
   g_array_set_clear_func (t->warnings, clear_warning);
+  t->short_lived = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
+  t->short_lived_first = g_array_new (FALSE, TRUE, sizeof (guint64));
   t->first_id = 0;
   t->strings = g_string_chunk_new (4096);
   t->string_set = g_hash_table_new (g_str_hash, g_str_equal);
@@ -143,6 +145,9 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_death);
   g_free (t->obj_space);
   g_free (t->obj_ids);
+  g_free (t->obj_seq);
+  g_array_unref (t->short_lived);
+  g_array_unref (t->short_lived_first);
   g_clear_pointer (&t->size_overflow, g_hash_table_unref);
   g_clear_pointer (&t->id_index, g_hash_table_unref);
   g_clear_pointer (&t->source_bytes, g_bytes_unref);
@@ -183,22 +188,85 @@ tm_trace_object_size (const TmTrace *trace, guint64 index)
 guint64
 tm_trace_object_id (const TmTrace *trace, guint64 index)
 {
-  return trace->obj_ids ? trace->obj_ids[index] : trace->first_id + index;
+  return trace->obj_ids ? trace->obj_ids[index] : trace->first_id + tm_trace_object_seq (trace, index);
 }
+
+/* Galloping search from the hint, then binary search, in ascending keys. */
+#define GALLOP_SEARCH(keys, n, key, hint, index)                        \
+  G_STMT_START {                                                        \
+    guint64 lo, hi, step;                                               \
+    if ((n) == 0)                                                       \
+      return FALSE;                                                     \
+    lo = MIN (*(hint), (n) - 1);                                        \
+    if ((keys)[lo] == (key))                                            \
+      {                                                                 \
+        *(index) = lo;                                                  \
+        return TRUE;                                                    \
+      }                                                                 \
+    if ((keys)[lo] < (key))                                             \
+      {                                                                 \
+        step = 1;                                                       \
+        hi = lo + 1;                                                    \
+        while (hi < (n) && (keys)[hi] < (key))                          \
+          {                                                             \
+            lo = hi;                                                    \
+            step *= 2;                                                  \
+            hi = lo + step;                                             \
+          }                                                             \
+        if (hi > (n))                                                   \
+          hi = (n);                                                     \
+      }                                                                 \
+    else                                                                \
+      {                                                                 \
+        hi = lo;                                                        \
+        step = 1;                                                       \
+        while (lo > 0 && (keys)[lo] > (key))                            \
+          {                                                             \
+            hi = lo;                                                    \
+            lo = lo > step ? lo - step : 0;                             \
+            step *= 2;                                                  \
+          }                                                             \
+        hi = hi + 1;                                                    \
+      }                                                                 \
+    while (lo < hi)                                                     \
+      {                                                                 \
+        guint64 mid = lo + (hi - lo) / 2;                               \
+        if ((keys)[mid] < (key))                                        \
+          lo = mid + 1;                                                 \
+        else                                                            \
+          hi = mid;                                                     \
+      }                                                                 \
+    if (lo < (n) && (keys)[lo] == (key))                                \
+      {                                                                 \
+        *(index) = lo;                                                  \
+        *(hint) = lo;                                                   \
+        return TRUE;                                                    \
+      }                                                                 \
+    return FALSE;                                                       \
+  } G_STMT_END
 
 gboolean
 tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
 {
   const guint64 *ids = trace->obj_ids;
   guint64 n = trace->n_objects;
-  guint64 lo, hi, step;
 
   if (ids == NULL)
     {
-      if (id < trace->first_id || id - trace->first_id >= n)
+      guint64 seq;
+
+      if (id < trace->first_id || id - trace->first_id >= trace->total_allocs)
         return FALSE;
-      *index = id - trace->first_id;
-      return TRUE;
+      seq = id - trace->first_id;
+      if (trace->obj_seq == NULL)
+        {
+          if (seq >= n)
+            return FALSE;
+          *index = seq;
+          return TRUE;
+        }
+      /* dense ids, rows of the survivors only: search their numbers */
+      GALLOP_SEARCH (trace->obj_seq, n, seq, hint, index);
     }
 
   if (trace->id_index != NULL)
@@ -210,57 +278,7 @@ tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id, guint64 *hi
       return TRUE;
     }
 
-  if (n == 0)
-    return FALSE;
-
-  /* Galloping search from the hint, then binary search. */
-  lo = MIN (*hint, n - 1);
-  if (ids[lo] == id)
-    {
-      *index = lo;
-      return TRUE;
-    }
-  if (ids[lo] < id)
-    {
-      step = 1;
-      hi = lo + 1;
-      while (hi < n && ids[hi] < id)
-        {
-          lo = hi;
-          step *= 2;
-          hi = lo + step;
-        }
-      if (hi > n)
-        hi = n;
-    }
-  else
-    {
-      hi = lo;
-      step = 1;
-      while (lo > 0 && ids[lo] > id)
-        {
-          hi = lo;
-          lo = lo > step ? lo - step : 0;
-          step *= 2;
-        }
-      hi = hi + 1;
-    }
-  /* invariant: answer, if any, in [lo, hi) */
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (ids[mid] < id)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo < n && ids[lo] == id)
-    {
-      *index = lo;
-      *hint = lo;
-      return TRUE;
-    }
-  return FALSE;
+  GALLOP_SEARCH (ids, n, id, hint, index);
 }
 
 gboolean
@@ -279,6 +297,55 @@ tm_trace_allocs_before_gc (const TmTrace *trace, guint32 gc_id)
   if (gc_id > trace->gcs->len)
     return trace->n_objects;
   return g_array_index (trace->gcs, TmGc, gc_id - 1).allocs_before;
+}
+
+guint64
+tm_trace_gc_end_ns (const TmTrace *trace, guint32 gc_id)
+{
+  const TmGc *gc;
+
+  if (gc_id == 0)
+    return 0;
+  gc = &g_array_index (trace->gcs, TmGc, gc_id - 1);
+  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
+}
+
+guint64
+tm_trace_allocations_before_gc (const TmTrace *trace, guint32 gc_id)
+{
+  if (gc_id == 0)
+    return 0;
+  if (gc_id > trace->gcs->len)
+    return trace->total_allocs;
+  return g_array_index (trace->gcs, TmGc, gc_id - 1).allocations_before;
+}
+
+const TmShortLived *
+tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n)
+{
+  const GArray *first = trace->short_lived_first;
+  guint64 lo, hi;
+
+  if ((guint64) b + 1 >= first->len)
+    {
+      *n = 0;
+      return NULL;
+    }
+  lo = g_array_index (first, guint64, b);
+  hi = g_array_index (first, guint64, b + 1);
+  *n = hi - lo;
+  return hi > lo ? &g_array_index (trace->short_lived, TmShortLived, lo) : NULL;
+}
+
+guint8
+tm_trace_size_class (guint64 size)
+{
+  guint8 b = 0;
+
+  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more */
+  while (b + 1 < 9 && size > (G_GUINT64_CONSTANT (8) << b))
+    b++;
+  return b;
 }
 
 guint32
@@ -432,7 +499,11 @@ tm_trace_object_memory (const TmTrace *trace)
     per += 1;
   if (trace->obj_ids)
     per += sizeof (guint64);
+  if (trace->obj_seq)
+    per += sizeof (guint32);
   return per * trace->n_objects
+         + trace->short_lived->len * sizeof (TmShortLived)
+         + trace->short_lived_first->len * sizeof (guint64)
          + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
          + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);
 }

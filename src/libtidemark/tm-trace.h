@@ -132,7 +132,8 @@ typedef struct {
   guint64     committed_after;
   guint64     live_objects;     /* objects alive right after this GC */
   guint64     live_bytes;       /* their shallow bytes */
-  guint64     allocs_before;    /* objects allocated before GC_START (= first object index born after) */
+  guint64     allocs_before;    /* object rows allocated before GC_START (= first object index born after) */
+  guint64     allocations_before; /* all allocations before GC_START, short-lived ones included */
   guint32     usage_first;      /* index into TmTrace.space_usage */
   guint32     usage_count;
   gboolean    has_graph;        /* GRAPH_BEGIN..GRAPH_END complete */
@@ -177,6 +178,21 @@ typedef struct {
   guint64  offset;        /* byte offset in the file (compressed offset for zstd) */
   char    *message;       /* human readable, names the file */
 } TmWarning;
+
+/* Objects that died in the first GC after their birth (or, after the
+ * last GC, before the end) are part of no heap state: the model keeps no
+ * row for them, only these counters, one per birth interval and (type,
+ * site, thread, size class, age-at-death bucket). */
+typedef struct {
+  guint32  type;          /* type index */
+  guint32  site;          /* site index */
+  guint32  thread;        /* thread index */
+  guint32  count;         /* objects */
+  guint64  bytes;         /* their shallow bytes */
+  double   age_seconds;   /* sum of their estimated ages at death (tm_lifetime_birth_ns) */
+  guint8   size_class;    /* TmSizeBucket index (tm_trace_size_class) */
+  guint8   age_bucket;    /* TM_LIFETIME_TIME_BUCKETS index of the age at death */
+} TmShortLived;
 
 typedef struct _TmTrace TmTrace;
 
@@ -224,10 +240,19 @@ struct _TmTrace {
   guint32   *obj_size;          /* bytes; TM_SIZE_OVERFLOW -> see size_overflow */
   guint32   *obj_death;         /* GC id the object died in (or before), TM_ALIVE if never */
   guint8    *obj_space;         /* space index, or NULL when spaces are not recorded */
-  guint64   *obj_ids;           /* NULL when ids are dense: id = first_id + index */
+  guint64   *obj_ids;           /* NULL when ids are dense: id = first_id + seq */
+  guint32   *obj_seq;           /* allocation number (0-based, short-lived ones counted);
+                                 * NULL when every object has a row: seq = index */
   guint64    first_id;
   GHashTable *size_overflow;    /* object index -> guint64* size */
   GHashTable *id_index;         /* id -> index+1, only when ids are not ascending */
+
+  /* Short-lived objects (no rows): TmShortLived grouped by birth
+   * interval b (objects allocated after b GC_STARTs): entries
+   * [short_lived_first[b], short_lived_first[b + 1]); the array has
+   * n_gcs + 2 entries. */
+  GArray    *short_lived;       /* TmShortLived */
+  GArray    *short_lived_first; /* guint64 */
 
   /* Totals */
   guint64    total_allocs;
@@ -328,8 +353,26 @@ gboolean    tm_trace_object_index_for_id (const TmTrace *trace, guint64 id, guin
 guint32     tm_trace_object_birth_gc     (const TmTrace *trace, guint64 index);
 /* TRUE if the object is part of the heap state after GC gc_id. */
 gboolean    tm_trace_object_alive_after  (const TmTrace *trace, guint64 index, guint32 gc_id);
-/* Objects allocated before GC_START of gc_id (so candidates for heap state). */
+/* When GC gc_id ended (its start if it records no end); 0 for gc_id 0,
+ * the trace start. */
+guint64     tm_trace_gc_end_ns           (const TmTrace *trace, guint32 gc_id);
+/* Object rows allocated before GC_START of gc_id (so candidates for heap state). */
 guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
+/* All allocations before GC_START of gc_id, short-lived ones included
+ * (total_allocs after the last GC). */
+guint64     tm_trace_allocations_before_gc (const TmTrace *trace, guint32 gc_id);
+/* Allocation number of an object row (0-based, in allocation order). */
+static inline guint64
+tm_trace_object_seq (const TmTrace *trace, guint64 index)
+{
+  return trace->obj_seq != NULL ? trace->obj_seq[index] : index;
+}
+/* The short-lived counters of the objects born in interval b (after b
+ * GC_STARTs, before the next): *n entries. */
+const TmShortLived *tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n);
+/* Size class of an allocation: index of the first bucket of
+ * tm_trace_size_histogram whose max_size >= size. */
+guint8      tm_trace_size_class          (guint64 size);
 
 const char *tm_gc_kind_to_string         (TmGcKind kind);
 const char *tm_space_kind_to_string      (TmSpaceKind kind);

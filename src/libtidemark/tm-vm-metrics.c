@@ -8,6 +8,7 @@
  * series costs about as much as reading its records once.
  */
 #include "tm-vm-metrics.h"
+#include "tm-churn.h"
 #include "tm-trend.h"
 #include "tm-heap-graph.h"
 #include "tm-error.h"
@@ -69,17 +70,6 @@ static guint64
 gc_start_ns (const TmTrace *trace, guint32 gc_id)
 {
   return gc_id == 0 ? 0 : tm_trace_gc (trace, gc_id)->start_ns;
-}
-
-static guint64
-gc_end_ns (const TmTrace *trace, guint32 gc_id)
-{
-  const TmGc *gc;
-
-  if (gc_id == 0)
-    return 0;
-  gc = tm_trace_gc (trace, gc_id);
-  return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
 }
 
 /* ---- group keys ------------------------------------------------------ */
@@ -144,6 +134,21 @@ key_batcher_run (KeyBatcher *kb, guint64 first, guint32 n)
     kb->objects[i] = (guint32) (first + i);
   for (guint l = 0; l <= kb->n_drill; l++)
     tm_classifier_keys (kb->chain[l], kb->trace, 0, kb->objects, n, kb->keys[l]);
+  for (guint l = 0; l < kb->n_drill; l++)
+    for (guint32 i = 0; i < n; i++)
+      if (kb->keys[l][i] != kb->drill_key[l])
+        out[i] = NO_GROUP;
+  return out;
+}
+
+/* The same for short-lived counters [0, n) (n <= KEY_BATCH). */
+static const guint32 *
+key_batcher_run_short_lived (KeyBatcher *kb, const TmShortLived *entries, guint32 n)
+{
+  guint32 *out = kb->keys[kb->n_drill];
+
+  for (guint l = 0; l <= kb->n_drill; l++)
+    tm_classifier_keys_short_lived (kb->chain[l], kb->trace, entries, n, kb->keys[l]);
   for (guint l = 0; l < kb->n_drill; l++)
     for (guint32 i = 0; i < n; i++)
       if (kb->keys[l][i] != kb->drill_key[l])
@@ -292,6 +297,23 @@ compare_by_alloc_bytes (gconstpointer a, gconstpointer b)
   return g_strcmp0 (ga->key, gb->key);
 }
 
+static TmAllocGroup *
+alloc_group_of_key (TmAllocSeries *s, const TmTrace *trace, TmClassifier level, guint32 *group_of_key,
+                    guint32 domain, guint32 key)
+{
+  guint32 gi;
+
+  if (key >= domain)
+    key = 0;
+  gi = group_of_key[key];
+  if (gi == NO_GROUP)
+    {
+      gi = group_of_key[key] = s->groups->len;
+      g_ptr_array_add (s->groups, alloc_group_new (s->n_points, tm_classifier_key_label (level, trace, key), key));
+    }
+  return g_ptr_array_index (s->groups, gi);
+}
+
 TmAllocSeries *
 tm_alloc_series_compute (TmTrace              *trace,
                          const TmAllocRequest *request,
@@ -335,7 +357,7 @@ tm_alloc_series_compute (TmTrace              *trace,
       guint64 a = gc_start_ns (trace, g - 1), b = gc_start_ns (trace, g);
 
       s->gcs[p] = g;
-      s->end_ns[p] = gc_end_ns (trace, g);
+      s->end_ns[p] = tm_trace_gc_end_ns (trace, g);
       s->interval_ns[p] = b > a ? b - a : 1;
     }
   s->total.key = g_strdup ("Total");
@@ -383,7 +405,7 @@ tm_alloc_series_compute (TmTrace              *trace,
         for (guint32 i = 0; i < m; i++)
           {
             guint64 idx = base + i;
-            guint32 death = trace->obj_death[idx], key = keys[i], gi;
+            guint32 death = trace->obj_death[idx], key = keys[i];
             gboolean born_in = idx >= win_first;
             gboolean died_in = death >= from && death <= to;
             TmAllocGroup *g;
@@ -393,15 +415,7 @@ tm_alloc_series_compute (TmTrace              *trace,
               continue;
             if (key == NO_GROUP)
               continue;
-            if (key >= domain)
-              key = 0;
-            gi = group_of_key[key];
-            if (gi == NO_GROUP)
-              {
-                gi = group_of_key[key] = s->groups->len;
-                g_ptr_array_add (s->groups, alloc_group_new (n, tm_classifier_key_label (level, trace, key), key));
-              }
-            g = g_ptr_array_index (s->groups, gi);
+            g = alloc_group_of_key (s, trace, level, group_of_key, domain, key);
             size = object_size (trace, idx);
             if (born_in)
               {
@@ -422,6 +436,39 @@ tm_alloc_series_compute (TmTrace              *trace,
                 g->freed_bytes[p] += size;
                 s->total.freed_objects[p]++;
                 s->total.freed_bytes[p] += size;
+              }
+          }
+      }
+
+    /* short-lived objects born in intervals from-1 .. to-1 were allocated
+     * in the window and died in it, in the GC after their birth */
+    for (guint32 b = from - 1; b < to; b++)
+      {
+        gsize n_sl;
+        const TmShortLived *sl = tm_trace_short_lived (trace, b, &n_sl);
+        guint p = b + 1 - from;
+
+        for (gsize base = 0; base < n_sl; base += KEY_BATCH)
+          {
+            guint32 m = (guint32) MIN ((gsize) KEY_BATCH, n_sl - base);
+            const guint32 *keys = key_batcher_run_short_lived (&kb, sl + base, m);
+
+            for (guint32 i = 0; i < m; i++)
+              {
+                const TmShortLived *e = &sl[base + i];
+                TmAllocGroup *g;
+
+                if (keys[i] == NO_GROUP)
+                  continue;
+                g = alloc_group_of_key (s, trace, level, group_of_key, domain, keys[i]);
+                g->alloc_objects[p] += e->count;
+                g->alloc_bytes[p] += e->bytes;
+                g->freed_objects[p] += e->count;
+                g->freed_bytes[p] += e->bytes;
+                s->total.alloc_objects[p] += e->count;
+                s->total.alloc_bytes[p] += e->bytes;
+                s->total.freed_objects[p] += e->count;
+                s->total.freed_bytes[p] += e->bytes;
               }
           }
       }
@@ -572,8 +619,8 @@ tm_lifetime_gc_bucket (guint32 n)
   return 7;
 }
 
-static guint
-time_bucket (guint64 ns)
+guint
+tm_lifetime_time_bucket (guint64 ns)
 {
   guint64 limit = 1000000;   /* 1 ms */
 
@@ -600,6 +647,14 @@ compare_lifetime_groups (gconstpointer a, gconstpointer b)
   return g_strcmp0 (ga->key, gb->key);
 }
 
+guint64
+tm_lifetime_birth_ns (guint64 seq, guint64 lo_seq, guint64 hi_seq, guint64 t0, guint64 t1)
+{
+  if (t1 <= t0 || hi_seq <= lo_seq)
+    return t0;
+  return t0 + (guint64) ((double) (t1 - t0) * (double) (seq - lo_seq) / (double) (hi_seq - lo_seq));
+}
+
 /* Estimated allocation time of object idx born in the interval of GC
  * `birth_gc` (1-based; n_gcs + 1 after the last GC): the interval's
  * allocations spread evenly between the end of the GC before and the
@@ -607,14 +662,12 @@ compare_lifetime_groups (gconstpointer a, gconstpointer b)
 static guint64
 estimated_birth_ns (const TmTrace *trace, guint64 idx, guint32 birth_gc)
 {
-  guint64 lo_idx = tm_trace_allocs_before_gc (trace, birth_gc - 1);
-  guint64 hi_idx = tm_trace_allocs_before_gc (trace, birth_gc);
-  guint64 t0 = gc_end_ns (trace, birth_gc - 1);
   guint64 t1 = birth_gc <= tm_trace_n_gcs (trace) ? gc_start_ns (trace, birth_gc) : trace->duration_ns;
 
-  if (t1 <= t0 || hi_idx <= lo_idx)
-    return t0;
-  return t0 + (guint64) ((double) (t1 - t0) * (double) (idx - lo_idx) / (double) (hi_idx - lo_idx));
+  return tm_lifetime_birth_ns (tm_trace_object_seq (trace, idx),
+                               tm_trace_allocations_before_gc (trace, birth_gc - 1),
+                               tm_trace_allocations_before_gc (trace, birth_gc),
+                               tm_trace_gc_end_ns (trace, birth_gc - 1), t1);
 }
 
 static void
@@ -626,7 +679,7 @@ lifetime_add (TmLifetimeGroup *g, guint32 survived, guint64 age_ns, guint64 size
   g->died_bytes += size;
   g->by_gcs_objects[b]++;
   g->by_gcs_bytes[b] += size;
-  g->by_time_objects[time_bucket (age_ns)]++;
+  g->by_time_objects[tm_lifetime_time_bucket (age_ns)]++;
   /* running sums; turned into means at the end */
   g->mean_gcs += survived;
   g->mean_seconds += age_ns / 1e9;
@@ -635,6 +688,37 @@ lifetime_add (TmLifetimeGroup *g, guint32 survived, guint64 age_ns, guint64 size
       g->long_lived_objects++;
       g->long_lived_bytes += size;
     }
+}
+
+/* Short-lived objects: died at their first GC (0 survived). */
+static void
+lifetime_add_short_lived (TmLifetimeGroup *g, const TmShortLived *e)
+{
+  g->died_objects += e->count;
+  g->died_bytes += e->bytes;
+  g->by_gcs_objects[0] += e->count;
+  g->by_gcs_bytes[0] += e->bytes;
+  g->by_time_objects[e->age_bucket] += e->count;
+  g->mean_seconds += e->age_seconds;
+}
+
+static TmLifetimeGroup *
+lifetime_group_of_key (TmLifetimes *lt, const TmTrace *trace, guint32 *group_of_key, guint32 domain, guint32 key)
+{
+  guint32 gi;
+
+  if (key >= domain)
+    key = 0;
+  gi = group_of_key[key];
+  if (gi == NO_GROUP)
+    {
+      TmLifetimeGroup *ng = g_new0 (TmLifetimeGroup, 1);
+      ng->key = tm_classifier_key_label (lt->classifier, trace, key);
+      ng->key_index = key;
+      gi = group_of_key[key] = lt->groups->len;
+      g_ptr_array_add (lt->groups, ng);
+    }
+  return g_ptr_array_index (lt->groups, gi);
 }
 
 static void
@@ -691,7 +775,7 @@ tm_lifetimes_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassifi
       for (guint32 i = 0; i < m; i++)
         {
           guint64 idx = base + i, size;
-          guint32 death = trace->obj_death[idx], key = keys[i], gi, survived, birth_gc;
+          guint32 death = trace->obj_death[idx], survived, birth_gc;
           guint64 born_ns, died_ns;
           TmLifetimeGroup *g;
 
@@ -711,24 +795,45 @@ tm_lifetimes_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassifi
             }
           if (death < from_gc || death > to_gc)
             continue;
-          if (key >= domain)
-            key = 0;
-          gi = group_of_key[key];
-          if (gi == NO_GROUP)
-            {
-              TmLifetimeGroup *ng = g_new0 (TmLifetimeGroup, 1);
-              ng->key = tm_classifier_key_label (classifier, trace, key);
-              ng->key_index = key;
-              gi = group_of_key[key] = lt->groups->len;
-              g_ptr_array_add (lt->groups, ng);
-            }
-          g = g_ptr_array_index (lt->groups, gi);
+          g = lifetime_group_of_key (lt, trace, group_of_key, domain, keys[i]);
           survived = death > birth_gc ? death - birth_gc : 0;
           born_ns = estimated_birth_ns (trace, idx, birth_gc);
           died_ns = gc_start_ns (trace, death);
           lifetime_add (g, survived, died_ns > born_ns ? died_ns - born_ns : 0, size, lt->long_lived_gcs);
           lifetime_add (&lt->total, survived, died_ns > born_ns ? died_ns - born_ns : 0, size,
                         lt->long_lived_gcs);
+        }
+    }
+
+  /* short-lived objects born in intervals from-1 .. to-1: born in the
+   * window and died in it, at their first GC */
+  for (guint32 b = from_gc - 1; b < to_gc; b++)
+    {
+      gsize n_sl;
+      const TmShortLived *sl = tm_trace_short_lived (trace, b, &n_sl);
+
+      for (gsize base = 0; base < n_sl; base += KEY_BATCH)
+        {
+          guint32 m = (guint32) MIN ((gsize) KEY_BATCH, n_sl - base);
+          const guint32 *keys;
+
+          if (g_cancellable_set_error_if_cancelled (cancellable, error))
+            {
+              key_batcher_clear (&kb);
+              return NULL;
+            }
+          keys = key_batcher_run_short_lived (&kb, sl + base, m);
+          for (guint32 i = 0; i < m; i++)
+            {
+              const TmShortLived *e = &sl[base + i];
+
+              lt->born_objects += e->count;
+              lt->born_bytes += e->bytes;
+              lt->died_young_objects += e->count;
+              lt->died_young_bytes += e->bytes;
+              lifetime_add_short_lived (lifetime_group_of_key (lt, trace, group_of_key, domain, keys[i]), e);
+              lifetime_add_short_lived (&lt->total, e);
+            }
         }
     }
   key_batcher_clear (&kb);
@@ -840,6 +945,20 @@ tm_survival_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, GCancellabl
           gsize c = (gsize) birth * TM_SURVIVAL_AGES + (death - (birth + 1));
           dead_obj[c]++;
           dead_bytes[c] += size;
+        }
+    }
+  /* short-lived objects: cohort b, died in its first GC (age 0) */
+  for (guint32 b = 0; b < to_gc; b++)
+    {
+      gsize n_sl;
+      const TmShortLived *sl = tm_trace_short_lived (trace, b, &n_sl);
+
+      for (gsize i = 0; i < n_sl; i++)
+        {
+          born_obj[b] += sl[i].count;
+          born_bytes[b] += sl[i].bytes;
+          dead_obj[(gsize) b * TM_SURVIVAL_AGES] += sl[i].count;
+          dead_bytes[(gsize) b * TM_SURVIVAL_AGES] += sl[i].bytes;
         }
     }
 
@@ -1030,6 +1149,9 @@ tm_vm_metrics_compute (TmTrace *trace, guint32 from_gc, guint32 to_gc, TmClassif
   m->lifetimes = tm_lifetimes_compute (trace, from_gc, to_gc, classifier, 8, cancellable, error);
   if (m->lifetimes == NULL)
     return NULL;
+  m->churn = tm_churn_compute (trace, from_gc, to_gc, &classifier, 1, cancellable, error);
+  if (m->churn == NULL)
+    return NULL;
   m->survival = tm_survival_compute (trace, from_gc, to_gc, cancellable, error);
   if (m->survival == NULL)
     return NULL;
@@ -1056,6 +1178,7 @@ tm_vm_metrics_free (TmVmMetrics *m)
     return;
   g_clear_pointer (&m->allocs, tm_alloc_series_unref);
   g_clear_pointer (&m->lifetimes, tm_lifetimes_free);
+  g_clear_pointer (&m->churn, tm_churn_free);
   g_clear_pointer (&m->survival, tm_survival_free);
   g_clear_pointer (&m->floating, g_array_unref);
   g_clear_pointer (&m->transactions, tm_tx_report_free);

@@ -113,6 +113,11 @@ double          tm_alloc_series_rate    (const TmAllocSeries *series, const guin
 const char *tm_lifetime_gc_bucket_label   (guint bucket);   /* "3-4" */
 const char *tm_lifetime_time_bucket_label (guint bucket);   /* "< 10 ms" */
 guint       tm_lifetime_gc_bucket         (guint32 gcs_survived);
+guint       tm_lifetime_time_bucket       (guint64 age_ns);
+/* Estimated allocation time of allocation number `seq` of an interval
+ * whose allocations [lo_seq, hi_seq) spread evenly over [t0_ns, t1_ns]. */
+guint64     tm_lifetime_birth_ns          (guint64 seq, guint64 lo_seq, guint64 hi_seq,
+                                           guint64 t0_ns, guint64 t1_ns);
 
 typedef struct {
   char     *key;
@@ -213,11 +218,14 @@ GPtrArray   *tm_floating_garbage_breakdown (TmHeapCache *heaps, guint32 gc_id, T
 
 /* ---- everything of a window at once (the app's Allocations view) ---- */
 
+typedef struct _TmChurn TmChurn;   /* tm-churn.h */
+
 typedef struct {
   guint32        from_gc, to_gc;
   TmClassifier   classifier;
   TmAllocSeries *allocs;                 /* by `classifier` */
   TmLifetimes   *lifetimes;              /* by `classifier`, long-lived = 8 GCs */
+  TmChurn       *churn;                  /* short-lived objects by `classifier` */
   TmSurvival    *survival;
   GArray        *floating;               /* TmFloatingPoint, or NULL: */
   char          *floating_unavailable;   /*   why not */

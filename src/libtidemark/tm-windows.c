@@ -629,7 +629,7 @@ old_share (const Evidence *ev, gsize f)
   guint64 lo, hi;
   double old = 0, growth;
 
-  if (trace->n_objects == 0 || !(trace->flags & TM_TRACE_FLAG_DEATHS) || last_gc <= first_gc + 1)
+  if (trace->total_allocs == 0 || !(trace->flags & TM_TRACE_FLAG_DEATHS) || last_gc <= first_gc + 1)
     return -1;
   mid = first_gc + (last_gc - first_gc) / 2;
   lo = tm_trace_allocs_before_gc (trace, first_gc);

@@ -665,7 +665,7 @@ put_document (Html *h, GError **error)
     {
       if (!put_timeline_chart (h, TM_CHART_MEMORY, 340, 0, 0, r->window, NULL, error))
         return FALSE;
-      if (h->trace->n_objects > 0 &&
+      if (h->trace->total_allocs > 0 &&
           !put_timeline_chart (h, TM_CHART_OBJECTS, 240, 0, 0, r->window, NULL, error))
         return FALSE;
       for (guint i = 1; i <= tm_trace_n_gcs (h->trace) && !has_pauses; i++)

@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-allocations-view.h"
 #include "tm-format-util.h"
+#include "tm-churn.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -139,6 +140,47 @@ fill_lifetimes (TmAllocationsView *self, const TmVmMetrics *m)
   tm_text_table_sort_by (t, 2);
 }
 
+/* The short-lived objects per group, with the share of the group's
+ * allocations they are (from the allocation series of the same window). */
+static void
+fill_short_lived (TmAllocationsView *self, const TmVmMetrics *m)
+{
+  TmTextTable *t = self->tables[TM_ALLOCATIONS_PAGE_SHORT_LIVED];
+  const TmChurnNode *root = m->churn->root;
+  g_autoptr(GHashTable) allocated = g_hash_table_new (NULL, NULL);
+  Row r = { 0 };
+
+  for (guint i = 0; i < m->allocs->groups->len; i++)
+    {
+      const TmAllocGroup *g = g_ptr_array_index (m->allocs->groups, i);
+      g_hash_table_insert (allocated, GUINT_TO_POINTER (g->key_index + 1), (gpointer) g);
+    }
+  for (guint i = 0; i < root->children->len; i++)
+    {
+      const TmChurnNode *n = g_ptr_array_index (root->children, i);
+      const TmAllocGroup *g = g_hash_table_lookup (allocated, GUINT_TO_POINTER (n->key_index + 1));
+      double share = g != NULL && g->sum_alloc_bytes ? 100.0 * (double) n->bytes / (double) g->sum_alloc_bytes : NAN;
+      double mean = n->objects ? n->age_seconds / (double) n->objects : 0;
+      guint most = 0;
+
+      for (guint b = 1; b < TM_LIFETIME_TIME_BUCKETS; b++)
+        if (n->by_age[b] > n->by_age[most])
+          most = b;
+      cell (&r, g_strdup (n->key), NAN);
+      cell_count (&r, n->objects);
+      cell_bytes (&r, (double) n->bytes);
+      cell (&r, isnan (share) ? g_strdup ("—") : g_strdup_printf ("%.1f %%", share), isnan (share) ? -1 : share);
+      cell (&r, g_strdup_printf ("%.3f s", mean), mean);
+      cell (&r, g_strdup (tm_lifetime_time_bucket_label (most)), most);
+      add_row (t, &r);
+    }
+  tm_text_table_sort_by (t, 2);
+  set_note (self, TM_ALLOCATIONS_PAGE_SHORT_LIVED,
+            _("Objects allocated in the window that died in the first GC after their birth: never part of a heap "
+              "state, they cost allocation and collection work (churn). Share: of the group's allocated bytes. "
+              "Age at death: from the estimated allocation time to that GC."));
+}
+
 static void
 fill_survival (TmAllocationsView *self, TmTrace *trace, const TmVmMetrics *m)
 {
@@ -255,6 +297,7 @@ show (TmAllocationsView *self)
     return;
   fill_allocs (self, m);
   fill_lifetimes (self, m);
+  fill_short_lived (self, m);
   fill_survival (self, trace, m);
   fill_floating (self, m);
   fill_transactions (self, trace, m);
@@ -350,6 +393,13 @@ tm_allocations_view_get_table (TmAllocationsView *self, TmAllocationsPage page)
   return self->tables[page];
 }
 
+void
+tm_allocations_view_show_page (TmAllocationsView *self, TmAllocationsPage page)
+{
+  g_return_if_fail (TM_IS_ALLOCATIONS_VIEW (self) && page < TM_ALLOCATIONS_N_PAGES);
+  gtk_notebook_set_current_page (self->notebook, (int) page);
+}
+
 GtkWidget *
 tm_allocations_view_new (TmSession *session)
 {
@@ -404,14 +454,17 @@ tm_allocations_view_init (TmAllocationsView *self)
                            _("Net bytes"), NULL };
   const char *lifetimes[] = { group, _("Died"), _("Died bytes"), _("Died at first GC"), _("Mean GCs survived"),
                               _("Mean lifetime"), _("Long-lived, then died"), _("Long-lived bytes"), NULL };
+  const char *short_lived[] = { group, _("Short-lived"), _("Short-lived bytes"), _("Share of allocated"),
+                                _("Mean age at death"), _("Most die at"), NULL };
   const char *survival[] = { _("GC"), _("Kind"), _("New, survived"), _("New bytes"), _("Live"), _("Live bytes"),
                              _("Promoted"), _("Survived 3+ GCs"), NULL };
   const char *floating[] = { _("GC"), _("Live bytes"), _("Floating objects"), _("Floating bytes"), _("Share"), NULL };
   const char *transactions[] = { _("Transaction"), _("Runs"), _("Suspect runs"), _("Allocated"), _("Surviving"),
                                  _("Recurring survivors"), NULL };
-  const char * const *columns[TM_ALLOCATIONS_N_PAGES] = { allocs, lifetimes, survival, floating, transactions };
+  const char * const *columns[TM_ALLOCATIONS_N_PAGES] = { allocs, lifetimes, short_lived, survival, floating,
+                                                          transactions };
   const char *tabs[TM_ALLOCATIONS_N_PAGES] = {
-    _("Allocated and Freed"), _("Lifetimes"), _("Survival and Promotion"), _("Floating Garbage"), _("Transactions"),
+    _("Allocated and Freed"), _("Lifetimes"), _("Short-Lived Objects"), _("Survival and Promotion"), _("Floating Garbage"), _("Transactions"),
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));

@@ -233,7 +233,9 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
-                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->n_objects > 0);
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->total_allocs > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.short-lived-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->total_allocs > 0);
   /* allocation sites with call stacks (always for heaptrack files) */
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", loaded && self->trace->sites->len > 1);
   gtk_widget_set_visible (self->analyze_button, loaded);
@@ -1040,6 +1042,10 @@ allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *
   view = tm_allocations_view_new (self->session);
   tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
   tm_app_window_add_analysis_page (self, view, NULL);
+  /* the same view, on its page of the objects dead by their first GC (once
+   * in the window: the notebook moves the focus) */
+  if (g_strcmp0 (name, "win.short-lived-at-selection") == 0)
+    tm_allocations_view_show_page (TM_ALLOCATIONS_VIEW (view), TM_ALLOCATIONS_PAGE_SHORT_LIVED);
 }
 
 static void
@@ -1261,6 +1267,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.short-lived-at-selection", NULL, allocations_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
@@ -1302,6 +1309,7 @@ tm_app_window_init (TmAppWindow *self)
   g_menu_append (self->analyses_section, _("_Call Stacks in Selection"), "win.call-stacks");
   g_menu_append (self->analyses_section, _("_Data Structure Growth"), "win.ds-growth-at-selection");
   g_menu_append (self->analyses_section, _("_Allocations and Lifetimes"), "win.allocations-at-selection");
+  g_menu_append (self->analyses_section, _("_Short-Lived Objects"), "win.short-lived-at-selection");
   g_menu_append (self->analyses_section, _("Export _Report for Selected Window…"), "win.export-window-report");
 
   g_signal_connect (self, "notify::application", G_CALLBACK (application_changed_cb), NULL);

@@ -338,14 +338,19 @@ main (int argc, char **argv)
            meta_u64 (t, "heaptrack.allocations"), p_allocs);
   g_print ("| temporary (Tidemark / heaptrack_print) | %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " |\n",
            meta_u64 (t, "heaptrack.temporary"), p_temp);
-  g_print ("| objects / deaths / timeline points | %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " / %u |\n",
-           t->n_objects, t->total_deaths, tm_trace_n_gcs (t));
+  g_print ("| allocations / rows kept (alive at a time point) / deaths / timeline points | %" G_GUINT64_FORMAT
+           " / %" G_GUINT64_FORMAT " / %" G_GUINT64_FORMAT " / %u |\n",
+           t->total_allocs, t->n_objects, t->total_deaths, tm_trace_n_gcs (t));
+  g_print ("| **model memory per allocation** | **%.2f bytes** (a row per allocation: 20; goal <= 4) |\n",
+           (double) tm_trace_object_memory (t) / (double) MAX (t->total_allocs, 1));
+  g_print ("| model memory per surviving object (row) | %.1f bytes |\n",
+           (double) tm_trace_object_memory (t) / (double) MAX (t->n_objects, 1));
   g_print ("| `heaptrack_print FILE` | %.3f s |\n", best_print);
   g_print ("| tm_heaptrack_import (full model) | %.3f s |\n", best_import);
   g_print ("| **heaptrack_print / Tidemark** | **%.2f** (goal >= 3) |\n", best_print / best_import);
   g_print ("| CPU time (user + system): heaptrack_print / Tidemark (both threads) | %.3f s / %.3f s = **%.2f** |\n",
            cpu_print, cpu_import, cpu_print / cpu_import);
-  g_print ("| allocations imported per second | %.1f M/s |\n", t->n_objects / best_import / 1e6);
+  g_print ("| allocations imported per second | %.1f M/s |\n", t->total_allocs / best_import / 1e6);
   g_print ("| bottom-up call tree (heaptrack's figures per stack + tree, %u nodes) | %.3f s |\n", tree_nodes, best_tree);
   g_print ("| **bottom-up tree / heaptrack_print's whole report** | **%.2f** (goal <= 2) |\n", best_tree / best_print);
   g_print ("| load average while measuring | %s |\n", load_average ());

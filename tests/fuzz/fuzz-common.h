@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * What every reader's fuzz target checks of the model it got: ids in
- * range, GCs numbered, graphs readable and marked within bounds. */
+ * range, GCs numbered, graphs readable and marked within bounds, the
+ * short-lived counters well formed. */
 #pragma once
 
 #include "tidemark.h"
@@ -19,6 +20,7 @@ tm_fuzz_check_trace (TmTrace *trace)
       g_assert (gc->id == id);
       g_assert (gc->cause != NULL && gc->collector != NULL);
       g_assert (gc->allocs_before <= trace->n_objects);
+      g_assert (gc->allocs_before <= gc->allocations_before && gc->allocations_before <= trace->total_allocs);
       if (gc->has_graph)
         {
           g_autoptr(GError) gerr = NULL;
@@ -37,5 +39,13 @@ tm_fuzz_check_trace (TmTrace *trace)
       g_assert (trace->obj_type[i] < trace->types->len);
       g_assert (trace->obj_site[i] < trace->sites->len);
       g_assert (trace->obj_thread[i] < trace->threads->len);
+    }
+  /* short-lived counters: valid keys, one range per birth interval */
+  g_assert (trace->short_lived_first->len == trace->gcs->len + 2);
+  for (guint64 e = 0; e < trace->short_lived->len; e++)
+    {
+      const TmShortLived *sl = &g_array_index (trace->short_lived, TmShortLived, e);
+      g_assert (sl->type < trace->types->len && sl->site < trace->sites->len && sl->thread < trace->threads->len);
+      g_assert (sl->count > 0);
     }
 }

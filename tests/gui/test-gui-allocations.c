@@ -13,6 +13,7 @@
 #include "tm-config.h"
 #include "gui-test-util.h"
 #include "tm-allocations-view.h"
+#include "tm-churn.h"
 
 #include <gtk/gtk.h>
 #include <string.h>
@@ -82,11 +83,53 @@ test_window (void)
   tm_gui_test_spin (500);
 }
 
+/* Analyze > Short-Lived Objects: the same view on its short-lived page,
+ * one row per group, as many objects as the lifetimes analysis counts
+ * dying at their first GC. */
+static void
+test_short_lived (void)
+{
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  TmAllocationsView *view;
+  const TmVmMetrics *m;
+  TmTextTable *t;
+  GtkNotebook *pages;
+  guint64 sum = 0;
+
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  tm_session_select_gcs (tm_app_window_get_session (win), 40, 200);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.short-lived-at-selection", NULL));
+  view = TM_ALLOCATIONS_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_ALLOCATIONS_VIEW));
+  g_assert_nonnull (view);
+  tm_gui_test_spin_until (view_done, view, 30000);
+  m = tm_allocations_view_get_result (view);
+  pages = GTK_NOTEBOOK (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_NOTEBOOK));
+  g_assert_cmpint (gtk_notebook_get_current_page (pages), ==, TM_ALLOCATIONS_PAGE_SHORT_LIVED);
+
+  t = tm_allocations_view_get_table (view, TM_ALLOCATIONS_PAGE_SHORT_LIVED);
+  g_assert_cmpuint (tm_text_table_get_n_rows (t), ==, m->churn->root->children->len);
+  g_assert_cmpuint (tm_text_table_get_n_rows (t), >, 0);
+  for (guint i = 0; i < m->churn->root->children->len; i++)
+    sum += ((TmChurnNode *) g_ptr_array_index (m->churn->root->children, i))->objects;
+  g_assert_cmpuint (sum, ==, m->lifetimes->died_young_objects);
+  g_assert_cmpuint (m->churn->root->objects, ==, m->lifetimes->died_young_objects);
+
+  if (g_getenv ("TM_SCREENSHOT_DIR"))
+    {
+      g_autofree char *png = g_build_filename (g_getenv ("TM_SCREENSHOT_DIR"), "short-lived.png", NULL);
+      tm_gui_test_spin (500);
+      tm_gui_test_save_png (GTK_WIDGET (win), png, NULL);
+    }
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (500);
+}
+
 int
 main (int argc, char **argv)
 {
   if (!tm_gui_test_setup (&argc, &argv, "tidemark-gui-allocations-XXXXXX", 0, &fx))
     return 77;
   g_test_add_func ("/gui/allocations/window", test_window);
+  g_test_add_func ("/gui/allocations/short-lived", test_short_lived);
   return tm_gui_test_run (&fx);
 }

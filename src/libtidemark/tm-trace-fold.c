@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Short-lived objects into counters.  An object that dies in the first GC
+ * after its birth is part of no heap state, graph or trend: only its
+ * counts matter.  Once the deaths of an interval's first GC are known, the
+ * builder calls tm_trace_fold_interval(): those objects leave the rows and
+ * add to per-(type, site, thread, size class, age bucket) counters of
+ * their birth interval, carrying what every analysis of allocations reads
+ * (count, bytes, the age at death lifetimes would estimate).
+ */
+#include "tm-config.h"
+
+#include <string.h>
+
+#include "tm-trace-private.h"
+#include "tm-vm-metrics.h"
+
+typedef struct {
+  guint32 type, site, thread;
+  guint8  size_class, age_bucket;
+} FoldKey;
+
+static guint
+fold_key_hash (gconstpointer p)
+{
+  const FoldKey *k = p;
+  guint h = k->type * 2654435761u;
+
+  h = (h ^ k->site) * 2246822519u;
+  h = (h ^ k->thread) * 3266489917u;
+  return h ^ ((guint) k->size_class << 8 | k->age_bucket);
+}
+
+static gboolean
+fold_key_equal (gconstpointer a, gconstpointer b)
+{
+  const FoldKey *x = a, *y = b;
+  return x->type == y->type && x->site == y->site && x->thread == y->thread
+         && x->size_class == y->size_class && x->age_bucket == y->age_bucket;
+}
+
+static gint
+compare_entries (gconstpointer a, gconstpointer b)
+{
+  const TmShortLived *x = a, *y = b;
+
+  if (x->type != y->type)
+    return x->type < y->type ? -1 : 1;
+  if (x->site != y->site)
+    return x->site < y->site ? -1 : 1;
+  if (x->thread != y->thread)
+    return x->thread < y->thread ? -1 : 1;
+  if (x->size_class != y->size_class)
+    return x->size_class < y->size_class ? -1 : 1;
+  return (gint) x->age_bucket - (gint) y->age_bucket;
+}
+
+/* Rows [from, n_objects) move down to `to`; the oversized ones keep their size. */
+static void
+move_rows (TmTrace *t, guint64 from, guint64 to, guint64 count)
+{
+#define MOVE(col) memmove (&t->col[to], &t->col[from], count * sizeof t->col[0])
+  MOVE (obj_type);
+  MOVE (obj_site);
+  MOVE (obj_thread);
+  MOVE (obj_size);
+  MOVE (obj_death);
+  MOVE (obj_seq);
+  if (t->obj_space != NULL)
+    MOVE (obj_space);
+  if (t->obj_ids != NULL)
+    MOVE (obj_ids);
+#undef MOVE
+}
+
+/* The size overflow table is keyed by row: renumber after a compaction
+ * (sizes of 4 GiB and more: rare). */
+static void
+rekey_overflow (TmTrace *t, const guint64 *old_of_new, guint64 n_new)
+{
+  GHashTable *old = t->size_overflow, *fresh;
+
+  if (old == NULL)
+    return;
+  fresh = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  for (guint64 i = 0; i < n_new; i++)
+    {
+      guint64 from = old_of_new[i];
+      guint64 *size;
+
+      if (t->obj_size[i] != TM_SIZE_OVERFLOW || (size = g_hash_table_lookup (old, &from)) == NULL)
+        continue;
+      {
+        guint64 *key = g_new (guint64, 2);
+        key[0] = i;
+        key[1] = *size;
+        g_hash_table_insert (fresh, key, &key[1]);
+      }
+    }
+  g_hash_table_unref (old);
+  t->size_overflow = fresh;
+}
+
+void
+tm_trace_short_lived_pad (TmTrace *t, guint32 len)
+{
+  guint64 end = t->short_lived->len;
+
+  while (t->short_lived_first->len < len)
+    g_array_append_val (t->short_lived_first, end);
+}
+
+void
+tm_trace_fold_interval (TmTrace *t, guint32 b)
+{
+  guint32 n_gcs = t->gcs->len, dies_in = b + 1;
+  guint64 lo = tm_trace_allocs_before_gc (t, b);
+  guint64 hi = tm_trace_allocs_before_gc (t, b + 1);
+  guint64 lo_seq = tm_trace_allocations_before_gc (t, b);
+  guint64 hi_seq = tm_trace_allocations_before_gc (t, b + 1);
+  /* as the lifetimes analysis estimates it: spread between the GC before
+   * and the start of the GC that collects them (the end after the last) */
+  guint64 t0 = tm_trace_gc_end_ns (t, b);
+  guint64 t1 = dies_in <= n_gcs ? g_array_index (t->gcs, TmGc, b).start_ns : t->duration_ns;
+  g_autoptr(GHashTable) index = g_hash_table_new_full (fold_key_hash, fold_key_equal, g_free, NULL);
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
+  g_autofree guint64 *old_of_new = NULL;
+  guint64 w = lo, removed;
+
+  g_return_if_fail (t->obj_seq != NULL && t->id_index == NULL);
+  g_return_if_fail (b + 1 >= t->short_lived_first->len);
+
+  if (t->size_overflow != NULL)
+    {
+      old_of_new = g_new (guint64, MAX (t->n_objects, 1));
+      for (guint64 i = 0; i < lo; i++)
+        old_of_new[i] = i;
+    }
+
+  for (guint64 i = lo; i < hi; i++)
+    {
+      if (t->obj_death[i] == dies_in)
+        {
+          guint64 size = tm_trace_object_size (t, i);
+          guint64 born = tm_lifetime_birth_ns (t->obj_seq[i], lo_seq, hi_seq, t0, t1);
+          guint64 age = t1 > born ? t1 - born : 0;
+          FoldKey key = { t->obj_type[i], t->obj_site[i], t->obj_thread[i],
+                          tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age) };
+          gpointer slot = g_hash_table_lookup (index, &key);
+          TmShortLived *e;
+
+          if (slot == NULL)
+            {
+              TmShortLived fresh = { 0 };
+              fresh.type = key.type;
+              fresh.site = key.site;
+              fresh.thread = key.thread;
+              fresh.size_class = key.size_class;
+              fresh.age_bucket = key.age_bucket;
+              g_array_append_val (entries, fresh);
+              g_hash_table_insert (index, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (entries->len));
+              e = &g_array_index (entries, TmShortLived, entries->len - 1);
+            }
+          else
+            e = &g_array_index (entries, TmShortLived, GPOINTER_TO_SIZE (slot) - 1);
+          e->count++;
+          e->bytes += size;
+          e->age_seconds += age / 1e9;
+          continue;
+        }
+      if (w != i)
+        {
+          t->obj_type[w] = t->obj_type[i];
+          t->obj_site[w] = t->obj_site[i];
+          t->obj_thread[w] = t->obj_thread[i];
+          t->obj_size[w] = t->obj_size[i];
+          t->obj_death[w] = t->obj_death[i];
+          t->obj_seq[w] = t->obj_seq[i];
+          if (t->obj_space != NULL)
+            t->obj_space[w] = t->obj_space[i];
+          if (t->obj_ids != NULL)
+            t->obj_ids[w] = t->obj_ids[i];
+        }
+      if (old_of_new != NULL)
+        old_of_new[w] = i;
+      w++;
+    }
+
+  removed = hi - w;
+  if (removed > 0)
+    {
+      if (old_of_new != NULL)
+        for (guint64 i = hi; i < t->n_objects; i++)
+          old_of_new[i - removed] = i;
+      move_rows (t, hi, w, t->n_objects - hi);
+      t->n_objects -= removed;
+      if (old_of_new != NULL)
+        rekey_overflow (t, old_of_new, t->n_objects);
+      for (guint g = b; g < n_gcs; g++)
+        {
+          TmGc *gc = &g_array_index (t->gcs, TmGc, g);
+          if (gc->allocs_before >= hi)
+            gc->allocs_before -= removed;
+        }
+    }
+
+  /* intervals before b that were never folded have no counters */
+  tm_trace_short_lived_pad (t, b + 1);
+  g_array_sort (entries, compare_entries);
+  g_array_append_vals (t->short_lived, entries->data, entries->len);
+  tm_trace_short_lived_pad (t, b + 2);
+}
