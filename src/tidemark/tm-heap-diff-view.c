@@ -2,6 +2,7 @@
  * Compare Heaps (see the header). */
 #include "tm-config.h"
 #include "tm-tree-table.h"
+#include "tm-column-sort.h"
 #include "tm-heap-diff-view.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
@@ -257,6 +258,9 @@ add_column (TmHeapDiffView *self, guint column, const char *title)
   /* names get room; the table scrolls sideways when narrow */
   gtk_column_view_column_set_fixed_width (col, column == TM_HEAP_DIFF_COLUMN_NAME ? 260 : -1);
   gtk_column_view_column_set_resizable (col, TRUE);
+  /* growth and sizes read largest first */
+  if (column != TM_HEAP_DIFF_COLUMN_NAME)
+    tm_column_sort_descending_first (col);
   gtk_column_view_append_column (self->table, col);
   self->columns[column] = col;
 }
@@ -366,10 +370,9 @@ diff_done (GObject *source, GAsyncResult *result, gpointer user_data)
     if (overall != NULL)
       gtk_tree_list_row_set_expanded (overall, TRUE);
   }
-  gtk_column_view_sort_by_column (self->table,
-                                  self->columns[diff->has_graph ? TM_HEAP_DIFF_COLUMN_RETAINED_DELTA
-                                                                : TM_HEAP_DIFF_COLUMN_BYTES_DELTA],
-                                  GTK_SORT_DESCENDING);
+  tm_column_sort_by (self->table,
+                     self->columns[diff->has_graph ? TM_HEAP_DIFF_COLUMN_RETAINED_DELTA : TM_HEAP_DIFF_COLUMN_BYTES_DELTA],
+                     GTK_SORT_DESCENDING);
   gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE], diff->has_graph);
   gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_AFTER], diff->has_graph);
   gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_DELTA], diff->has_graph);
@@ -772,4 +775,5 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
                                               create_children, self, NULL);
   self->selection = tm_tree_table_attach (self->table, g_object_ref (self->tree_model), &self->sorted);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
+  tm_column_sort_init (self->table);
 }
