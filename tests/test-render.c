@@ -3,11 +3,17 @@
  * The chart renderer: nice axis ticks with units, peak-keeping
  * downsampling (against a brute-force bucket scan), the timeline model
  * built from a trace made with the real builder, and an end-to-end render
- * where a one-GC spike among thousands must stay visible.
+ * where a one-GC spike among thousands must stay visible.  The windows'
+ * lane: overlapping windows in separate rows, a window narrower than a
+ * pixel kept visible and hit where it is drawn, no tint over the data;
+ * a legend too wide for one row wraps instead of dropping entries; the
+ * TrendViz log scale.
  */
 #include "tm-config.h"
 #include "tm-axis.h"
 #include "tm-chart.h"
+#include "tm-chart-lane.h"
+#include "tm-render-trend.h"
 #include "tm-downsample.h"
 #include "tm-timeline-model.h"
 #include "tm-trace-builder.h"
@@ -425,6 +431,167 @@ test_png_size (void)
   g_rmdir (dir);
 }
 
+/* Points exactly on bucket edges, where (x - x0) / width rounds down one
+ * bucket short of x's own: every point is still taken, and the scan ends
+ * (it once looped for ever on such a point). */
+static void
+test_downsample_rounding (void)
+{
+  double x[43], y[43], ox[TM_DOWNSAMPLE_CAPACITY (2000)], oy[TM_DOWNSAMPLE_CAPACITY (2000)];
+
+  for (guint i = 0; i < G_N_ELEMENTS (x); i++)
+    {
+      x[i] = i * 5e7;
+      y[i] = i;
+    }
+  for (guint buckets = 1000; buckets <= 2000; buckets++)
+    {
+      gsize n = tm_downsample_min_max (x, y, G_N_ELEMENTS (x), 0, 2.1e9, buckets, ox, oy);
+      g_assert_cmpuint (n, ==, G_N_ELEMENTS (x));   /* one point per bucket here: all kept */
+    }
+}
+
+
+static void
+test_lane_geometry (void)
+{
+  /* 1 ms per pixel from x = 100 */
+  TmChartLayout l = { .x = 100, .y = 80, .width = 1000, .height = 200, .t0 = 0, .t1 = 1e9 };
+  const TmChartBand bands[] = {
+    { TM_WINDOW_LEAK, 0.1e9, 0.9e9, TRUE },
+    { TM_WINDOW_LEAK_PEAK, 0.5e9, 0.6e9, TRUE },
+    { TM_WINDOW_GC_OVERHEAD, 0.3e9, 0.3e9 + 1000, TRUE },   /* 1 µs: a thousandth of a pixel */
+    { TM_WINDOW_CHURN, 2e9, 3e9, TRUE },                    /* not in view */
+  };
+  TmChartLaneSlot slots[G_N_ELEMENTS (bands)];
+  guint rows = tm_chart_lane_place (bands, G_N_ELEMENTS (bands), &l, FALSE, TM_CHART_LANE_MAX_ROWS, slots);
+  double row_h = tm_chart_lane_row_height (FALSE);
+
+  g_assert_cmpuint (rows, ==, 3);
+  g_assert_cmpint (slots[0].row, ==, 0);
+  g_assert_cmpfloat (slots[0].x0, ==, 200);
+  g_assert_cmpfloat (slots[0].x1, ==, 1000);
+  g_assert_cmpint (slots[1].row, ==, 1);           /* overlaps the leak */
+  g_assert_cmpint (slots[2].row, ==, 2);           /* overlaps both rows' markers */
+  g_assert_cmpfloat (slots[2].x1 - slots[2].x0, ==, TM_CHART_BAND_MIN_WIDTH);
+  g_assert_cmpfloat (fabs ((slots[2].x0 + slots[2].x1) / 2 - 400), <, 0.01);   /* where it is */
+  g_assert_cmpint (slots[3].row, ==, -1);
+
+  /* the hit test finds what was drawn, row by row */
+  l.lane_y = 50;
+  l.lane_rows = rows;
+  g_assert_cmpint (tm_chart_lane_hit (bands, G_N_ELEMENTS (bands), &l, FALSE, 650, 50 + row_h * 1.5), ==, 1);
+  g_assert_cmpint (tm_chart_lane_hit (bands, G_N_ELEMENTS (bands), &l, FALSE, 401, 50 + row_h * 2.5), ==, 2);
+  g_assert_cmpint (tm_chart_lane_hit (bands, G_N_ELEMENTS (bands), &l, FALSE, 650, 50 + row_h * 0.5), ==, 0);
+  g_assert_cmpint (tm_chart_lane_hit (bands, G_N_ELEMENTS (bands), &l, FALSE, 150, 50 + row_h * 0.5), ==, -1);
+  g_assert_cmpint (tm_chart_lane_hit (bands, G_N_ELEMENTS (bands), &l, FALSE, 650, 50 + row_h * 3.5), ==, -1);
+
+  /* with one row allowed, all share it */
+  g_assert_cmpuint (tm_chart_lane_place (bands, G_N_ELEMENTS (bands), &l, TRUE, 1, slots), ==, 1);
+  g_assert_cmpint (slots[1].row, ==, 0);
+  /* labelled markers keep room for their names: a window starting
+   * right after another's start goes to the next row */
+  {
+    const TmChartBand two[] = {
+      { TM_WINDOW_LEAK, 0.1e9, 0.11e9, TRUE },
+      { TM_WINDOW_CHURN, 0.15e9, 0.2e9, TRUE },
+    };
+    TmChartLaneSlot s2[2];
+    g_assert_cmpuint (tm_chart_lane_place (two, 2, &l, FALSE, 3, s2), ==, 1);
+    g_assert_cmpuint (tm_chart_lane_place (two, 2, &l, TRUE, 3, s2), ==, 2);
+  }
+}
+
+static gboolean
+pixel_is_white (cairo_surface_t *s, int x, int y)
+{
+  guint32 px = *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + x * 4);
+  return (px & 0xffffff) == 0xffffff;
+}
+
+static void
+test_lane_drawn (void)
+{
+  g_autoptr(TmTrace) trace = make_trace (100, 0);
+  g_autoptr(TmTimelineModel) m = tm_timeline_model_new (trace);
+  const TmChartBand bands[] = {
+    { TM_WINDOW_LEAK, 2e9, 9e9, TRUE },
+    { TM_WINDOW_GC_OVERHEAD, 5e9, 5e9 + 1e6, TRUE },   /* a 1 ms window, far under a pixel */
+  };
+  TmChartOptions o;
+  TmChartLayout l, bare;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 300);
+  cairo_t *cr = cairo_create (surface);
+  int narrow_x, colored = 0;
+  double lane_row_y;
+
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 600, 300);
+  o.background = (TmColor) { 1, 1, 1, 1 };
+  tm_chart_render (cr, m, &o, &bare);
+  g_assert_cmpuint (bare.lane_rows, ==, 0);
+
+  o.bands = bands;
+  o.n_bands = G_N_ELEMENTS (bands);
+  tm_chart_render (cr, m, &o, &l);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+
+  g_assert_cmpuint (l.lane_rows, ==, 2);
+  /* the lane sits above the plot, which gives it the room */
+  g_assert_cmpfloat (l.lane_y, >=, bare.y - 6);
+  g_assert_cmpfloat (l.y, >=, l.lane_y + 2 * tm_chart_lane_row_height (TRUE));
+  /* the narrow window's marker is drawn at least the minimum width */
+  narrow_x = (int) round (tm_chart_layout_ns_to_x (&l, 5e9));
+  lane_row_y = l.lane_y + 2 * tm_chart_lane_row_height (TRUE) - 3;
+  for (int dx = -4; dx <= 4; dx++)
+    colored += !pixel_is_white (surface, narrow_x + dx, (int) lane_row_y);
+  g_assert_cmpint (colored, >=, (int) TM_CHART_BAND_MIN_WIDTH - 1);
+  /* no tint over the plot when no window is selected: above the data,
+   * inside the leak window, the plot stays white */
+  g_assert_true (pixel_is_white (surface, (int) tm_chart_layout_ns_to_x (&l, 7e9), (int) (l.y + 4)));
+  cairo_surface_destroy (surface);
+}
+
+static void
+test_legend_wraps (void)
+{
+  g_autoptr(TmTrace) trace = make_trace (20, 0);
+  g_autoptr(TmTimelineModel) m = tm_timeline_model_new (trace);
+  TmChartOptions o;
+  TmChartLayout wide, narrow;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 1600, 300);
+  cairo_t *cr = cairo_create (surface);
+
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 1600, 300);
+  tm_chart_render (cr, m, &o, &wide);
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 360, 300);
+  tm_chart_render (cr, m, &o, &narrow);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  /* Eden, Old, Metaspace, Major GC do not fit beside the title in 360 px:
+   * they take more rows, and the plot starts lower */
+  g_assert_cmpfloat (narrow.y, >=, wide.y + 16);
+}
+
+static void
+test_trend_log_scale (void)
+{
+  TmTrendChartLayout l = { .plot = { .x = 0, .y = 0, .width = 100, .height = 300 } };
+
+  l.y_max = 100;
+  g_assert_cmpfloat (tm_trend_chart_value_y (&l, 50), ==, 150);
+  g_assert_cmpfloat (tm_trend_chart_value_y (&l, 0), ==, 300);
+  l.log_scale = TRUE;
+  l.y_min = 1;
+  l.y_max = 1e6;
+  /* a decade is the same height at any size: 1 KB beside 1 MB is readable */
+  g_assert_cmpfloat (fabs (tm_trend_chart_value_y (&l, 1e3) - 150), <, 1e-9);
+  g_assert_cmpfloat (fabs (tm_trend_chart_value_y (&l, 10) - 250), <, 1e-9);
+  g_assert_cmpfloat (tm_trend_chart_value_y (&l, 1e6), ==, 0);
+  g_assert_cmpfloat (tm_trend_chart_value_y (&l, 0), ==, 300);   /* nothing is below the bottom */
+}
+
+
 int
 main (int argc, char **argv)
 {
@@ -436,5 +603,10 @@ main (int argc, char **argv)
   g_test_add_func ("/render/spike-survives", test_render_spike_survives);
   g_test_add_func ("/render/png-size", test_png_size);
   g_test_add_func ("/render/oom", test_render_oom);
+  g_test_add_func ("/render/downsample-rounding", test_downsample_rounding);
+  g_test_add_func ("/render/lane-geometry", test_lane_geometry);
+  g_test_add_func ("/render/lane-drawn", test_lane_drawn);
+  g_test_add_func ("/render/legend-wraps", test_legend_wraps);
+  g_test_add_func ("/render/trend-log-scale", test_trend_log_scale);
   return g_test_run ();
 }

@@ -59,10 +59,12 @@ tm_downsample_min_max (const double *x,
     {
       guint bucket = (guint) MIN ((x[i] - x0) / width, (double) (n_buckets - 1));
       double bucket_end = x0 + (bucket + 1) * width;
-      gsize imin = G_MAXSIZE, imax = G_MAXSIZE;
+      gsize imin = G_MAXSIZE, imax = G_MAXSIZE, start = i;
 
-      /* The last bucket is closed on the right. */
-      for (; i < end && (x[i] < bucket_end || bucket == n_buckets - 1); i++)
+      /* The last bucket is closed on the right.  The point that chose the
+       * bucket always belongs to it: rounding can put it at bucket_end,
+       * and skipping it would never move on. */
+      for (; i < end && (i == start || x[i] < bucket_end || bucket == n_buckets - 1); i++)
         {
           if (isnan (y[i]))
             continue;

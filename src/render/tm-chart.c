@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-chart.h"
 #include "tm-axis.h"
+#include "tm-chart-lane.h"
 #include "tm-downsample.h"
 #include "tm-render-common.h"
 
@@ -253,130 +254,77 @@ typedef struct {
   gboolean    line;      /* a line swatch instead of a square */
 } LegendItem;
 
+#define LEGEND_ROW 16.0
+
+/* Legend items flow right-aligned into rows: the first beside the title,
+ * the others below it; none is dropped.  Fills row[] per item, returns
+ * the rows used. */
+static guint
+legend_rows (Ctx *c, const LegendItem *items, guint n_items, double *widths, guint *row)
+{
+  const char *title = c->m->time_points && c->o->kind == TM_CHART_OBJECTS ? _("Live Allocations")
+                                                                          : tm_chart_kind_title (c->o->kind);
+  double title_w = tm_render_text_width (&c->t, title, TRUE);
+  double used = 0;
+  guint r = 0;
+
+  if (!c->o->show_legend || n_items == 0)
+    return 0;
+  for (guint i = 0; i < n_items; i++)
+    {
+      double room = c->o->width - 2 * TM_RENDER_PAD - (r == 0 ? title_w + 24 : 0);
+
+      widths[i] = 12 + 4 + tm_render_text_width (&c->t, items[i].label, FALSE) + 14;
+      if (used > 0 && used + widths[i] > room)
+        {
+          r++;
+          used = 0;
+        }
+      used += widths[i];
+      row[i] = r;
+    }
+  return r + 1;
+}
+
 static void
-draw_header (Ctx *c, const LegendItem *items, guint n_items)
+draw_header (Ctx *c, const LegendItem *items, guint n_items, const double *widths, const guint *row)
 {
   TmColor fg = c->o->foreground;
   const char *title = c->m->time_points && c->o->kind == TM_CHART_OBJECTS ? _("Live Allocations")
                                                                           : tm_chart_kind_title (c->o->kind);
-  double title_w = tm_render_text_width (&c->t, title, TRUE);
-  double x, total = 0;
-  double widths[16];
-  guint shown = 0;
 
   tm_render_draw_title (&c->t, title, fg, -1);
-  if (!c->o->show_legend || n_items == 0)
+  if (!c->o->show_legend)
     return;
-
-  /* Legend right-aligned; drop trailing items that do not fit. */
-  for (guint i = 0; i < n_items && i < G_N_ELEMENTS (widths); i++)
+  for (guint i = 0; i < n_items; )
     {
-      double w = 12 + 4 + tm_render_text_width (&c->t, items[i].label, FALSE) + 14;
-      if (TM_RENDER_PAD + title_w + 24 + total + w > c->o->width - TM_RENDER_PAD)
-        break;
-      widths[i] = w;
-      total += w;
-      shown++;
-    }
+      double total = 0, x;
+      guint end = i;
 
-  x = c->o->width - TM_RENDER_PAD - total + 14;
-  for (guint i = 0; i < shown; i++)
-    {
-      double cy = TM_RENDER_PAD + TM_RENDER_HEADER / 2 - 2;
-
-      cairo_save (c->cr);
-      tm_render_set_color (c->cr, items[i].color, 1.0);
-      if (items[i].line)
+      while (end < n_items && row[end] == row[i])
+        total += widths[end++];
+      x = c->o->width - TM_RENDER_PAD - total + 14;
+      for (; i < end; i++)
         {
-          cairo_set_line_width (c->cr, 2);
-          cairo_move_to (c->cr, x, cy);
-          cairo_line_to (c->cr, x + 12, cy);
-          cairo_stroke (c->cr);
-        }
-      else
-        {
-          cairo_rectangle (c->cr, x + 1, cy - 5, 10, 10);
-          cairo_fill (c->cr);
-        }
-      cairo_restore (c->cr);
-      tm_render_draw_text (&c->t, items[i].label, x + 16, cy, 0.0, 0.5, FALSE, fg, 0.75, -1);
-      x += widths[i];
-    }
-}
+          double cy = TM_RENDER_PAD + TM_RENDER_HEADER / 2 - 2 + row[i] * LEGEND_ROW;
 
-static void
-draw_bands (Ctx *c)
-{
-  cairo_t *cr = c->cr;
-  const TmChartOptions *o = c->o;
-  /* Label slots already used, so that labels of overlapping bands stack. */
-  double used_x0[16], used_x1[16];
-  int used_row[16];
-  guint n_used = 0;
-
-  for (guint i = 0; i < o->n_bands; i++)
-    {
-      const TmChartBand *b = &o->bands[i];
-      gboolean selected = (int) i == o->selected_band;
-      gboolean dimmed = o->selected_band >= 0 && !selected;
-      double x0 = tm_chart_layout_ns_to_x (&c->l, b->start_ns);
-      double x1 = tm_chart_layout_ns_to_x (&c->l, b->end_ns);
-      TmColor color = tm_chart_window_color (b->kind);
-      double alpha;
-
-      x0 = MAX (x0, c->l.x);
-      x1 = MIN (x1, c->l.x + c->l.width);
-      if (x1 < x0)
-        continue;
-      if (x1 - x0 < 2)
-        x1 = x0 + 2;
-
-      alpha = selected ? 0.20 : dimmed ? 0.04 : b->suspicious ? 0.09 : 0.04;
-      tm_render_set_color (cr, color, alpha);
-      cairo_rectangle (cr, x0, c->l.y, x1 - x0, c->l.height);
-      cairo_fill (cr);
-
-      /* A strip on top of the plot names the band's kind by color. */
-      tm_render_set_color (cr, color, selected ? 1.0 : dimmed ? 0.45 : 0.8);
-      cairo_rectangle (cr, x0, c->l.y, x1 - x0, 3);
-      cairo_fill (cr);
-
-      if (o->band_labels && n_used < G_N_ELEMENTS (used_row))
-        {
-          const char *label = tm_chart_window_label (b->kind);
-          double tw = tm_render_text_width (&c->t, label, TRUE);
-          int row = 0;
-
-          for (gboolean moved = TRUE; moved; )
+          cairo_save (c->cr);
+          tm_render_set_color (c->cr, items[i].color, 1.0);
+          if (items[i].line)
             {
-              moved = FALSE;
-              for (guint k = 0; k < n_used; k++)
-                if (used_row[k] == row && x0 + 5 < used_x1[k] + 8 && x0 + 5 + tw + 8 > used_x0[k])
-                  {
-                    row++;
-                    moved = TRUE;
-                  }
+              cairo_set_line_width (c->cr, 2);
+              cairo_move_to (c->cr, x, cy);
+              cairo_line_to (c->cr, x + 12, cy);
+              cairo_stroke (c->cr);
             }
-          if (tw + 10 < x1 - x0 && c->l.y + 6 + (row + 1) * 16 < c->l.y + c->l.height)
+          else
             {
-              tm_render_draw_text (&c->t, label, x0 + 5, c->l.y + 6 + row * 16, 0.0, 0.0, TRUE, color,
-                                   dimmed ? 0.55 : 0.95, -1);
-              used_x0[n_used] = x0 + 5;
-              used_x1[n_used] = x0 + 5 + tw;
-              used_row[n_used] = row;
-              n_used++;
+              cairo_rectangle (c->cr, x + 1, cy - 5, 10, 10);
+              cairo_fill (c->cr);
             }
-        }
-
-      if (selected)
-        {
-          tm_render_set_color (cr, color, 0.9);
-          cairo_set_line_width (cr, 1);
-          cairo_move_to (cr, round (x0) + 0.5, c->l.y);
-          cairo_line_to (cr, round (x0) + 0.5, c->l.y + c->l.height);
-          cairo_move_to (cr, round (x1) - 0.5, c->l.y);
-          cairo_line_to (cr, round (x1) - 0.5, c->l.y + c->l.height);
-          cairo_stroke (cr);
+          cairo_restore (c->cr);
+          tm_render_draw_text (&c->t, items[i].label, x + 16, cy, 0.0, 0.5, FALSE, fg, 0.75, -1);
+          x += widths[i];
         }
     }
 }
@@ -590,7 +538,10 @@ tm_chart_render (cairo_t               *cr,
   TmAxisTicks ticks;
   TmAxisUnit unit;
   LegendItem legend[TM_TIMELINE_MAX_SPACES + 4];
-  guint n_legend = 0;
+  double legend_w[TM_TIMELINE_MAX_SPACES + 4];
+  guint legend_row[TM_TIMELINE_MAX_SPACES + 4];
+  guint n_legend = 0, n_legend_rows;
+  g_autofree TmChartLaneSlot *slots = NULL;
   double y_label_w = 0, bottom;
   const double *hover_values = NULL;
   gsize n;
@@ -611,7 +562,47 @@ tm_chart_render (cairo_t               *cr,
    * guess of 64 px is refined once. */
   c.l.t0 = o->view_start_ns;
   c.l.t1 = o->view_end_ns > o->view_start_ns ? o->view_end_ns : o->view_start_ns + 1;
-  c.l.y = TM_RENDER_PAD + TM_RENDER_HEADER + 4;
+  /* Legend */
+  switch (o->kind)
+    {
+    case TM_CHART_MEMORY:
+      for (int s = (int) model->n_spaces - 1; s >= 0; s--)
+        legend[n_legend++] = (LegendItem) { model->space_names[s],
+                                            tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
+      if (model->n_graphs > 0)
+        legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
+      if (model->n_committed > 0)
+        legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), o->foreground, TRUE };
+      /* time points (heaptrack) have no collections to mark */
+      if (!model->time_points)
+        legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
+      if (model->n_oom > 0)
+        legend[n_legend++] = (LegendItem) { _("OutOfMemoryError"), oom_color (o->dark), TRUE };
+      break;
+    case TM_CHART_OBJECTS:
+      legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
+                                                             : _("Objects alive after GC"),
+                                          objects_color (o->dark), FALSE };
+      break;
+    case TM_CHART_OVERHEAD:
+    case TM_CHART_N_KINDS:
+    default:
+      legend[n_legend++] = (LegendItem) { _("Pause time since previous GC"), overhead_color (o->dark), FALSE };
+      if (o->overhead_threshold > 0)
+        legend[n_legend++] = (LegendItem) { _("Threshold"), tm_chart_window_color (TM_WINDOW_LEAK), TRUE };
+      break;
+    }
+  n_legend_rows = legend_rows (&c, legend, n_legend, legend_w, legend_row);
+
+  /* The windows' lane above the plot: its rows depend on where the
+   * windows fall, so on the frame's first guess (refined below, within
+   * the rows reserved here). */
+  slots = g_new0 (TmChartLaneSlot, MAX (o->n_bands, 1));
+  c.l.x = TM_RENDER_PAD + (o->y_axis_width > 0 ? o->y_axis_width : 64);
+  c.l.width = MAX (o->width - c.l.x - TM_RENDER_PAD - 4, 10);
+  c.l.lane_rows = tm_chart_lane_place (o->bands, o->n_bands, &c.l, o->band_labels, TM_CHART_LANE_MAX_ROWS, slots);
+  c.l.lane_y = TM_RENDER_PAD + TM_RENDER_HEADER + MAX (n_legend_rows, 1) * LEGEND_ROW - LEGEND_ROW + 2;
+  c.l.y = c.l.lane_y + c.l.lane_rows * tm_chart_lane_row_height (o->band_labels) + 2;
   bottom = o->height - TM_RENDER_PAD - TM_RENDER_X_LABELS;
   c.l.height = bottom - c.l.y - (o->kind == TM_CHART_MEMORY ? PAUSE_STRIP + 3 : 0);
   c.l.height = MAX (c.l.height, 10);
@@ -664,37 +655,9 @@ tm_chart_render (cairo_t               *cr,
       c.y_max = ticks.max;
     }
 
-  /* Legend */
-  switch (o->kind)
-    {
-    case TM_CHART_MEMORY:
-      for (int s = (int) model->n_spaces - 1; s >= 0; s--)
-        legend[n_legend++] = (LegendItem) { model->space_names[s],
-                                            tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
-      if (model->n_graphs > 0)
-        legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
-      if (model->n_committed > 0)
-        legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), o->foreground, TRUE };
-      /* time points (heaptrack) have no collections to mark */
-      if (!model->time_points)
-        legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
-      if (model->n_oom > 0)
-        legend[n_legend++] = (LegendItem) { _("OutOfMemoryError"), oom_color (o->dark), TRUE };
-      break;
-    case TM_CHART_OBJECTS:
-      legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
-                                                             : _("Objects alive after GC"),
-                                          objects_color (o->dark), FALSE };
-      break;
-    case TM_CHART_OVERHEAD:
-    case TM_CHART_N_KINDS:
-    default:
-      legend[n_legend++] = (LegendItem) { _("Pause time since previous GC"), overhead_color (o->dark), FALSE };
-      if (o->overhead_threshold > 0)
-        legend[n_legend++] = (LegendItem) { _("Threshold"), tm_chart_window_color (TM_WINDOW_LEAK), TRUE };
-      break;
-    }
-  draw_header (&c, legend, n_legend);
+  if (c.l.lane_rows > 0)
+    tm_chart_lane_place (o->bands, o->n_bands, &c.l, o->band_labels, c.l.lane_rows, slots);
+  draw_header (&c, legend, n_legend, legend_w, legend_row);
 
   tm_render_value_axis (&c.t, &c.l, c.y_max, &ticks, o->foreground);
 
@@ -753,12 +716,13 @@ tm_chart_render (cairo_t               *cr,
       break;
     }
 
-  draw_bands (&c);
+  tm_chart_lane_outline (cr, o, &c.l, slots);
   draw_oom_marks (&c);
   draw_selection (&c);
   draw_hover (&c, hover_values);
   cairo_restore (cr);
 
+  tm_chart_lane_draw (&c.t, o, &c.l, slots);
   if (o->kind == TM_CHART_MEMORY)
     draw_pause_marks (&c, c.l.y + c.l.height + 3);
 

@@ -21,7 +21,8 @@ typedef enum {
   TM_CHART_N_KINDS
 } TmChartKind;
 
-/* A translucent band over the charts (a suspicious window). */
+/* A suspicious window: a marker in the lane above a chart and an outline
+ * on its plot (tm-chart-lane.h). */
 typedef struct {
   TmWindowKind kind;
   double       start_ns;
@@ -49,7 +50,7 @@ typedef struct {
   const char        *font;           /* Pango font description, NULL: "Sans 9" */
   gboolean           show_legend;
   double             y_axis_width;   /* > 0: fixed room for y labels, so stacked charts align */
-  gboolean           band_labels;    /* name the bands inside the plot */
+  gboolean           band_labels;    /* name the windows in the lane above the plot */
 } TmChartOptions;
 
 void         tm_chart_options_init   (TmChartOptions *options,

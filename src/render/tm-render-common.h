@@ -28,6 +28,8 @@ typedef struct {
 typedef struct {
   double x, y, width, height;
   double t0, t1;            /* visible range mapped to x .. x + width */
+  double lane_y;            /* top of the lane of window markers above the plot */
+  guint  lane_rows;         /* its rows; 0: no lane */
 } TmChartLayout;
 
 double       tm_chart_layout_x_to_ns (const TmChartLayout *layout, double x);

@@ -2,6 +2,7 @@
  * The TrendViz line chart (see tm-render-trend.h). */
 #include "tm-config.h"
 #include "tm-render-trend.h"
+#include "tm-format-util.h"
 #include "tm-axis.h"
 #include "tm-downsample.h"
 #include "tm-render-common.h"
@@ -137,10 +138,100 @@ typedef struct {
   gsize                      cap;
 } Ctx;
 
+double
+tm_trend_chart_value_y (const TmTrendChartLayout *l, double v)
+{
+  const TmChartLayout *p = &l->plot;
+  double f;
+
+  if (l->log_scale)
+    f = v <= l->y_min ? 0 : (log10 (v) - log10 (l->y_min)) / (log10 (l->y_max) - log10 (l->y_min));
+  else
+    f = l->y_max > 0 ? v / l->y_max : 0;
+  return p->y + p->height - f * p->height;
+}
+
 static double
 y_of (const Ctx *c, double v)
 {
-  return c->l.plot.y + c->l.plot.height - (v / c->l.y_max) * c->l.plot.height;
+  return tm_trend_chart_value_y (&c->l, v);
+}
+
+static gsize sample (Ctx *c, const double *y, guint n);
+
+/* The smallest value above 0 shown: the bottom of a log scale. */
+static double
+visible_min_positive (Ctx *c, GPtrArray *shown, guint n)
+{
+  double mn = G_MAXDOUBLE;
+
+  for (guint s = 0; s < shown->len; s++)
+    {
+      const TmTrendSeries *ser = g_ptr_array_index (shown, s);
+      gsize k = sample (c, ser->values, n);
+      for (gsize i = 0; i < k; i++)
+        if (c->dx[i] >= c->l.plot.t0 && c->dx[i] <= c->l.plot.t1 && c->dy[i] > 0)
+          mn = MIN (mn, c->dy[i]);
+    }
+  return mn;
+}
+
+/* Log scale ticks: 1, 10, 100 of each unit (bytes: B, KiB, MiB, ...;
+ * counts: 1, 10, 100, 1 K, ...), from below the smallest value to above
+ * the largest; labels in the user's locale. */
+static void
+log_scale_range (Ctx *c, double lo, double hi, gboolean bytes)
+{
+  double unit = bytes ? 1024 : 1000;
+  double v = 1, top = 1;
+
+  hi = MAX (hi, 1);
+  lo = CLAMP (lo, 1, hi);
+  /* the largest tick <= lo, the smallest >= hi */
+  for (double base = 1; base <= hi * unit; base *= unit)
+    for (int d = 0; d < 3; d++)
+      {
+        double t = base * pow (10, d);
+        if (t <= lo)
+          v = t;
+        if (t >= hi)
+          {
+            top = t;
+            goto done;
+          }
+        top = t;
+      }
+done:
+  c->l.y_min = v;
+  c->l.y_max = MAX (top, v * 10);
+}
+
+static void
+draw_log_axis (Ctx *c, gboolean bytes)
+{
+  cairo_t *cr = c->cr;
+  double unit = bytes ? 1024 : 1000;
+
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  for (double base = 1; base <= c->l.y_max; base *= unit)
+    for (int d = 0; d < 3; d++)
+      {
+        double t = base * pow (10, d);
+        double y;
+        g_autofree char *label = NULL;
+
+        if (t < c->l.y_min || t > c->l.y_max)
+          continue;
+        y = round (y_of (c, t)) + 0.5;
+        label = bytes ? tm_format_bytes (t) : tm_format_count ((guint64) t);
+        tm_render_set_color (cr, c->o->foreground, t == c->l.y_min ? 0.35 : 0.10);
+        cairo_move_to (cr, c->l.plot.x, y);
+        cairo_line_to (cr, c->l.plot.x + c->l.plot.width, y);
+        cairo_stroke (cr);
+        tm_render_draw_text (&c->t, label, c->l.plot.x - 6, y, 1.0, 0.5, FALSE, c->o->foreground, 0.65, -1);
+      }
+  cairo_restore (cr);
 }
 
 static gsize
@@ -360,13 +451,26 @@ tm_trend_chart_render (cairo_t                   *cr,
                             10);
       y_label_w = tm_render_value_ticks (&c.t, &ticks, unit, visible_max (&c, shown, n), c.l.plot.height);
       c.l.y_max = ticks.max;
+      if (o->log_scale)
+        {
+          g_autofree char *widest = NULL;
+
+          c.l.log_scale = TRUE;
+          log_scale_range (&c, visible_min_positive (&c, shown, n), visible_max (&c, shown, n),
+                           unit == TM_AXIS_UNIT_BYTES);
+          widest = unit == TM_AXIS_UNIT_BYTES ? tm_format_bytes (c.l.y_max) : tm_format_count ((guint64) c.l.y_max);
+          y_label_w = MAX (tm_render_text_width (&c.t, widest, FALSE), 40);
+        }
     }
   c.l.legend_x = c.l.plot.x + c.l.plot.width + 12;
   c.l.legend_width = legend_room;
 
   title = o->title ? g_strdup (o->title) : tm_trend_chart_title (trend);
   tm_render_draw_title (&c.t, title, o->foreground, o->width - 2 * TM_RENDER_PAD);
-  tm_render_value_axis (&c.t, &c.l.plot, c.l.y_max, &ticks, o->foreground);
+  if (c.l.log_scale)
+    draw_log_axis (&c, unit == TM_AXIS_UNIT_BYTES);
+  else
+    tm_render_value_axis (&c.t, &c.l.plot, c.l.y_max, &ticks, o->foreground);
 
   cairo_save (cr);
   cairo_rectangle (cr, c.l.plot.x - 4, c.l.plot.y - 4, c.l.plot.width + 8, c.l.plot.height + 5);
@@ -460,8 +564,8 @@ tm_trend_chart_hit (const TmTrendChartLayout *l,
           guint j = trend->n_points == 1 ? 0 : i + 1;
           double ax = tm_chart_layout_ns_to_x (p, (double) trend->times_ns[i]);
           double bx = tm_chart_layout_ns_to_x (p, (double) trend->times_ns[j]);
-          double ay = p->y + p->height - ser->values[i] / l->y_max * p->height;
-          double by = p->y + p->height - ser->values[j] / l->y_max * p->height;
+          double ay = tm_trend_chart_value_y (l, ser->values[i]);
+          double by = tm_trend_chart_value_y (l, ser->values[j]);
           double d;
 
           if (MAX (ax, bx) < x - HIT_PIXELS || MIN (ax, bx) > x + HIT_PIXELS)

@@ -33,11 +33,14 @@ typedef struct {
   gboolean    show_legend;
   double      y_axis_width;     /* > 0: fixed room for y labels, so stacked charts align */
   const char *title;            /* NULL: made from the request ("Bytes by type") */
+  gboolean    log_scale;        /* logarithmic value axis: small series stay readable beside a big one */
 } TmTrendChartOptions;
 
 typedef struct {
   TmChartLayout plot;           /* plot area and its time range */
   double        y_max;          /* value at the top of the plot */
+  double        y_min;          /* log scale: value at the bottom (0 and less sit there) */
+  gboolean      log_scale;
   guint         n_legend;
   double        legend_x, legend_width;
   double        legend_y[TM_TREND_CHART_MAX_LEGEND];   /* top of each entry */
@@ -64,6 +67,10 @@ gboolean tm_trend_chart_write_png    (TmTrend                   *trend,
                                       const TmTrendChartOptions *options,
                                       const char                *path,
                                       GError                   **error);
+
+/* Where value v is drawn in the plot (either scale). */
+double   tm_trend_chart_value_y      (const TmTrendChartLayout  *layout,
+                                      double                     value);
 
 /* Index into `shown` of the series under (x, y): its legend entry, or a
  * line within a few pixels; -1 for none. */

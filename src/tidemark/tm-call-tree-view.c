@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tm-call-tree-view.h"
+#include "tm-column-sort.h"
 #include "tm-format-util.h"
 
 /* ---- row objects: one node of the tree ---- */
@@ -181,6 +182,8 @@ add_column (TmCallTreeView *self, guint column, const char *title)
   col = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_sorter (col, sorter);
   gtk_column_view_column_set_resizable (col, TRUE);
+  if (column >= COL_FIRST_COST)
+    tm_column_sort_descending_first (col);
   if (column == COL_FUNCTION)
     gtk_column_view_column_set_expand (col, TRUE);
   else
@@ -410,7 +413,8 @@ tm_call_tree_view_init (TmCallTreeView *self)
   add_column (self, COL_FIRST_COST + TM_COST_ALLOCATIONS, _("Allocations"));
   add_column (self, COL_FIRST_COST + TM_COST_TEMPORARY, _("Temporary"));
   add_column (self, COL_FIRST_COST + TM_COST_ALLOCATED, _("Allocated"));
-  gtk_column_view_sort_by_column (self->table, self->columns[COL_FIRST_COST + TM_COST_PEAK], GTK_SORT_DESCENDING);
+  tm_column_sort_init (self->table);
+  tm_column_sort_by (self->table, self->columns[COL_FIRST_COST + TM_COST_PEAK], GTK_SORT_DESCENDING);
 }
 
 GtkWidget *

@@ -9,6 +9,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tm-caller-callee-view.h"
+#include "tm-column-sort.h"
 #include "tm-format-util.h"
 
 /* ---- rows: a function with its costs, or an edge with its cost ---- */
@@ -192,6 +193,8 @@ add_columns (GtkColumnView *view, const Column *cols, guint n)
       gtk_column_view_column_set_sorter (col, sorter);
       gtk_column_view_column_set_resizable (col, TRUE);
       gtk_column_view_column_set_expand (col, cols[i].kind == COL_FUNCTION);
+      if (cols[i].kind >= COL_COST)
+        tm_column_sort_descending_first (col);
       /* numbers keep their width; the function name takes the rest */
       if (cols[i].kind >= COL_COST)
         gtk_column_view_column_set_fixed_width (col, 92);
@@ -401,13 +404,16 @@ tm_caller_callee_view_init (TmCallerCalleeView *self)
   self->filter = gtk_custom_filter_new (keep_function, self, NULL);
 
   peak = add_columns (self->functions, function_columns, G_N_ELEMENTS (function_columns));
-  gtk_column_view_sort_by_column (self->functions, peak, GTK_SORT_DESCENDING);
+  tm_column_sort_init (self->functions);
+  tm_column_sort_by (self->functions, peak, GTK_SORT_DESCENDING);
   peak = add_columns (self->callers, edge_columns, G_N_ELEMENTS (edge_columns));
-  gtk_column_view_sort_by_column (self->callers, peak, GTK_SORT_DESCENDING);
+  tm_column_sort_init (self->callers);
+  tm_column_sort_by (self->callers, peak, GTK_SORT_DESCENDING);
   callers = gtk_no_selection_new (sorted (self->callers, G_LIST_MODEL (self->caller_rows), NULL));
   gtk_column_view_set_model (self->callers, GTK_SELECTION_MODEL (callers));
   peak = add_columns (self->callees, edge_columns, G_N_ELEMENTS (edge_columns));
-  gtk_column_view_sort_by_column (self->callees, peak, GTK_SORT_DESCENDING);
+  tm_column_sort_init (self->callees);
+  tm_column_sort_by (self->callees, peak, GTK_SORT_DESCENDING);
   callees = gtk_no_selection_new (sorted (self->callees, G_LIST_MODEL (self->callee_rows), NULL));
   gtk_column_view_set_model (self->callees, GTK_SELECTION_MODEL (callees));
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-chart-view.h"
+#include "tm-chart-lane.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
@@ -246,6 +247,25 @@ query_tooltip_cb (GtkWidget  *widget,
   g_autofree char *markup = NULL;
   guint gc;
 
+  if (!keyboard && self->session != NULL && self->have_layout)
+    {
+      /* a window's marker: its name, also where the lane has no room for it */
+      const TmChartBand *bands;
+      guint n = 0;
+      int band;
+
+      bands = tm_session_get_bands (self->session, &n);
+      band = tm_chart_lane_hit (bands, n, &self->layout, self->kind == TM_CHART_MEMORY, x, y);
+      if (band >= 0)
+        {
+          g_autofree char *t0 = tm_format_duration (bands[band].start_ns);
+          g_autofree char *t1 = tm_format_duration (bands[band].end_ns);
+          g_autofree char *text = g_strdup_printf (_("%s, %s – %s (click to select it)"),
+                                                   tm_chart_window_label (bands[band].kind), t0, t1);
+          gtk_tooltip_set_text (tooltip, text);
+          return TRUE;
+        }
+    }
   if (keyboard || (gc = gc_at_x (self, x)) == 0)
     return FALSE;
   if (y < self->layout.y || y > self->layout.y + self->layout.height + 14)
@@ -356,7 +376,22 @@ drag_end_cb (GtkGestureDrag *gesture, double off_x, double off_y, TmChartView *s
   if (self->session == NULL || !self->have_layout || self->dragging)
     return;
 
-  /* A click: pick the band under the pointer, or clear the selection. */
+  /* A click on a window's marker selects it; on the plot, the narrowest
+   * window under the pointer, or nothing. */
+  {
+    const TmChartBand *bands;
+    guint n = 0;
+    double y = 0;
+
+    gtk_gesture_drag_get_start_point (gesture, NULL, &y);
+    bands = tm_session_get_bands (self->session, &n);
+    band = tm_chart_lane_hit (bands, n, &self->layout, self->kind == TM_CHART_MEMORY, self->drag_start_x, y);
+    if (band >= 0)
+      {
+        tm_session_select_window (self->session, band);
+        return;
+      }
+  }
   if (self->drag_start_x < self->layout.x || self->drag_start_x > self->layout.x + self->layout.width)
     return;
   band = band_at_x (self, self->drag_start_x);

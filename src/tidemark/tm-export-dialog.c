@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-export-dialog.h"
 #include "tm-export.h"
+#include "tm-notice.h"
 #include "tm-settings.h"
 
 #include <glib/gi18n.h>
@@ -43,6 +44,8 @@ save_chart (const char *path, gpointer user_data)
       g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
       gtk_window_present (GTK_WINDOW (dialog));
     }
+  else
+    tm_notice_saved (GTK_WIDGET (self->app_window), path);
 }
 
 static void

@@ -8,6 +8,7 @@
 #include <glib/gi18n-lib.h>
 
 #include "tm-flame-view.h"
+#include "tm-notice.h"
 #include "tm-export.h"
 #include "tm-format-util.h"
 #include "tm-render-flame.h"
@@ -225,6 +226,8 @@ save_cb (const char *path, gpointer data)
 
   if (path != NULL && !tm_flame_view_export (self, path, svg, &error))
     gtk_label_set_text (self->status_label, error->message);
+  else if (path != NULL)
+    tm_notice_saved (GTK_WIDGET (self), path);
 }
 
 static void

@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-heap-view.h"
 #include "tm-classify-chain.h"
+#include "tm-column-sort.h"
 #include "tm-error.h"
 #include "tm-format-util.h"
 
@@ -109,6 +110,8 @@ struct _TmHeapView
   TmHeapAnalysis      *heap;
   TmClassTree         *tree;
   TmClassifier         chain[TM_CLASSIFY_MAX_DEPTH];
+  guint                add_choices[TM_CHAIN_N_CHOICES];   /* Add's items: classifiers not in the chain */
+  guint                n_add_choices;
   guint                depth;
   gboolean             metrics_ready;
   guint                busy;
@@ -324,6 +327,8 @@ add_column (TmHeapView *self, guint column, const char *title)
   self->sorters[column] = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (column), NULL));
   gtk_column_view_column_set_sorter (col, self->sorters[column]);
   gtk_column_view_column_set_expand (col, column == TM_HEAP_VIEW_COLUMN_NAME);
+  if (column != TM_HEAP_VIEW_COLUMN_NAME)
+    tm_column_sort_descending_first (col);
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_append_column (self->table, col);
   self->columns[column] = col;
@@ -543,6 +548,7 @@ rebuild (TmHeapView *self)
 
 static void rebuild_chain_box (TmHeapView *self);
 static void update_add_button (TmHeapView *self);
+static void refill_add_dropdown (TmHeapView *self);
 
 static void
 chain_button_cb (GtkButton *button, TmHeapView *self)
@@ -614,7 +620,45 @@ rebuild_chain_box (TmHeapView *self)
                                                      _("Remove this classifier"), self->depth > 1));
       gtk_box_append (self->chain_box, group);
     }
+  refill_add_dropdown (self);
   update_add_button (self);
+}
+
+/* The classifier Add's item stands for, or TM_CHAIN_N_CHOICES. */
+static guint
+selected_add_choice (TmHeapView *self)
+{
+  guint item = gtk_drop_down_get_selected (self->add_dropdown);
+
+  return item < self->n_add_choices ? self->add_choices[item] : TM_CHAIN_N_CHOICES;
+}
+
+/* Add offers the classifiers not yet in the chain, keeping the one
+ * picked when it is still there. */
+static void
+refill_add_dropdown (TmHeapView *self)
+{
+  g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
+  guint previous = self->n_add_choices > 0 ? selected_add_choice (self) : tm_chain_classifier_choice (TM_CLASSIFIER_SITE);
+  guint select = 0;
+
+  self->n_add_choices = 0;
+  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+    {
+      TmClassifier c = tm_chain_choice_classifier (i);
+      gboolean used = FALSE;
+
+      for (guint d = 0; d < self->depth && !used; d++)
+        used = self->chain[d] == c;
+      if (used)
+        continue;
+      if (i == previous)
+        select = self->n_add_choices;
+      self->add_choices[self->n_add_choices++] = i;
+      gtk_string_list_append (titles, _(tm_chain_classifier_title (c)));
+    }
+  gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (titles));
+  gtk_drop_down_set_selected (self->add_dropdown, select);
 }
 
 /* The data-structure classifiers need this GC's reference graph: Add
@@ -622,7 +666,7 @@ rebuild_chain_box (TmHeapView *self)
 static void
 update_add_button (TmHeapView *self)
 {
-  guint choice = gtk_drop_down_get_selected (self->add_dropdown);
+  guint choice = selected_add_choice (self);
   gboolean ds = choice < TM_CHAIN_N_CHOICES && tm_chain_classifier_is_ds (tm_chain_choice_classifier (choice));
   gboolean graph = self->trace != NULL && tm_trace_gc (self->trace, self->gc_id)->has_graph;
   g_autofree char *tooltip = NULL;
@@ -634,7 +678,7 @@ update_add_button (TmHeapView *self)
     tooltip = g_strdup (_("Add the classifier at the end of the chain"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->add_button), tooltip);
   gtk_widget_set_sensitive (GTK_WIDGET (self->add_button),
-                            self->depth < TM_CLASSIFY_MAX_DEPTH && (!ds || graph));
+                            choice < TM_CHAIN_N_CHOICES && self->depth < TM_CLASSIFY_MAX_DEPTH && (!ds || graph));
 }
 
 static void
@@ -646,7 +690,7 @@ add_selected_cb (GObject *dropdown, GParamSpec *pspec, TmHeapView *self)
 static void
 add_clicked_cb (GtkButton *button, TmHeapView *self)
 {
-  guint choice = gtk_drop_down_get_selected (self->add_dropdown);
+  guint choice = selected_add_choice (self);
   TmClassifier c;
 
   if (choice >= TM_CHAIN_N_CHOICES || self->depth >= TM_CLASSIFY_MAX_DEPTH)
@@ -745,8 +789,8 @@ tm_heap_view_sort_by (TmHeapView *self,
 {
   g_return_if_fail (TM_IS_HEAP_VIEW (self));
   g_return_if_fail (column < TM_HEAP_VIEW_N_COLUMNS);
-  gtk_column_view_sort_by_column (self->table, self->columns[column],
-                                  descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
+  tm_column_sort_by (self->table, self->columns[column],
+                     descending ? GTK_SORT_DESCENDING : GTK_SORT_ASCENDING);
 }
 
 gboolean
@@ -1180,7 +1224,6 @@ tm_heap_view_class_init (TmHeapViewClass *klass)
 static void
 tm_heap_view_init (TmHeapView *self)
 {
-  g_autoptr(GtkStringList) classifiers = gtk_string_list_new (NULL);
   GtkTreeListRowSorter *row_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1189,10 +1232,7 @@ tm_heap_view_init (TmHeapView *self)
   self->chain[0] = TM_CLASSIFIER_TYPE;
   self->depth = 1;
 
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    gtk_string_list_append (classifiers, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
-  gtk_drop_down_set_model (self->add_dropdown, G_LIST_MODEL (classifiers));
-  gtk_drop_down_set_selected (self->add_dropdown, TM_CLASSIFIER_SITE);
+  refill_add_dropdown (self);
   g_signal_connect (self->add_dropdown, "notify::selected", G_CALLBACK (add_selected_cb), self);
 
   add_column (self, TM_HEAP_VIEW_COLUMN_NAME, _("Group"));
@@ -1213,7 +1253,8 @@ tm_heap_view_init (TmHeapView *self)
   gtk_single_selection_set_can_unselect (self->selection, TRUE);
   g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
   gtk_column_view_set_model (self->table, GTK_SELECTION_MODEL (self->selection));
-  gtk_column_view_sort_by_column (self->table, self->columns[TM_HEAP_VIEW_COLUMN_BYTES], GTK_SORT_DESCENDING);
+  tm_column_sort_init (self->table);
+  tm_column_sort_by (self->table, self->columns[TM_HEAP_VIEW_COLUMN_BYTES], GTK_SORT_DESCENDING);
 
   rebuild_chain_box (self);
 }

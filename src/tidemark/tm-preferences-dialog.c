@@ -14,6 +14,8 @@ struct _TmPreferencesDialog
   GtkGrid   *churn_grid;
   GtkGrid   *loading_grid;
   GtkListBox *ds_list;
+  GtkBox    *content_box;
+  GtkLabel  *store_label;   /* why changes are not saved, when they are not */
 };
 
 G_DEFINE_FINAL_TYPE (TmPreferencesDialog, tm_preferences_dialog, GTK_TYPE_WINDOW)
@@ -104,6 +106,40 @@ add_rows (GtkGrid *grid, const Row *rows, guint n)
     }
 }
 
+/* Saving settings can fail where nobody sees it: GSettings falls back to
+ * keeping them in memory when there is no dconf (no D-Bus session), and
+ * a locked key refuses a write.  The dialog says so. */
+static void
+show_store_problem (TmPreferencesDialog *self, const char *text)
+{
+  gtk_label_set_text (self->store_label, text);
+  gtk_widget_set_visible (GTK_WIDGET (self->store_label), TRUE);
+}
+
+static void
+check_store (TmPreferencesDialog *self)
+{
+  g_autoptr(GObject) backend = NULL;
+  const char *type;
+
+  g_object_get (tm_settings_get (), "backend", &backend, NULL);
+  type = backend ? G_OBJECT_TYPE_NAME (backend) : "";
+  if (g_str_equal (type, "GMemorySettingsBackend") || g_str_equal (type, "GNullSettingsBackend"))
+    show_store_problem (self, _("Changes apply now but are not saved for the next start: no settings "
+                                "store is available (GSettings needs dconf and a D-Bus session)."));
+}
+
+static void
+save_ds_files (GtkWidget *widget, const char * const *files)
+{
+  GtkWidget *self = gtk_widget_get_ancestor (widget, TM_TYPE_PREFERENCES_DIALOG);
+
+  if (!g_settings_set_strv (tm_settings_get (), "ds-files", files) && self != NULL)
+    show_store_problem (TM_PREFERENCES_DIALOG (self),
+                        _("Could not save the list of description files: the setting is locked "
+                          "(read-only in this system's settings)."));
+}
+
 static void
 reset_clicked_cb (GtkButton *button, TmPreferencesDialog *self)
 {
@@ -134,7 +170,7 @@ remove_ds_clicked_cb (GtkButton *button, gpointer data)
     if (g_strcmp0 (files[i], path) != 0)
       g_strv_builder_add (kept, files[i]);
   result = g_strv_builder_end (kept);
-  g_settings_set_strv (settings, "ds-files", (const char * const *) result);
+  save_ds_files (GTK_WIDGET (button), (const char * const *) result);
 }
 
 static void
@@ -217,7 +253,7 @@ add_ds_response_cb (GtkNativeDialog *chooser, int response, TmPreferencesDialog 
               g_strv_builder_addv (builder, (const char **) files);
               g_strv_builder_add (builder, path);
               result = g_strv_builder_end (builder);
-              g_settings_set_strv (settings, "ds-files", (const char * const *) result);
+              save_ds_files (GTK_WIDGET (self), (const char * const *) result);
             }
         }
     }
@@ -251,6 +287,7 @@ tm_preferences_dialog_class_init (TmPreferencesDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, churn_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, loading_grid);
   gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, ds_list);
+  gtk_widget_class_bind_template_child (widget_class, TmPreferencesDialog, content_box);
   gtk_widget_class_bind_template_callback (widget_class, reset_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_ds_clicked_cb);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
@@ -281,6 +318,13 @@ tm_preferences_dialog_init (TmPreferencesDialog *self)
   };
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->store_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->store_label, TRUE);
+  gtk_label_set_xalign (self->store_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->store_label), "error");
+  gtk_widget_set_visible (GTK_WIDGET (self->store_label), FALSE);
+  gtk_box_prepend (self->content_box, GTK_WIDGET (self->store_label));
+  check_store (self);
   add_rows (self->leak_grid, leak, G_N_ELEMENTS (leak));
   add_rows (self->overhead_grid, overhead, G_N_ELEMENTS (overhead));
   add_rows (self->churn_grid, churn, G_N_ELEMENTS (churn));

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-text-table.h"
+#include "tm-column-sort.h"
 
 #include <math.h>
 
@@ -126,6 +127,7 @@ tm_text_table_new (const char * const *titles)
   self->rows = g_list_store_new (TM_TYPE_TEXT_ROW);
   self->columns = g_ptr_array_new_with_free_func (g_object_unref);
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  tm_column_sort_init (self->view);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)),
                                           g_object_ref (gtk_column_view_get_sorter (self->view)));
   selection = GTK_SELECTION_MODEL (gtk_single_selection_new (G_LIST_MODEL (g_object_ref (self->sorted))));
@@ -145,6 +147,8 @@ tm_text_table_new (const char * const *titles)
       gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (c),
                                                                                  NULL)));
       gtk_column_view_column_set_resizable (col, TRUE);
+      if (c > 0)
+        tm_column_sort_descending_first (col);
       if (c == 0)
         gtk_column_view_column_set_expand (col, TRUE);
       gtk_column_view_append_column (self->view, col);
@@ -187,7 +191,7 @@ void
 tm_text_table_sort_by (TmTextTable *self, guint column)
 {
   g_return_if_fail (TM_IS_TEXT_TABLE (self) && column < self->n_columns);
-  gtk_column_view_sort_by_column (self->view, g_ptr_array_index (self->columns, column), GTK_SORT_DESCENDING);
+  tm_column_sort_by (self->view, g_ptr_array_index (self->columns, column), GTK_SORT_DESCENDING);
 }
 
 guint

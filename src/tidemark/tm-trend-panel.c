@@ -2,6 +2,7 @@
 #include "tm-config.h"
 #include "tm-trend-panel.h"
 #include "tm-export.h"
+#include "tm-notice.h"
 #include "tm-render-trend.h"
 #include "tm-format-util.h"
 
@@ -23,6 +24,7 @@ struct _TmTrendPanel
   GtkDropDown    *every_dropdown;
   GtkSpinButton  *top_spin;
   GtkCheckButton *other_check;
+  GtkCheckButton *log_check;     /* logarithmic value axis */
   GtkDrawingArea *area;
 
   TmSession      *session;
@@ -288,6 +290,7 @@ fill_options (TmTrendPanel *self, TmTrendChartOptions *o, double width, double h
   o->foreground = (TmColor) { fg.red, fg.green, fg.blue, fg.alpha };
   o->background.alpha = 0;
   o->y_axis_width = 64;   /* stacked panels line up */
+  o->log_scale = self->log_check != NULL && gtk_check_button_get_active (self->log_check);
   if (hover > 0 && hover <= tm_trace_n_gcs (self->trace))
     o->hover_ns = gc_time (self, hover);
 }
@@ -424,7 +427,11 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   p = tm_trend_nearest_point (self->trend, tm_chart_layout_x_to_ns (&self->layout.plot, x));
   s = g_string_new (NULL);
-  g_string_append_printf (s, _("<b>GC %u</b>"), self->trend->gcs[p]);
+  {
+    g_autofree char *at = tm_format_duration ((double) self->trend->times_ns[p]);
+    /* TRANSLATORS: trend tooltip: the GC and when it ended */
+    g_string_append_printf (s, _("<b>GC %u</b> at %s"), self->trend->gcs[p], at);
+  }
   for (guint i = 0; i < self->shown->len; i++)
     {
       const TmTrendSeries *ser = g_ptr_array_index (self->shown, i);
@@ -434,6 +441,12 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     }
   gtk_tooltip_set_markup (tooltip, s->str);
   return TRUE;
+}
+
+static void
+log_toggled_cb (GtkCheckButton *check, TmTrendPanel *self)
+{
+  gtk_widget_queue_draw (GTK_WIDGET (self->area));
 }
 
 /* ---- settings ---- */
@@ -631,6 +644,8 @@ save_png (const char *path, gpointer user_data)
     show_status (self, _("Only local files can be written."));
   else if (!tm_trend_panel_write_png (self, path, 1200, 400, &error))
     show_status (self, error->message);
+  else
+    tm_notice_saved (GTK_WIDGET (self), path);
 }
 
 static void
@@ -643,6 +658,8 @@ save_csv (const char *path, gpointer user_data)
     show_status (self, _("Only local files can be written."));
   else if (!tm_trend_panel_write_csv (self, path, &error))
     show_status (self, error->message);
+  else
+    tm_notice_saved (GTK_WIDGET (self), path);
 }
 
 static void
@@ -734,6 +751,10 @@ build (TmTrendPanel *self, gboolean closable)
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->top_spin), _("How many groups get a series of their own"));
   self->other_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Other")));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->other_check), _("One more series summing every group not shown"));
+  self->log_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Log scale")));
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->log_check),
+                               _("A logarithmic value axis: a series far larger than the others no longer flattens them"));
+  g_signal_connect (self->log_check, "toggled", G_CALLBACK (log_toggled_cb), self);
 
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (controls), GTK_SELECTION_NONE);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (controls), 7);
@@ -747,6 +768,7 @@ build (TmTrendPanel *self, gboolean closable)
   gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Sort by"), GTK_WIDGET (self->sort_dropdown)));
   gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Top"), GTK_WIDGET (self->top_spin)));
   gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->other_check));
+  gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->log_check));
   gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Classify"), GTK_WIDGET (self->every_dropdown)));
   /* one row: the settings (wrapping when narrow), then progress and actions */
   self->spinner = GTK_SPINNER (gtk_spinner_new ());

@@ -12,6 +12,8 @@
  * data-structure classifiers: at a graph GC "Containing data structure"
  * groups by the structures (with the user's .ds files of Preferences);
  * without a graph Add is disabled for them and its tooltip says why.
+ * Add never offers a classifier the chain already has.  The first click
+ * on a size column's title sorts it largest first.
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
@@ -276,6 +278,10 @@ test_data_structures (void)
   g_signal_emit_by_name (add_button, "clicked");
   g_assert_cmpuint (tm_heap_view_get_chain (view, chain), ==, 2);
   g_assert_cmpint (chain[1], ==, TM_CLASSIFIER_CONTAINING_DS);
+  /* Add no longer offers what the chain has (the type was there from the start) */
+  g_assert_cmpint (tm_gui_test_dropdown_index (add, "Containing data structure"), ==, -1);
+  g_assert_cmpint (tm_gui_test_dropdown_index (add, "Type"), ==, -1);
+  g_assert_cmpint (tm_gui_test_dropdown_index (add, "Data structure leaves"), >=, 0);
   tm_gui_test_spin_until (view_idle, view, 60000);
   g_assert_cmpuint (tm_heap_view_get_tree (view)->depth, ==, 2);
 
@@ -322,6 +328,93 @@ test_data_structures (void)
   }
 }
 
+/* The number in a cell ("16,515", "1.28 MiB" as bytes) for comparing. */
+static double
+cell_number (TmHeapView *view, guint row, guint column)
+{
+  g_autofree char *text = tm_heap_view_dup_cell (view, row, column);
+  GString *digits = g_string_new (NULL);
+  double v;
+
+  for (const char *p = text; *p && *p != ' '; p++)
+    if (*p != ',')
+      g_string_append_c (digits, *p);
+  v = g_ascii_strtod (digits->str, NULL);
+  if (strstr (text, "KiB")) v *= 1024;
+  if (strstr (text, "MiB")) v *= 1024 * 1024;
+  g_string_free (digits, TRUE);
+  return v;
+}
+
+/* A first click on a title, as the pointer would press it: the view's
+ * capture-phase click gesture gets it first. */
+static void
+click_title (GtkColumnView *table, guint visible_index)
+{
+  GtkWidget *title = NULL;
+  guint seen = 0;
+  graphene_point_t p;
+  GListModel *controllers = gtk_widget_observe_controllers (GTK_WIDGET (table));
+  gboolean pressed = FALSE;
+
+  /* the titles are the header's children, in column order */
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (table)); w && !title; w = gtk_widget_get_next_sibling (w))
+    for (GtkWidget *t = gtk_widget_get_first_child (w); t && !title; t = gtk_widget_get_next_sibling (t))
+      if (strcmp (G_OBJECT_TYPE_NAME (t), "GtkColumnViewTitle") == 0 && seen++ == visible_index)
+        title = t;
+  g_assert_nonnull (title);
+  g_assert_true (gtk_widget_compute_point (title, GTK_WIDGET (table),
+                                           &GRAPHENE_POINT_INIT (gtk_widget_get_width (title) / 2.0,
+                                                                 gtk_widget_get_height (title) / 2.0), &p));
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !pressed; i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (GTK_IS_GESTURE_CLICK (c) && gtk_event_controller_get_propagation_phase (c) == GTK_PHASE_CAPTURE)
+        {
+          g_signal_emit_by_name (c, "pressed", 1, (double) p.x, (double) p.y);
+          pressed = TRUE;
+        }
+    }
+  g_object_unref (controllers);
+  g_assert_true (pressed);
+}
+
+static void
+assert_descending (TmHeapView *view, guint column)
+{
+  guint n = tm_heap_view_get_n_rows (view);
+
+  g_assert_cmpuint (n, >=, 3);
+  for (guint r = 1; r < n; r++)
+    g_assert_cmpfloat (cell_number (view, r - 1, column), >=, cell_number (view, r, column));
+  g_assert_cmpfloat (cell_number (view, 0, column), >, cell_number (view, n - 1, column));
+}
+
+/* Sizes and counts read largest first: the first click on their title
+ * sorts descending (GTK's own first click sorts ascending). */
+static void
+test_sort_first_click (void)
+{
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  TmHeapView *view;
+  GtkColumnView *table;
+
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.heap-at-selection", NULL));
+  view = TM_HEAP_VIEW (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  tm_gui_test_spin_until (view_idle, view, 60000);
+  table = GTK_COLUMN_VIEW (tm_gui_test_find_widget (GTK_WIDGET (view), GTK_TYPE_COLUMN_VIEW));
+  tm_gui_test_spin (200);
+
+  click_title (table, TM_HEAP_VIEW_COLUMN_OBJECTS);
+  tm_gui_test_spin (100);
+  assert_descending (view, TM_HEAP_VIEW_COLUMN_OBJECTS);
+  click_title (table, TM_HEAP_VIEW_COLUMN_BYTES);
+  tm_gui_test_spin (100);
+  assert_descending (view, TM_HEAP_VIEW_COLUMN_BYTES);
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -330,5 +423,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/heap/window", test_window);
   g_test_add_func ("/gui/heap/no-graph", test_no_graph);
   g_test_add_func ("/gui/heap/data-structures", test_data_structures);
+  g_test_add_func ("/gui/heap/sort-first-click", test_sort_first_click);
   return tm_gui_test_run (&fx);
 }

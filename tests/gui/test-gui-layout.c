@@ -7,8 +7,11 @@
  * start (the class or function name at their end stays), and the
  * previews marked "tm-preview" (the sidebar's explanations, shown whole
  * on the Selection page).  Then the sidebar: F9's action hides and shows
- * it, and the setting remembers it.  Run in English and, when the locale
- * is there, in German (longer words).
+ * it, and the setting remembers it.  Feedback: an export's "Saved …"
+ * notice fits the small window and names the file; the Preferences say
+ * that changes are not saved when GSettings has no store (the memory
+ * backend these tests run with).  Run in English and, when the locale is
+ * there, in German (longer words).
  * Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
@@ -16,6 +19,8 @@
 #include "tm-app-window.h"
 #include "tm-session.h"
 #include "tm-settings.h"
+#include "tm-notice.h"
+#include "tm-preferences-dialog.h"
 
 #include "gui-test-util.h"
 
@@ -266,6 +271,43 @@ test_sidebar (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+static void
+test_feedback (void)
+{
+  TmAppWindow *win = open_small (fx.leak_path);
+  g_autofree char *path = g_build_filename (fx.tmpdir, "a-rather-long-name-for-the-memory-chart.png", NULL);
+  TmPreferencesDialog *prefs;
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_assert_null (tm_notice_get_text (GTK_WIDGET (win)));
+  tm_notice_saved (tm_app_window_get_chart (win, TM_CHART_MEMORY), path);
+  tm_gui_test_spin (600);
+  g_assert_nonnull (tm_notice_get_text (GTK_WIDGET (win)));
+  g_assert_nonnull (strstr (tm_notice_get_text (GTK_WIDGET (win)), "a-rather-long-name-for-the-memory-chart.png"));
+  assert_fits (win, "the window with an export's notice");
+
+  prefs = tm_preferences_dialog_new (GTK_WINDOW (win));
+  gtk_window_present (GTK_WINDOW (prefs));
+  tm_gui_test_spin (300);
+  {
+    /* the labels of the dialog, to find the warning among them */
+    GtkWidget *stack[256];
+    int n = 0;
+    stack[n++] = GTK_WIDGET (prefs);
+    while (n > 0)
+      {
+        GtkWidget *w = stack[--n];
+        if (GTK_IS_LABEL (w) && gtk_widget_get_visible (w) && gtk_widget_has_css_class (w, "error"))
+          g_string_append (text, gtk_label_get_text (GTK_LABEL (w)));
+        for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL && n < 256; c = gtk_widget_get_next_sibling (c))
+          stack[n++] = c;
+      }
+  }
+  g_assert_nonnull (strstr (text->str, "GSettings"));
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  gtk_window_destroy (GTK_WINDOW (win));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -291,5 +333,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/layout/views", test_views);
   g_test_add_func ("/gui/layout/gc-log", test_gc_log);
   g_test_add_func ("/gui/layout/sidebar", test_sidebar);
+  g_test_add_func ("/gui/layout/feedback", test_feedback);
   return tm_gui_test_run (&fx);
 }
