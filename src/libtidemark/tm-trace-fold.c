@@ -111,6 +111,26 @@ tm_trace_short_lived_pad (TmTrace *t, guint32 len)
 }
 
 void
+tm_trace_index_rows (TmTrace *t, guint64 dense_row, guint64 dense_seq)
+{
+  guint64 blocks = dense_seq / 64, r;
+
+  t->dense_row = dense_row;
+  t->dense_seq = dense_seq;
+  if (blocks <= t->n_seq_blocks)
+    return;
+  t->seq_rows = g_renew (guint32, t->seq_rows, blocks);
+  r = t->n_seq_blocks > 0 ? t->seq_rows[t->n_seq_blocks - 1] : 0;
+  for (guint64 k = t->n_seq_blocks; k < blocks; k++)
+    {
+      while (r < dense_row && t->obj_seq[r] < k * 64)
+        r++;
+      t->seq_rows[k] = (guint32) r;
+    }
+  t->n_seq_blocks = blocks;
+}
+
+void
 tm_trace_fold_interval (TmTrace *t, guint32 b)
 {
   guint32 n_gcs = t->gcs->len, dies_in = b + 1;
@@ -203,6 +223,8 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
             gc->allocs_before -= removed;
         }
     }
+
+  tm_trace_index_rows (t, w, hi_seq);
 
   /* intervals before b that were never folded have no counters */
   tm_trace_short_lived_pad (t, b + 1);

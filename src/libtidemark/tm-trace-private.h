@@ -37,6 +37,9 @@ tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hi
  * the rows of the intervals after it (tm-trace-fold.c).  The trace's
  * intervals before b must be folded already. */
 void     tm_trace_fold_interval (TmTrace *trace, guint32 b);
+/* Rows from dense_row on are numbered from dense_seq on without gaps and
+ * will not move; index the blocks of 64 numbers below dense_seq. */
+void     tm_trace_index_rows (TmTrace *trace, guint64 dense_row, guint64 dense_seq);
 /* Empty counter ranges up to short_lived_first->len == len. */
 void     tm_trace_short_lived_pad (TmTrace *trace, guint32 len);
 

@@ -253,6 +253,14 @@ struct _TmTrace {
    * n_gcs + 2 entries. */
   GArray    *short_lived;       /* TmShortLived */
   GArray    *short_lived_first; /* guint64 */
+  /*< private >*/
+  /* Finding the row of allocation number seq (with obj_seq): from
+   * dense_seq on every allocation has a row, dense_row + (seq - dense_seq);
+   * below, seq_rows[seq / 64] is the first row numbered seq / 64 * 64 or
+   * more (n_seq_blocks entries, blocks wholly below dense_seq). */
+  guint64    dense_seq, dense_row;
+  guint32   *seq_rows;
+  guint64    n_seq_blocks;
 
   /* Totals */
   guint64    total_allocs;

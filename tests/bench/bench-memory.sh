@@ -22,14 +22,14 @@ measure () {
   echo "$out"
 }
 
-echo "| file | allocations | old peak RSS | new peak RSS | new / old | new bytes per allocation | heaptrack_print peak RSS | new / heaptrack_print |"
-echo "|---|---|---|---|---|---|---|---|"
+echo "| file | allocations | old peak RSS | new peak RSS | new / old | new peak RSS per allocation | old / new seconds | heaptrack_print peak RSS | new / heaptrack_print |"
+echo "|---|---|---|---|---|---|---|---|---|"
 for f in "$@"; do
   allocs=$("$new" info "$f" --json 2>/dev/null | sed -n 's/.*"allocs": \([0-9]*\).*/\1/p' | head -n 1)
   set -- $(measure "$old" info "$f")
-  o_kib=$1
+  o_kib=$1 o_s=$2
   set -- $(measure "$new" info "$f")
-  n_kib=$1
+  n_kib=$1 n_s=$2
   hp="-"
   ratio_hp="-"
   if command -v heaptrack_print >/dev/null && "$new" info "$f" --json 2>/dev/null | grep -q '"format": "heaptrack"'; then
@@ -37,7 +37,8 @@ for f in "$@"; do
     hp="$(( $1 / 1024 )) MiB"
     ratio_hp=$(awk "BEGIN { printf \"%.2f\", $n_kib / $1 }")
   fi
-  awk -v f="$(basename "$f")" -v a="$allocs" -v o="$o_kib" -v n="$n_kib" -v hp="$hp" -v rhp="$ratio_hp" 'BEGIN {
-    printf "| %s | %d | %.1f MiB | %.1f MiB | %.2f | %.1f | %s | %s |\n", f, a, o / 1024, n / 1024, n / o,
-           a > 0 ? n * 1024 / a : 0, hp, rhp }'
+  awk -v f="$(basename "$f")" -v a="$allocs" -v o="$o_kib" -v n="$n_kib" -v hp="$hp" -v rhp="$ratio_hp" \
+      -v os="$o_s" -v ns="$n_s" 'BEGIN {
+    per = a > 0 ? n * 1024 / a : 0
+    printf "| %s | %d | %.1f MiB | %.1f MiB | %.2f | %.1f B | %.2f / %.2f | %s | %s |\n", f, a, o / 1024, n / 1024, n / o, per, os, ns, hp, rhp }'
 done
