@@ -18,6 +18,7 @@ views=(
   "heap $leak win.heap-at-selection"
   "trend $leak win.trend-at-selection"
   "ds-growth $leak win.ds-growth-at-selection"
+  "compare-heaps $leak win.compare-heaps-at-selection"
   "allocations $leak win.allocations-at-selection"
   "call-stacks $leak win.call-stacks"
   "gc-log $log win.advice-at-selection"
