@@ -16,6 +16,7 @@
 #include "tm-heap-analysis.h"
 #include "tm-dominators.h"
 #include "hprof-test-writer.h"
+#include "tm-hprof-private.h"
 
 static char *tmpdir;
 
@@ -451,6 +452,78 @@ test_jvm_gzip_growth (void)
   }
 }
 
+
+/* ---- the address index ------------------------------------------------ */
+
+/* Addresses in ascending runs of random lengths in random order (as dumps
+ * written by several threads, or damaged ones), with repeats: the index
+ * takes each address once, with the index of its first listing, refuses
+ * the repeats as they come, and finds every address before and after
+ * sealing; checked against a hash table. */
+static void
+test_addr_index (gconstpointer data)
+{
+  guint n_runs_wanted = GPOINTER_TO_UINT (data);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23 + n_runs_wanted);
+  g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  HprofAddrIndex x = { 0 };
+  const guint n = 200000;
+  g_autofree guint64 *addr = g_new (guint64, n);
+  guint32 added = 0, refused = 0;
+
+  /* runs: slices of a shuffled set of ascending blocks, some repeated */
+  for (guint i = 0; i < n; i++)
+    addr[i] = 0x100000 + (guint64) i * 16 * (1 + i % 3);
+  for (guint r = 0; r < n_runs_wanted; r++)
+    {
+      guint a = g_rand_int_range (rand, 0, n), b = g_rand_int_range (rand, 0, n);
+      guint lo = MIN (a, b), len = MIN (MAX (a, b) - lo, 5000u);
+      guint to = g_rand_int_range (rand, 0, n - len);
+      if (g_rand_boolean (rand))
+        memmove (addr + to, addr + lo, len * sizeof *addr);  /* repeats a block */
+      else
+        for (guint k = 0; k < len / 2; k++)                   /* swaps two blocks */
+          {
+            guint64 tmp = addr[lo + k];
+            addr[lo + k] = addr[to + k];
+            addr[to + k] = tmp;
+          }
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean fresh = !g_hash_table_contains (want, &addr[i]);
+      g_assert_cmpint (hprof_addr_add (&x, addr[i]), ==, fresh);
+      if (fresh)
+        {
+          guint64 *k = g_new (guint64, 1);
+          *k = addr[i];
+          g_hash_table_insert (want, k, GUINT_TO_POINTER (added));
+          added++;
+        }
+      else
+        refused++;
+      if (i % 997 == 0)
+        {
+          guint32 got;
+          g_assert_true (hprof_addr_find (&x, addr[i / 2], &got));
+          g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i / 2])));
+        }
+    }
+  g_assert_cmpuint (x.n, ==, added);
+  if (n_runs_wanted > 0)
+    g_assert_cmpuint (refused, >, 0);
+  g_assert_cmpuint (x.n_runs, <=, 40);
+  hprof_addr_seal (&x);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 got;
+      g_assert_true (hprof_addr_find (&x, addr[i], &got));
+      g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i])));
+      g_assert_false (hprof_addr_find (&x, addr[i] + 8, &got) && !g_hash_table_contains (want, &(guint64) { addr[i] + 8 }));
+    }
+  hprof_addr_clear (&x);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -462,6 +535,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/written/id8-heap-dump", GUINT_TO_POINTER (1), test_written);
   g_test_add_data_func ("/hprof/written/id4-segments", GUINT_TO_POINTER (2), test_written);
   g_test_add_data_func ("/hprof/written/id8-segments", GUINT_TO_POINTER (3), test_written);
+  g_test_add_data_func ("/hprof/addr-index/ascending", GUINT_TO_POINTER (0), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/few-runs", GUINT_TO_POINTER (8), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/many-runs", GUINT_TO_POINTER (3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
   g_test_add_func ("/hprof/every-cut", test_every_cut);
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);
