@@ -1004,9 +1004,13 @@ resolve (HprofParser *p)
   HprofResult *r = p->r;
   gsize m = 0;
 
+  guint32 *dst;
+
   hprof_addr_seal (&p->map);
-  /* references: compact in place */
-  tm_vec_u32_reserve (&r->dst, p->e_src.len);
+  /* references: compact in place; the targets' indices go where their
+   * addresses were (index m lies below address e for m <= e), which
+   * spares fresh pages for a copy */
+  dst = (guint32 *) (gpointer) p->e_addr.data;
   for (gsize e = 0; e < p->e_src.len; e++)
     {
       guint32 t;
@@ -1018,16 +1022,18 @@ resolve (HprofParser *p)
       p->e_src.data[m] = p->e_src.data[e];
       if (p->want_labels)
         p->e_label.data[m] = p->e_label.data[e];
-      r->dst.data[m++] = t;
+      dst[m++] = t;
     }
+  r->dst.data = g_renew (guint32, dst, MAX (m, 1));
   r->dst.len = m;
+  r->dst.cap = MAX (m, 1);
+  memset (&p->e_addr, 0, sizeof p->e_addr);
   p->e_src.len = m;
   p->e_label.len = p->want_labels ? m : 0;
   r->src = p->e_src;
   r->label = p->e_label;
   memset (&p->e_src, 0, sizeof p->e_src);
   memset (&p->e_label, 0, sizeof p->e_label);
-  tm_vec_u64_clear (&p->e_addr);
 
   m = 0;
   for (guint i = 0; i < r->roots->len; i++)

@@ -692,17 +692,21 @@ refill_add_dropdown (TmHeapView *self)
   gtk_drop_down_set_selected (self->add_dropdown, select);
 }
 
-/* The data-structure classifiers need this GC's reference graph: Add
- * is disabled for them where there is none, and says why. */
+/* The data-structure and root-path classifiers need this GC's reference
+ * graph: Add is disabled for them where there is none, and says why. */
 static void
 update_add_button (TmHeapView *self)
 {
   guint choice = selected_add_choice (self);
-  gboolean ds = choice < TM_CHAIN_N_CHOICES && tm_chain_classifier_is_ds (tm_chain_choice_classifier (choice));
+  TmClassifier c = choice < TM_CHAIN_N_CHOICES ? tm_chain_choice_classifier (choice) : TM_CLASSIFIER_TYPE;
+  gboolean ds = tm_chain_classifier_needs_graph (c);
   gboolean graph = self->trace != NULL && tm_trace_gc (self->trace, self->gc_id)->has_graph;
   g_autofree char *tooltip = NULL;
 
-  if (ds && !graph)
+  if (ds && !graph && c == TM_CLASSIFIER_ROOT_PATH)
+    tooltip = g_strdup_printf (_("Paths from the GC roots follow the reference graph, and GC %u has none"),
+                               self->gc_id);
+  else if (ds && !graph)
     tooltip = g_strdup_printf (_("Data structures are detected on the reference graph, and GC %u has none"),
                                self->gc_id);
   else
@@ -727,7 +731,7 @@ add_clicked_cb (GtkButton *button, TmHeapView *self)
   if (choice >= TM_CHAIN_N_CHOICES || self->depth >= TM_CLASSIFY_MAX_DEPTH)
     return;
   c = tm_chain_choice_classifier (choice);
-  if (tm_chain_classifier_is_ds (c) && !tm_trace_gc (self->trace, self->gc_id)->has_graph)
+  if (tm_chain_classifier_needs_graph (c) && !tm_trace_gc (self->trace, self->gc_id)->has_graph)
     return;
   self->chain[self->depth++] = c;
   rebuild_chain_box (self);
