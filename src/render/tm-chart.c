@@ -61,47 +61,20 @@ tm_chart_space_color (TmSpaceKind kind, guint layer, gboolean dark)
     }
 }
 
+/* A series' colour on a light and on a dark background */
 static TmColor
-reachable_color (gboolean dark)
+shade (gboolean dark, guint32 light_rgb, guint32 dark_rgb)
 {
-  return dark ? tm_render_rgb (0xffa348, 1) : tm_render_rgb (0xc64600, 1);
+  return tm_render_rgb (dark ? dark_rgb : light_rgb, 1);
 }
 
-static TmColor
-objects_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xc061cb, 1) : tm_render_rgb (0x813d9c, 1);
-}
-
-static TmColor
-overhead_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xf5c211, 1) : tm_render_rgb (0xe5a50a, 1);
-}
-
-static TmColor
-major_pause_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xf66151, 1) : tm_render_rgb (0xc01c28, 1);
-}
-
-static TmColor
-allocations_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0x62a0ea, 1) : tm_render_rgb (0x1c71d8, 1);
-}
-
-static TmColor
-temporary_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xffa348, 1) : tm_render_rgb (0xe66100, 1);
-}
-
-static TmColor
-rss_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0x33c7de, 1) : tm_render_rgb (0x2190a4, 1);
-}
+#define reachable_color(dark) shade ((dark), 0xc64600, 0xffa348)
+#define objects_color(dark) shade ((dark), 0x813d9c, 0xc061cb)
+#define overhead_color(dark) shade ((dark), 0xe5a50a, 0xf5c211)
+#define major_pause_color(dark) shade ((dark), 0xc01c28, 0xf66151)
+#define allocations_color(dark) shade ((dark), 0x1c71d8, 0x62a0ea)
+#define temporary_color(dark) shade ((dark), 0xe66100, 0xffa348)
+#define rss_color(dark) shade ((dark), 0x2190a4, 0x33c7de)
 
 static const TmColor selection_color = { 0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0, 1 };
 
