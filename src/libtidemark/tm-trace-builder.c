@@ -807,8 +807,10 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
   for (; b->next_fold <= last; b->next_fold++)
     {
       guint before = t->short_lived->len;
+      guint64 blocks_before = t->n_seq_blocks;
       tm_trace_fold_interval (t, b->next_fold);
-      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64);
+      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64)
+                    + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock);
     }
 }
 
