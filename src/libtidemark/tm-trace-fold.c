@@ -211,7 +211,8 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
     {
       if (t->obj_death[i] == dies_in)
         {
-          guint64 size = tm_trace_object_size (t, i);
+          guint32 s32 = t->obj_size[i];
+          guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, i);
           guint64 born = tm_lifetime_birth_ns (t->obj_seq[i], lo_seq, hi_seq, t0, t1);
           guint64 age = t1 > born ? t1 - born : 0;
           TmShortLived *e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
