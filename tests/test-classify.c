@@ -714,6 +714,79 @@ test_root_path_oracle (void)
     }
 }
 
+/* Package keys: the part of the type name before its last '.', array
+ * brackets ignored; primitives, their arrays and classes of the default
+ * package share one "(default package)" group. */
+static void
+test_package (void)
+{
+  static const struct { const char *type; const char *package; guint count; } types[] = {
+    { "java.util.HashMap", "java.util", 3 },
+    { "java.util.HashMap$Node[]", "java.util", 2 },
+    { "java.lang.String", "java.lang", 5 },
+    { "java.lang.String[][]", "java.lang", 1 },
+    { "int[]", "(default package)", 4 },
+    { "Foo", "(default package)", 2 },
+    { "java.util.concurrent.ConcurrentHashMap", "java.util.concurrent", 1 },
+  };
+  TmTraceBuilder *b = tm_trace_builder_new (NULL, "tmtrace");
+  TmTraceHeader h = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+  g_autofree guint32 *objects = NULL;
+  g_autofree guint32 *keys = NULL;
+  guint64 oid = 1;
+  guint32 n = 0;
+
+  h.version = 1;
+  h.vm_name = "test";
+  h.vm_version = "1";
+  h.command_line = "test";
+  h.pointer_size = 8;
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", &error));
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    g_assert_true (tm_trace_builder_type (b, i + 1, types[i].type, 0, &error));
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    for (guint k = 0; k < types[i].count; k++, oid++)
+      g_assert_true (tm_trace_builder_alloc (b, oid, i + 1, 0, 1, 32, 0, 0, &error));
+  g_assert_true (tm_trace_builder_gc_start (b, 1, 1000, TM_GC_KIND_MINOR, "test", "test", &error));
+  g_assert_true (tm_trace_builder_gc_end (b, 1, 2000, 1000, 0, NULL, &error));
+  tm_trace_builder_end (b, oid - 1, 0, 1, 3000);
+  t = tm_trace_builder_finish (b);
+
+  n = t->n_objects;
+  g_assert_cmpuint (n, ==, 18);
+  objects = g_new (guint32, n);
+  keys = g_new (guint32, n);
+  for (guint32 i = 0; i < n; i++)
+    objects[i] = i;
+  tm_classifier_keys (TM_CLASSIFIER_PACKAGE, t, 1, objects, n, keys);
+  for (guint32 i = 0; i < n; i++)
+    {
+      const char *type = tm_trace_type (t, t->obj_type[i])->name;
+      g_autofree char *label = tm_classifier_key_label (TM_CLASSIFIER_PACKAGE, t, keys[i]);
+      const char *want = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (types); k++)
+        if (g_str_equal (types[k].type, type))
+          want = types[k].package;
+      g_assert_cmpstr (label, ==, want);
+      /* one key per package */
+      for (guint32 j = 0; j < i; j++)
+        {
+          g_autofree char *other = tm_classifier_key_label (TM_CLASSIFIER_PACKAGE, t, keys[j]);
+          g_assert_true ((keys[i] == keys[j]) == g_str_equal (label, other));
+        }
+    }
+  g_assert_cmpuint (tm_classifier_domain (TM_CLASSIFIER_PACKAGE, t, 1), ==, t->types->len);
+  {
+    TmClassifier c;
+    g_assert_true (tm_classifier_from_string ("package", &c));
+    g_assert_cmpint (c, ==, TM_CLASSIFIER_PACKAGE);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -722,6 +795,7 @@ main (int argc, char **argv)
   g_test_add_func ("/classify/joint-ownership", test_joint_ownership);
   g_test_add_func ("/classify/no-graph", test_no_graph);
   g_test_add_func ("/classify/chain-parse", test_chain_parse);
+  g_test_add_func ("/classify/package", test_package);
   g_test_add_func ("/classify/pairs-level", test_pairs_level);
   g_test_add_func ("/classify/synth-leak", test_synth_leak);
   g_test_add_func ("/classify/root-path-oracle", test_root_path_oracle);

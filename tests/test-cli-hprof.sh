@@ -115,6 +115,22 @@ json "$dir/rpdrill.json" "
 s = {x['key']: x['points'] for x in d['series']}
 assert s['HprofProbe\$Entry'][1][1] - s['HprofProbe\$Entry'][0][1] == 2000 * 24, s.keys()
 "
+# TrendViz over the dumps by package: java.util grew most (2000 map
+# nodes and the larger table), and drilling into it shows the nodes
+"$cli" trend "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --classify package,type --json \
+  > "$dir/pkgtrend.json" || fail "trend by package"
+json "$dir/pkgtrend.json" "
+s = {x['key']: x['points'] for x in d['series']}
+assert d['series'][0]['key'] == 'java.util', [x['key'] for x in d['series']]
+assert s['java.util'][1][1] - s['java.util'][0][1] >= 2000 * 32, s['java.util']
+"
+"$cli" trend "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --classify package,type \
+  --drill 'java.util' --json > "$dir/pkgdrill.json" || fail "trend drill into a package"
+json "$dir/pkgdrill.json" "
+s = {x['key']: x['points'] for x in d['series']}
+assert s['java.util.HashMap\$Node'][1][1] - s['java.util.HashMap\$Node'][0][1] == 2000 * 32, s.keys()
+assert all(k.startswith('java.util.') or k == 'Other' for k in s), s.keys()
+"
 "$cli" heap "$dir/one.data" --gc 1 --classify root-path > "$dir/rp.txt" || fail "heap by root path"
 grep -q "HprofProbe.holder.items" "$dir/rp.txt" || fail "heap by root path: $(cat "$dir/rp.txt")"
 # a GC log has no reference graph: refused with the reason

@@ -145,7 +145,7 @@ tm_cmd_allocs (int argc, char **argv)
   GOptionEntry entries[] = {
     { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "First GC of the window (default: the first)", "A" },
     { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "Last GC of the window (default: the last)", "B" },
-    { "classify", 0, 0, G_OPTION_ARG_STRING, &classify, "type, site, call-site, thread (default: type)", "C1[,C2]" },
+    { "classify", 0, 0, G_OPTION_ARG_STRING, &classify, "type, package, site, call-site, thread (default: type)", "C1[,C2]" },
     { "drill", 0, 0, G_OPTION_ARG_STRING, &drill, "Groups inside this group ('/'-separated keys)", "KEY[/KEY]" },
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort_name,
       "alloc-bytes, alloc-objects, freed-bytes, freed-objects, net-bytes (default: alloc-bytes)", "S" },

@@ -91,7 +91,7 @@ tm_cmd_churn (int argc, char **argv)
     { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "First GC of the window (default: the first)", "A" },
     { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "Last GC of the window (default: the last)", "B" },
     { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
-      "type, site, call-site, thread, comma-separated (default: type,site)", "C1,C2" },
+      "type, package, site, call-site, thread, comma-separated (default: type,site)", "C1,C2" },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K groups with most bytes per level (0: all; default 10)", "K" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { NULL }
@@ -120,10 +120,8 @@ tm_cmd_churn (int argc, char **argv)
     {
       if (depth == TM_CLASSIFY_MAX_DEPTH)
         return tm_cli_usage_error ("churn", "at most %u classifiers", TM_CLASSIFY_MAX_DEPTH);
-      if (!tm_classifier_from_string (names[i], &chain[depth])
-          || (chain[depth] != TM_CLASSIFIER_TYPE && chain[depth] != TM_CLASSIFIER_SITE
-              && chain[depth] != TM_CLASSIFIER_CALL_SITE && chain[depth] != TM_CLASSIFIER_THREAD))
-        return tm_cli_usage_error ("churn", "unknown classifier '%s' (known: type, site, call-site, thread)",
+      if (!tm_classifier_from_string (names[i], &chain[depth]) || !tm_churn_classifier_ok (chain[depth]))
+        return tm_cli_usage_error ("churn", "unknown classifier '%s' (known: type, package, site, call-site, thread)",
                                    names[i]);
       depth++;
     }

@@ -147,7 +147,7 @@ static struct {
 
 static const GOptionEntry view_entries[] = {
   { "classify", 0, 0, G_OPTION_ARG_STRING, &opt.classify,
-    "Classifier chain: type, site, call-site, thread, space, age, transaction, leaves, deep-leaves, containing-ds, root-path "
+    "Classifier chain: type, package, site, call-site, thread, space, age, transaction, leaves, deep-leaves, containing-ds, root-path "
     "(default: type; data-structure and root-path classifiers only at GCs with a reference graph)", "C1,C2,..." },
   { "metric", 0, 0, G_OPTION_ARG_STRING, &opt.metric,
     "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "

@@ -138,6 +138,13 @@ add_rows (Builder *bl, guint32 b, GCancellable *cancellable, GError **error)
   return TRUE;
 }
 
+gboolean
+tm_churn_classifier_ok (TmClassifier c)
+{
+  return c == TM_CLASSIFIER_TYPE || c == TM_CLASSIFIER_PACKAGE || c == TM_CLASSIFIER_SITE
+         || c == TM_CLASSIFIER_CALL_SITE || c == TM_CLASSIFIER_THREAD;
+}
+
 TmChurn *
 tm_churn_compute (const TmTrace *trace, guint32 from_gc, guint32 to_gc, const TmClassifier *chain, guint depth,
                   GCancellable *cancellable, GError **error)
@@ -164,11 +171,10 @@ tm_churn_compute (const TmTrace *trace, guint32 from_gc, guint32 to_gc, const Tm
       return NULL;
     }
   for (guint l = 0; l < depth; l++)
-    if (chain[l] != TM_CLASSIFIER_TYPE && chain[l] != TM_CLASSIFIER_SITE && chain[l] != TM_CLASSIFIER_CALL_SITE
-        && chain[l] != TM_CLASSIFIER_THREAD)
+    if (!tm_churn_classifier_ok (chain[l]))
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                     "short-lived objects can be grouped by type, site, call-site or thread, not by %s",
+                     "short-lived objects can be grouped by type, package, site, call-site or thread, not by %s",
                      tm_classifier_to_string (chain[l]));
         return NULL;
       }

@@ -36,6 +36,10 @@ struct _TmChurn {
 
 /* Objects born in the intervals of GCs from_gc..to_gc (before GC_START
  * to_gc, after GC_START from_gc - 1) that died in their first GC. */
+/* What the counters of short-lived objects keep: type (and so package),
+ * site, call site and thread. */
+gboolean  tm_churn_classifier_ok (TmClassifier c);
+
 TmChurn *tm_churn_compute (const TmTrace *trace, guint32 from_gc, guint32 to_gc,
                            const TmClassifier *chain, guint depth,
                            GCancellable *cancellable, GError **error);

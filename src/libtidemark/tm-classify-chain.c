@@ -20,6 +20,7 @@ static const struct {
   const char  *title;
 } registry[TM_CHAIN_N_CHOICES] = {
   { TM_CLASSIFIER_TYPE,          "type",          N_("Type") },
+  { TM_CLASSIFIER_PACKAGE,       "package",       N_("Package") },
   { TM_CLASSIFIER_SITE,          "site",          N_("Allocation site") },
   { TM_CLASSIFIER_CALL_SITE,     "call-site",     N_("Call site") },
   { TM_CLASSIFIER_THREAD,        "thread",        N_("Thread") },

@@ -65,7 +65,8 @@ tm_classifier_domain (TmClassifier c, const TmTrace *trace, guint32 gc_id)
 
   switch (c)
     {
-    case TM_CLASSIFIER_TYPE:      return MAX (trace->types->len, 1);
+    case TM_CLASSIFIER_TYPE:
+    case TM_CLASSIFIER_PACKAGE:   return MAX (trace->types->len, 1);
     case TM_CLASSIFIER_SITE:
     case TM_CLASSIFIER_CALL_SITE: return MAX (trace->frames->len, 1);
     case TM_CLASSIFIER_THREAD:    return MAX (trace->threads->len, 1);
@@ -120,6 +121,59 @@ site_frame_table (const TmTrace *trace, guint depth)
   return table;
 }
 
+/* The package of a Java type name: what comes before its last '.' (an
+ * array's element type's), or "" for the default package and primitives. */
+static char *
+package_of (const char *name)
+{
+  const char *end = name + strlen (name), *dot;
+
+  while (end - name >= 2 && end[-2] == '[' && end[-1] == ']')
+    end -= 2;
+  for (dot = end; dot > name && dot[-1] != '.'; dot--)
+    ;
+  return dot > name ? g_strndup (name, dot - 1 - name) : g_strdup ("");
+}
+
+/* type index -> the first type index of the same package (0: unknown). */
+static guint32 *
+package_table (const TmTrace *trace)
+{
+  guint32 n = trace->types->len;
+  guint32 *table = g_new0 (guint32, MAX (n, 1));
+  g_autoptr(GHashTable) first = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint32 t = 1; t < n; t++)
+    {
+      const char *name = tm_trace_type (trace, t)->name;
+      char *pkg = package_of (name ? name : "");
+      gpointer found = g_hash_table_lookup (first, pkg);
+
+      if (found == NULL)
+        {
+          g_hash_table_insert (first, pkg, GUINT_TO_POINTER (t));
+          table[t] = t;
+        }
+      else
+        {
+          table[t] = GPOINTER_TO_UINT (found);
+          g_free (pkg);
+        }
+    }
+  return table;
+}
+
+/* types[i] -> keys[i], in place allowed */
+static void
+package_keys (const TmTrace *trace, const guint32 *types, guint32 n, guint32 *keys)
+{
+  g_autofree guint32 *table = package_table (trace);
+  guint32 n_types = trace->types->len;
+
+  for (guint32 i = 0; i < n; i++)
+    keys[i] = types[i] < n_types ? table[types[i]] : 0;
+}
+
 void
 tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
                     const guint32 *objects, guint32 n, guint32 *keys)
@@ -132,6 +186,12 @@ tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
     case TM_CLASSIFIER_TYPE:
       for (guint32 i = 0; i < n; i++)
         keys[i] = trace->obj_type[objects[i]];
+      break;
+
+    case TM_CLASSIFIER_PACKAGE:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = trace->obj_type[objects[i]];
+      package_keys (trace, keys, n, keys);
       break;
 
     case TM_CLASSIFIER_SITE:
@@ -207,6 +267,12 @@ tm_classifier_keys_short_lived (TmClassifier c, const TmTrace *trace, const TmSh
         keys[i] = entries[i].type;
       break;
 
+    case TM_CLASSIFIER_PACKAGE:
+      for (guint32 i = 0; i < n; i++)
+        keys[i] = entries[i].type;
+      package_keys (trace, keys, n, keys);
+      break;
+
     case TM_CLASSIFIER_SITE:
     case TM_CLASSIFIER_CALL_SITE:
       {
@@ -275,6 +341,14 @@ tm_classifier_key_label (TmClassifier c, const TmTrace *trace, guint32 key)
 
     case TM_CLASSIFIER_AGE:
       return g_strdup_printf (key == 1 ? "%u GC" : "%u GCs", key);
+
+    case TM_CLASSIFIER_PACKAGE:
+      if (key == 0 || key >= trace->types->len)
+        return g_strdup ("(unknown type)");
+      {
+        g_autofree char *pkg = package_of (tm_trace_type (trace, key)->name ? tm_trace_type (trace, key)->name : "");
+        return *pkg ? g_steal_pointer (&pkg) : g_strdup ("(default package)");
+      }
 
     case TM_CLASSIFIER_TRANSACTION:
       if (key == 0 || key >= trace->tx_kinds->len)

@@ -29,6 +29,7 @@ typedef enum {
   TM_CLASSIFIER_SPACE,
   TM_CLASSIFIER_AGE,         /* GCs survived: gc_id - birth GC */
   TM_CLASSIFIER_TRANSACTION, /* the kind of transaction that allocated it (record --transaction) */
+  TM_CLASSIFIER_PACKAGE,     /* its type's package ("java.util" for java.util.HashMap$Node[]) */
   TM_N_CLASSIFIERS
 } TmClassifier;
 

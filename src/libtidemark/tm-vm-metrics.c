@@ -43,6 +43,7 @@ classifier_is_per_object (TmClassifier c, GError **error)
   switch (c)
     {
     case TM_CLASSIFIER_TYPE:
+    case TM_CLASSIFIER_PACKAGE:
     case TM_CLASSIFIER_SITE:
     case TM_CLASSIFIER_CALL_SITE:
     case TM_CLASSIFIER_THREAD:

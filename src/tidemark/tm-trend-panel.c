@@ -725,6 +725,7 @@ default_next (TmClassifier c)
   switch (c)
     {
     case TM_CLASSIFIER_TYPE:      return TM_CLASSIFIER_SITE;
+    case TM_CLASSIFIER_PACKAGE:   return TM_CLASSIFIER_TYPE;
     case TM_CLASSIFIER_SITE:      return TM_CLASSIFIER_CALL_SITE;
     case TM_CLASSIFIER_CALL_SITE: return TM_CLASSIFIER_THREAD;
     case TM_CLASSIFIER_THREAD:
