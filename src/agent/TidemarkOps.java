@@ -54,29 +54,27 @@ public final class TidemarkOps {
         }
     }
 
-    public static void gotEntry(Object entry, Object c) {
+    private static void entry(int kind, Object entry, Object c) {
         if (entry instanceof Map.Entry) {
             Map.Entry<?, ?> n = (Map.Entry<?, ?>) entry;
             Object e = element(n.getKey(), n.getValue());
             if (e != null) {
-                op(GET, c, e);
+                op(kind, c, e);
             }
         }
     }
 
+    public static void gotEntry(Object entry, Object c) {
+        entry(GET, entry, c);
+    }
+
     public static void removedEntry(Object entry, Object c) {
-        if (entry instanceof Map.Entry) {
-            Map.Entry<?, ?> n = (Map.Entry<?, ?>) entry;
-            Object e = element(n.getKey(), n.getValue());
-            if (e != null) {
-                op(REMOVE, c, e);
-            }
-        }
+        entry(REMOVE, entry, c);
     }
 
     // at the entry of a method that deletes `entry` from c
     public static void removeEntry(Object c, Object entry) {
-        removedEntry(entry, c);
+        entry(REMOVE, entry, c);
     }
 
     public static void removed(Object ret, Object c) {

@@ -260,12 +260,11 @@ tm_agent_containers_start (jvmtiEnv *jvmti, JNIEnv *jni)
       log_line ("java.base cannot be made to read the hook class");
       return;
     }
-  for (const char *pkg = "jdk.internal.org.objectweb.asm"; pkg != NULL; pkg = NULL)
-    if ((*jvmti)->AddModuleExports (jvmti, base, pkg, unnamed) != JVMTI_ERROR_NONE)
-      {
-        log_line ("this JVM has no internal ASM to rewrite the collections with");
-        return;
-      }
+  if ((*jvmti)->AddModuleExports (jvmti, base, "jdk.internal.org.objectweb.asm", unnamed) != JVMTI_ERROR_NONE)
+    {
+      log_line ("this JVM has no internal ASM to rewrite the collections with");
+      return;
+    }
   for (guint i = 1; cls[i].name != NULL; i++)
     {
       jclass k = define (jni, &cls[i]);
