@@ -43,6 +43,8 @@ struct _TmAppWindow
   TmChartView          *memory_chart;
   TmChartView          *objects_chart;
   TmChartView          *overhead_chart;
+  TmChartView          *allocations_chart;
+  TmChartView          *rss_chart;
   GtkNotebook          *analysis_notebook;
   GtkPaned             *vpaned;
   TmSelectionPage      *selection_page;
@@ -305,8 +307,13 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
 
   /* Charts appear as soon as the timeline is there; windows follow.  A
    * timeline of time points (heaptrack) has no GC pauses to chart. */
-  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart),
-                          !tm_document_get_timeline (self->document)->time_points);
+  {
+    TmTimelineModel *model = tm_document_get_timeline (self->document);
+    gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
+    /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
+    gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && has_objects (trace));
+    gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
+  }
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -939,6 +946,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, memory_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, allocations_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, rss_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_page);
@@ -981,6 +990,8 @@ tm_app_window_init (TmAppWindow *self)
   tm_chart_view_set_session (self->memory_chart, self->session);
   tm_chart_view_set_session (self->objects_chart, self->session);
   tm_chart_view_set_session (self->overhead_chart, self->session);
+  tm_chart_view_set_session (self->allocations_chart, self->session);
+  tm_chart_view_set_session (self->rss_chart, self->session);
   g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
 
@@ -1049,6 +1060,8 @@ tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)
     {
     case TM_CHART_OBJECTS:  return GTK_WIDGET (self->objects_chart);
     case TM_CHART_OVERHEAD: return GTK_WIDGET (self->overhead_chart);
+    case TM_CHART_ALLOCATIONS: return GTK_WIDGET (self->allocations_chart);
+    case TM_CHART_RSS:      return GTK_WIDGET (self->rss_chart);
     case TM_CHART_MEMORY:
     case TM_CHART_N_KINDS:
     default:                return GTK_WIDGET (self->memory_chart);
