@@ -17,6 +17,7 @@ static const TmCliCommand commands[] = {
   { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
   { "gc-summary", "TRACE [--from-gc A --to-gc B] [--json]", "throughput, pause percentiles, rates and footprint of a run or a range of GCs", tm_cmd_gc_summary },
+  { "gc-phases", "TRACE [--from-gc A --to-gc B] [--kind K] [--list] [--json]", "concurrent phases and cycles, ZGC stalls, Shenandoah degenerated and full GCs", tm_cmd_gc_phases },
   { "heap",     "TRACE --gc N [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "classification tree of the heap after GC N", tm_cmd_heap },
   { "heap-diff", "TRACE --from-gc A --to-gc B [--classify C1,C2,...] [--metric M] [--top K] [--data-structures] [--ds FILE]... [--json]", "compare the heaps after two GCs: each group before, after and its change", tm_cmd_heap_diff },
   { "record",   "[-o FILE] [--graph-every N] [--sample-bytes N] [--stack-depth N] -- COMMAND...", "run a JVM with the recording agent", tm_cmd_record },

@@ -93,6 +93,7 @@ tm_trace_new (const char *path, const char *format)
   t->oom_events = g_array_new (FALSE, TRUE, sizeof (TmOomEvent));
   g_array_set_clear_func (t->oom_events, clear_oom);
   t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
+  t->gc_phases = g_array_new (FALSE, TRUE, sizeof (TmGcPhase));
   t->space_usage = g_array_new (FALSE, TRUE, sizeof (TmSpaceUsage));
   t->warnings = g_array_new (FALSE, TRUE, sizeof (TmWarning));
   g_array_set_clear_func (t->warnings, clear_warning);
@@ -136,6 +137,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->tx_objects);
   g_free (t->obj_tx);
   g_array_unref (t->gcs);
+  g_array_unref (t->gc_phases);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);
   g_free (t->obj_type);
@@ -440,6 +442,28 @@ tm_gc_kind_to_string (TmGcKind kind)
     case TM_GC_KIND_UNKNOWN:
     default: return "unknown";
     }
+}
+
+const char *
+tm_gc_phase_kind_to_string (TmGcPhaseKind kind)
+{
+  switch (kind)
+    {
+    case TM_GC_PHASE_CYCLE: return "cycle";
+    case TM_GC_PHASE_CONCURRENT: return "concurrent";
+    case TM_GC_PHASE_PAUSE: return "pause";
+    case TM_GC_PHASE_DEGENERATED: return "degenerated";
+    case TM_GC_PHASE_FULL: return "full";
+    case TM_GC_PHASE_STALL: return "stall";
+    case TM_GC_PHASE_N_KINDS:
+    default: return "unknown";
+    }
+}
+
+gboolean
+tm_gc_phase_kind_is_pause (TmGcPhaseKind kind)
+{
+  return kind == TM_GC_PHASE_PAUSE || kind == TM_GC_PHASE_DEGENERATED || kind == TM_GC_PHASE_FULL;
 }
 
 const char *
