@@ -14,7 +14,7 @@ static const TmCliCommand commands[] = {
   { "info",     "TRACE [--json]",              "summary of a trace", tm_cmd_info },
   { "timeline", "TRACE [--json|--csv]",        "one row per GC", tm_cmd_timeline },
   { "synth",    "SCENARIO [-o FILE] [--seed N] [--scale N]", "write a synthetic trace", tm_cmd_synth },
-  { "chart",    "TRACE --kind memory|objects|overhead|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
+  { "chart",    "TRACE --kind memory|objects|overhead|pauses|pause-histogram|trend|ds-growth --png FILE [--width W] [--height H]", "render the app's charts into a PNG", tm_cmd_chart },
   { "windows",  "TRACE [--json] [--all]",      "suspicious time windows: leaks, GC overhead, churn", tm_cmd_windows },
   { "gc-summary", "TRACE [--from-gc A --to-gc B] [--json]", "throughput, pause percentiles, rates and footprint of a run or a range of GCs", tm_cmd_gc_summary },
   { "gc-phases", "TRACE [--from-gc A --to-gc B] [--kind K] [--list] [--json]", "concurrent phases and cycles, ZGC stalls, Shenandoah degenerated and full GCs", tm_cmd_gc_phases },

@@ -195,6 +195,7 @@ tm_timeline_model_new (const TmTrace *trace)
     m->duration_ns = MAX ((double) m->duration_ns, m->end_ns[n - 1]);
 
   m->time_points = g_strcmp0 (trace->format, "heaptrack") == 0;
+  tm_timeline_model_init_phases (m, trace);
   return m;
 }
 
@@ -228,6 +229,7 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->overhead);
   g_free (model->saw_x);
   g_free (model->layer_top);
+  tm_timeline_model_clear_phases (model);
   g_free (model);
 }
 

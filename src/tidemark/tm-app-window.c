@@ -45,6 +45,8 @@ struct _TmAppWindow
   TmChartView          *memory_chart;
   TmChartView          *objects_chart;
   TmChartView          *overhead_chart;
+  TmChartView          *pauses_chart;
+  TmChartView          *histogram_chart;
   GtkNotebook          *analysis_notebook;
   GtkPaned             *vpaned;
   GtkLabel             *selection_title;
@@ -325,6 +327,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
    * timeline of time points (heaptrack) has no GC pauses to chart. */
   gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart),
                           !tm_document_get_timeline (self->document)->time_points);
+  /* the pause charts where there are pauses to chart */
+  gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), tm_document_get_timeline (self->document)->n_pauses > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), tm_document_get_timeline (self->document)->n_pauses > 0);
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -1230,6 +1235,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, memory_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, pauses_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, histogram_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
@@ -1278,6 +1285,8 @@ tm_app_window_init (TmAppWindow *self)
   tm_chart_view_set_session (self->memory_chart, self->session);
   tm_chart_view_set_session (self->objects_chart, self->session);
   tm_chart_view_set_session (self->overhead_chart, self->session);
+  tm_chart_view_set_session (self->pauses_chart, self->session);
+  tm_chart_view_set_session (self->histogram_chart, self->session);
   g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
 
@@ -1346,6 +1355,8 @@ tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)
     {
     case TM_CHART_OBJECTS:  return GTK_WIDGET (self->objects_chart);
     case TM_CHART_OVERHEAD: return GTK_WIDGET (self->overhead_chart);
+    case TM_CHART_PAUSES:   return GTK_WIDGET (self->pauses_chart);
+    case TM_CHART_PAUSE_HISTOGRAM: return GTK_WIDGET (self->histogram_chart);
     case TM_CHART_MEMORY:
     case TM_CHART_N_KINDS:
     default:                return GTK_WIDGET (self->memory_chart);
