@@ -2,55 +2,12 @@
  * Compare Heaps (see the header). */
 #include "tm-config.h"
 #include "tm-tree-table.h"
-#include "tm-column-sort.h"
 #include "tm-heap-diff-view.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
-
-/* ---- rows: one diff node each ---- */
-
-#define TM_TYPE_HEAP_DIFF_ROW (tm_heap_diff_row_get_type ())
-G_DECLARE_FINAL_TYPE (TmHeapDiffRow, tm_heap_diff_row, TM, HEAP_DIFF_ROW, GObject)
-
-struct _TmHeapDiffRow
-{
-  GObject     parent_instance;
-  TmHeapDiff *diff;
-  guint32     node;
-};
-
-G_DEFINE_FINAL_TYPE (TmHeapDiffRow, tm_heap_diff_row, G_TYPE_OBJECT)
-
-static void
-tm_heap_diff_row_finalize (GObject *object)
-{
-  tm_heap_diff_unref (TM_HEAP_DIFF_ROW (object)->diff);
-  G_OBJECT_CLASS (tm_heap_diff_row_parent_class)->finalize (object);
-}
-
-static void
-tm_heap_diff_row_class_init (TmHeapDiffRowClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = tm_heap_diff_row_finalize;
-}
-
-static void
-tm_heap_diff_row_init (TmHeapDiffRow *row)
-{
-}
-
-static TmHeapDiffRow *
-row_new (TmHeapDiff *diff, guint32 node)
-{
-  TmHeapDiffRow *row = g_object_new (TM_TYPE_HEAP_DIFF_ROW, NULL);
-
-  row->diff = tm_heap_diff_ref (diff);
-  row->node = node;
-  return row;
-}
 
 /* ---- the view ---- */
 
@@ -71,11 +28,7 @@ struct _TmHeapDiffView
   GtkColumnView       *table;
   TmRootPathPanel     *path_panel;
 
-  GListStore          *roots;
-  GtkTreeListModel    *tree_model;
-  GtkSortListModel    *sorted;
-  GtkSingleSelection  *selection;
-  GtkColumnViewColumn *columns[TM_HEAP_DIFF_N_COLUMNS];
+  TmTreeTable         *rows;
 
   TmDocument          *doc;
   TmTrace             *trace;
@@ -130,12 +83,12 @@ column_side (guint column)
 }
 
 static gint64
-row_value (TmHeapDiffRow *row, guint column)
+node_value (TmHeapDiff *diff, guint32 node, guint column)
 {
   TmGroupMetrics b, a;
   TmHeapMetric m = column_metric (column);
 
-  tm_heap_diff_get_metrics (row->diff, row->node, &b, &a);
+  tm_heap_diff_get_metrics (diff, node, &b, &a);
   switch (column_side (column))
     {
     case 0:  return (gint64) tm_group_metrics_get (&b, m);
@@ -154,148 +107,84 @@ signed_text (gint64 v, gboolean bytes)
   return g_strdup_printf ("%s%s", v > 0 ? "+" : v < 0 ? "−" : "", s);
 }
 
-static char *
-cell_text (TmHeapDiffRow *row, guint column)
+static gpointer
+diff_ref (gpointer diff)
 {
-  gint64 v;
-  gboolean bytes = column_metric (column) != TM_HEAP_METRIC_OBJECTS;
+  return tm_heap_diff_ref (diff);
+}
 
-  if (column == TM_HEAP_DIFF_COLUMN_NAME)
-    return g_strdup (tm_heap_diff_node (row->diff, row->node)->label);
-  if (column_metric (column) == TM_HEAP_METRIC_RETAINED_BYTES && !row->diff->has_graph)
+static void
+diff_unref (gpointer diff)
+{
+  tm_heap_diff_unref (diff);
+}
+
+static guint32
+diff_n_nodes (gpointer diff)
+{
+  return ((TmHeapDiff *) diff)->nodes->len;
+}
+
+static void
+diff_shape (gpointer diff, guint32 node, guint32 *parent, guint32 *first_child, guint32 *n_children)
+{
+  const TmHeapDiffNode *n = tm_heap_diff_node (diff, node);
+
+  *parent = n->parent;
+  *first_child = n->first_child;
+  *n_children = n->n_children;
+}
+
+static char *
+diff_label (gpointer diff, guint32 node)
+{
+  return g_strdup (tm_heap_diff_node (diff, node)->label);
+}
+
+static char *
+cell_text (gpointer owner, gpointer tree, guint32 node, guint column)
+{
+  TmHeapDiff *diff = tree;
+  gboolean bytes = column_metric (column) != TM_HEAP_METRIC_OBJECTS;
+  gint64 v;
+
+  if (column_metric (column) == TM_HEAP_METRIC_RETAINED_BYTES && !diff->has_graph)
     return g_strdup ("—");
-  v = row_value (row, column);
+  v = node_value (diff, node, column);
   if (column_side (column) == 2)
     return signed_text (v, bytes);
   return bytes ? tm_format_bytes ((double) v) : tm_format_count ((guint64) v);
 }
 
-static void
-cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
+static gint64
+cell_value (gpointer owner, gpointer tree, guint32 node, guint column)
 {
-  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "tm-column"));
-  GtkWidget *label = gtk_label_new (NULL);
+  return node_value (tree, node, column);
+}
 
-  if (column == TM_HEAP_DIFF_COLUMN_NAME)
-    {
-      GtkWidget *expander = gtk_tree_expander_new ();
-      gtk_label_set_xalign (GTK_LABEL (label), 0.0);
-      /* a class name's end tells it apart (…HashMap$Node[]) */
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_START);
-      gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), label);
-      gtk_list_item_set_child (item, expander);
-    }
+/* growth stands out, shrinking is quiet */
+static void
+cell_decorate (gpointer owner, GtkWidget *label, gpointer tree, guint32 node, guint column)
+{
+  gint64 v;
+
+  if (column == TM_HEAP_DIFF_COLUMN_NAME || column_side (column) != 2)
+    return;
+  v = node_value (tree, node, column);
+  if (v > 0)
+    gtk_widget_add_css_class (label, "error");
   else
-    {
-      gtk_label_set_xalign (GTK_LABEL (label), 1.0);
-      gtk_widget_add_css_class (label, "numeric");
-      gtk_list_item_set_child (item, label);
-    }
+    gtk_widget_remove_css_class (label, "error");
+  if (v < 0)
+    gtk_widget_add_css_class (label, "success");
+  else
+    gtk_widget_remove_css_class (label, "success");
 }
 
-static void
-cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
-{
-  guint column = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (factory), "tm-column"));
-  GtkTreeListRow *tree_row = gtk_list_item_get_item (item);
-  g_autoptr(TmHeapDiffRow) row = gtk_tree_list_row_get_item (tree_row);
-  GtkWidget *child = gtk_list_item_get_child (item);
-  g_autofree char *text = cell_text (row, column);
-
-  if (column == TM_HEAP_DIFF_COLUMN_NAME)
-    {
-      gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (child), tree_row);
-      child = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (child));
-      gtk_widget_set_tooltip_text (child, text);
-    }
-  gtk_label_set_text (GTK_LABEL (child), text);
-  /* growth stands out, shrinking is quiet */
-  if (column_side (column) == 2 && column != TM_HEAP_DIFF_COLUMN_NAME)
-    {
-      gint64 v = row_value (row, column);
-      if (v > 0)
-        gtk_widget_add_css_class (child, "error");
-      else
-        gtk_widget_remove_css_class (child, "error");
-      if (v < 0)
-        gtk_widget_add_css_class (child, "success");
-      else
-        gtk_widget_remove_css_class (child, "success");
-    }
-}
-
-static int
-compare_rows (gconstpointer a, gconstpointer b, gpointer column_p)
-{
-  TmHeapDiffRow *x = (TmHeapDiffRow *) a, *y = (TmHeapDiffRow *) b;
-  guint column = GPOINTER_TO_UINT (column_p);
-  gint64 vx, vy;
-
-  if (column == TM_HEAP_DIFF_COLUMN_NAME)
-    {
-      int c = g_utf8_collate (tm_heap_diff_node (x->diff, x->node)->label, tm_heap_diff_node (y->diff, y->node)->label);
-      return c < 0 ? GTK_ORDERING_SMALLER : c > 0 ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-    }
-  vx = row_value (x, column);
-  vy = row_value (y, column);
-  return vx < vy ? GTK_ORDERING_SMALLER : vx > vy ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL;
-}
-
-static void
-add_column (TmHeapDiffView *self, guint column, const char *title)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-  g_autoptr(GtkSorter) sorter = NULL;
-  GtkColumnViewColumn *col;
-
-  g_object_set_data (G_OBJECT (factory), "tm-column", GUINT_TO_POINTER (column));
-  g_signal_connect (factory, "setup", G_CALLBACK (cell_setup), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (cell_bind), self);
-  col = gtk_column_view_column_new (title, factory);
-  sorter = GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (column), NULL));
-  gtk_column_view_column_set_sorter (col, sorter);
-  gtk_column_view_column_set_expand (col, column == TM_HEAP_DIFF_COLUMN_NAME);
-  /* names get room; the table scrolls sideways when narrow */
-  gtk_column_view_column_set_fixed_width (col, column == TM_HEAP_DIFF_COLUMN_NAME ? 260 : -1);
-  gtk_column_view_column_set_resizable (col, TRUE);
-  /* growth and sizes read largest first */
-  if (column != TM_HEAP_DIFF_COLUMN_NAME)
-    tm_column_sort_descending_first (col);
-  gtk_column_view_append_column (self->table, col);
-  self->columns[column] = col;
-}
-
-/* ---- the tree model ---- */
-
-static GListModel *
-create_children (gpointer item, gpointer user_data)
-{
-  TmHeapDiffRow *parent = item;
-  const TmHeapDiffNode *n = tm_heap_diff_node (parent->diff, parent->node);
-  GListStore *store;
-
-  if (n->n_children == 0)
-    return NULL;
-  store = g_list_store_new (TM_TYPE_HEAP_DIFF_ROW);
-  for (guint32 c = 0; c < n->n_children; c++)
-    {
-      g_autoptr(TmHeapDiffRow) row = row_new (parent->diff, n->first_child + c);
-      g_list_store_append (store, row);
-    }
-  return G_LIST_MODEL (store);
-}
-
-static void
-fill_roots (TmHeapDiffView *self)
-{
-  g_list_store_remove_all (self->roots);
-  if (self->diff != NULL)
-    {
-      /* Overall first, so the totals are a row like the others */
-      g_autoptr(TmHeapDiffRow) row = row_new (self->diff, 0);
-      g_list_store_append (self->roots, row);
-    }
-}
+static const TmTreeTableFuncs table_funcs = {
+  .ref = diff_ref, .unref = diff_unref, .n_nodes = diff_n_nodes, .shape = diff_shape,
+  .label = diff_label, .text = cell_text, .value = cell_value, .decorate = cell_decorate,
+};
 
 static void
 update_title (TmHeapDiffView *self)
@@ -359,23 +248,18 @@ diff_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   g_clear_pointer (&self->diff, tm_heap_diff_unref);
   self->diff = diff;
-  fill_roots (self);
+  /* Overall first, so the totals are a row like the others */
+  tm_tree_table_set_tree (self->rows, diff, TRUE);
   update_title (self);
   {
     g_autofree char *note = no_graph_note (self);
     show_status (self, note);
   }
-  {
-    g_autoptr(GtkTreeListRow) overall = gtk_tree_list_model_get_row (self->tree_model, 0);
-    if (overall != NULL)
-      gtk_tree_list_row_set_expanded (overall, TRUE);
-  }
-  tm_column_sort_by (self->table,
-                     self->columns[diff->has_graph ? TM_HEAP_DIFF_COLUMN_RETAINED_DELTA : TM_HEAP_DIFF_COLUMN_BYTES_DELTA],
-                     GTK_SORT_DESCENDING);
-  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE], diff->has_graph);
-  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_AFTER], diff->has_graph);
-  gtk_column_view_column_set_visible (self->columns[TM_HEAP_DIFF_COLUMN_RETAINED_DELTA], diff->has_graph);
+  tm_tree_table_set_expanded (self->rows, 0, TRUE);
+  tm_tree_table_sort_by (self->rows, diff->has_graph ? TM_HEAP_DIFF_COLUMN_RETAINED_DELTA : TM_HEAP_DIFF_COLUMN_BYTES_DELTA,
+                         GTK_SORT_DESCENDING);
+  for (guint c = TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE; c <= TM_HEAP_DIFF_COLUMN_RETAINED_DELTA; c++)
+    gtk_column_view_column_set_visible (tm_tree_table_get_column (self->rows, c), diff->has_graph);
 }
 
 static void
@@ -395,7 +279,7 @@ rebuild (TmHeapDiffView *self)
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   g_clear_pointer (&self->diff, tm_heap_diff_unref);
-  fill_roots (self);
+  tm_tree_table_set_tree (self->rows, NULL, TRUE);
   update_title (self);
   show_status (self, NULL);
   gtk_widget_set_visible (GTK_WIDGET (self->path_panel), FALSE);
@@ -508,44 +392,55 @@ guint
 tm_heap_diff_view_get_n_rows (TmHeapDiffView *self)
 {
   g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->sorted));
-}
-
-static GtkTreeListRow *
-tree_row_at (TmHeapDiffView *self, guint position)
-{
-  return g_list_model_get_item (G_LIST_MODEL (self->sorted), position);
+  return tm_tree_table_get_n_rows (self->rows);
 }
 
 char *
 tm_heap_diff_view_dup_cell (TmHeapDiffView *self, guint row, guint column)
 {
-  g_autoptr(GtkTreeListRow) tree_row = NULL;
-  g_autoptr(TmHeapDiffRow) item = NULL;
-
   g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), NULL);
   g_return_val_if_fail (column < TM_HEAP_DIFF_N_COLUMNS, NULL);
-  if ((tree_row = tree_row_at (self, row)) == NULL)
-    return NULL;
-  item = gtk_tree_list_row_get_item (tree_row);
-  return cell_text (item, column);
+  return tm_tree_table_dup_cell (self->rows, row, column);
 }
 
 void
 tm_heap_diff_view_set_expanded (TmHeapDiffView *self, guint row, gboolean expanded)
 {
-  g_autoptr(GtkTreeListRow) tree_row = NULL;
-
   g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
-  if ((tree_row = tree_row_at (self, row)) != NULL)
-    gtk_tree_list_row_set_expanded (tree_row, expanded);
+  tm_tree_table_set_expanded (self->rows, row, expanded);
 }
 
 void
 tm_heap_diff_view_select (TmHeapDiffView *self, guint row)
 {
   g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
-  gtk_single_selection_set_selected (self->selection, row);
+  tm_tree_table_select (self->rows, row);
+}
+
+gboolean
+tm_heap_diff_view_search (TmHeapDiffView *self, const char *text)
+{
+  g_return_val_if_fail (TM_IS_HEAP_DIFF_VIEW (self), FALSE);
+  return tm_tree_table_search (self->rows, text);
+}
+
+/* a new text searches from the top, Enter from the selected group on */
+static void
+search_changed_cb (GtkSearchEntry *entry, TmHeapDiffView *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  if (*text != '\0')
+    {
+      tm_tree_table_select (self->rows, GTK_INVALID_LIST_POSITION);
+      tm_tree_table_search (self->rows, text);
+    }
+}
+
+static void
+search_next_cb (GtkSearchEntry *entry, TmHeapDiffView *self)
+{
+  tm_tree_table_search (self->rows, gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
 TmRootPathPanel *
@@ -590,19 +485,19 @@ path_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static gboolean
 selected_group (TmHeapDiffView *self, TmClassTree **tree, guint32 *node, char **label)
 {
-  guint selected = gtk_single_selection_get_selected (self->selection);
-  g_autoptr(GtkTreeListRow) tree_row = NULL;
-  g_autoptr(TmHeapDiffRow) row = NULL;
+  gpointer diff_p;
+  guint32 diff_node;
+  TmHeapDiff *diff;
   const TmHeapDiffNode *n;
 
-  if (selected == GTK_INVALID_LIST_POSITION || self->diff == NULL || !self->diff->has_graph)
+  if (self->diff == NULL || !self->diff->has_graph
+      || !tm_tree_table_get_selected (self->rows, &diff_p, &diff_node))
     return FALSE;
-  tree_row = tree_row_at (self, selected);
-  row = gtk_tree_list_row_get_item (tree_row);
-  n = tm_heap_diff_node (row->diff, row->node);
+  diff = diff_p;
+  n = tm_heap_diff_node (diff, diff_node);
   if (n->level == 0)
     return FALSE;
-  *tree = n->after_node != TM_CLASS_NODE_NONE ? row->diff->after : row->diff->before;
+  *tree = n->after_node != TM_CLASS_NODE_NONE ? diff->after : diff->before;
   *node = n->after_node != TM_CLASS_NODE_NONE ? n->after_node : n->before_node;
   if (label)
     *label = g_strdup (n->label);
@@ -687,11 +582,8 @@ tm_heap_diff_view_dispose (GObject *object)
   g_cancellable_cancel (self->path_cancellable);
   g_clear_object (&self->path_cancellable);
   g_clear_handle_id (&self->gcs_timeout, g_source_remove);
+  g_clear_object (&self->rows);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_HEAP_DIFF_VIEW);
-  g_clear_object (&self->selection);
-  g_clear_object (&self->sorted);
-  g_clear_object (&self->tree_model);
-  g_clear_object (&self->roots);
   G_OBJECT_CLASS (tm_heap_diff_view_parent_class)->dispose (object);
 }
 
@@ -730,6 +622,8 @@ tm_heap_diff_view_class_init (TmHeapDiffViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, table);
   gtk_widget_class_bind_template_child (widget_class, TmHeapDiffView, path_panel);
   gtk_widget_class_bind_template_callback (widget_class, path_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
   gtk_widget_class_set_css_name (widget_class, "tm-heap-diff-view");
 }
 
@@ -758,22 +652,19 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
   g_signal_connect (self->level2_dropdown, "notify::selected", G_CALLBACK (levels_changed_cb), self);
 
   /* retained growth is what a leak is about: first, when there is a graph */
-  add_column (self, TM_HEAP_DIFF_COLUMN_NAME, _("Group"));
+  self->rows = tm_tree_table_new (self->table, &table_funcs, self);
+  /* names get room; the table scrolls sideways when narrow */
+  gtk_column_view_column_set_fixed_width (tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_NAME, _("Group")), 260);
   /* TRANSLATORS: column titles of Compare Heaps: a metric before, after, change */
-  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE, _("Retained before"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_AFTER, _("after"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_RETAINED_DELTA, _("change"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_BEFORE, _("Bytes before"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_AFTER, _("after"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_BYTES_DELTA, _("change"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_BEFORE, _("Objects before"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_AFTER, _("after"));
-  add_column (self, TM_HEAP_DIFF_COLUMN_OBJECTS_DELTA, _("change"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_RETAINED_BEFORE, _("Retained before"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_RETAINED_AFTER, _("after"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_RETAINED_DELTA, _("change"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_BYTES_BEFORE, _("Bytes before"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_BYTES_AFTER, _("after"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_BYTES_DELTA, _("change"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_OBJECTS_BEFORE, _("Objects before"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_OBJECTS_AFTER, _("after"));
+  tm_tree_table_add_column (self->rows, TM_HEAP_DIFF_COLUMN_OBJECTS_DELTA, _("change"));
 
-  self->roots = g_list_store_new (TM_TYPE_HEAP_DIFF_ROW);
-  self->tree_model = gtk_tree_list_model_new (G_LIST_MODEL (g_object_ref (self->roots)), FALSE, FALSE,
-                                              create_children, self, NULL);
-  self->selection = tm_tree_table_attach (self->table, g_object_ref (self->tree_model), &self->sorted);
-  g_signal_connect (self->selection, "notify::selected", G_CALLBACK (selection_changed_cb), self);
-  tm_column_sort_init (self->table);
+  g_signal_connect (tm_tree_table_get_selection (self->rows), "notify::selected", G_CALLBACK (selection_changed_cb), self);
 }

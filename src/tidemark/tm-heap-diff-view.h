@@ -62,6 +62,11 @@ void         tm_heap_diff_view_set_expanded (TmHeapDiffView     *self,
                                              gboolean            expanded);
 void         tm_heap_diff_view_select       (TmHeapDiffView     *self,
                                              guint               row);
+/* Selects the next group (depth-first after the selected one, collapsed
+ * parts too) whose name contains `text` ignoring case, expanding its
+ * parents; FALSE when none does. */
+gboolean     tm_heap_diff_view_search       (TmHeapDiffView     *self,
+                                             const char         *text);
 /* Path to GC roots of the selected group, into the panel. */
 void         tm_heap_diff_view_show_path    (TmHeapDiffView     *self);
 TmRootPathPanel *tm_heap_diff_view_get_path_panel (TmHeapDiffView *self);

@@ -25,6 +25,7 @@ struct _TmTrendPanel
   GtkSpinButton  *top_spin;
   GtkCheckButton *other_check;
   GtkCheckButton *log_check;     /* logarithmic value axis */
+  GtkButton      *close_button;
   GtkDrawingArea *area;
 
   TmSession      *session;
@@ -74,34 +75,46 @@ static const char *sort_titles[TM_TREND_N_SORTS] = {
   [TM_TREND_SORT_REL_GROWTH] = N_("Relative growth"),
 };
 
-static GtkDropDown *
-dropdown_for (GtkStringList *list, const char *tooltip)
-{
-  GtkWidget *dd = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+static const char *metric_titles[TM_TREND_N_METRICS] = {
+  N_("Objects"), N_("Bytes"), N_("Deep objects"), N_("Deep bytes"), N_("Retained objects"), N_("Retained bytes"),
+};
 
-  gtk_widget_set_tooltip_text (dd, tooltip);
-  return GTK_DROP_DOWN (dd);
+static void
+set_items (GtkDropDown *dropdown, GtkStringList *items)
+{
+  gtk_drop_down_set_model (dropdown, G_LIST_MODEL (items));
+  g_object_unref (items);
 }
 
-static GtkDropDown *
-dropdown_new (const char * const *titles, guint n, const char *tooltip)
+static GtkStringList *
+translated_list (const char * const *titles, guint n)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
 
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, _(titles[i]));
-  return dropdown_for (list, tooltip);
+  return list;
+}
+
+static GtkStringList *
+plan_list (void)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
+    gtk_string_list_append (list, _(plans[i].label));
+  return list;
 }
 
 /* The classifiers of chains, in the registry's order (tm-classify-chain.h). */
-static GtkDropDown *
-classifier_dropdown_new (const char *tooltip)
+static GtkStringList *
+classifier_list (void)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
 
   for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
     gtk_string_list_append (list, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
-  return dropdown_for (list, tooltip);
+  return list;
 }
 
 static gboolean
@@ -695,139 +708,6 @@ close_cb (GtkButton *button, TmTrendPanel *self)
 
 /* ---- construction ---- */
 
-static GtkWidget *
-labelled (const char *text, GtkWidget *child)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_widget_add_css_class (label, "dim-label");
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), child);
-  return box;
-}
-
-static GtkWidget *
-icon_button (const char *icon, const char *tooltip, GCallback cb, TmTrendPanel *self)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_widget_add_css_class (button, "flat");
-  g_signal_connect (button, "clicked", cb, self);
-  return button;
-}
-
-static void
-build (TmTrendPanel *self, gboolean closable)
-{
-  const char *metric_titles[TM_TREND_N_METRICS] = {
-    N_("Objects"), N_("Bytes"), N_("Deep objects"), N_("Deep bytes"), N_("Retained objects"), N_("Retained bytes"),
-  };
-  const char *plan_titles[G_N_ELEMENTS (plans)];
-  GtkWidget *head = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *controls = gtk_flow_box_new ();
-  GtkEventController *motion, *scroll, *key;
-  GtkGesture *click;
-
-  for (guint i = 0; i < G_N_ELEMENTS (plans); i++)
-    plan_titles[i] = plans[i].label;
-
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-  gtk_widget_add_css_class (self->box, "card");
-
-
-
-  self->group_dropdown = classifier_dropdown_new (_("What the series of this chart group the objects by. The data "
-                                                    "structure classifiers classify only the GCs with a reference graph."));
-  self->next_dropdown = classifier_dropdown_new (_("What a drill-down into a series groups its objects by. The data "
-                                                   "structure classifiers classify only the GCs with a reference graph."));
-  self->metric_dropdown = dropdown_new (metric_titles, TM_TREND_N_METRICS,
-                                        _("Shallow, deep or retained size; deep and retained only at GCs with a reference graph"));
-  self->sort_dropdown = dropdown_new (sort_titles, TM_TREND_N_SORTS, _("Which groups get a series of their own"));
-  self->every_dropdown = dropdown_new (plan_titles, G_N_ELEMENTS (plans), _("Which GCs of the window are classified"));
-  self->top_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (1, 20, 1));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->top_spin), _("How many groups get a series of their own"));
-  self->other_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Other")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->other_check), _("One more series summing every group not shown"));
-  self->log_check = GTK_CHECK_BUTTON (gtk_check_button_new_with_label (_("Log scale")));
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->log_check),
-                               _("A logarithmic value axis: a series far larger than the others no longer flattens them"));
-  g_signal_connect (self->log_check, "toggled", G_CALLBACK (log_toggled_cb), self);
-
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (controls), GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (controls), 7);
-  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (controls), 2);
-  gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (controls), 8);
-  gtk_widget_set_margin_start (controls, 8);
-  gtk_widget_set_margin_end (controls, 8);
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Group by"), GTK_WIDGET (self->group_dropdown)));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Drill into"), GTK_WIDGET (self->next_dropdown)));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Size"), GTK_WIDGET (self->metric_dropdown)));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Sort by"), GTK_WIDGET (self->sort_dropdown)));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Top"), GTK_WIDGET (self->top_spin)));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->other_check));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), GTK_WIDGET (self->log_check));
-  gtk_flow_box_append (GTK_FLOW_BOX (controls), labelled (_("Classify"), GTK_WIDGET (self->every_dropdown)));
-  /* one row: the settings (wrapping when narrow), then progress and actions */
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_hexpand (controls, TRUE);
-  gtk_widget_set_valign (GTK_WIDGET (self->spinner), GTK_ALIGN_CENTER);
-  gtk_widget_set_margin_end (head, 4);
-  gtk_widget_set_margin_top (head, 4);
-  gtk_box_append (GTK_BOX (head), controls);
-  gtk_box_append (GTK_BOX (head), GTK_WIDGET (self->spinner));
-  gtk_box_append (GTK_BOX (head), icon_button ("image-x-generic-symbolic", _("Export chart as PNG"),
-                                               G_CALLBACK (export_png_cb), self));
-  gtk_box_append (GTK_BOX (head), icon_button ("x-office-spreadsheet-symbolic", _("Export chart data as CSV"),
-                                               G_CALLBACK (export_csv_cb), self));
-  if (closable)
-    gtk_box_append (GTK_BOX (head), icon_button ("window-close-symbolic", _("Close this drill-down"),
-                                                 G_CALLBACK (close_cb), self));
-  gtk_box_append (GTK_BOX (self->box), head);
-
-  self->status_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->status_label, 0);
-  gtk_label_set_wrap (self->status_label, TRUE);
-  gtk_widget_set_margin_start (GTK_WIDGET (self->status_label), 8);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status_label));
-
-  self->area = GTK_DRAWING_AREA (gtk_drawing_area_new ());
-  gtk_drawing_area_set_content_height (self->area, 260);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->area), TRUE);
-  gtk_drawing_area_set_draw_func (self->area, area_draw, self, NULL);
-  gtk_widget_set_has_tooltip (GTK_WIDGET (self->area), TRUE);
-  g_signal_connect (self->area, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->area));
-
-  gtk_widget_set_focusable (GTK_WIDGET (self->area), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->area), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Trend chart: Up and Down select a group and show its children below"), -1);
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->area), key);
-  click = gtk_gesture_click_new ();
-  g_signal_connect (click, "pressed", G_CALLBACK (pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->area), GTK_EVENT_CONTROLLER (click));
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->area), motion);
-  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_BOTH_AXES);
-  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self->area), scroll);
-
-  g_signal_connect (self->group_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->next_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->metric_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->sort_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->every_dropdown, "notify::selected", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->top_spin, "notify::value", G_CALLBACK (settings_changed_cb), self);
-  g_signal_connect (self->other_check, "notify::active", G_CALLBACK (settings_changed_cb), self);
-}
-
 static void
 session_changed_cb (TmTrendPanel *self)
 {
@@ -878,7 +758,7 @@ tm_trend_panel_new (TmSession            *session,
       self->session = g_object_ref (session);
       g_signal_connect_object (session, "notify", G_CALLBACK (session_changed_cb), self, G_CONNECT_SWAPPED);
     }
-  build (self, closable);
+  gtk_widget_set_visible (GTK_WIDGET (self->close_button), closable);
   sync_controls (self);
   start (self);
   return self;
@@ -896,7 +776,7 @@ tm_trend_panel_dispose (GObject *object)
   if (self->session != NULL)
     g_signal_handlers_disconnect_by_data (self->session, self);
   g_clear_object (&self->session);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_TREND_PANEL);
   G_OBJECT_CLASS (tm_trend_panel_parent_class)->dispose (object);
 }
 
@@ -931,13 +811,47 @@ tm_trend_panel_class_init (TmTrendPanelClass *klass)
                                             0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_CLOSE_REQUESTED] = g_signal_new ("close-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
-  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-trend-panel.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, box);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, spinner);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, status_label);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, group_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, next_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, metric_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, sort_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, every_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, top_spin);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, other_check);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, log_check);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, close_button);
+  gtk_widget_class_bind_template_child (widget_class, TmTrendPanel, area);
+  gtk_widget_class_bind_template_callback (widget_class, settings_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, log_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, export_png_cb);
+  gtk_widget_class_bind_template_callback (widget_class, export_csv_cb);
+  gtk_widget_class_bind_template_callback (widget_class, close_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_tooltip_cb);
+  gtk_widget_class_bind_template_callback (widget_class, key_pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, pressed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, motion_cb);
+  gtk_widget_class_bind_template_callback (widget_class, leave_cb);
+  gtk_widget_class_bind_template_callback (widget_class, scroll_cb);
   gtk_widget_class_set_css_name (widget_class, "tm-trend-panel");
 }
 
 static void
 tm_trend_panel_init (TmTrendPanel *self)
 {
+  /* the controls are set from the request in tm_trend_panel_new() */
+  self->updating = TRUE;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  set_items (self->group_dropdown, classifier_list ());
+  set_items (self->next_dropdown, classifier_list ());
+  set_items (self->metric_dropdown, translated_list (metric_titles, TM_TREND_N_METRICS));
+  set_items (self->sort_dropdown, translated_list (sort_titles, TM_TREND_N_SORTS));
+  set_items (self->every_dropdown, plan_list ());
+  gtk_drawing_area_set_draw_func (self->area, area_draw, self, NULL);
+  self->updating = FALSE;
   self->sort = TM_TREND_DEFAULT_SORT;
   self->top = TM_TREND_DEFAULT_TOP;
   self->with_other = TRUE;

@@ -242,6 +242,26 @@ test_compare (void)
   /* drill down: type > call site; the journeys come from one caller */
   tm_heap_diff_view_set_chain (view, chain, 2);
   tm_gui_test_spin_until (diff_idle, view, 60000);
+
+  /* search finds a call site under a collapsed type and expands it */
+  tm_heap_diff_view_select (view, GTK_INVALID_LIST_POSITION);
+  g_assert_true (tm_heap_diff_view_search (view, "journeycache.LOOKUP("));
+  {
+    guint n_before = tm_heap_diff_view_get_n_rows (view);
+    int found = -1;
+
+    for (guint r = 0; r < n_before && found < 0; r++)
+      {
+        g_autofree char *name = tm_heap_diff_view_dup_cell (view, r, TM_HEAP_DIFF_COLUMN_NAME);
+        if (g_str_has_prefix (name, "com.example.travel.JourneyCache.lookup("))
+          found = (int) r;
+      }
+    g_assert_cmpint (found, >, 0);
+  }
+  g_assert_false (tm_heap_diff_view_search (view, "no such group anywhere"));
+  for (guint r = 0; r < tm_heap_diff_view_get_n_rows (view); r++)
+    tm_heap_diff_view_set_expanded (view, r, FALSE);
+  tm_heap_diff_view_set_expanded (view, 0, TRUE);
   row = find_row (view, "com.example.travel.Journey");
   g_assert_cmpint (row, >, 0);
   tm_heap_diff_view_set_expanded (view, row, TRUE);
