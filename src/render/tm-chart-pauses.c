@@ -6,7 +6,7 @@
 #include <glib/gi18n-lib.h>
 #include <math.h>
 
-#define BINS_PER_DECADE 5
+#define BINS_PER_DECADE 3   /* 1-2, 2-5, 5-10: round labels */
 
 TmColor
 tm_chart_concurrent_color (gboolean dark)
@@ -312,6 +312,21 @@ tm_chart_pauses_draw (cairo_t *cr, const TmTimelineModel *m, const TmChartOption
 
 /* ---- histogram ------------------------------------------------------ */
 
+double
+tm_chart_histogram_edge (const TmPauseHistogram *h, guint b)
+{
+  static const double mult[BINS_PER_DECADE] = { 1, 2, 5 };
+  return mult[b % BINS_PER_DECADE] * pow (10, h->lo_exp + b / BINS_PER_DECADE);
+}
+
+static guint
+bin_of (const TmPauseHistogram *h, double v)
+{
+  double d = floor (log10 (v) + 1e-12), m = v / pow (10, d);
+  double b = (d - h->lo_exp) * BINS_PER_DECADE + (m < 2 - 1e-9 ? 0 : m < 5 - 1e-9 ? 1 : 2);
+  return (guint) CLAMP (b, 0, h->n_bins - 1);
+}
+
 void
 tm_chart_histogram_bins (const TmTimelineModel *m, const TmChartOptions *o, TmPauseHistogram *h)
 {
@@ -327,15 +342,13 @@ tm_chart_histogram_bins (const TmTimelineModel *m, const TmChartOptions *o, TmPa
     }
   if (mx <= 0)
     return;
-  h->lo_exp = floor (log10 (mn));
-  h->n_bins = (guint) CLAMP (ceil ((log10 (mx) - h->lo_exp) * BINS_PER_DECADE + 1e-9), 1, TM_PAUSE_HIST_MAX_BINS);
-  /* whole decades, so that the axis starts and ends on a label */
-  h->n_bins = MIN ((h->n_bins + BINS_PER_DECADE - 1) / BINS_PER_DECADE * BINS_PER_DECADE, TM_PAUSE_HIST_MAX_BINS);
+  /* whole decades, so that the axis starts and ends on a round label */
+  h->lo_exp = floor (log10 (mn) + 1e-12);
+  h->n_bins = (guint) CLAMP ((floor (log10 (mx) + 1e-12) - h->lo_exp + 1) * BINS_PER_DECADE, BINS_PER_DECADE,
+                             TM_PAUSE_HIST_MAX_BINS);
   for (guint i = tm_timeline_model_first_pause (m, t0); i < m->n_pauses && m->pause_at[i] <= t1; i++)
     {
-      double e = (log10 (MAX (m->pause_len[i], 1000.0)) - h->lo_exp) * BINS_PER_DECADE;
-      guint b = (guint) CLAMP (floor (e), 0, h->n_bins - 1);
-      h->count[b][m->pause_class[i]]++;
+      h->count[bin_of (h, MAX (m->pause_len[i], 1000.0))][m->pause_class[i]]++;
       h->n_pauses++;
     }
   for (guint b = 0; b < h->n_bins; b++)
@@ -347,51 +360,52 @@ tm_chart_histogram_bins (const TmTimelineModel *m, const TmChartOptions *o, TmPa
     }
 }
 
+static double
+edge_x (const TmChartLayout *l, const TmPauseHistogram *h, guint b)
+{
+  double lo = log10 (tm_chart_histogram_edge (h, 0)), hi = log10 (tm_chart_histogram_edge (h, h->n_bins));
+  return l->x + (log10 (tm_chart_histogram_edge (h, b)) - lo) / (hi - lo) * l->width;
+}
+
 void
 tm_chart_histogram_draw (const TmRenderText *t, const TmChartOptions *o, const TmChartLayout *l,
                          const TmPauseHistogram *h, double y_max, double bottom)
 {
   cairo_t *cr = t->cr;
-  double bw, last_right = -G_MAXDOUBLE;
+  double last_right = -G_MAXDOUBLE;
 
   if (h->n_bins == 0 || y_max <= 0)
     return;
-  bw = l->width / h->n_bins;
   for (guint b = 0; b < h->n_bins; b++)
     {
-      double y = l->y + l->height;
+      double y = l->y + l->height, x0 = edge_x (l, h, b), x1 = edge_x (l, h, b + 1);
       for (guint c = 0; c < TM_PAUSE_N_CLASSES; c++)
         {
           double hh = h->count[b][c] / y_max * l->height;
           if (h->count[b][c] == 0)
             continue;
           tm_render_set_color (cr, tm_chart_pause_color (c, o->dark), 0.85);
-          cairo_rectangle (cr, l->x + b * bw + 1, y - hh, MAX (bw - 2, 1), hh);
+          cairo_rectangle (cr, x0 + 1, y - hh, MAX (x1 - x0 - 2, 1), hh);
           cairo_fill (cr);
           y -= hh;
         }
     }
-  /* duration labels at the decades (and between them when there is room) */
+  /* the bins' edges: 1, 2, 5, 10 ... with their durations where they fit */
   for (guint b = 0; b <= h->n_bins; b++)
     {
-      double x = round (l->x + b * bw) + 0.5;
-      double v = pow (10, h->lo_exp + (double) b / BINS_PER_DECADE);
+      double x = round (edge_x (l, h, b)) + 0.5;
       gboolean decade = b % BINS_PER_DECADE == 0;
-      g_autofree char *label = NULL;
-      double w;
+      g_autofree char *label = tm_format_duration (tm_chart_histogram_edge (h, b));
+      double w = tm_render_text_width (t, label, FALSE), cx = MIN (x, o->width - 2 - w / 2);
 
-      tm_render_set_color (cr, o->foreground, decade ? 0.35 : 0.15);
+      tm_render_set_color (cr, o->foreground, decade ? 0.35 : 0.2);
       cairo_set_line_width (cr, 1);
       cairo_move_to (cr, x, bottom);
       cairo_line_to (cr, x, bottom + (decade ? 4 : 2));
       cairo_stroke (cr);
-      if (!decade && bw * BINS_PER_DECADE < 400)
+      if (cx - w / 2 < last_right + 8)
         continue;
-      label = tm_format_duration (v);
-      w = tm_render_text_width (t, label, FALSE);
-      if (x - w / 2 < last_right + 8 || x + w / 2 > o->width - 2)
-        continue;
-      tm_render_draw_text (t, label, x, bottom + 3, 0.5, 0.0, FALSE, o->foreground, 0.65, -1);
-      last_right = x + w / 2;
+      tm_render_draw_text (t, label, cx, bottom + 3, 0.5, 0.0, FALSE, o->foreground, decade ? 0.75 : 0.55, -1);
+      last_right = cx + w / 2;
     }
 }

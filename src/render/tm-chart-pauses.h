@@ -51,16 +51,18 @@ void     tm_chart_pauses_draw      (cairo_t *cr, const TmTimelineModel *model, c
                                     const TmChartLayout *plot, const TmPauseScale *scale);
 
 /* The histogram of pause durations in the selection (else the visible
- * range): bins of a fifth of a decade, counts stacked by class. */
+ * range): bins 1-2, 2-5 and 5-10 of each decade, counts stacked by class. */
 #define TM_PAUSE_HIST_MAX_BINS 64
 typedef struct {
   guint   n_bins;
-  double  lo_exp;                /* bin b covers 10^(lo_exp + b/5) .. 10^(lo_exp + (b+1)/5) ns */
+  double  lo_exp;                /* the first bin starts at 10^lo_exp ns (tm_chart_histogram_edge) */
   guint   count[TM_PAUSE_HIST_MAX_BINS][TM_PAUSE_N_CLASSES];
   guint   max_count;             /* the tallest stack */
   guint   n_pauses;
 } TmPauseHistogram;
 
+/* Where bin b starts (b = n_bins: where the last ends), ns. */
+double   tm_chart_histogram_edge   (const TmPauseHistogram *h, guint b);
 void     tm_chart_histogram_bins   (const TmTimelineModel *model, const TmChartOptions *o, TmPauseHistogram *h);
 /* Bars, and the duration labels below the plot at `bottom`. */
 void     tm_chart_histogram_draw   (const TmRenderText *t, const TmChartOptions *o, const TmChartLayout *plot,
