@@ -512,7 +512,7 @@ stall_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   if (!trailing_duration (s, end, &dur, &tok))
     return TRUE;
   open = memchr (s, '(', tok - s);
-  for (const char *q = tok; q > open; q--)
+  for (const char *q = tok; open != NULL && q > open; q--)
     if (*q == ')')
       {
         close = q;

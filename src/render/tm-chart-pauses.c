@@ -248,22 +248,11 @@ tm_chart_pause_scale (const TmRenderText *t, const TmTimelineModel *m, double t0
 void
 tm_chart_pause_axis (const TmRenderText *t, const TmChartLayout *l, const TmPauseScale *s, TmColor fg)
 {
-  cairo_t *cr = t->cr;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
   for (guint i = 0; i < s->n_ticks; i++)
     {
-      double y = round (scale_y (l, s, s->ticks[i])) + 0.5;
       g_autofree char *label = s->ticks[i] > 0 ? tm_format_duration (s->ticks[i]) : g_strdup ("0");
-
-      tm_render_set_color (cr, fg, i == 0 ? 0.35 : 0.10);
-      cairo_move_to (cr, l->x, y);
-      cairo_line_to (cr, l->x + l->width, y);
-      cairo_stroke (cr);
-      tm_render_draw_text (t, label, l->x - 6, y, 1.0, 0.5, FALSE, fg, 0.65, -1);
+      tm_render_value_gridline (t, l, scale_y (l, s, s->ticks[i]), label, i == 0, fg);
     }
-  cairo_restore (cr);
 }
 
 void

@@ -590,7 +590,7 @@ tm_chart_render (cairo_t               *cr,
       if (model->n_phases_of_kind[TM_GC_PHASE_CONCURRENT] + model->n_phases_of_kind[TM_GC_PHASE_CYCLE] > 0)
         legend[n_legend++] = (LegendItem) { _("Concurrent phase"), tm_chart_concurrent_color (o->dark), FALSE };
       if (model->n_phases_of_kind[TM_GC_PHASE_STALL] > 0)
-        legend[n_legend++] = (LegendItem) { _("Allocation stall"), tm_chart_stall_color (o->dark), FALSE };
+        legend[n_legend++] = (LegendItem) { _("Stall"), tm_chart_stall_color (o->dark), FALSE };
       if (model->n_phases_of_kind[TM_GC_PHASE_DEGENERATED] > 0)
         legend[n_legend++] = (LegendItem) { _("Degenerated GC"), tm_chart_pause_color (TM_PAUSE_DEGENERATED, o->dark), TRUE };
       if (model->n_phases_of_kind[TM_GC_PHASE_FULL] > 0)
