@@ -634,6 +634,40 @@ test_gclog_overflow (void)
   g_unlink (path);
 }
 
+/* Legacy records that never close, each spanning 40,000 short lines:
+ * every one is dropped with a warning at 64 KiB, and the cost stays
+ * linear in the file (the bracket depth is counted on each line as it is
+ * added, not over the whole record again: that took minutes here). */
+static void
+test_gclog_long_records (void)
+{
+  g_autoptr(GString) text = g_string_new (
+    "2016-01-01T00:00:00.000+0000: 1.000: [GC (Allocation Failure) [PSYoungGen: 1000K->100K(2000K)] "
+    "1000K->100K(4000K), 0.0010000 secs] [Times: user=0.00 sys=0.00, real=0.00 secs]\n");
+  g_autoptr(GBytes) b = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  for (guint r = 0; r < 20; r++)
+    {
+      g_string_append_printf (text, "2016-01-01T00:00:%02u.000+0000: %u.500: [GC (Allocation Failure) [PSYoungGen\n",
+                              r + 2, r + 2);
+      for (guint i = 0; i < 40000; i++)
+        g_string_append (text, "x\n");
+      g_string_append (text, "]\n");
+    }
+  b = g_bytes_new (text->str, text->len);
+  path = save (b, "long-records.log");
+  t = tm_trace_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (t->format, ==, "gc-log");
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, 100 * 1024);
+  g_assert_true (has_warning (t, "line 2: record does not end within 65536 bytes"));
+  g_unlink (path);
+}
+
 static void
 test_parse_size (void)
 {
@@ -680,6 +714,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/gclog-budget", test_gclog_budget);
   g_test_add_func ("/hostile/gclog-zero-tail", test_gclog_zero_tail);
   g_test_add_func ("/hostile/gclog-padding", test_gclog_padding);
+  g_test_add_func ("/hostile/gclog-long-records", test_gclog_long_records);
   g_test_add_func ("/hostile/hprof-budget", test_hprof_budget);
   g_test_add_func ("/hostile/gclog-overflow", test_gclog_overflow);
   return g_test_run ();

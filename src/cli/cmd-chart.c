@@ -40,6 +40,8 @@ static const struct {
   { "memory",    render_timeline_chart },
   { "objects",   render_timeline_chart },
   { "overhead",  render_timeline_chart },
+  { "allocations", render_timeline_chart },   /* per second, temporary ones too */
+  { "rss",       render_timeline_chart },   /* resident memory (heaptrack) */
   { "pauses",    render_timeline_chart },   /* each pause at its time, log scale */
   { "pause-histogram", render_timeline_chart },
   { "trend",     render_trend_chart },   /* TrendViz */
@@ -106,6 +108,11 @@ render_timeline_chart (const char *path, TmDocument *doc, const char *kind_name,
   guint n_bands = 0;
 
   tm_chart_kind_from_string (kind_name, &kind);
+  if (kind == TM_CHART_RSS && model->n_committed == 0)
+    {
+      fprintf (stderr, "%s: no resident memory (RSS) or committed heap is recorded in this file\n", path);
+      return TM_EXIT_INPUT;
+    }
   tm_chart_options_init (&options, kind, model, args->width, args->height);
 
   /* a GC log knows nothing before its first event, as in the app */
@@ -162,7 +169,7 @@ tm_cmd_chart (int argc, char **argv)
   int exit_code = TM_EXIT_OK;
   const char *path;
   GOptionEntry entries[] = {
-    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead, pauses, pause-histogram, trend, ds-growth", "KIND" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead, allocations, rss, pauses, pause-histogram, trend, ds-growth", "KIND" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, "Write the chart to this PNG file", "FILE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &args.width, "Width in pixels (default 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &args.height, "Height in pixels (default 400)", "H" },
@@ -192,7 +199,7 @@ tm_cmd_chart (int argc, char **argv)
         render = chart_kinds[i].render;
       }
   if (!known)
-    return tm_cli_usage_error ("chart", "unknown chart kind '%s' (memory, objects, overhead, pauses, pause-histogram, trend, ds-growth)", kind);
+    return tm_cli_usage_error ("chart", "unknown chart kind '%s' (memory, objects, overhead, allocations, rss, pauses, pause-histogram, trend, ds-growth)", kind);
   if (render == NULL)
     return tm_cli_usage_error ("chart", "chart kind '%s' is not available in this build yet", kind);
   if (png == NULL)

@@ -5,6 +5,25 @@
 
 #include <stdio.h>
 
+/* Allocations in the interval before GC i (from the previous GC's start
+ * to this one's), and heaptrack's temporary ones among them. */
+static guint64
+interval_allocations (const TmTrace *t, guint i, gboolean temporary)
+{
+  const TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+  const TmGc *prev = i > 0 ? &g_array_index (t->gcs, TmGc, i - 1) : NULL;
+  guint64 now = temporary ? gc->temporary_before : gc->allocations_before;
+  guint64 before = prev == NULL ? 0 : temporary ? prev->temporary_before : prev->allocations_before;
+
+  return now > before ? now - before : 0;
+}
+
+static gboolean
+is_heaptrack (const TmTrace *t)
+{
+  return g_strcmp0 (t->format, "heaptrack") == 0;
+}
+
 static void
 print_json (const TmTrace *t)
 {
@@ -31,6 +50,15 @@ print_json (const TmTrace *t)
                                  ", \"live_bytes\": %" G_GUINT64_FORMAT,
                               gc->pause_ns, gc->used_before, gc->used_after, gc->committed_after, freed,
                               gc->live_objects, gc->live_bytes);
+      g_string_append_printf (s, ", \"allocations\": %" G_GUINT64_FORMAT, interval_allocations (t, i, FALSE));
+      if (is_heaptrack (t))
+        {
+          g_string_append_printf (s, ", \"temporary\": %" G_GUINT64_FORMAT, interval_allocations (t, i, TRUE));
+          if (gc->committed_after > 0)
+            g_string_append_printf (s, ", \"rss_bytes\": %" G_GUINT64_FORMAT, gc->committed_after);
+          else
+            g_string_append (s, ", \"rss_bytes\": null");
+        }
       if (gc->has_graph)
         g_string_append_printf (s, ", \"reachable_bytes\": %" G_GUINT64_FORMAT ", \"reachable_objects\": %" G_GUINT64_FORMAT,
                                 gc->reachable_bytes, gc->reachable_objects);
@@ -81,9 +109,35 @@ print_csv (const TmTrace *t)
     }
 }
 
+/* heaptrack: time points, heaptrack_gui's figures over time */
+static void
+print_text_points (const TmTrace *t)
+{
+  printf ("%6s %12s %12s %12s %12s %12s %12s %12s\n",
+          "point", "time", "peak", "in use", "RSS", "live blocks", "allocations", "temporary");
+  for (guint i = 0; i < t->gcs->len; i++)
+    {
+      const TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      g_autofree char *time = tm_format_duration ((double) gc->start_ns);
+      g_autofree char *peak = tm_format_bytes ((double) gc->used_before);
+      g_autofree char *in_use = tm_format_bytes ((double) gc->used_after);
+      g_autofree char *rss = gc->committed_after > 0 ? tm_format_bytes ((double) gc->committed_after) : g_strdup ("-");
+
+      printf ("%6u %12s %12s %12s %12s %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT "\n",
+              gc->id, time, peak, in_use, rss, gc->live_objects, interval_allocations (t, i, FALSE),
+              interval_allocations (t, i, TRUE));
+    }
+}
+
 static void
 print_text (const TmTrace *t)
 {
+  if (is_heaptrack (t))
+    {
+      print_text_points (t);
+      return;
+    }
+
   printf ("%6s %12s %-10s %10s %12s %12s %12s %12s  %s\n",
           "GC", "time", "kind", "pause", "before", "after", "live objs", "reachable", "cause");
   for (guint i = 0; i < t->gcs->len; i++)

@@ -118,3 +118,11 @@ tm_json_append_string (GString *s, const char *str)
     }
   g_string_append_c (s, '"');
 }
+
+char *
+tm_format_time_point (double ns)
+{
+  if (ns < 1.0)
+    return g_strdup ("0 s");
+  return tm_format_duration (ns);
+}

@@ -10,6 +10,8 @@ G_BEGIN_DECLS
 char *tm_format_bytes     (double bytes);
 /* "12.3 ms", "4.20 s", "2 min 3 s" */
 char *tm_format_duration  (double ns);
+/* A moment of a run: "0 s" at its start (not "0 ns"), else as a duration. */
+char *tm_format_time_point (double ns);
 /* "1,234,567"; grouped as the user's locale does ("1.234.567" in German).
  * Sizes and durations use the locale's decimal mark ("1,5 MiB"). */
 char *tm_format_count     (guint64 n);

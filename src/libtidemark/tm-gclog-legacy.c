@@ -215,6 +215,36 @@ stamp_char (char c)
   return g_ascii_isdigit (c) || c == '.' || c == ':' || c == '#' || c == '+' || c == '-' || c == 'T' || c == ' ';
 }
 
+static int
+bracket_depth (const char *s, gsize len)
+{
+  int depth = 0;
+  for (gsize i = 0; i < len; i++)
+    {
+      if (s[i] == '[')
+        depth++;
+      else if (s[i] == ']')
+        depth--;
+    }
+  return depth;
+}
+
+/* The record so far grows line by line: its bracket depth is counted
+ * on what is added, so a long record costs linear time, not quadratic. */
+static void
+rec_append (TmGclogParser *p, const char *s, gsize len)
+{
+  g_string_append_len (p->rec, s, len);
+  p->rec_depth += bracket_depth (s, len);
+}
+
+static void
+rec_clear (TmGclogParser *p)
+{
+  g_string_truncate (p->rec, 0);
+  p->rec_depth = 0;
+}
+
 /* Appends [s, end) to p->rec without the concurrent records and class
  * unloading messages printed into the middle of another record. */
 static void
@@ -241,7 +271,7 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
             }
       if (best == NULL)
         {
-          g_string_append_len (p->rec, s, end - s);
+          rec_append (p, s, end - s);
           return;
         }
       {
@@ -268,7 +298,7 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
             }
           }
         /* "[Tenured[Unloading class xyz]\n: 1614K->...": only the message goes */
-        g_string_append_len (p->rec, s, from - s);
+        rec_append (p, s, from - s);
         s = to;
       }
     }
@@ -281,20 +311,6 @@ blank (const GString *s)
     if (s->str[i] != ' ' && s->str[i] != '\t')
       return FALSE;
   return TRUE;
-}
-
-static int
-bracket_depth (const char *s, gsize len)
-{
-  int depth = 0;
-  for (gsize i = 0; i < len; i++)
-    {
-      if (s[i] == '[')
-        depth++;
-      else if (s[i] == ']')
-        depth--;
-    }
-  return depth;
 }
 
 typedef struct {
@@ -738,7 +754,7 @@ finish_record (TmGclogParser *p)
     tm_gclog_warn (p, "not a GC record");
   p->line_no = saved_line;
   p->line_offset = saved_off;
-  g_string_truncate (p->rec, 0);
+  rec_clear (p);
 }
 
 /* -XX:PrintFLSStatistics=1/2 prints CMS free-list statistics into the
@@ -805,8 +821,10 @@ nested_record (TmGclogParser *p, const char *line, const char *end)
 {
   GString *outer = p->rec;
   guint64 outer_line = p->rec_line, outer_offset = p->rec_offset;
+  int outer_depth = p->rec_depth;
 
   p->rec = g_string_new (NULL);
+  p->rec_depth = 0;
   p->rec_line = p->line_no;
   p->rec_offset = p->line_offset;
   append_clean (p, line, end);
@@ -814,6 +832,7 @@ nested_record (TmGclogParser *p, const char *line, const char *end)
     finish_record (p);
   g_string_free (p->rec, TRUE);
   p->rec = outer;
+  p->rec_depth = outer_depth;
   p->rec_line = outer_line;
   p->rec_offset = outer_offset;
 }
@@ -857,8 +876,8 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
         }
       append_clean (p, line, end);
       if (blank (p->rec))
-        g_string_truncate (p->rec, 0);
-      else if (bracket_depth (p->rec->str, p->rec->len) <= 0)
+        rec_clear (p);
+      else if (p->rec_depth <= 0)
         finish_record (p);
       else if (p->rec->len > MAX_RECORD)
         {
@@ -866,7 +885,7 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
           p->line_no = p->rec_line;
           tm_gclog_warn (p, "record does not end within %d bytes, skipped", MAX_RECORD);
           p->line_no = l;
-          g_string_truncate (p->rec, 0);
+          rec_clear (p);
         }
       return;
     }
@@ -915,8 +934,8 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
         p->rec_offset = p->line_offset;
         append_clean (p, line, end);
         if (blank (p->rec))
-          g_string_truncate (p->rec, 0);
-        else if (bracket_depth (p->rec->str, p->rec->len) <= 0)
+          rec_clear (p);
+        else if (p->rec_depth <= 0)
           finish_record (p);
         return;
       }
@@ -941,6 +960,6 @@ tm_gclog_legacy_finish (TmGclogParser *p)
     {
       p->line_no = p->rec_line;
       tm_gclog_warn (p, "record cut short at the end of the file");
-      g_string_truncate (p->rec, 0);
+      rec_clear (p);
     }
 }

@@ -108,6 +108,7 @@ typedef struct {
 
   /* legacy: a record that spans lines */
   GString    *rec;
+  int         rec_depth;      /* '[' minus ']' in rec, kept as it grows */
   guint64     rec_line;
   guint64     rec_offset;
   gint64      last_event;     /* index of the last legacy event, for G1 detail lines */

@@ -97,6 +97,9 @@ typedef struct {
   /* heaptrack's totals */
   guint64    allocations;
   guint64    temporary;
+  guint64    temporary_all;   /* not reset by attaching: the series per point */
+  GArray    *point_temporary; /* guint64 temporary_all at each point's start */
+  GArray    *point_rss;       /* guint64 RSS pages at each point: the sample of its time stamp */
   gint64     leaked;          /* current consumption */
   gint64     peak;
   guint64    peak_time_ms;
@@ -215,6 +218,8 @@ emit_point (HtParser *p, guint64 t_ms)
         complain (p, "%s", error->message);
       return;
     }
+  g_array_append_val (p->point_temporary, p->temporary_all);
+  g_array_append_val (p->point_rss, p->rss_pages);
   p->n_points++;
   p->last_point_ms = t_ms;
   p->interval_peak = p->leaked;
@@ -421,7 +426,10 @@ on_free (HtParser *p, guint64 index, guint32 obj)
 
   /* heaptrack's rule: a free right after an allocation of the same info */
   if (p->last_alloc_info == index)
-    p->temporary++;
+    {
+      p->temporary++;
+      p->temporary_all++;
+    }
   p->last_alloc_info = 0;
   add_leaked (p, info->size, FALSE);
   p->dirty = TRUE;
@@ -544,6 +552,10 @@ handle_line (HtParser *p, const char *line, const char *end)
         {
           p->rss_pages = a;
           p->peak_rss_pages = MAX (p->peak_rss_pages, a);
+          /* heaptrack samples RSS right after a time stamp: the sample of
+           * a point emitted at that stamp */
+          if (p->n_points > 0 && p->last_point_ms == p->now_ms && p->point_rss->len == p->n_points)
+            g_array_index (p->point_rss, guint64, p->n_points - 1) = a;
         }
       break;
     case 'X':
@@ -638,6 +650,8 @@ parser_clear (HtParser *p)
   g_clear_pointer (&p->traces, g_array_unref);
   g_clear_pointer (&p->infos, g_array_unref);
   g_clear_pointer (&p->trace_site, g_array_unref);
+  g_clear_pointer (&p->point_temporary, g_array_unref);
+  g_clear_pointer (&p->point_rss, g_array_unref);
   g_clear_pointer (&p->command_line, g_free);
 }
 
@@ -663,6 +677,7 @@ tm_heaptrack_import_full (const char          *path,
   TmTraceHeader h = { 0 };
   gboolean stopped = FALSE, first = TRUE, failed = FALSE;
   g_autofree char *version = NULL;
+  TmTrace *trace;
   guint64 size;
 
   g_return_val_if_fail (path != NULL, NULL);
@@ -682,6 +697,8 @@ tm_heaptrack_import_full (const char          *path,
   p.traces = g_array_new (FALSE, FALSE, sizeof (HtTrace));
   p.infos = g_array_new (FALSE, FALSE, sizeof (HtInfo));
   p.trace_site = g_array_new (FALSE, FALSE, sizeof (guint32));
+  p.point_temporary = g_array_new (FALSE, FALSE, sizeof (guint64));
+  p.point_rss = g_array_new (FALSE, FALSE, sizeof (guint64));
   p.point_ms = POINT_MS;
   p.page_size = 4096;
   tm_trace_builder_space (p.b, 1, TM_SPACE_KIND_OTHER, "heap", NULL);
@@ -843,8 +860,21 @@ tm_heaptrack_import_full (const char          *path,
   if (progress != NULL)
     progress (1.0, progress_data);
 
+  trace = tm_trace_builder_finish (p.b);
+  /* heaptrack's temporary allocations per time point and the RSS sample
+   * of its time stamp (which follows the stamp), for the charts */
+  for (guint i = 0; trace != NULL && i < MIN (trace->gcs->len, p.point_temporary->len); i++)
+    {
+      TmGc *gc = &g_array_index (trace->gcs, TmGc, i);
+      guint64 rss = tm_mul_sat (g_array_index (p.point_rss, guint64, i), p.page_size);
+
+      gc->temporary_before = g_array_index (p.point_temporary, guint64, i);
+      gc->committed_after = rss;
+      if (gc->usage_count == 1 && gc->usage_first < trace->space_usage->len)
+        g_array_index (trace->space_usage, TmSpaceUsage, gc->usage_first).committed_after = rss;
+    }
   parser_clear (&p);
-  return tm_trace_builder_finish (p.b);
+  return trace;
 }
 
 TmTrace *

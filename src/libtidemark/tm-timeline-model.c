@@ -39,6 +39,36 @@ compare_slots (gconstpointer a, gconstpointer b)
   return (int) sa->space - (int) sb->space;
 }
 
+/* Allocations and temporary allocations per interval, and their rates:
+ * an interval runs from one GC's start to the next one's (the counters
+ * are taken at GC_START); at least 1 ms, the resolution of heaptrack's
+ * time stamps, so a burst in a short interval does not spike. */
+static void
+allocation_rates (TmTimelineModel *m, const TmTrace *trace)
+{
+  guint64 prev_allocs = 0, prev_temp = 0;
+  double prev_t = 0;
+
+  for (guint i = 0; i < m->n_gcs; i++)
+    {
+      const TmGc *gc = tm_trace_gc (trace, i + 1);
+      double dt = MAX (m->start_ns[i] - prev_t, 1e6);
+
+      m->allocations[i] = (double) (gc->allocations_before - MIN (prev_allocs, gc->allocations_before));
+      m->temporary[i] = (double) (gc->temporary_before - MIN (prev_temp, gc->temporary_before));
+      m->rate_x[2 * i] = prev_t;
+      m->rate_x[2 * i + 1] = m->start_ns[i];
+      m->alloc_rate[2 * i] = m->alloc_rate[2 * i + 1] = m->allocations[i] / (dt / 1e9);
+      m->temp_rate[2 * i] = m->temp_rate[2 * i + 1] = m->temporary[i] / (dt / 1e9);
+      m->max_alloc_rate = MAX (m->max_alloc_rate, m->alloc_rate[2 * i]);
+      m->total_allocations += (guint64) m->allocations[i];
+      m->total_temporary += (guint64) m->temporary[i];
+      prev_allocs = MAX (prev_allocs, gc->allocations_before);
+      prev_temp = MAX (prev_temp, gc->temporary_before);
+      prev_t = m->start_ns[i];
+    }
+}
+
 TmTimelineModel *
 tm_timeline_model_new (const TmTrace *trace)
 {
@@ -123,6 +153,11 @@ tm_timeline_model_new (const TmTrace *trace)
   m->committed = g_new0 (double, MAX (n, 1));
   m->live_objects = g_new0 (double, MAX (n, 1));
   m->overhead = g_new0 (double, MAX (n, 1));
+  m->allocations = g_new0 (double, MAX (n, 1));
+  m->temporary = g_new0 (double, MAX (n, 1));
+  m->rate_x = g_new0 (double, 2 * (gsize) MAX (n, 1));
+  m->alloc_rate = g_new0 (double, 2 * (gsize) MAX (n, 1));
+  m->temp_rate = g_new0 (double, 2 * (gsize) MAX (n, 1));
   m->saw_x = g_new0 (double, 2 * (gsize) MAX (n, 1));
   m->layer_top = g_new0 (double, 2 * (gsize) MAX (n, 1) * m->n_spaces);
 
@@ -193,6 +228,7 @@ tm_timeline_model_new (const TmTrace *trace)
 
   if (n > 0)
     m->duration_ns = MAX ((double) m->duration_ns, m->end_ns[n - 1]);
+  allocation_rates (m, trace);
 
   m->time_points = g_strcmp0 (trace->format, "heaptrack") == 0;
   tm_timeline_model_init_phases (m, trace);
@@ -227,6 +263,11 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->committed);
   g_free (model->live_objects);
   g_free (model->overhead);
+  g_free (model->allocations);
+  g_free (model->temporary);
+  g_free (model->rate_x);
+  g_free (model->alloc_rate);
+  g_free (model->temp_rate);
   g_free (model->saw_x);
   g_free (model->layer_top);
   tm_timeline_model_clear_phases (model);

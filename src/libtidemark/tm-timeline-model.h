@@ -65,6 +65,19 @@ struct _TmTimelineModel {
   guint        n_oom;
   double      *oom_ns;
 
+  /* Allocations per interval (from the previous GC's start to this
+   * one's: every allocation, short-lived ones included) and heaptrack's
+   * temporary allocations in it; the rates drawn as steps, 2 vertices per
+   * GC at rate_x (interval start, end), in allocations per second. */
+  double      *allocations;
+  double      *temporary;
+  double      *rate_x;
+  double      *alloc_rate;
+  double      *temp_rate;
+  double       max_alloc_rate;
+  guint64      total_allocations;
+  guint64      total_temporary;
+
   guint        n_graphs;
   double       max_memory;
   double       max_objects;

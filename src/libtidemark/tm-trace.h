@@ -134,6 +134,7 @@ typedef struct {
   guint64     live_bytes;       /* their shallow bytes */
   guint64     allocs_before;    /* object rows allocated before GC_START (= first object index born after) */
   guint64     allocations_before; /* all allocations before GC_START, short-lived ones included */
+  guint64     temporary_before; /* heaptrack's temporary allocations before GC_START (0 elsewhere) */
   guint32     usage_first;      /* index into TmTrace.space_usage */
   guint32     usage_count;
   gboolean    has_graph;        /* GRAPH_BEGIN..GRAPH_END complete */

@@ -62,29 +62,20 @@ tm_chart_space_color (TmSpaceKind kind, guint layer, gboolean dark)
     }
 }
 
+/* A series' colour on a light and on a dark background */
 static TmColor
-reachable_color (gboolean dark)
+shade (gboolean dark, guint32 light_rgb, guint32 dark_rgb)
 {
-  return dark ? tm_render_rgb (0xffa348, 1) : tm_render_rgb (0xc64600, 1);
+  return tm_render_rgb (dark ? dark_rgb : light_rgb, 1);
 }
 
-static TmColor
-objects_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xc061cb, 1) : tm_render_rgb (0x813d9c, 1);
-}
-
-static TmColor
-overhead_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xf5c211, 1) : tm_render_rgb (0xe5a50a, 1);
-}
-
-static TmColor
-major_pause_color (gboolean dark)
-{
-  return dark ? tm_render_rgb (0xf66151, 1) : tm_render_rgb (0xc01c28, 1);
-}
+#define reachable_color(dark) shade ((dark), 0xc64600, 0xffa348)
+#define objects_color(dark) shade ((dark), 0x813d9c, 0xc061cb)
+#define overhead_color(dark) shade ((dark), 0xe5a50a, 0xf5c211)
+#define major_pause_color(dark) shade ((dark), 0xc01c28, 0xf66151)
+#define allocations_color(dark) shade ((dark), 0x1c71d8, 0x62a0ea)
+#define temporary_color(dark) shade ((dark), 0xe66100, 0xffa348)
+#define rss_color(dark) shade ((dark), 0x2190a4, 0x33c7de)
 
 static const TmColor selection_color = { 0x35 / 255.0, 0x84 / 255.0, 0xe4 / 255.0, 1 };
 
@@ -96,6 +87,8 @@ tm_chart_kind_to_string (TmChartKind kind)
     case TM_CHART_MEMORY:   return "memory";
     case TM_CHART_OBJECTS:  return "objects";
     case TM_CHART_OVERHEAD: return "overhead";
+    case TM_CHART_ALLOCATIONS: return "allocations";
+    case TM_CHART_RSS:      return "rss";
     case TM_CHART_PAUSES:   return "pauses";
     case TM_CHART_PAUSE_HISTOGRAM: return "pause-histogram";
     case TM_CHART_N_KINDS:
@@ -125,6 +118,8 @@ tm_chart_kind_title (TmChartKind kind)
     case TM_CHART_MEMORY:   return _("Memory");
     case TM_CHART_OBJECTS:  return _("Live Objects");
     case TM_CHART_OVERHEAD: return _("GC Overhead");
+    case TM_CHART_ALLOCATIONS: return _("Allocations");
+    case TM_CHART_RSS:      return _("Resident Memory");
     case TM_CHART_PAUSES:   return _("GC Pauses");
     case TM_CHART_PAUSE_HISTOGRAM: return _("Pause Durations");
     case TM_CHART_N_KINDS:
@@ -420,7 +415,7 @@ draw_memory (Ctx *c, double y_top_value)
 
   /* The committed heap (what the JVM reserved from the OS), a dashed step
    * line: the heap's footprint, above what is used. */
-  if (m->n_committed > 0)
+  if (m->n_committed > 0 && !m->time_points)
     {
       double dash[] = { 4, 3 };
       gboolean pen = FALSE;
@@ -477,6 +472,75 @@ draw_memory (Ctx *c, double y_top_value)
           }
       cairo_restore (cr);
     }
+}
+
+/* Allocations per second over each interval as steps, temporary ones
+ * (a subset) over them. */
+static void
+draw_allocations (Ctx *c)
+{
+  const TmTimelineModel *m = c->m;
+  const double *series[2] = { m->alloc_rate, m->temp_rate };
+  TmColor colors[2] = { allocations_color (c->o->dark), temporary_color (c->o->dark) };
+
+  for (guint k = 0; k < 2; k++)
+    {
+      gsize n = sample (c, m->rate_x, series[k], 2 * (gsize) m->n_gcs);
+
+      path_series (c, n, TRUE);
+      tm_render_set_color (c->cr, colors[k], k == 0 ? 0.35 : 0.55);
+      cairo_fill (c->cr);
+      path_series (c, n, FALSE);
+      tm_render_set_color (c->cr, colors[k], 1.0);
+      cairo_set_line_width (c->cr, 1.2);
+      cairo_set_line_join (c->cr, CAIRO_LINE_JOIN_ROUND);
+      cairo_stroke (c->cr);
+    }
+}
+
+/* Resident memory (an area; gaps where not sampled) and the heap in use
+ * as a line, on one scale: what the allocator's blocks are of the RSS. */
+static void
+draw_rss (Ctx *c)
+{
+  const TmTimelineModel *m = c->m;
+  TmColor rss = rss_color (c->o->dark);
+  TmColor heap = tm_chart_space_color (TM_SPACE_KIND_OTHER, 0, c->o->dark);
+  gsize n = sample (c, m->end_ns, m->committed, m->n_gcs);
+  gsize start = 0;
+
+  for (gsize i = 0; i <= n; i++)
+    {
+      if (i < n && !isnan (c->dy[i]))
+        continue;
+      /* one run of samples: fill it */
+      if (i > start)
+        {
+          double base = c->l.y + c->l.height;
+          cairo_move_to (c->cr, tm_chart_layout_ns_to_x (&c->l, c->dx[start]), base);
+          for (gsize k = start; k < i; k++)
+            cairo_line_to (c->cr, tm_chart_layout_ns_to_x (&c->l, c->dx[k]), y_of (c, c->dy[k]));
+          cairo_line_to (c->cr, tm_chart_layout_ns_to_x (&c->l, c->dx[i - 1]), base);
+          cairo_close_path (c->cr);
+          tm_render_set_color (c->cr, rss, 0.30);
+          cairo_fill_preserve (c->cr);
+          cairo_new_path (c->cr);
+          cairo_move_to (c->cr, tm_chart_layout_ns_to_x (&c->l, c->dx[start]), y_of (c, c->dy[start]));
+          for (gsize k = start + 1; k < i; k++)
+            cairo_line_to (c->cr, tm_chart_layout_ns_to_x (&c->l, c->dx[k]), y_of (c, c->dy[k]));
+          tm_render_set_color (c->cr, rss, 1.0);
+          cairo_set_line_width (c->cr, 1.5);
+          cairo_stroke (c->cr);
+        }
+      start = i + 1;
+    }
+
+  n = sample (c, m->end_ns, m->used_after, m->n_gcs);
+  path_series (c, n, FALSE);
+  tm_render_set_color (c->cr, heap, 1.0);
+  cairo_set_line_width (c->cr, 2);
+  cairo_set_line_join (c->cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_stroke (c->cr);
 }
 
 static TmColor
@@ -580,8 +644,9 @@ tm_chart_render (cairo_t               *cr,
                                             tm_chart_space_color (model->space_kinds[s], s, o->dark), FALSE };
       if (model->n_graphs > 0)
         legend[n_legend++] = (LegendItem) { _("Reachable"), reachable_color (o->dark), TRUE };
-      if (model->n_committed > 0)
-        legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), o->foreground, TRUE };
+      /* heaptrack's RSS has a chart of its own (TM_CHART_RSS) */
+      if (model->n_committed > 0 && !model->time_points)
+        legend[n_legend++] = (LegendItem) { _("Committed"), o->foreground, TRUE };
       /* time points (heaptrack) have no collections to mark */
       if (!model->time_points)
         legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
@@ -606,6 +671,16 @@ tm_chart_render (cairo_t               *cr,
       legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
                                                              : _("Objects alive after GC"),
                                           objects_color (o->dark), FALSE };
+      break;
+    case TM_CHART_ALLOCATIONS:
+      legend[n_legend++] = (LegendItem) { _("Allocations per second"), allocations_color (o->dark), FALSE };
+      if (model->total_temporary > 0 || model->time_points)
+        legend[n_legend++] = (LegendItem) { _("Temporary allocations per second"), temporary_color (o->dark), FALSE };
+      break;
+    case TM_CHART_RSS:
+      legend[n_legend++] = (LegendItem) { model->time_points ? _("RSS") : _("Committed"), rss_color (o->dark), FALSE };
+      legend[n_legend++] = (LegendItem) { model->time_points ? _("Heap in use") : _("Heap used after GC"),
+                                          tm_chart_space_color (TM_SPACE_KIND_OTHER, 0, o->dark), TRUE };
       break;
     case TM_CHART_OVERHEAD:
     case TM_CHART_N_KINDS:
@@ -656,7 +731,7 @@ tm_chart_render (cairo_t               *cr,
           /* The committed heap may be far above what is used (a small
            * live set in a large heap): it raises the scale by at most 2x,
            * so the data stays readable; above that it runs along the top. */
-          if (model->n_committed > 0)
+          if (model->n_committed > 0 && !model->time_points)
             {
               n = sample (&c, model->end_ns, model->committed, model->n_gcs);
               vmax = MAX (vmax, MIN (max_of_sample (&c, n), 2 * vmax));
@@ -667,6 +742,18 @@ tm_chart_render (cairo_t               *cr,
           n = sample (&c, model->end_ns, model->live_objects, model->n_gcs);
           vmax = max_of_sample (&c, n);
           unit = TM_AXIS_UNIT_COUNT;
+          break;
+        case TM_CHART_ALLOCATIONS:
+          n = sample (&c, model->rate_x, model->alloc_rate, 2 * (gsize) model->n_gcs);
+          vmax = max_of_sample (&c, n);
+          unit = TM_AXIS_UNIT_COUNT;
+          break;
+        case TM_CHART_RSS:
+          n = sample (&c, model->end_ns, model->committed, model->n_gcs);
+          vmax = max_of_sample (&c, n);
+          n = sample (&c, model->end_ns, model->used_after, model->n_gcs);
+          vmax = MAX (vmax, max_of_sample (&c, n));
+          unit = TM_AXIS_UNIT_BYTES;
           break;
         case TM_CHART_PAUSES:
           y_label_w = tm_chart_pause_scale (&c.t, model, c.l.t0, c.l.t1, c.l.height, &pause_scale);
@@ -714,6 +801,13 @@ tm_chart_render (cairo_t               *cr,
       draw_memory (&c, c.y_max);
       tm_chart_fallback_marks (cr, model, o, &c.l);
       hover_values = model->used_after;
+      break;
+    case TM_CHART_ALLOCATIONS:
+      draw_allocations (&c);
+      break;
+    case TM_CHART_RSS:
+      draw_rss (&c);
+      hover_values = model->committed;
       break;
     case TM_CHART_PAUSES:
       tm_chart_pauses_draw (cr, model, o, &c.l, &pause_scale);

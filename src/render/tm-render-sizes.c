@@ -17,7 +17,7 @@ tm_size_bucket_label (const TmSizeBucket *sizes, guint bucket)
   guint64 lo = bucket == 0 ? 0 : sizes[bucket - 1].max_size + 1;
 
   if (sizes[bucket].max_size == G_MAXUINT64)
-    return g_strdup_printf (_("more than %" G_GUINT64_FORMAT " B"), lo - 1);
+    return g_strdup_printf ("> %" G_GUINT64_FORMAT " B", lo - 1);   /* short: a column is narrow */
   return g_strdup_printf ("%" G_GUINT64_FORMAT " – %" G_GUINT64_FORMAT " B", lo, sizes[bucket].max_size);
 }
 

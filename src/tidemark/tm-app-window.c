@@ -5,7 +5,6 @@
 #include "tm-chart-view.h"
 #include "tm-export-dialog.h"
 #include "tm-format-util.h"
-#include "tm-gc-summary-rows.h"
 #include "tm-report.h"
 #include "tm-report-dialog.h"
 #include "tm-settings.h"
@@ -13,7 +12,8 @@
 #include "tm-ds-growth-view.h"
 #include "tm-heap-view.h"
 #include "tm-app-actions.h"
-#include "tm-window-steps.h"
+#include "tm-windows-sidebar.h"
+#include "tm-selection-page.h"
 #include "tm-trend-view.h"
 #include "tm-allocations-view.h"
 
@@ -32,30 +32,24 @@ struct _TmAppWindow
   GtkWidget            *analyze_button;
   GtkWidget            *zoom_box;
   GtkWidget            *sidebar_button;
-  GtkWidget            *sidebar;
+  TmWindowsSidebar     *sidebar;
   GtkInfoBar           *info_bar;
   GtkLabel             *info_label;
   GtkStack             *main_stack;
   GtkWidget            *sample_button;
   GtkLabel             *loading_label;
   GtkProgressBar       *progress_bar;
-  GtkLabel             *windows_status;
-  GtkListBox           *windows_list;
   GtkLabel             *range_label;
   TmChartView          *memory_chart;
   TmChartView          *objects_chart;
   TmChartView          *overhead_chart;
+  TmChartView          *allocations_chart;
+  TmChartView          *rss_chart;
   TmChartView          *pauses_chart;
   TmChartView          *histogram_chart;
   GtkNotebook          *analysis_notebook;
   GtkPaned             *vpaned;
-  GtkLabel             *selection_title;
-  GtkLabel             *selection_explanation;
-  GtkGrid              *selection_grid;
-  GtkGrid              *gc_summary_grid;
-  GtkWidget            *gc_summary_heading;
-  GtkWidget            *heap_button;
-  GtkWidget            *ds_button;
+  TmSelectionPage      *selection_page;
   GMenu                *file_section;
   GMenu                *analyses_section;
 
@@ -87,15 +81,6 @@ set_title (TmAppWindow *self, const char *title, const char *subtitle)
   gtk_window_set_title (GTK_WINDOW (self), title);
   gtk_label_set_label (self->subtitle_label, subtitle ? subtitle : "");
   gtk_widget_set_visible (GTK_WIDGET (self->subtitle_label), subtitle != NULL);
-}
-
-static char *
-format_time (double ns)
-{
-  /* The start of a trace reads better as "0 s" than "0 ns". */
-  if (ns < 1.0)
-    return g_strdup (_("0 s"));
-  return tm_format_duration (ns);
 }
 
 static void
@@ -203,8 +188,7 @@ update_object_views (TmAppWindow *self)
     : _("This source records heap sizes only, no objects (a GC log): open a Tidemark trace or a heaptrack file for this view");
 
   gtk_widget_set_visible (GTK_WIDGET (self->objects_chart), objects);
-  gtk_widget_set_tooltip_text (self->heap_button, reason);
-  gtk_widget_set_tooltip_text (self->ds_button, reason);
+  tm_selection_page_set_objects_note (self->selection_page, reason);
   if (!objects)
     {
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", FALSE);
@@ -325,11 +309,16 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
 
   /* Charts appear as soon as the timeline is there; windows follow.  A
    * timeline of time points (heaptrack) has no GC pauses to chart. */
-  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart),
-                          !tm_document_get_timeline (self->document)->time_points);
-  /* the pause charts where there are pauses to chart */
-  gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), tm_document_get_timeline (self->document)->n_pauses > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), tm_document_get_timeline (self->document)->n_pauses > 0);
+  {
+    TmTimelineModel *model = tm_document_get_timeline (self->document);
+    gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
+    /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
+    gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && has_objects (trace));
+    gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
+    /* the pause charts where there are pauses to chart */
+    gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), model->n_pauses > 0);
+    gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), model->n_pauses > 0);
+  }
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -415,118 +404,6 @@ tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
 /* Suspicious windows                                                  */
 
 static void
-draw_dot (GtkDrawingArea *area, cairo_t *cr, int w, int h, gpointer data)
-{
-  TmColor c = tm_chart_window_color (GPOINTER_TO_INT (data));
-
-  cairo_set_source_rgba (cr, c.red, c.green, c.blue, 1);
-  cairo_arc (cr, w / 2.0, h / 2.0, MIN (w, h) / 2.0 - 0.5, 0, 2 * G_PI);
-  cairo_fill (cr);
-}
-
-static GtkWidget *
-color_dot_new (TmWindowKind kind)
-{
-  GtkWidget *dot = gtk_drawing_area_new ();
-
-  gtk_widget_set_size_request (dot, 12, 12);
-  gtk_widget_set_valign (dot, GTK_ALIGN_CENTER);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (dot), draw_dot, GINT_TO_POINTER (kind), NULL);
-  return dot;
-}
-
-static GtkWidget *
-window_row_new (TmTrace *trace, const TmWindow *w, int index, gboolean time_points)
-{
-  GtkWidget *row = gtk_list_box_row_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  GtkWidget *top = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  GtkWidget *dot, *title, *range, *score, *explanation;
-  g_autofree char *t0 = format_time (w->start_ns);
-  g_autofree char *t1 = format_time (w->end_ns);
-  g_autofree char *range_text = NULL;
-  g_autofree char *score_text = tm_report_window_score (w);
-
-  dot = color_dot_new (w->kind);
-  /* growth of young objects in growing numbers is a backlog, not a leak */
-  title = gtk_label_new (g_strcmp0 (w->growth, "backlog") == 0 ? _("Backlog") : tm_chart_window_label (w->kind));
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
-  gtk_widget_set_hexpand (title, TRUE);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_box_append (GTK_BOX (top), dot);
-  gtk_box_append (GTK_BOX (top), title);
-
-  /* Translators: "GC 40–200 · 4.00 s – 20.00 s" */
-  range_text = time_points
-    ? g_strdup_printf (_("Time points %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1)
-    : g_strdup_printf (_("GC %u–%u · %s – %s"), w->first_gc, w->last_gc, t0, t1);
-  range = gtk_label_new (range_text);
-  gtk_label_set_xalign (GTK_LABEL (range), 0);
-  gtk_label_set_wrap (GTK_LABEL (range), TRUE);
-  gtk_widget_add_css_class (range, "caption");
-  gtk_widget_add_css_class (range, "numeric");
-  score = gtk_label_new (score_text);
-  gtk_label_set_xalign (GTK_LABEL (score), 0);
-  gtk_widget_add_css_class (score, "caption-heading");
-  /* the text without CLI hints, the next steps as buttons, the rest on demand */
-  explanation = tm_window_steps_new (trace, w, index, 4);
-
-  gtk_box_append (GTK_BOX (box), top);
-  gtk_box_append (GTK_BOX (box), range);
-  gtk_box_append (GTK_BOX (box), score);
-  gtk_box_append (GTK_BOX (box), explanation);
-  gtk_widget_set_margin_top (box, 8);
-  gtk_widget_set_margin_bottom (box, 8);
-  gtk_widget_set_margin_start (box, 6);
-  gtk_widget_set_margin_end (box, 6);
-  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
-  g_object_set_data (G_OBJECT (row), "window-index", GINT_TO_POINTER (index));
-  gtk_widget_add_css_class (row, "window-row");
-  return row;
-}
-
-static void
-fill_windows_list (TmAppWindow *self, GPtrArray *windows)
-{
-  GtkWidget *child;
-  guint n = windows ? windows->len : 0;
-  gboolean time_points = self->trace && g_strcmp0 (self->trace->format, "heaptrack") == 0;
-  g_autofree char *note = NULL;
-  g_autofree char *text = NULL;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->windows_list))))
-    gtk_list_box_remove (self->windows_list, child);
-
-  for (guint i = 0; i < n; i++)
-    gtk_list_box_append (self->windows_list, window_row_new (self->trace, g_ptr_array_index (windows, i), (int) i, time_points));
-
-  /* why the list says less than it could: too little data, teardown */
-  if (self->trace)
-    {
-      TmWindowParams params;
-
-      tm_settings_window_params (tm_settings_get (), &params);
-      note = tm_windows_evidence_note (self->trace, &params);
-    }
-  if (n == 0 && note)
-    text = g_strdup (_("No suspicious windows among what can be judged."));
-  else if (n == 0)
-    text = g_strdup (_("None found: memory did not keep growing, and GC overhead and churn stayed below the thresholds (see Preferences)."));
-  else
-    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                         "%u window worth a look. Click one to select it.",
-                                         "%u windows worth a look. Click one to select it.", n), n);
-  if (note)
-    {
-      g_autofree char *both = g_strdup_printf ("%s %s", note, text);
-      gtk_label_set_label (self->windows_status, both);
-    }
-  else
-    gtk_label_set_label (self->windows_status, text);
-}
-
-static void
 detect_cb (GObject *source, GAsyncResult *result, gpointer data)
 {
   g_autoptr(TmAppWindow) self = data;
@@ -540,13 +417,13 @@ detect_cb (GObject *source, GAsyncResult *result, gpointer data)
   if (windows == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        gtk_label_set_label (self->windows_status, error->message);
+        tm_windows_sidebar_set_status (self->sidebar, error->message);
       self->detecting = FALSE;
       return;
     }
   self->detecting = FALSE;
   tm_session_set_windows (self->session, windows);
-  fill_windows_list (self, windows);
+  tm_windows_sidebar_set_windows (self->sidebar, self->trace, windows);
   update_actions (self);
 }
 
@@ -559,7 +436,7 @@ detect_windows (TmAppWindow *self)
     return;
   tm_settings_window_params (tm_settings_get (), &params);
   tm_session_set_overhead_threshold (self->session, params.overhead_threshold);
-  gtk_label_set_label (self->windows_status, _("Looking for suspicious windows…"));
+  tm_windows_sidebar_set_status (self->sidebar, _("Looking for suspicious windows…"));
   self->detecting = TRUE;
   /* Restarting cancels nothing of the load (it is done); a fresh
    * cancellable marks this run as the current one. */
@@ -578,179 +455,18 @@ settings_changed_cb (GSettings *settings, const char *key, TmAppWindow *self)
 }
 
 static void
-windows_row_activated_cb (GtkListBox *box, GtkListBoxRow *row, TmAppWindow *self)
+window_activated_cb (TmWindowsSidebar *sidebar, int index, TmAppWindow *self)
 {
-  int index = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (row), "window-index"));
   tm_session_select_window (self->session, index);
 }
 
 /* ------------------------------------------------------------------ */
 /* Selection summary and range label                                   */
 
-/* A name and its value at column col (name) and col + 1 (value). */
-static void
-attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *value, gboolean wrap)
-{
-  GtkWidget *n = gtk_label_new (name);
-  GtkWidget *v = gtk_label_new (value);
-
-  gtk_label_set_xalign (GTK_LABEL (n), 1);
-  gtk_widget_add_css_class (n, "dim-label");
-  gtk_label_set_xalign (GTK_LABEL (v), 0);
-  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
-  gtk_widget_add_css_class (v, "numeric");
-  /* numbers are never cut short: a long value wraps */
-  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
-  if (!wrap)
-    gtk_widget_set_margin_end (v, 24);
-  gtk_grid_attach (grid, n, col, row, 1, 1);
-  gtk_grid_attach (grid, v, col + 1, row, 1, 1);
-}
-
-/* Two pairs per line. */
-static void
-grid_row (GtkGrid *grid, int row, const char *name, const char *value)
-{
-  attach_pair (grid, (row % 2) * 2, row / 2, name, value, FALSE);
-}
-
-static char *
-signed_bytes (double delta)
-{
-  g_autofree char *b = tm_format_bytes (fabs (delta));
-  return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
-}
-
-/* One pair per line (the summary's lines are long). */
-static void
-summary_row (GtkGrid *grid, int row, const char *name, const char *value)
-{
-  attach_pair (grid, 0, row, name, value, TRUE);
-}
-
-/* The GC summary of the selection, or of the whole run without one. */
-static void
-update_gc_summary (TmAppWindow *self, guint first_gc, guint last_gc)
-{
-  GtkWidget *child;
-  int row = 0;
-  gboolean shown;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->gc_summary_grid))))
-    gtk_grid_remove (self->gc_summary_grid, child);
-  if (self->trace != NULL && first_gc == 0 && tm_trace_n_gcs (self->trace) > 0)
-    {
-      first_gc = 1;
-      last_gc = tm_trace_n_gcs (self->trace);
-      gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Whole Run"));
-    }
-  else
-    gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Selection"));
-  shown = tm_gc_summary_rows (self->gc_summary_grid, &row, summary_row, self->trace, first_gc, last_gc);
-  gtk_widget_set_visible (self->gc_summary_heading, shown);
-}
-
-static void
-update_selection_page (TmAppWindow *self)
-{
-  TmTimelineModel *m = tm_session_get_model (self->session);
-  const TmWindow *w = tm_session_get_window (self->session, tm_session_get_selected_window (self->session));
-  TmRangeStats st;
-  GtkWidget *child;
-  int row = 0;
-
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->selection_grid))))
-    gtk_grid_remove (self->selection_grid, child);
-
-  if (m == NULL || !tm_session_get_has_selection (self->session) ||
-      !tm_timeline_model_range_stats (m, tm_session_get_selected_first_gc (self->session),
-                                      tm_session_get_selected_last_gc (self->session), &st))
-    {
-      gtk_label_set_label (self->selection_title, _("No Range Selected"));
-      gtk_label_set_label (self->selection_explanation,
-                           _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
-      update_gc_summary (self, 0, 0);
-      return;
-    }
-  update_gc_summary (self, st.first_gc, st.last_gc);
-
-  {
-    g_autofree char *t0 = format_time (st.start_ns);
-    g_autofree char *t1 = format_time (st.end_ns);
-    g_autofree char *title = NULL;
-
-    if (w)
-      title = g_strdup_printf (_("%s: GC %u–%u, %s – %s"), tm_chart_window_label (w->kind),
-                               st.first_gc, st.last_gc, t0, t1);
-    else
-      title = g_strdup_printf (_("Selection: GC %u–%u, %s – %s"), st.first_gc, st.last_gc, t0, t1);
-    gtk_label_set_label (self->selection_title, title);
-    if (w)
-      {
-        g_autofree char *score = tm_report_window_score (w);
-        g_autofree char *why = tm_window_steps_app_text (w->explanation);
-        g_autofree char *text = g_strdup_printf ("%s\n%s", score, why);
-        gtk_label_set_label (self->selection_explanation, text);
-      }
-    else
-      gtk_label_set_label (self->selection_explanation,
-                           _("A range chosen by hand. Heap and other analyses act on it."));
-  }
-
-  {
-    g_autofree char *duration = tm_format_duration (st.end_ns - st.start_ns);
-    g_autofree char *gcs = g_strdup_printf (_("%u (%u major)"), st.n_gcs, st.n_major);
-    g_autofree char *a0 = tm_format_bytes (st.used_after_first);
-    g_autofree char *a1 = tm_format_bytes (st.used_after_last);
-    g_autofree char *growth = signed_bytes (st.used_after_last - st.used_after_first);
-    g_autofree char *heap = g_strdup_printf ("%s → %s (%s)", a0, a1, growth);
-    g_autofree char *pause = tm_format_duration (st.pause_ns);
-    g_autofree char *overhead = g_strdup_printf (_("%.1f %% (%s paused)"), st.overhead * 100, pause);
-    g_autofree char *freed = tm_format_bytes (st.freed_bytes);
-    g_autofree char *o0 = tm_format_count ((guint64) st.live_objects_first);
-    g_autofree char *o1 = tm_format_count ((guint64) st.live_objects_last);
-    g_autofree char *objects = g_strdup_printf ("%s → %s", o0, o1);
-    double secs = (st.end_ns - st.start_ns) / 1e9;
-
-    grid_row (self->selection_grid, row++, _("Duration"), duration);
-    grid_row (self->selection_grid, row++, _("GCs"), gcs);
-    grid_row (self->selection_grid, row++, _("Heap after GC"), heap);
-    grid_row (self->selection_grid, row++, _("Live objects"), objects);
-    grid_row (self->selection_grid, row++, _("GC overhead"), overhead);
-    {
-      g_autofree char *rate = tm_format_bytes (secs > 0 ? st.freed_bytes / secs : 0);
-      g_autofree char *churn = g_strdup_printf (_("%s (%s/s)"), freed, rate);
-      grid_row (self->selection_grid, row++, _("Freed"), churn);
-    }
-    if (!isnan (st.reachable_first))
-      {
-        g_autofree char *r0 = tm_format_bytes (st.reachable_first);
-        g_autofree char *r1 = tm_format_bytes (st.reachable_last);
-        g_autofree char *rg = signed_bytes (st.reachable_last - st.reachable_first);
-        g_autofree char *reach = g_strdup_printf (_("%s → %s (%s, GC %u → %u)"), r0, r1, rg,
-                                                  st.reachable_first_gc, st.reachable_last_gc);
-        grid_row (self->selection_grid, row++, _("Reachable"), reach);
-      }
-  }
-}
-
-static void
-sync_list_selection (TmAppWindow *self)
-{
-  int index = tm_session_get_selected_window (self->session);
-  GtkListBoxRow *row = index >= 0 ? gtk_list_box_get_row_at_index (self->windows_list, index) : NULL;
-
-  if (row)
-    gtk_list_box_select_row (self->windows_list, row);
-  else
-    gtk_list_box_unselect_all (self->windows_list);
-}
-
 static void
 update_range_label (TmAppWindow *self)
 {
-  g_autofree char *a = format_time (tm_session_get_visible_start (self->session));
+  g_autofree char *a = tm_format_time_point (tm_session_get_visible_start (self->session));
   g_autofree char *b = tm_format_duration (tm_session_get_visible_end (self->session));
   g_autofree char *whole = tm_format_duration (tm_session_get_whole_end (self->session));
   g_autofree char *text = g_strdup_printf (_("Showing %s – %s of %s. Ctrl+scroll to zoom, drag to select, click a band to pick its window."),
@@ -764,8 +480,8 @@ update_idle_cb (gpointer data)
   TmAppWindow *self = data;
 
   self->update_idle = 0;
-  update_selection_page (self);
-  sync_list_selection (self);
+  tm_selection_page_update (self->selection_page, self->session, self->trace);
+  tm_windows_sidebar_select (self->sidebar, tm_session_get_selected_window (self->session));
   update_range_label (self);
   update_actions (self);
   return G_SOURCE_REMOVE;
@@ -1216,6 +932,8 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   window_class->close_request = tm_app_window_close_request;
 
   g_type_ensure (TM_TYPE_CHART_VIEW);
+  g_type_ensure (TM_TYPE_WINDOWS_SIDEBAR);
+  g_type_ensure (TM_TYPE_SELECTION_PAGE);
   gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-app-window.ui");
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, subtitle_label);
@@ -1229,27 +947,20 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, sample_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, progress_bar);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, windows_status);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, windows_list);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, memory_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, allocations_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, rss_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, pauses_chart);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, histogram_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_title);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_explanation);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_grid);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, gc_summary_heading);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_grid);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, heap_button);
-  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, ds_button);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_page);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, file_section);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analyses_section);
   gtk_widget_class_bind_template_callback (widget_class, info_bar_response_cb);
-  gtk_widget_class_bind_template_callback (widget_class, windows_row_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, window_activated_cb);
 
   gtk_widget_class_install_action (widget_class, "win.open", NULL, open_action);
   gtk_widget_class_install_action (widget_class, "win.cancel-load", NULL, cancel_load_action);
@@ -1285,7 +996,11 @@ tm_app_window_init (TmAppWindow *self)
   tm_chart_view_set_session (self->memory_chart, self->session);
   tm_chart_view_set_session (self->objects_chart, self->session);
   tm_chart_view_set_session (self->overhead_chart, self->session);
+  tm_chart_view_set_session (self->allocations_chart, self->session);
+  tm_chart_view_set_session (self->rss_chart, self->session);
   tm_chart_view_set_session (self->pauses_chart, self->session);
+  /* the pause histogram sits under the GC summary on the Selection page */
+  self->histogram_chart = TM_CHART_VIEW (tm_selection_page_get_histogram (self->selection_page));
   tm_chart_view_set_session (self->histogram_chart, self->session);
   g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
@@ -1340,7 +1055,7 @@ GFile *tm_app_window_get_file (TmAppWindow *self) { g_return_val_if_fail (TM_IS_
 TmSession *tm_app_window_get_session (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->session; }
 TmTrace *tm_app_window_get_trace (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->trace; }
 gboolean tm_app_window_is_busy (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return self->load_cancellable != NULL || self->detecting; }
-GtkListBox *tm_app_window_get_windows_list (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return self->windows_list; }
+GtkListBox *tm_app_window_get_windows_list (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return tm_windows_sidebar_get_list (self->sidebar); }
 const char *tm_app_window_get_page (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_stack_get_visible_child_name (self->main_stack); }
 gboolean tm_app_window_get_banner_shown (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), FALSE); return gtk_info_bar_get_revealed (self->info_bar); }
 const char *tm_app_window_get_banner_text (TmAppWindow *self) { g_return_val_if_fail (TM_IS_APP_WINDOW (self), NULL); return gtk_label_get_label (self->info_label); }
@@ -1355,6 +1070,8 @@ tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)
     {
     case TM_CHART_OBJECTS:  return GTK_WIDGET (self->objects_chart);
     case TM_CHART_OVERHEAD: return GTK_WIDGET (self->overhead_chart);
+    case TM_CHART_ALLOCATIONS: return GTK_WIDGET (self->allocations_chart);
+    case TM_CHART_RSS:      return GTK_WIDGET (self->rss_chart);
     case TM_CHART_PAUSES:   return GTK_WIDGET (self->pauses_chart);
     case TM_CHART_PAUSE_HISTOGRAM: return GTK_WIDGET (self->histogram_chart);
     case TM_CHART_MEMORY:

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-chart-view.h"
+#include "tm-downsample.h"
 #include "tm-chart-lane.h"
 #include "tm-chart-pauses.h"
 #include "tm-format-util.h"
@@ -144,7 +145,34 @@ gc_at_x (TmChartView *self, double x)
     return 0;
   if (x < self->layout.x || x > self->layout.x + self->layout.width)
     return 0;
+  /* a bar of the allocations chart is the interval up to its GC */
+  if (self->kind == TM_CHART_ALLOCATIONS && model->n_gcs > 0)
+    return (guint) MIN (tm_downsample_lower_bound (model->start_ns, model->n_gcs,
+                                                   tm_chart_layout_x_to_ns (&self->layout, x)) + 1,
+                        model->n_gcs);
   return tm_timeline_model_gc_at (model, tm_chart_layout_x_to_ns (&self->layout, x));
+}
+
+/* The allocations of the interval that ends at GC i + 1 */
+static void
+append_allocations (GString *s, const TmTimelineModel *m, guint i)
+{
+  double from = m->rate_x[2 * i], to = m->rate_x[2 * i + 1];
+  g_autofree char *t0 = tm_format_duration (from);
+  g_autofree char *t1 = tm_format_duration (to);
+  g_autofree char *count = tm_format_count ((guint64) m->allocations[i]);
+  g_autofree char *temp = tm_format_count ((guint64) m->temporary[i]);
+  g_autofree char *rate = tm_format_count ((guint64) round (m->alloc_rate[2 * i]));
+
+  g_string_append_c (s, '\n');
+  /* Translators: "From 1.20 s to 1.30 s: 12,000 allocations (120,000 per second)" */
+  g_string_append_printf (s, _("From %s to %s: <b>%s</b> allocations (%s per second)"), t0, t1, count, rate);
+  if (m->time_points || m->total_temporary > 0)
+    {
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("Temporary: <b>%s</b> (%.1f %%)"), temp,
+                              m->allocations[i] > 0 ? 100.0 * m->temporary[i] / m->allocations[i] : 0.0);
+    }
 }
 
 char *
@@ -181,6 +209,11 @@ tm_chart_view_describe_gc (TmChartView *self, guint gc)
        * and what is still allocated at it */
       g_autofree char *rss = g->committed_after ? tm_format_bytes ((double) g->committed_after) : NULL;
       g_string_append_printf (s, _("<b>Time point %u</b> at %s"), gc, at);
+      if (self->kind == TM_CHART_ALLOCATIONS)
+        {
+          append_allocations (s, m, i);
+          return g_string_free (s, FALSE);
+        }
       if (self->kind == TM_CHART_OBJECTS)
         g_string_append_printf (s, _("\nBlocks allocated and not freed: <b>%s</b>"), objects);
       else
@@ -220,6 +253,18 @@ tm_chart_view_describe_gc (TmChartView *self, guint gc)
           g_string_append_c (s, '\n');
           g_string_append_printf (s, _("Reachable: <b>%s</b>"), r);
         }
+      break;
+    case TM_CHART_ALLOCATIONS:
+      append_allocations (s, m, i);
+      break;
+    case TM_CHART_RSS:
+      if (!isnan (m->committed[i]))
+        {
+          g_autofree char *rss = tm_format_bytes (m->committed[i]);
+          g_string_append_printf (s, _("\nRSS: %s"), rss);
+        }
+      g_string_append_c (s, '\n');
+      g_string_append_printf (s, _("Heap after: %s"), after);
       break;
     case TM_CHART_OBJECTS:
       g_string_append_c (s, '\n');

@@ -690,6 +690,8 @@ tm_heap_view_new (TmSession *session,
     {
       gtk_column_view_column_set_visible (tm_tree_table_get_column (self->rows, TM_HEAP_VIEW_COLUMN_DEEP), FALSE);
       gtk_column_view_column_set_visible (tm_tree_table_get_column (self->rows, TM_HEAP_VIEW_COLUMN_RETAINED), FALSE);
+      /* heaptrack's word: blocks, not objects */
+      gtk_column_view_column_set_title (tm_tree_table_get_column (self->rows, TM_HEAP_VIEW_COLUMN_OBJECTS), _("Blocks"));
       gtk_widget_set_visible (GTK_WIDGET (self->path_button), FALSE);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->gc_spin), _("The blocks allocated at this time point"));
       gtk_label_set_text_with_mnemonic (self->gc_label, _("_Time point"));

@@ -102,5 +102,15 @@ tm_window_steps_new (TmTrace *trace, const TmWindow *w, int index, int lines)
   gtk_widget_set_halign (more, GTK_ALIGN_START);
   gtk_flow_box_append (GTK_FLOW_BOX (steps), more);
   gtk_box_append (GTK_BOX (box), steps);
+  g_object_set_data (G_OBJECT (box), "tm-step-buttons", steps);
   return box;
+}
+
+void
+tm_window_steps_set_buttons_visible (GtkWidget *steps, gboolean visible)
+{
+  GtkWidget *buttons = g_object_get_data (G_OBJECT (steps), "tm-step-buttons");
+
+  g_return_if_fail (buttons != NULL);
+  gtk_widget_set_visible (buttons, visible);
 }

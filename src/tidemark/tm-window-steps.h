@@ -24,4 +24,10 @@ GtkWidget *tm_window_steps_new      (TmTrace        *trace,
                                      int             index,
                                      int             lines);
 
+/* Shows or hides the buttons of a tm_window_steps_new() widget (the
+ * sidebar shows them on the selected window only, so the list stays
+ * short). */
+void       tm_window_steps_set_buttons_visible (GtkWidget *steps,
+                                                gboolean   visible);
+
 G_END_DECLS

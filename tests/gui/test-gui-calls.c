@@ -16,6 +16,8 @@
 #include "tm-app-window.h"
 #include "tm-calls-view.h"
 #include "tm-session.h"
+#include "tm-chart-view.h"
+#include "tm-format-util.h"
 #include "tm-render-flame.h"
 
 #include "gui-test-util.h"
@@ -114,6 +116,36 @@ test_heaptrack (void)
   view = wait_for_view (win);
   g_assert_cmpstr (tm_calls_view_get_page (view), ==, "summary");
   shot (GTK_WIDGET (win), "calls-summary");
+
+  /* heaptrack_gui's charts over time in place of the GC overhead: the
+   * allocations of an interval, temporary ones and the RSS sample of a
+   * time point, in the hover text */
+  g_assert_false (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_OVERHEAD)));
+  g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_ALLOCATIONS)));
+  g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_RSS)));
+  {
+    TmSession *session = tm_chart_view_get_session (TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_ALLOCATIONS)));
+    TmTimelineModel *m = tm_session_get_model (session);
+    TmTrace *trace = tm_session_get_trace (session);
+    g_autofree char *tip = NULL, *rss = NULL;
+    g_autofree char *count = NULL;
+    guint busiest = 0;
+
+    /* the allocations over all intervals are heaptrack's calls to allocation functions */
+    g_assert_cmpuint (m->total_allocations, ==, 2062);
+    g_assert_cmpuint (m->total_temporary, ==, 1301);
+    for (guint i = 1; i < m->n_gcs; i++)
+      if (m->allocations[i] > m->allocations[busiest])
+        busiest = i;
+    tip = tm_chart_view_describe_gc (TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_ALLOCATIONS)), busiest + 1);
+    count = tm_format_count ((guint64) m->allocations[busiest]);
+    g_assert_nonnull (strstr (tip, count));
+    g_assert_nonnull (strstr (tip, "Temporary"));
+    rss = tm_format_bytes ((double) tm_trace_gc (trace, m->n_gcs)->committed_after);
+    g_clear_pointer (&tip, g_free);
+    tip = tm_chart_view_describe_gc (TM_CHART_VIEW (tm_app_window_get_chart (win, TM_CHART_RSS)), m->n_gcs);
+    g_assert_nonnull (strstr (tip, rss));
+  }
 
   /* heaptrack's figures */
   summary = tm_calls_view_get_summary (view);

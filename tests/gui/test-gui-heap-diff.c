@@ -159,6 +159,16 @@ test_compare (void)
     g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (full)), ==, PANGO_ELLIPSIZE_NONE);
   }
 
+  /* the next steps show on the selected window only: the list stays short */
+  tm_session_select_window (session, 0);
+  tm_gui_test_spin (300);
+  g_assert_true (gtk_widget_is_visible (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Compare Heaps")));
+  {
+    GtkListBoxRow *other = gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 1);
+    g_assert_nonnull (other);
+    g_assert_false (gtk_widget_is_visible (tm_gui_test_find_button (GTK_WIDGET (other), "Compare Heaps")));
+  }
+
   /* its Compare Heaps button: the window's first and last graph GC */
   button = tm_gui_test_find_button (GTK_WIDGET (leak_row), "Compare Heaps");
   g_assert_nonnull (button);

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * The Selection page (see the header). */
+#include "tm-config.h"
+#include "tm-selection-page.h"
+#include "tm-chart.h"
+#include "tm-chart-view.h"
+#include "tm-format-util.h"
+#include "tm-gc-summary-rows.h"
+#include "tm-report.h"
+#include "tm-window-steps.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+struct _TmSelectionPage
+{
+  GtkWidget  parent_instance;
+
+  GtkWidget *box;
+  GtkLabel  *selection_title;
+  GtkLabel  *selection_explanation;
+  GtkGrid   *selection_grid;
+  GtkWidget *gc_summary_heading;
+  GtkGrid   *gc_summary_grid;
+  GtkWidget *heap_button;
+  GtkWidget *ds_button;
+  GtkWidget *histogram;
+};
+
+G_DEFINE_FINAL_TYPE (TmSelectionPage, tm_selection_page, GTK_TYPE_WIDGET)
+
+/* A name and its value at column col (name) and col + 1 (value). */
+static void
+attach_pair (GtkGrid *grid, int col, int row, const char *name, const char *value, gboolean wrap)
+{
+  GtkWidget *n = gtk_label_new (name);
+  GtkWidget *v = gtk_label_new (value);
+
+  gtk_label_set_xalign (GTK_LABEL (n), 1);
+  gtk_widget_add_css_class (n, "dim-label");
+  gtk_label_set_xalign (GTK_LABEL (v), 0);
+  gtk_label_set_selectable (GTK_LABEL (v), TRUE);
+  gtk_widget_add_css_class (v, "numeric");
+  /* numbers are never cut short: a long value wraps */
+  gtk_label_set_wrap (GTK_LABEL (v), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (v), PANGO_WRAP_WORD_CHAR);
+  if (!wrap)
+    gtk_widget_set_margin_end (v, 24);
+  gtk_grid_attach (grid, n, col, row, 1, 1);
+  gtk_grid_attach (grid, v, col + 1, row, 1, 1);
+}
+
+/* Two pairs per line. */
+static void
+grid_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, (row % 2) * 2, row / 2, name, value, FALSE);
+}
+
+/* One pair per line (the summary's lines are long). */
+static void
+summary_row (GtkGrid *grid, int row, const char *name, const char *value)
+{
+  attach_pair (grid, 0, row, name, value, TRUE);
+}
+
+static char *
+signed_bytes (double delta)
+{
+  g_autofree char *b = tm_format_bytes (fabs (delta));
+  return g_strdup_printf ("%s%s", delta < 0 ? "−" : "+", b);
+}
+
+static void
+clear_grid (GtkGrid *grid)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (grid))))
+    gtk_grid_remove (grid, child);
+}
+
+/* The GC summary of GCs first..last, or of the whole run when first is 0. */
+static void
+update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint last_gc)
+{
+  int row = 0;
+  gboolean shown;
+
+  clear_grid (self->gc_summary_grid);
+  if (trace != NULL && first_gc == 0 && tm_trace_n_gcs (trace) > 0)
+    {
+      first_gc = 1;
+      last_gc = tm_trace_n_gcs (trace);
+      gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Whole Run"));
+    }
+  else
+    gtk_label_set_label (GTK_LABEL (self->gc_summary_heading), _("GC Summary of the Selection"));
+  shown = tm_gc_summary_rows (self->gc_summary_grid, &row, summary_row, trace, first_gc, last_gc);
+  gtk_widget_set_visible (self->gc_summary_heading, shown);
+}
+
+static void
+update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st)
+{
+  g_autofree char *t0 = tm_format_time_point (st->start_ns);
+  g_autofree char *t1 = tm_format_time_point (st->end_ns);
+  g_autofree char *title = NULL;
+
+  if (w)
+    title = g_strdup_printf (_("%s: GC %u–%u, %s – %s"), tm_chart_window_label (w->kind),
+                             st->first_gc, st->last_gc, t0, t1);
+  else
+    title = g_strdup_printf (_("Selection: GC %u–%u, %s – %s"), st->first_gc, st->last_gc, t0, t1);
+  gtk_label_set_label (self->selection_title, title);
+  if (w)
+    {
+      g_autofree char *score = tm_report_window_score (w);
+      g_autofree char *why = tm_window_steps_app_text (w->explanation);
+      g_autofree char *text = g_strdup_printf ("%s\n%s", score, why);
+      gtk_label_set_label (self->selection_explanation, text);
+    }
+  else
+    gtk_label_set_label (self->selection_explanation,
+                         _("A range chosen by hand. Heap and other analyses act on it."));
+}
+
+static void
+update_figures (TmSelectionPage *self, const TmRangeStats *st)
+{
+  g_autofree char *duration = tm_format_duration (st->end_ns - st->start_ns);
+  g_autofree char *gcs = g_strdup_printf (_("%u (%u major)"), st->n_gcs, st->n_major);
+  g_autofree char *a0 = tm_format_bytes (st->used_after_first);
+  g_autofree char *a1 = tm_format_bytes (st->used_after_last);
+  g_autofree char *growth = signed_bytes (st->used_after_last - st->used_after_first);
+  g_autofree char *heap = g_strdup_printf ("%s → %s (%s)", a0, a1, growth);
+  g_autofree char *pause = tm_format_duration (st->pause_ns);
+  g_autofree char *overhead = g_strdup_printf (_("%.1f %% (%s paused)"), st->overhead * 100, pause);
+  g_autofree char *freed = tm_format_bytes (st->freed_bytes);
+  g_autofree char *o0 = tm_format_count ((guint64) st->live_objects_first);
+  g_autofree char *o1 = tm_format_count ((guint64) st->live_objects_last);
+  g_autofree char *objects = g_strdup_printf ("%s → %s", o0, o1);
+  double secs = (st->end_ns - st->start_ns) / 1e9;
+  g_autofree char *rate = tm_format_bytes (secs > 0 ? st->freed_bytes / secs : 0);
+  g_autofree char *churn = g_strdup_printf (_("%s (%s/s)"), freed, rate);
+  int row = 0;
+
+  grid_row (self->selection_grid, row++, _("Duration"), duration);
+  grid_row (self->selection_grid, row++, _("GCs"), gcs);
+  grid_row (self->selection_grid, row++, _("Heap after GC"), heap);
+  grid_row (self->selection_grid, row++, _("Live objects"), objects);
+  grid_row (self->selection_grid, row++, _("GC overhead"), overhead);
+  grid_row (self->selection_grid, row++, _("Freed"), churn);
+  if (!isnan (st->reachable_first))
+    {
+      g_autofree char *r0 = tm_format_bytes (st->reachable_first);
+      g_autofree char *r1 = tm_format_bytes (st->reachable_last);
+      g_autofree char *rg = signed_bytes (st->reachable_last - st->reachable_first);
+      g_autofree char *reach = g_strdup_printf (_("%s → %s (%s, GC %u → %u)"), r0, r1, rg,
+                                                st->reachable_first_gc, st->reachable_last_gc);
+      grid_row (self->selection_grid, row++, _("Reachable"), reach);
+    }
+}
+
+void
+tm_selection_page_update (TmSelectionPage *self, TmSession *session, TmTrace *trace)
+{
+  TmTimelineModel *m;
+  TmRangeStats st;
+
+  g_return_if_fail (TM_IS_SELECTION_PAGE (self));
+  g_return_if_fail (TM_IS_SESSION (session));
+
+  m = tm_session_get_model (session);
+  clear_grid (self->selection_grid);
+  if (m == NULL || !tm_session_get_has_selection (session) ||
+      !tm_timeline_model_range_stats (m, tm_session_get_selected_first_gc (session),
+                                      tm_session_get_selected_last_gc (session), &st))
+    {
+      gtk_label_set_label (self->selection_title, _("No Range Selected"));
+      gtk_label_set_label (self->selection_explanation,
+                           _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
+      update_gc_summary (self, trace, 0, 0);
+      return;
+    }
+  update_gc_summary (self, trace, st.first_gc, st.last_gc);
+  update_title (self, tm_session_get_window (session, tm_session_get_selected_window (session)), &st);
+  update_figures (self, &st);
+}
+
+void
+tm_selection_page_set_objects_note (TmSelectionPage *self, const char *reason)
+{
+  g_return_if_fail (TM_IS_SELECTION_PAGE (self));
+  gtk_widget_set_tooltip_text (self->heap_button, reason);
+  gtk_widget_set_tooltip_text (self->ds_button, reason);
+}
+
+static void
+tm_selection_page_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), TM_TYPE_SELECTION_PAGE);
+  G_OBJECT_CLASS (tm_selection_page_parent_class)->dispose (object);
+}
+
+static void
+tm_selection_page_class_init (TmSelectionPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = tm_selection_page_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class, "/io/github/tidemark/Tidemark/tm-selection-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, box);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, selection_title);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, selection_explanation);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, selection_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, gc_summary_heading);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, gc_summary_grid);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, heap_button);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, ds_button);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, histogram);
+  gtk_widget_class_set_css_name (widget_class, "tm-selection-page");
+}
+
+static void
+tm_selection_page_init (TmSelectionPage *self)
+{
+  g_type_ensure (TM_TYPE_CHART_VIEW);
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+tm_selection_page_get_histogram (TmSelectionPage *self)
+{
+  g_return_val_if_fail (TM_IS_SELECTION_PAGE (self), NULL);
+  return self->histogram;
+}
