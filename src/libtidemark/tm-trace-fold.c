@@ -39,6 +39,11 @@ fold_key_equal (gconstpointer a, gconstpointer b)
          && x->size_class == y->size_class && x->age_bucket == y->age_bucket;
 }
 
+typedef struct {
+  FoldKey key;
+  guint32 entry;   /* index in entries + 1 */
+} CacheSlot;
+
 static gint
 compare_entries (gconstpointer a, gconstpointer b)
 {
@@ -145,6 +150,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   g_autoptr(GHashTable) index = g_hash_table_new_full (fold_key_hash, fold_key_equal, g_free, NULL);
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
   g_autofree guint64 *old_of_new = NULL;
+  CacheSlot cache[256] = { 0 };   /* entry 0: empty */
   guint64 w = lo, removed;
 
   g_return_if_fail (t->obj_seq != NULL && t->id_index == NULL);
@@ -161,14 +167,21 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
     {
       if (t->obj_death[i] == dies_in)
         {
-          guint64 size = tm_trace_object_size (t, i);
+          guint64 size = G_LIKELY (t->obj_size[i] != TM_SIZE_OVERFLOW) ? t->obj_size[i] : tm_trace_object_size (t, i);
           guint64 born = tm_lifetime_birth_ns (t->obj_seq[i], lo_seq, hi_seq, t0, t1);
           guint64 age = t1 > born ? t1 - born : 0;
           FoldKey key = { t->obj_type[i], t->obj_site[i], t->obj_thread[i],
                           tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age) };
-          gpointer slot = g_hash_table_lookup (index, &key);
+          CacheSlot *c = &cache[fold_key_hash (&key) % G_N_ELEMENTS (cache)];
+          gpointer slot;
           TmShortLived *e;
 
+          /* most objects share a key with a recent one: a direct-mapped
+           * cache spares the hash table's lookups */
+          if (c->entry != 0 && fold_key_equal (&c->key, &key))
+            slot = GSIZE_TO_POINTER (c->entry);
+          else
+            slot = g_hash_table_lookup (index, &key);
           if (slot == NULL)
             {
               TmShortLived fresh = { 0 };
@@ -183,6 +196,8 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
             }
           else
             e = &g_array_index (entries, TmShortLived, GPOINTER_TO_SIZE (slot) - 1);
+          c->key = key;
+          c->entry = (guint32) (e - (TmShortLived *) (gpointer) entries->data) + 1;
           e->count++;
           e->bytes += size;
           e->age_seconds += age / 1e9;

@@ -138,7 +138,9 @@ record (guint64 allocs, gboolean python)
   char *path = g_strconcat (base, ".zst", NULL);
   g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, allocs);
   const char *c_argv[] = { "heaptrack", "-o", base, self, "--workload", n, NULL };
-  const char *py_argv[] = { "heaptrack", "-o", base, "python3", "-c", python_workload, n, NULL };
+  /* the interpreter itself, not a wrapper script (pyenv's shims are) */
+  const char *python3 = g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3" : "python3";
+  const char *py_argv[] = { "heaptrack", "-o", base, python3, "-c", python_workload, n, NULL };
   const char **argv = python ? py_argv : c_argv;
   g_autoptr(GError) error = NULL;
   int status = 0;
@@ -386,7 +388,7 @@ main (int argc, char **argv)
     { "heaptrack", 0, 0, G_OPTION_ARG_FILENAME, &file, "heaptrack file (default: record one)", "FILE" },
     { "allocs", 0, 0, G_OPTION_ARG_INT64, &allocs, "allocations to record (default 10^7)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "repetitions, best time counts (default 2)", "R" },
-    { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6)", "N" },
+    { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6; 0: none)", "N" },
     { "python", 0, 0, G_OPTION_ARG_NONE, &python, "record a Python program (default: a C one)", NULL },
     { "workload", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &workload_n, NULL, NULL },
     { "import-only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &import_only, NULL, NULL },
@@ -483,6 +485,8 @@ main (int argc, char **argv)
     g_print ("\nWARNING: totals differ from heaptrack_print\n");
   tm_trace_unref (t);
 
+  if (gclog_lines <= 0)
+    return 0;
   g_print ("\n## GC log parsing\n\n| log | size | GCs | best time | lines/s | MiB/s |\n|---|---|---|---|---|---|\n");
   bench_gclog ("jdk17-g1.log", (guint64) gclog_lines, (guint) rounds);
   bench_gclog ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt", (guint64) gclog_lines, (guint) rounds);
