@@ -8,7 +8,9 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
- *                 [--size WxH] [--memory-limit MIB]
+ *                 [--size WxH] [--memory-limit MIB] [--page N]
+ *
+ * --page N shows the N-th page of the analysis notebook (0: Selection).
  *
  * The language is the environment's (LANGUAGE=de LC_ALL=de_DE.UTF-8), with
  * the build tree's translations ($TIDEMARK_LOCALEDIR, `meson devenv`).
@@ -29,10 +31,25 @@ loaded (gpointer data)
   return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
 }
 
+/* The first notebook under w (the analysis pages) */
+static GtkNotebook *
+find_notebook (GtkWidget *w)
+{
+  if (GTK_IS_NOTEBOOK (w))
+    return GTK_NOTEBOOK (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkNotebook *n = find_notebook (c);
+      if (n != NULL)
+        return n;
+    }
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
-  gint select = 0, wait_ms = 3000, memory_limit_mib = 0;
+  gint select = 0, wait_ms = 3000, memory_limit_mib = 0, page = -1;
   g_autofree char *action = NULL;
   g_autofree char *size = NULL;
   int width = 0, height = 0;
@@ -42,6 +59,7 @@ main (int argc, char **argv)
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
     { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
+    { "page", 0, 0, G_OPTION_ARG_INT, &page, "Show this page of the analysis notebook (0: Selection)", "N" },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
@@ -101,6 +119,11 @@ main (int argc, char **argv)
       return 1;
     }
   tm_gui_test_spin (wait_ms);
+  if (page >= 0 && find_notebook (GTK_WIDGET (win)) != NULL)
+    {
+      gtk_notebook_set_current_page (find_notebook (GTK_WIDGET (win)), page);
+      tm_gui_test_spin (300);
+    }
   if (!tm_gui_test_save_png (GTK_WIDGET (win), argv[2], &error))
     {
       g_printerr ("tm-screenshot: %s\n", error->message);
