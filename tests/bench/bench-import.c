@@ -186,35 +186,44 @@ typedef struct {
   double peak_rss_mib;
 } ChildRun;
 
-/* Runs argv with stdout into out_path (or /dev/null); its wall and CPU
- * time and peak RSS, from wait4. */
+/* Runs argv under GNU time with stdout into out_path (or /dev/null); its
+ * wall and CPU time and peak RSS.  Through time(1) because a process
+ * keeps its peak RSS across exec: a child spawned from this big process
+ * would report this process's size. */
 static void
 run_child (const char *const *argv, const char *out_path, ChildRun *run)
 {
+  g_autofree char *times = g_build_filename (g_get_tmp_dir (), "tidemark-bench-time.txt", NULL);
+  g_autofree char *text = NULL;
+  const char *timed[16] = { "/usr/bin/time", "-f", "%M %e %U %S", "-o", times };
   posix_spawn_file_actions_t fa;
-  struct rusage ru;
+  double kib = 0, e = 0, u = 0, sy = 0;
   pid_t pid;
-  int status = 0;
-  double t0 = now_s ();
+  int status = 0, n = 5;
   extern char **environ;
 
+  for (int i = 0; argv[i] != NULL && n < 15; i++)
+    timed[n++] = argv[i];
+  timed[n] = NULL;
   posix_spawn_file_actions_init (&fa);
   posix_spawn_file_actions_addopen (&fa, 1, out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
-  if (posix_spawnp (&pid, argv[0], &fa, NULL, (char *const *) argv, environ) != 0)
+  if (posix_spawn (&pid, timed[0], &fa, NULL, (char *const *) timed, environ) != 0)
     {
-      g_printerr ("cannot run %s\n", argv[0]);
+      g_printerr ("cannot run %s (needs GNU time)\n", timed[0]);
       exit (2);
     }
   posix_spawn_file_actions_destroy (&fa);
-  if (wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0 ||
+      !g_file_get_contents (times, &text, NULL, NULL) || sscanf (text, "%lf %lf %lf %lf", &kib, &e, &u, &sy) != 4)
     {
       g_printerr ("%s failed\n", argv[0]);
       exit (2);
     }
-  run->wall = now_s () - t0;
-  run->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-  run->peak_rss_mib = ru.ru_maxrss / 1024.0;
+  g_unlink (times);
+  run->wall = e;
+  run->cpu = u + sy;
+  run->peak_rss_mib = kib / 1024.0;
 }
 
 /* heaptrack_print and the import, each in a child of its own */
