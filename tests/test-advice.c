@@ -4,6 +4,7 @@
  * show it, and stays silent on a steady, healthy run and just below its
  * threshold. */
 #include "tm-advice.h"
+#include "tm-advice-report.h"
 #include "tm-gc-stats.h"
 #include "tm-trace-builder.h"
 
@@ -456,11 +457,80 @@ test_stats (void)
   g_assert_cmpfloat_with_epsilon (st.promoted_bytes, 5.0 * MIB, 1);
 }
 
+/* The report behind `advise` and the app's view: the same advice and
+ * statistics as the parts give, and the knowledge base's nearest
+ * workloads (the fixture's four; three kept) as tm_kb_nearest ranks them;
+ * a knowledge base that cannot be read is said, not fatal. */
+static void
+test_report (void)
+{
+  g_autofree Gc *g = steady (60);
+  g_autoptr(TmTrace) t = NULL;
+  g_autofree char *kb_path = g_test_build_filename (G_TEST_DIST, "data", "kb", "fixture.kb", NULL);
+  g_autoptr(TmKb) kb = tm_kb_load (kb_path, NULL);
+  g_autoptr(TmAdviceReport) r = NULL;
+  g_autoptr(TmAdviceReport) missing = NULL;
+  g_autoptr(TmAdviceReport) none = NULL;
+  g_autoptr(GPtrArray) direct = NULL;
+  TmAdviceParams params;
+  TmGcFeatures f;
+  TmKbNeighbour near[3];
+  TmGcStats st;
+
+  for (guint i = 9; i < 60; i += 20)
+    {
+      g[i].kind = TM_GC_KIND_MAJOR;
+      g[i].cause = "System.gc()";
+    }
+  t = build (g, 60, "Parallel", NULL);
+  tm_advice_params_init (&params);
+  r = tm_advice_report_new (t, 0, 0, &params, kb_path);
+  direct = tm_advise (t, 0, 0, &params);
+  g_assert_cmpuint (r->advice->len, ==, direct->len);
+  g_assert_cmpstr (((TmAdvice *) r->advice->pdata[0])->rule, ==, "explicit-gc");
+  tm_gc_stats_compute (t, 0, 0, &st);
+  g_assert_cmpuint (r->stats.n_gcs, ==, st.n_gcs);
+  g_assert_cmpfloat (r->stats.pause_total_ns, ==, st.pause_total_ns);
+
+  g_assert_nonnull (r->kb);
+  g_assert_null (r->kb_error);
+  tm_gc_features_compute (t, &f);
+  g_assert_cmpuint (r->n_near, ==, tm_kb_nearest (kb, &f, 3, near));
+  g_assert_cmpuint (r->n_near, ==, 3);
+  for (guint i = 0; i < r->n_near; i++)
+    {
+      g_assert_cmpstr (r->near[i].entry->name, ==, near[i].entry->name);
+      g_assert_cmpfloat (r->near[i].distance, ==, near[i].distance);
+    }
+  g_assert_true (r->close == (near[0].distance <= TM_KB_CLOSE_DISTANCE));
+  for (guint goal = 0; goal < TM_N_GOALS; goal++)
+    {
+      TmGcConfig c = { 0 };
+      gboolean want = r->close && tm_kb_suggest (kb, &f, 3, (TmGoal) goal, &c);
+
+      g_assert_true (r->has_suggestion[goal] == want);
+      if (want)
+        g_assert_true (tm_gc_config_equal (&r->suggest[goal], &c));
+      tm_gc_config_clear (&c);
+    }
+
+  missing = tm_advice_report_new (t, 0, 0, &params, "/nonexistent/kb.ini");
+  g_assert_null (missing->kb);
+  g_assert_nonnull (missing->kb_error);
+  g_assert_cmpuint (missing->n_near, ==, 0);
+  g_assert_cmpuint (missing->advice->len, ==, direct->len);
+
+  none = tm_advice_report_new (t, 0, 0, &params, NULL);
+  g_assert_null (none->kb);
+  g_assert_null (none->kb_error);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/advice/stats", test_stats);
+  g_test_add_func ("/advice/report", test_report);
   g_test_add_func ("/advice/steady-silent", test_steady_silent);
   g_test_add_func ("/advice/explicit-gc", test_explicit_gc);
   g_test_add_func ("/advice/metaspace", test_metaspace);

@@ -3,49 +3,14 @@
  * log (rules in docs/advice.md), as text or JSON. */
 #include "cli-common.h"
 #include "cli-commands.h"
-#include "tm-advice.h"
-#include "tm-gc-stats.h"
-#include "tm-gc-config.h"
+#include "tm-advice-report.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* What the knowledge base says about the input: the nearest workloads and
- * the configuration they suggest per goal. */
-typedef struct {
-  TmKb          *kb;
-  TmKbNeighbour  near[3];
-  guint          n_near;
-  TmGcConfig     suggest[TM_N_GOALS];
-  gboolean       has[TM_N_GOALS];
-  guint64        live;
-} Similar;
-
 static void
-similar_compute (Similar *sim, const TmTrace *trace)
-{
-  TmGcFeatures f;
-
-  tm_gc_features_compute (trace, &f);
-  sim->n_near = tm_kb_nearest (sim->kb, &f, G_N_ELEMENTS (sim->near), sim->near);
-  /* suggestions only from workloads that really resemble it */
-  for (guint g = 0; g < TM_N_GOALS; g++)
-    sim->has[g] = sim->n_near > 0 && sim->near[0].distance <= TM_KB_CLOSE_DISTANCE
-                  && tm_kb_suggest (sim->kb, &f, G_N_ELEMENTS (sim->near), (TmGoal) g, &sim->suggest[g]);
-  sim->live = tm_gc_live_estimate (trace);
-}
-
-static void
-similar_clear (Similar *sim)
-{
-  for (guint g = 0; g < TM_N_GOALS; g++)
-    tm_gc_config_clear (&sim->suggest[g]);
-  g_clear_pointer (&sim->kb, tm_kb_free);
-}
-
-static void
-append_similar_json (GString *s, const Similar *sim)
+append_similar_json (GString *s, const TmAdviceReport *sim)
 {
   g_string_append (s, ", \"similar\": [");
   for (guint i = 0; i < sim->n_near; i++)
@@ -56,13 +21,12 @@ append_similar_json (GString *s, const Similar *sim)
       g_string_append_printf (s, ", \"distance\": %s}",
                               g_ascii_formatd (buf, sizeof buf, "%.4f", sim->near[i].distance));
     }
-  g_string_append_printf (s, "], \"close\": %s, \"suggested\": {",
-                          sim->n_near > 0 && sim->near[0].distance <= TM_KB_CLOSE_DISTANCE ? "true" : "false");
+  g_string_append_printf (s, "], \"close\": %s, \"suggested\": {", sim->close ? "true" : "false");
   for (guint g = 0, n = 0; g < TM_N_GOALS; g++)
-    if (sim->has[g])
+    if (sim->has_suggestion[g])
       {
         g_autofree char *c = tm_gc_config_to_string (&sim->suggest[g]);
-        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live);
+        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live_bytes);
         g_string_append_printf (s, "%s\"%s\": {\"config\": ", n++ ? ", " : "", tm_goal_to_string ((TmGoal) g));
         tm_json_append_string (s, c);
         g_string_append (s, ", \"flags\": ");
@@ -73,9 +37,9 @@ append_similar_json (GString *s, const Similar *sim)
 }
 
 static void
-print_similar (const Similar *sim)
+print_similar (const TmAdviceReport *sim)
 {
-  gboolean close = sim->near[0].distance <= TM_KB_CLOSE_DISTANCE;
+  gboolean close = sim->close;
   GString *s = g_string_new (close ? "Resembles (knowledge base):"
                                    : "Resembles no known workload closely (knowledge base; nearest):");
 
@@ -85,10 +49,10 @@ print_similar (const Similar *sim)
   puts (s->str);
   g_string_free (s, TRUE);
   for (guint g = 0; g < TM_N_GOALS; g++)
-    if (sim->has[g])
+    if (sim->has_suggestion[g])
       {
         g_autofree char *c = tm_gc_config_to_string (&sim->suggest[g]);
-        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live);
+        g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live_bytes);
         printf ("  to start from for %-10s %s%s%s%s\n", tm_goal_to_string ((TmGoal) g), c,
                 *f ? " (" : "", f, *f ? ")" : "");
       }
@@ -141,14 +105,15 @@ append_stats (GString *s, const TmGcStats *st)
 }
 
 static void
-print_json (const TmTrace *trace, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice,
-            const Similar *sim)
+print_json (const TmTrace *trace, const TmAdviceParams *params, const TmAdviceReport *sim)
 {
+  GPtrArray *advice = sim->advice;
+
   GString *s = g_string_new ("{\"goal\": ");
 
   tm_json_append_string (s, tm_advice_goal_to_string (params->goal));
   g_string_append (s, ", \"stats\": ");
-  append_stats (s, st);
+  append_stats (s, &sim->stats);
   g_string_append (s, ", \"advice\": [");
   for (guint i = 0; i < advice->len; i++)
     {
@@ -198,9 +163,10 @@ print_gc_list (const TmAdvice *a)
 }
 
 static void
-print_text (const char *path, const TmAdviceParams *params, const TmGcStats *st, GPtrArray *advice,
-            const Similar *sim)
+print_text (const char *path, const TmAdviceParams *params, const TmAdviceReport *sim)
 {
+  const TmGcStats *st = &sim->stats;
+  GPtrArray *advice = sim->advice;
   g_autofree char *p50 = tm_format_duration (st->pause_p50_ns);
   g_autofree char *p99 = tm_format_duration (st->pause_p99_ns);
   g_autofree char *pmax = tm_format_duration (st->pause_max_ns);
@@ -238,18 +204,16 @@ int
 tm_cmd_advise (int argc, char **argv)
 {
   TmAdviceParams params;
-  TmGcStats st;
   gboolean json = FALSE;
   const char *goal = NULL, *kb_opt = NULL;
   gboolean no_kb = FALSE;
   g_autofree char *kb_path = NULL;
-  Similar sim = { 0 };
   gint first = 0, last = 0;
   guint32 from = 0, to = 0;   /* 0, 0: the whole run */
   g_autoptr(GOptionContext) ctx = NULL;
   g_autoptr(TmDocument) doc = NULL;
   TmTrace *trace = NULL;
-  g_autoptr(GPtrArray) advice = NULL;
+  g_autoptr(TmAdviceReport) report = NULL;
   const char *path;
   int code = 0;
 
@@ -293,27 +257,19 @@ tm_cmd_advise (int argc, char **argv)
   if ((first || last) && !tm_cli_window ("advise", path, trace, first, last, &from, &to, &code))
     return code;
 
-  if (!no_kb && (kb_path = tm_kb_find (kb_opt)) != NULL)
+  if (!no_kb)
+    kb_path = tm_kb_find (kb_opt);
+  report = tm_document_advice (doc, from, to, &params, kb_path);
+  if (report->kb_error != NULL && kb_opt)
     {
-      g_autoptr(GError) error = NULL;
-      sim.kb = tm_kb_load (kb_path, &error);
-      if (sim.kb == NULL && kb_opt)
-        {
-          fprintf (stderr, "%s\n", error->message);
-          return TM_EXIT_INPUT;
-        }
-      if (sim.kb == NULL)
-        fprintf (stderr, "tidemark-cli advise: %s (going on without it)\n", error->message);
+      fprintf (stderr, "%s\n", report->kb_error);
+      return TM_EXIT_INPUT;
     }
-
-  advice = tm_advise (trace, from, to, &params);
-  tm_gc_stats_compute (trace, from, to, &st);
-  if (sim.kb)
-    similar_compute (&sim, trace);
+  if (report->kb_error != NULL)
+    fprintf (stderr, "tidemark-cli advise: %s (going on without it)\n", report->kb_error);
   if (json)
-    print_json (trace, &params, &st, advice, &sim);
+    print_json (trace, &params, report);
   else
-    print_text (path, &params, &st, advice, &sim);
-  similar_clear (&sim);
+    print_text (path, &params, report);
   return TM_EXIT_OK;
 }

@@ -1019,6 +1019,62 @@ tm_document_containers_finish (TmDocument *self, GAsyncResult *result, GError **
   return finish (self, result, tm_document_containers_async, error);
 }
 
+/* ---- GC advice ---- */
+
+typedef struct {
+  guint32         first_gc, last_gc;
+  TmAdviceParams  params;
+  char           *kb_path;
+} AdviceArgs;
+
+static void
+advice_args_free (AdviceArgs *a)
+{
+  g_free (a->kb_path);
+  g_free (a);
+}
+
+TmAdviceReport *
+tm_document_advice (TmDocument *self, guint32 first_gc, guint32 last_gc, const TmAdviceParams *params,
+                    const char *kb_path)
+{
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (params != NULL, NULL);
+  return tm_advice_report_new (self->trace, first_gc, last_gc, params, kb_path);
+}
+
+static gpointer
+advice_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+             GCancellable *cancellable, GError **error)
+{
+  const AdviceArgs *a = args;
+  return tm_document_advice (self, a->first_gc, a->last_gc, &a->params, a->kb_path);
+}
+
+void
+tm_document_advice_async (TmDocument *self, guint32 first_gc, guint32 last_gc, const TmAdviceParams *params,
+                          const char *kb_path, GCancellable *cancellable, GAsyncReadyCallback callback,
+                          gpointer user_data)
+{
+  AdviceArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  g_return_if_fail (params != NULL);
+  a = g_new0 (AdviceArgs, 1);
+  a->first_gc = first_gc;
+  a->last_gc = last_gc;
+  a->params = *params;
+  a->kb_path = g_strdup (kb_path);
+  run_async (self, tm_document_advice_async, advice_work, a, (GDestroyNotify) advice_args_free,
+             (GDestroyNotify) tm_advice_report_free, NULL, cancellable, callback, user_data);
+}
+
+TmAdviceReport *
+tm_document_advice_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_advice_async, error);
+}
+
 /* ---- any other work ---- */
 
 void

@@ -39,6 +39,7 @@
 #include "tm-trend.h"
 #include "tm-vm-metrics.h"
 #include "tm-containers.h"
+#include "tm-advice-report.h"
 #include "tm-windows.h"
 
 G_BEGIN_DECLS
@@ -342,6 +343,25 @@ void             tm_document_containers_async (TmDocument          *self,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
 TmContainerReport *tm_document_containers_finish (TmDocument       *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* GC configuration advice for GCs first..last (0, 0: the whole run),
+ * compared with the knowledge base at kb_path (NULL: none). */
+TmAdviceReport  *tm_document_advice          (TmDocument           *self,
+                                              guint32               first_gc,
+                                              guint32               last_gc,
+                                              const TmAdviceParams *params,
+                                              const char           *kb_path);
+void             tm_document_advice_async    (TmDocument           *self,
+                                              guint32               first_gc,
+                                              guint32               last_gc,
+                                              const TmAdviceParams *params,
+                                              const char           *kb_path,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmAdviceReport  *tm_document_advice_finish   (TmDocument           *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 

@@ -1,106 +1,50 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "tm-config.h"
 #include "tm-advice-view.h"
-#include "tm-gc-config.h"
-#include "tm-gc-stats.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
 
 struct _TmAdviceView
 {
-  GtkWidget    parent_instance;
+  TmSection       parent_instance;
 
-  GtkWidget   *scroller;
-  GtkLabel    *title_label;
-  GtkLabel    *summary_label;
-  GtkLabel    *similar_label;
-  GtkDropDown *goal_dropdown;
-  GtkListBox  *list;
+  GtkWidget      *scroller;
+  GtkLabel       *title_label;
+  GtkLabel       *summary_label;
+  GtkLabel       *similar_label;
+  GtkDropDown    *goal_dropdown;
+  GtkListBox     *list;
 
-  TmSession   *session;
-  TmTrace     *trace;
-  guint        first_gc, last_gc;
-  guint        serial;      /* of the newest request; older results are dropped */
-  GPtrArray   *advice;      /* TmAdvice*, NULL while computing */
-  GStrv        similar;
+  guint           first_gc, last_gc;
+  GCancellable   *cancellable;   /* of the newest request */
+  TmAdviceReport *report;        /* NULL while computing */
+  GStrv           similar;
 };
 
-G_DEFINE_FINAL_TYPE (TmAdviceView, tm_advice_view, GTK_TYPE_WIDGET)
-
-typedef struct {
-  TmTrace       *trace;
-  guint          first, last, serial;
-  TmAdviceGoal   goal;
-  /* results */
-  GPtrArray     *advice;
-  TmGcStats      stats;
-  GStrv          similar;
-  char          *similar_text;
-} Job;
-
-static void
-job_free (Job *job)
-{
-  tm_trace_unref (job->trace);
-  g_clear_pointer (&job->advice, g_ptr_array_unref);
-  g_strfreev (job->similar);
-  g_free (job->similar_text);
-  g_free (job);
-}
+G_DEFINE_FINAL_TYPE (TmAdviceView, tm_advice_view, TM_TYPE_SECTION)
 
 /* The knowledge base's nearest workloads and their suggestion for the goal. */
-static void
-job_similar (Job *job)
+static char *
+similar_text (const TmAdviceReport *r, TmAdviceGoal advice_goal)
 {
-  g_autofree char *path = tm_kb_find (NULL);
-  g_autoptr(TmKb) kb = path ? tm_kb_load (path, NULL) : NULL;
-  TmKbNeighbour near[3];
-  TmGcFeatures f;
-  TmGcConfig c = { 0 };
+  TmGoal goal = advice_goal == TM_ADVICE_GOAL_LATENCY ? TM_GOAL_LATENCY
+              : advice_goal == TM_ADVICE_GOAL_FOOTPRINT ? TM_GOAL_FOOTPRINT : TM_GOAL_THROUGHPUT;
   GString *s;
-  GStrvBuilder *names;
-  guint n;
-  TmGoal goal = job->goal == TM_ADVICE_GOAL_LATENCY ? TM_GOAL_LATENCY
-              : job->goal == TM_ADVICE_GOAL_FOOTPRINT ? TM_GOAL_FOOTPRINT : TM_GOAL_THROUGHPUT;
 
-  if (kb == NULL || kb->entries->len == 0)
-    return;
-  tm_gc_features_compute (job->trace, &f);
-  n = tm_kb_nearest (kb, &f, G_N_ELEMENTS (near), near);
-  s = g_string_new (n > 0 && near[0].distance <= TM_KB_CLOSE_DISTANCE
-                      ? _("Resembles:") : _("Resembles no known workload closely; nearest:"));
-  names = g_strv_builder_new ();
-  for (guint i = 0; i < n; i++)
+  if (r->n_near == 0)
+    return NULL;
+  s = g_string_new (r->close ? _("Resembles:") : _("Resembles no known workload closely; nearest:"));
+  for (guint i = 0; i < r->n_near; i++)
+    g_string_append_printf (s, "%s %s (%.2f)", i ? "," : "", r->near[i].entry->name, r->near[i].distance);
+  if (r->has_suggestion[goal])
     {
-      g_string_append_printf (s, "%s %s (%.2f)", i ? "," : "", near[i].entry->name, near[i].distance);
-      g_strv_builder_add (names, near[i].entry->name);
-    }
-  if (n > 0 && near[0].distance <= TM_KB_CLOSE_DISTANCE && tm_kb_suggest (kb, &f, G_N_ELEMENTS (near), goal, &c))
-    {
-      g_autofree char *name = tm_gc_config_to_string (&c);
-      g_autofree char *flags = tm_gc_config_flags_line (&c, tm_gc_live_estimate (job->trace));
+      g_autofree char *name = tm_gc_config_to_string (&r->suggest[goal]);
+      g_autofree char *flags = tm_gc_config_flags_line (&r->suggest[goal], r->live_bytes);
       g_string_append_printf (s, _(". Their best configuration for %s: %s (%s); measure it with “tidemark-cli tune”."),
                               tm_goal_to_string (goal), name, *flags ? flags : _("no flags"));
-      tm_gc_config_clear (&c);
     }
-  job->similar = g_strv_builder_end (names);
-  g_strv_builder_unref (names);
-  job->similar_text = g_string_free (s, FALSE);
-}
-
-static void
-compute_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
-{
-  Job *job = data;
-  TmAdviceParams params;
-
-  tm_advice_params_init (&params);
-  params.goal = job->goal;
-  job->advice = tm_advise (job->trace, job->first, job->last, &params);
-  tm_gc_stats_compute (job->trace, job->first, job->last, &job->stats);
-  job_similar (job);
-  g_task_return_boolean (task, TRUE);
+  return g_string_free (s, FALSE);
 }
 
 static void
@@ -164,67 +108,77 @@ advice_row (TmAdviceView *self, const TmAdvice *a, guint index)
 }
 
 static void
-show_result (TmAdviceView *self, Job *job)
+show_result (TmAdviceView *self, TmAdviceReport *report)
 {
-  g_autofree char *p50 = tm_format_duration (job->stats.pause_p50_ns);
-  g_autofree char *p99 = tm_format_duration (job->stats.pause_p99_ns);
-  g_autofree char *pmax = tm_format_duration (job->stats.pause_max_ns);
-  g_autofree char *rate = tm_format_bytes (job->stats.alloc_rate);
+  const TmGcStats *st = &report->stats;
+  g_autofree char *p50 = tm_format_duration (st->pause_p50_ns);
+  g_autofree char *p99 = tm_format_duration (st->pause_p99_ns);
+  g_autofree char *pmax = tm_format_duration (st->pause_max_ns);
+  g_autofree char *rate = tm_format_bytes (st->alloc_rate);
   g_autofree char *summary = NULL;
+  g_autofree char *similar = NULL;
+  GStrvBuilder *names = g_strv_builder_new ();
   GtkWidget *child;
 
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->list))) != NULL)
     gtk_list_box_remove (self->list, child);
-  g_clear_pointer (&self->advice, g_ptr_array_unref);
-  g_clear_pointer (&self->similar, g_strfreev);
-  self->advice = g_steal_pointer (&job->advice);
-  self->similar = g_steal_pointer (&job->similar);
+  g_clear_pointer (&self->report, tm_advice_report_free);
+  self->report = report;
+  for (guint i = 0; i < report->n_near; i++)
+    g_strv_builder_add (names, report->near[i].entry->name);
+  g_strfreev (self->similar);
+  self->similar = g_strv_builder_end (names);
+  g_strv_builder_unref (names);
 
   summary = g_strdup_printf (_("%u GCs (%u minor, %u full), %s; GC throughput %.1f%%; pauses p50 %s, p99 %s, "
                                "max %s; allocation %s/s. %s"),
-                             job->stats.n_gcs, job->stats.n_minor, job->stats.n_major,
-                             job->stats.collector[0] ? job->stats.collector : _("collector unknown"),
-                             job->stats.throughput * 100, p50, p99, pmax, rate,
-                             self->advice->len == 0
+                             st->n_gcs, st->n_minor, st->n_major,
+                             st->collector[0] ? st->collector : _("collector unknown"),
+                             st->throughput * 100, p50, p99, pmax, rate,
+                             report->advice->len == 0
                                ? _("No advice: nothing in this range points to a configuration problem.")
                                : "");
   gtk_label_set_text (self->summary_label, summary);
-  gtk_label_set_text (self->similar_label, job->similar_text ? job->similar_text : "");
-  gtk_widget_set_visible (GTK_WIDGET (self->similar_label), job->similar_text != NULL);
-  for (guint i = 0; i < self->advice->len; i++)
-    gtk_list_box_append (self->list, advice_row (self, self->advice->pdata[i], i));
-  gtk_widget_set_visible (GTK_WIDGET (self->list), self->advice->len > 0);
+  similar = similar_text (report, (TmAdviceGoal) gtk_drop_down_get_selected (self->goal_dropdown));
+  gtk_label_set_text (self->similar_label, similar ? similar : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->similar_label), similar != NULL);
+  for (guint i = 0; i < report->advice->len; i++)
+    gtk_list_box_append (self->list, advice_row (self, report->advice->pdata[i], i));
+  gtk_widget_set_visible (GTK_WIDGET (self->list), report->advice->len > 0);
 }
 
 static void
-compute_done (GObject *source, GAsyncResult *result, gpointer user_data)
+advice_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
-  TmAdviceView *self = TM_ADVICE_VIEW (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(TmAdviceView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  TmAdviceReport *report = tm_document_advice_finish (TM_DOCUMENT (source), result, &error);
 
-  if (g_task_propagate_boolean (G_TASK (result), NULL) && job->serial == self->serial)
-    show_result (self, job);
+  if (report != NULL)
+    show_result (self, report);
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    gtk_label_set_text (self->summary_label, error->message);
 }
 
 static void
 recompute (TmAdviceView *self)
 {
-  g_autoptr(GTask) task = NULL;
-  Job *job;
+  TmDocument *doc = tm_section_get_document (TM_SECTION (self));
+  g_autofree char *kb_path = NULL;
+  TmAdviceParams params;
 
-  if (self->trace == NULL)
+  if (doc == NULL)
     return;
-  job = g_new0 (Job, 1);
-  job->trace = tm_trace_ref (self->trace);
-  job->first = self->first_gc;
-  job->last = self->last_gc;
-  job->serial = ++self->serial;
-  job->goal = (TmAdviceGoal) gtk_drop_down_get_selected (self->goal_dropdown);
-  g_clear_pointer (&self->advice, g_ptr_array_unref);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  g_clear_pointer (&self->report, tm_advice_report_free);
+  tm_advice_params_init (&params);
+  params.goal = (TmAdviceGoal) gtk_drop_down_get_selected (self->goal_dropdown);
+  kb_path = tm_kb_find (NULL);
   gtk_label_set_text (self->summary_label, _("Computing…"));
-  task = g_task_new (self, NULL, compute_done, NULL);
-  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
-  g_task_run_in_thread (task, compute_thread);
+  tm_document_advice_async (doc, self->first_gc, self->last_gc, &params, kb_path, self->cancellable,
+                            advice_done, g_object_ref (self));
 }
 
 static void
@@ -234,16 +188,12 @@ goal_changed_cb (TmAdviceView *self)
 }
 
 void
-tm_advice_view_set_range (TmAdviceView *self, TmTrace *trace, guint first_gc, guint last_gc)
+tm_advice_view_set_range (TmAdviceView *self, guint first_gc, guint last_gc)
 {
   g_autofree char *title = NULL;
+  g_autofree char *tab = NULL;
 
   g_return_if_fail (TM_IS_ADVICE_VIEW (self));
-  if (trace != self->trace)
-    {
-      g_clear_pointer (&self->trace, tm_trace_unref);
-      self->trace = trace ? tm_trace_ref (trace) : NULL;
-    }
   self->first_gc = first_gc;
   self->last_gc = last_gc;
   if (first_gc == 0 || last_gc == 0)
@@ -251,6 +201,8 @@ tm_advice_view_set_range (TmAdviceView *self, TmTrace *trace, guint first_gc, gu
   else
     title = g_strdup_printf (_("GC Advice for GCs %u–%u"), first_gc, last_gc);
   gtk_label_set_text (self->title_label, title);
+  tab = first_gc && last_gc ? g_strdup_printf (_("Advice, GC %u–%u"), first_gc, last_gc) : g_strdup (_("Advice"));
+  tm_section_set_title (TM_SECTION (self), tab);
   recompute (self);
 }
 
@@ -265,7 +217,7 @@ GPtrArray *
 tm_advice_view_get_advice (TmAdviceView *self)
 {
   g_return_val_if_fail (TM_IS_ADVICE_VIEW (self), NULL);
-  return self->advice;
+  return self->report != NULL ? self->report->advice : NULL;
 }
 
 const char * const *
@@ -282,16 +234,16 @@ tm_advice_view_select_evidence (TmAdviceView *self, guint index)
   guint32 lo = G_MAXUINT32, hi = 0;
 
   g_return_if_fail (TM_IS_ADVICE_VIEW (self));
-  if (self->advice == NULL || index >= self->advice->len || self->session == NULL)
+  if (self->report == NULL || index >= self->report->advice->len)
     return;
-  a = self->advice->pdata[index];
+  a = self->report->advice->pdata[index];
   for (guint i = 0; i < a->gcs->len; i++)
     {
       lo = MIN (lo, g_array_index (a->gcs, guint32, i));
       hi = MAX (hi, g_array_index (a->gcs, guint32, i));
     }
   if (hi > 0)
-    tm_session_select_gcs (self->session, lo, hi);
+    tm_session_select_gcs (tm_section_get_session (TM_SECTION (self)), lo, hi);
 }
 
 static void
@@ -299,6 +251,8 @@ tm_advice_view_dispose (GObject *object)
 {
   TmAdviceView *self = TM_ADVICE_VIEW (object);
 
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), TM_TYPE_ADVICE_VIEW);
   G_OBJECT_CLASS (tm_advice_view_parent_class)->dispose (object);
 }
@@ -308,9 +262,7 @@ tm_advice_view_finalize (GObject *object)
 {
   TmAdviceView *self = TM_ADVICE_VIEW (object);
 
-  g_clear_object (&self->session);
-  g_clear_pointer (&self->trace, tm_trace_unref);
-  g_clear_pointer (&self->advice, g_ptr_array_unref);
+  g_clear_pointer (&self->report, tm_advice_report_free);
   g_clear_pointer (&self->similar, g_strfreev);
   G_OBJECT_CLASS (tm_advice_view_parent_class)->finalize (object);
 }
@@ -331,6 +283,7 @@ tm_advice_view_class_init (TmAdviceViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAdviceView, goal_dropdown);
   gtk_widget_class_bind_template_child (widget_class, TmAdviceView, list);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "tm-advice-view");
 }
 
 static void
@@ -341,10 +294,12 @@ tm_advice_view_init (TmAdviceView *self)
 }
 
 GtkWidget *
-tm_advice_view_new (TmSession *session)
+tm_advice_view_new (TmSession *session, guint first_gc, guint last_gc)
 {
-  TmAdviceView *self = g_object_new (TM_TYPE_ADVICE_VIEW, NULL);
+  TmAdviceView *self;
 
-  self->session = session ? g_object_ref (session) : NULL;
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  self = g_object_new (TM_TYPE_ADVICE_VIEW, "session", session, NULL);
+  tm_advice_view_set_range (self, first_gc, last_gc);
   return GTK_WIDGET (self);
 }

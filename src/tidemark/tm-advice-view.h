@@ -4,25 +4,27 @@
  * or a selected range: each rule that fires with its numbers, the flag to
  * try and the GCs that show it ("Select These GCs" selects them on the
  * charts), the workloads of the knowledge base it resembles, and a goal
- * chooser.  Computed on a worker; reads only the GC timeline.
+ * chooser.  The document computes it (tm_document_advice) on a worker;
+ * it reads only the GC timeline.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "tm-session.h"
-#include "tm-advice.h"
+#include "tm-section.h"
 
 G_BEGIN_DECLS
 
 #define TM_TYPE_ADVICE_VIEW (tm_advice_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmAdviceView, tm_advice_view, TM, ADVICE_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmAdviceView, tm_advice_view, TM, ADVICE_VIEW, TmSection)
 
-GtkWidget    *tm_advice_view_new        (TmSession *session);
-
-/* Advice for GCs first..last of trace (0, 0: the whole run); recomputes. */
+/* Advice for GCs first..last of the session's document (0, 0: the whole
+ * run), computed by the document on a worker. */
+GtkWidget    *tm_advice_view_new        (TmSession    *session,
+                                         guint         first_gc,
+                                         guint         last_gc);
+/* Another range; recomputes. */
 void          tm_advice_view_set_range  (TmAdviceView *self,
-                                         TmTrace      *trace,
                                          guint         first_gc,
                                          guint         last_gc);
 void          tm_advice_view_set_goal   (TmAdviceView *self,

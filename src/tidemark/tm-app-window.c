@@ -673,7 +673,6 @@ static void
 advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
-  g_autofree char *title = NULL;
   GtkWidget *view;
   guint first, last;
 
@@ -681,10 +680,8 @@ advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param
     return;
   first = tm_session_get_selected_first_gc (self->session);
   last = tm_session_get_selected_last_gc (self->session);
-  view = tm_advice_view_new (self->session);
-  title = first && last ? g_strdup_printf (_("Advice, GC %u–%u"), first, last) : g_strdup (_("Advice"));
-  tm_advice_view_set_range (TM_ADVICE_VIEW (view), self->trace, first, last);
-  tm_app_window_add_analysis_page (self, view, title);
+  view = tm_advice_view_new (self->session, first, last);
+  tm_app_window_add_analysis_page (self, view, tm_section_get_title (TM_SECTION (view)));
 }
 
 /* The selected GCs, or every GC of the trace; FALSE when it has none. */
