@@ -91,6 +91,37 @@ assert c['HprofProbe\$Leaf']['delta']['objects'] == 0
 assert c['java.util.HashMap\$Node']['delta']['bytes'] == 2000 * 32
 "
 
+# by root path (the static field, then its object's first field): the
+# map `growing` gained 2000 entries, their map nodes and keys; what
+# `holder` holds did not change
+"$cli" heap-diff "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --classify root-path --metric bytes \
+  --top 0 --json > "$dir/rpdiff.json" || fail "heap-diff by root path"
+json "$dir/rpdiff.json" "
+t = d['tree']['children']
+c = {x['key']: x for x in t}
+assert t[0]['key'] == 'HprofProbe.growing.table', [x['key'] for x in t[:3]]
+assert c['HprofProbe.growing.table']['delta']['bytes'] >= 2000 * (24 + 32), c['HprofProbe.growing.table']
+assert c['HprofProbe.holder.items']['delta']['objects'] == 0
+assert c['HprofProbe.markers[]']['delta']['bytes'] == 0
+"
+"$cli" trend "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --classify root-path,type --json \
+  > "$dir/rptrend.json" 2> "$dir/rptrend.err" || fail "trend by root path: $(cat "$dir/rptrend.err")"
+json "$dir/rptrend.json" "
+assert d['series'][0]['key'] == 'HprofProbe.growing.table', [x['key'] for x in d['series']]
+"
+"$cli" trend "$dir/one.data" "$dir/two.data" --from-gc 1 --to-gc 2 --classify root-path,type \
+  --drill 'HprofProbe.growing.table' --json > "$dir/rpdrill.json" || fail "trend drill into a root path"
+json "$dir/rpdrill.json" "
+s = {x['key']: x['points'] for x in d['series']}
+assert s['HprofProbe\$Entry'][1][1] - s['HprofProbe\$Entry'][0][1] == 2000 * 24, s.keys()
+"
+"$cli" heap "$dir/one.data" --gc 1 --classify root-path > "$dir/rp.txt" || fail "heap by root path"
+grep -q "HprofProbe.holder.items" "$dir/rp.txt" || fail "heap by root path: $(cat "$dir/rp.txt")"
+# a GC log has no reference graph: refused with the reason
+log=$(ls "$src"/tests/data/gc-logs/*.log | head -1)
+if "$cli" heap "$log" --gc 1 --classify root-path > /dev/null 2> "$dir/rpnog.err"; then fail "root-path without a graph"; fi
+grep -qi "graph" "$dir/rpnog.err" || fail "root-path without a graph: $(cat "$dir/rpnog.err")"
+
 # a cut dump opens up to the cut and names the offset
 head -c 2500000 "$dir/one.data" > "$dir/cut.data"
 "$cli" info "$dir/cut.data" --json > "$dir/cut.json" 2> "$dir/cut.err" || fail "info on a cut dump"

@@ -16,6 +16,9 @@
 #include "tm-heap-analysis.h"
 #include "tm-dominators.h"
 #include "hprof-test-writer.h"
+#include "tm-hprof-private.h"
+#include "tm-classify-chain.h"
+#include "tm-root-classify.h"
 
 static char *tmpdir;
 
@@ -105,6 +108,32 @@ path_text (TmHeapAnalysis *h, guint64 object)
       g_string_append_printf (s, " -> %s", l ? l : "?");
     }
   return g_strdup (s->str);
+}
+
+/* The tree of `h` by root-path (then type when `by_type`). */
+static TmClassTree *
+root_tree (TmHeapAnalysis *h, gboolean by_type)
+{
+  g_autoptr(GError) error = NULL;
+  TmClassifier chain[] = { TM_CLASSIFIER_ROOT_PATH, TM_CLASSIFIER_TYPE };
+  TmClassTree *tree = tm_classify_chain_tree (NULL, h, chain, by_type ? 2 : 1, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (tree);
+  return tree;
+}
+
+/* objects and bytes of the group `path` ("label" or "label/child") */
+static void
+assert_group (TmClassTree *tree, const char *path, guint64 objects, guint64 bytes)
+{
+  guint32 node = tm_class_tree_find_path (tree, path);
+
+  if (node == TM_CLASS_NODE_NONE)
+    g_error ("no group %s", path);
+  g_assert_cmpuint (tm_class_tree_node (tree, node)->m.objects, ==, objects);
+  if (bytes != G_MAXUINT64)
+    g_assert_cmpuint (tm_class_tree_node (tree, node)->m.bytes, ==, bytes);
 }
 
 /* ---- hand-written dumps ------------------------------------------------ */
@@ -412,6 +441,19 @@ test_jvm (void)
   path = path_text (h, object_of_type (t, "HprofProbe$Payload", 3));
   g_assert_true (g_str_has_prefix (path, "HprofProbe.cache(static field) -> table -> ["));
   g_assert_true (g_str_has_suffix (path, "] -> value"));
+
+  /* by root path: each static field of the probe, and what its object
+   * holds through its first field (sizes from HprofProbe.java) */
+  {
+    g_autoptr(TmClassTree) tree = root_tree (h, TRUE);
+    assert_group (tree, "HprofProbe.holder", 1, 24);
+    assert_group (tree, "HprofProbe.holder.items", 1001, 4016 + 1000 * 24);
+    assert_group (tree, "HprofProbe.holder.items/HprofProbe$Leaf", 1000, 24000);
+    assert_group (tree, "HprofProbe.markers", 1, 16 + 777 * 4 + 4);
+    assert_group (tree, "HprofProbe.markers[]", 777, 777 * 16);
+    assert_group (tree, "HprofProbe.cache.table/HprofProbe$Payload", 3, 3 * 16);
+    assert_group (tree, "HprofProbe.growing.table/HprofProbe$Entry", 500, 500 * 24);
+  }
 }
 
 static void
@@ -431,6 +473,14 @@ test_jvm_gzip_growth (void)
   g_assert_true (t->complete);
   g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Entry"), ==, 2500);
   g_assert_cmpuint (live_of_type (t, 1, "HprofProbe$Leaf"), ==, 1000);
+  {
+    g_autoptr(TmHeapAnalysis) h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
+    g_autoptr(TmClassTree) tree = NULL;
+    g_assert_no_error (error);
+    tree = root_tree (h, TRUE);
+    assert_group (tree, "HprofProbe.growing.table/HprofProbe$Entry", 2500, 2500 * 24);
+    assert_group (tree, "HprofProbe.holder.items", 1001, 4016 + 1000 * 24);
+  }
 
   /* both dumps, given in reverse order: a timeline in time order */
   paths[0] = jvm_dump2;
@@ -451,6 +501,116 @@ test_jvm_gzip_growth (void)
   }
 }
 
+/* ---- the root-path classifier ------------------------------------------ */
+
+/* The hand-written heap (hw_test_heap): R held by the static field
+ * Registry.INSTANCE, A = R.items with N1 and N2 in it; N3 on a thread's
+ * stack (it is also N2.next: a root of its own is nearer); P a JNI
+ * global; T of unknown root kind; the four class objects; G reached by
+ * no root, so not in the heap state.  Sizes with ids of 8 bytes: R 16,
+ * A (Node[3]) 32, a Node 24, P (int[10]) 56, T 16, class objects by
+ * their statics. */
+static void
+test_root_classify_written (void)
+{
+  g_autoptr(GBytes) bytes = hw_test_heap (8, TRUE, FALSE);
+  g_autofree char *file = write_file ("root.hprof", bytes);
+  g_autoptr(TmTrace) t = load (file);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmHeapAnalysis) h = tm_heap_analysis_new (t, 1, NULL, NULL, NULL, &error);
+  g_autoptr(TmClassTree) tree = NULL;
+  g_autoptr(TmClassTree) typed = NULL;
+
+  g_assert_no_error (error);
+  tree = root_tree (h, FALSE);
+  g_assert_cmpuint (tm_class_tree_node (tree, 0)->n_children, ==, 6);
+  assert_group (tree, "com.example.Registry.INSTANCE", 1, 16);
+  assert_group (tree, "com.example.Registry.INSTANCE.items", 3, 32 + 24 + 24);
+  assert_group (tree, "(thread stack) com.example.Node", 1, 24);
+  assert_group (tree, "(JNI global) int[]", 1, 56);
+  assert_group (tree, "(other) java.lang.Object", 1, 16);
+  assert_group (tree, "(system class) java.lang.Class", 4, G_MAXUINT64);
+  /* the largest group first */
+  {
+    g_autofree char *first = tm_class_tree_node_label (tree, tm_class_tree_node (tree, 0)->first_child);
+    g_assert_cmpstr (first, ==, "com.example.Registry.INSTANCE.items");
+  }
+  typed = root_tree (h, TRUE);
+  assert_group (typed, "com.example.Registry.INSTANCE.items/com.example.Node", 2, 48);
+  assert_group (typed, "com.example.Registry.INSTANCE.items/com.example.Node[]", 1, 32);
+}
+
+/* ---- the address index ------------------------------------------------ */
+
+/* Addresses in ascending runs of random lengths in random order (as dumps
+ * written by several threads, or damaged ones), with repeats: the index
+ * takes each address once, with the index of its first listing, refuses
+ * the repeats as they come, and finds every address before and after
+ * sealing; checked against a hash table. */
+static void
+test_addr_index (gconstpointer data)
+{
+  guint n_runs_wanted = GPOINTER_TO_UINT (data);
+  g_autoptr(GRand) rand = g_rand_new_with_seed (23 + n_runs_wanted);
+  g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  HprofAddrIndex x = { 0 };
+  const guint n = 200000;
+  g_autofree guint64 *addr = g_new (guint64, n);
+  guint32 added = 0, refused = 0;
+
+  /* runs: slices of a shuffled set of ascending blocks, some repeated */
+  for (guint i = 0; i < n; i++)
+    addr[i] = 0x100000 + (guint64) i * 16 * (1 + i % 3);
+  for (guint r = 0; r < n_runs_wanted; r++)
+    {
+      guint a = g_rand_int_range (rand, 0, n), b = g_rand_int_range (rand, 0, n);
+      guint lo = MIN (a, b), len = MIN (MAX (a, b) - lo, 5000u);
+      guint to = g_rand_int_range (rand, 0, n - len);
+      if (g_rand_boolean (rand))
+        memmove (addr + to, addr + lo, len * sizeof *addr);  /* repeats a block */
+      else
+        for (guint k = 0; k < len / 2; k++)                   /* swaps two blocks */
+          {
+            guint64 tmp = addr[lo + k];
+            addr[lo + k] = addr[to + k];
+            addr[to + k] = tmp;
+          }
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean fresh = !g_hash_table_contains (want, &addr[i]);
+      g_assert_cmpint (hprof_addr_add (&x, addr[i]), ==, fresh);
+      if (fresh)
+        {
+          guint64 *k = g_new (guint64, 1);
+          *k = addr[i];
+          g_hash_table_insert (want, k, GUINT_TO_POINTER (added));
+          added++;
+        }
+      else
+        refused++;
+      if (i % 997 == 0)
+        {
+          guint32 got;
+          g_assert_true (hprof_addr_find (&x, addr[i / 2], &got));
+          g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i / 2])));
+        }
+    }
+  g_assert_cmpuint (x.n, ==, added);
+  if (n_runs_wanted > 0)
+    g_assert_cmpuint (refused, >, 0);
+  g_assert_cmpuint (x.n_runs, <=, 40);
+  hprof_addr_seal (&x);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 got;
+      g_assert_true (hprof_addr_find (&x, addr[i], &got));
+      g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i])));
+      g_assert_false (hprof_addr_find (&x, addr[i] + 8, &got) && !g_hash_table_contains (want, &(guint64) { addr[i] + 8 }));
+    }
+  hprof_addr_clear (&x);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -462,7 +622,11 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/written/id8-heap-dump", GUINT_TO_POINTER (1), test_written);
   g_test_add_data_func ("/hprof/written/id4-segments", GUINT_TO_POINTER (2), test_written);
   g_test_add_data_func ("/hprof/written/id8-segments", GUINT_TO_POINTER (3), test_written);
+  g_test_add_data_func ("/hprof/addr-index/ascending", GUINT_TO_POINTER (0), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/few-runs", GUINT_TO_POINTER (8), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/many-runs", GUINT_TO_POINTER (3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
+  g_test_add_func ("/hprof/root-classify/written", test_root_classify_written);
   g_test_add_func ("/hprof/every-cut", test_every_cut);
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);
   g_test_add_func ("/hprof/jvm/counts-retained-path", test_jvm);

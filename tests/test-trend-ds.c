@@ -186,12 +186,20 @@ test_chain_parse (void)
       g_assert_true (tm_chain_classifier_from_string (tm_chain_classifier_to_string (c), &back));
       g_assert_cmpint (back, ==, c);
       g_assert_cmpstr (tm_chain_classifier_title (c), !=, "");
-      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == !tm_chain_classifier_is_ds (c));
+      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == (c < TM_N_CLASSIFIERS));
+      g_assert_true (tm_chain_classifier_needs_graph (c) == (c >= TM_N_CLASSIFIERS));
     }
   g_clear_error (&error);
   g_assert_false (tm_classifier_chain_parse ("type,leaves", chain, &depth, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
+  g_assert_false (tm_classifier_chain_parse ("root-path", chain, &depth, &error));
+  g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+  g_assert_true (tm_classify_chain_parse ("root-path,type", chain, &depth, &error));
+  g_assert_cmpint (chain[0], ==, TM_CLASSIFIER_ROOT_PATH);
+  g_assert_true (tm_classify_chain_needs_graph (chain, 1));
+  g_assert_false (tm_classify_chain_needs_ds (chain, 2));
   g_assert_cmpint (tm_chain_choice_classifier (TM_N_CLASSIFIERS), ==, TM_CLASSIFIER_LEAVES);
 }
 

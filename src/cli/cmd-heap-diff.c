@@ -162,7 +162,7 @@ tm_cmd_heap_diff (int argc, char **argv)
     { "from-gc", 0, 0, G_OPTION_ARG_INT, &from_gc, "The heap after GC A, before (required)", "A" },
     { "to-gc", 0, 0, G_OPTION_ARG_INT, &to_gc, "The heap after GC B, after (required)", "B" },
     { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
-      "Classifier chain: type, site, call-site, thread, space, age, leaves, deep-leaves, containing-ds "
+      "Classifier chain: type, site, call-site, thread, space, age, transaction, leaves, deep-leaves, containing-ds, root-path "
       "(default: type)", "C1,C2,..." },
     { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
       "Sort by the growth of objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes "

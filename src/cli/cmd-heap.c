@@ -300,7 +300,7 @@ tm_cmd_heap (int argc, char **argv)
   GOptionEntry entries[] = {
     { "gc", 0, 0, G_OPTION_ARG_INT, &gc, "The heap after GC N (required)", "N" },
     { "classify", 0, 0, G_OPTION_ARG_STRING, &classify,
-      "Classifier chain: type, site, call-site, thread, space, age, leaves, deep-leaves, containing-ds "
+      "Classifier chain: type, site, call-site, thread, space, age, transaction, leaves, deep-leaves, containing-ds, root-path "
       "(default: type)", "C1,C2,..." },
     { "metric", 0, 0, G_OPTION_ARG_STRING, &metric_name,
       "Sort by objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes "

@@ -147,8 +147,8 @@ static struct {
 
 static const GOptionEntry view_entries[] = {
   { "classify", 0, 0, G_OPTION_ARG_STRING, &opt.classify,
-    "Classifier chain: type, site, call-site, thread, space, age, leaves, deep-leaves, containing-ds "
-    "(default: type; data-structure classifiers only at GCs with a reference graph)", "C1,C2,..." },
+    "Classifier chain: type, site, call-site, thread, space, age, transaction, leaves, deep-leaves, containing-ds, root-path "
+    "(default: type; data-structure and root-path classifiers only at GCs with a reference graph)", "C1,C2,..." },
   { "metric", 0, 0, G_OPTION_ARG_STRING, &opt.metric,
     "objects, bytes, deep-objects, deep-bytes, retained-objects, retained-bytes (default: bytes; "
     "deep and retained only at GCs with a reference graph)", "M" },
@@ -244,6 +244,9 @@ compute (const char *command, const char *path, TmDocument *doc, TmTrendRequest 
              path, tm_trend_metric_to_string (req->metric), (*out)->n_points, req->from_gc, req->to_gc);
   else if (tm_trend_request_uses_ds (req))
     fprintf (stderr, "note: %s: data structures are detected only at GCs with a reference graph: "
+             "%u of GCs %u..%u classified\n", path, (*out)->n_points, req->from_gc, req->to_gc);
+  else if (tm_trend_request_needs_graph (req))
+    fprintf (stderr, "note: %s: root paths are known only at GCs with a reference graph: "
              "%u of GCs %u..%u classified\n", path, (*out)->n_points, req->from_gc, req->to_gc);
   return TM_EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #include "tm-config.h"
 #include "tm-classify-chain.h"
 #include "tm-error.h"
+#include "tm-root-classify.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -28,6 +29,7 @@ static const struct {
   { TM_CLASSIFIER_LEAVES,        "leaves",        N_("Data structure leaves") },
   { TM_CLASSIFIER_DEEP_LEAVES,   "deep-leaves",   N_("Data structure deep leaves") },
   { TM_CLASSIFIER_CONTAINING_DS, "containing-ds", N_("Containing data structure") },
+  { TM_CLASSIFIER_ROOT_PATH,     "root-path",     N_("Root path") },
 };
 
 TmClassifier
@@ -42,6 +44,12 @@ tm_chain_classifier_is_ds (TmClassifier c)
 {
   return (guint) c >= (guint) TM_CLASSIFIER_DS_FIRST &&
          (guint) c < (guint) TM_CLASSIFIER_DS_FIRST + TM_DS_N_CLASSIFIERS;
+}
+
+gboolean
+tm_chain_classifier_needs_graph (TmClassifier c)
+{
+  return tm_chain_classifier_is_ds (c) || c == TM_CLASSIFIER_ROOT_PATH;
 }
 
 guint
@@ -139,6 +147,15 @@ tm_classify_chain_needs_ds (const TmClassifier *chain, guint depth)
 {
   for (guint i = 0; i < depth; i++)
     if (tm_chain_classifier_is_ds (chain[i]))
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+tm_classify_chain_needs_graph (const TmClassifier *chain, guint depth)
+{
+  for (guint i = 0; i < depth; i++)
+    if (tm_chain_classifier_needs_graph (chain[i]))
       return TRUE;
   return FALSE;
 }
@@ -255,6 +272,12 @@ tm_classify_chain_levels (TmHeapCache        *heaps,
     {
       DsLevel *d;
 
+      if (chain[i] == TM_CLASSIFIER_ROOT_PATH)
+        {
+          if (!tm_root_classify_level (heap, &levels[i], cancellable, error))
+            goto fail;
+          continue;
+        }
       if (!tm_chain_classifier_is_ds (chain[i]))
         {
           tm_class_level_init_builtin (&levels[i], chain[i]);

@@ -23,14 +23,19 @@ G_BEGIN_DECLS
 #define TM_CLASSIFIER_LEAVES        ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_LEAVES))
 #define TM_CLASSIFIER_DEEP_LEAVES   ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_DEEP_LEAVES))
 #define TM_CLASSIFIER_CONTAINING_DS ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_CONTAINING_DS))
+/* by the start of the objects' paths from the GC roots (tm-root-classify.h) */
+#define TM_CLASSIFIER_ROOT_PATH     ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_N_CLASSIFIERS))
 
 /* Choices of a chain editor: the built-in classifiers, then the three
- * data-structure ones (choice i <-> classifier). */
-#define TM_CHAIN_N_CHOICES (TM_N_CLASSIFIERS + TM_DS_N_CLASSIFIERS)
+ * data-structure ones, then root-path (choice i <-> classifier). */
+#define TM_CHAIN_N_CHOICES (TM_N_CLASSIFIERS + TM_DS_N_CLASSIFIERS + 1)
 TmClassifier tm_chain_choice_classifier    (guint choice);
 guint        tm_chain_classifier_choice    (TmClassifier c);
 
 gboolean     tm_chain_classifier_is_ds     (TmClassifier c);
+/* data-structure and root-path levels: only at GCs with a reference
+ * graph, with keys of their own per heap state (matched by label) */
+gboolean     tm_chain_classifier_needs_graph (TmClassifier c);
 TmDsClassifier tm_chain_classifier_ds      (TmClassifier c);
 /* "type" ... "containing-ds" */
 const char  *tm_chain_classifier_to_string (TmClassifier c);
@@ -47,12 +52,14 @@ gboolean     tm_classify_chain_parse       (const char    *list,
                                             GError       **error);
 gboolean     tm_classify_chain_needs_ds    (const TmClassifier *chain,
                                             guint               depth);
+gboolean     tm_classify_chain_needs_graph (const TmClassifier *chain,
+                                            guint               depth);
 
 /* Fills levels[0..depth) for `chain` on `heap`.  Data-structure levels
  * hold a reference to the detection of heap's GC in `heaps` (the cache of
  * heap's trace; detected now when not kept), released with the tree (or
  * tm_classify_chain_levels_clear when no tree takes them).
- * TM_ERROR_NO_GRAPH when a data-structure level is asked for at a GC
+ * TM_ERROR_NO_GRAPH when a data-structure or root-path level is asked for at a GC
  * without a reference graph; TM_ERROR_INVALID_ARGUMENT when one is asked
  * for and heaps is NULL. */
 gboolean     tm_classify_chain_levels     (TmHeapCache        *heaps,

@@ -22,7 +22,7 @@ tm_classifier_from_string (const char *name, TmClassifier *out)
   TmClassifier c;
 
   g_return_val_if_fail (name != NULL, FALSE);
-  if (!tm_chain_classifier_from_string (name, &c) || tm_chain_classifier_is_ds (c))
+  if (!tm_chain_classifier_from_string (name, &c) || c >= TM_N_CLASSIFIERS)
     return FALSE;
   if (out)
     *out = c;
@@ -45,6 +45,13 @@ tm_classifier_chain_parse (const char    *list,
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                      "%s needs data structures, which this analysis does not detect",
+                     tm_chain_classifier_to_string (chain[i]));
+        return FALSE;
+      }
+    else if (chain[i] >= TM_N_CLASSIFIERS)
+      {
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
+                     "%s needs a heap state's reference graph, which this analysis does not read",
                      tm_chain_classifier_to_string (chain[i]));
         return FALSE;
       }

@@ -44,97 +44,6 @@ enum {
 
 enum { BT_OBJECT = 2, BT_BOOLEAN = 4, BT_CHAR, BT_FLOAT, BT_DOUBLE, BT_BYTE, BT_SHORT, BT_INT, BT_LONG };
 
-/* ---- address -> object index ------------------------------------------ */
-
-typedef struct {
-  guint64 *keys;      /* 0 = empty (0 is the null id, never an object) */
-  guint32 *vals;
-  gsize    mask;
-  gsize    n;
-} AddrMap;
-
-static inline gsize
-addr_hash (guint64 k, gsize mask)
-{
-  k ^= k >> 31;
-  k *= G_GUINT64_CONSTANT (0x9E3779B97F4A7C15);
-  k ^= k >> 29;
-  return (gsize) k & mask;
-}
-
-static void
-addr_map_alloc (AddrMap *m, gsize cap)
-{
-  m->keys = g_new0 (guint64, cap);
-  m->vals = g_new (guint32, cap);
-  m->mask = cap - 1;
-}
-
-static void
-addr_map_grow (AddrMap *m)
-{
-  AddrMap old = *m;
-
-  addr_map_alloc (m, (old.mask + 1) * 2);
-  for (gsize i = 0; i <= old.mask; i++)
-    if (old.keys[i] != 0)
-      {
-        gsize h = addr_hash (old.keys[i], m->mask);
-        while (m->keys[h] != 0)
-          h = (h + 1) & m->mask;
-        m->keys[h] = old.keys[i];
-        m->vals[h] = old.vals[i];
-      }
-  g_free (old.keys);
-  g_free (old.vals);
-}
-
-/* FALSE if the address is already there. */
-static gboolean
-addr_map_insert (AddrMap *m, guint64 k, guint32 v)
-{
-  gsize h;
-
-  if (G_UNLIKELY ((m->n + 1) * 10 > (m->mask + 1) * 7))
-    addr_map_grow (m);
-  h = addr_hash (k, m->mask);
-  while (m->keys[h] != 0)
-    {
-      if (m->keys[h] == k)
-        return FALSE;
-      h = (h + 1) & m->mask;
-    }
-  m->keys[h] = k;
-  m->vals[h] = v;
-  m->n++;
-  return TRUE;
-}
-
-static inline gboolean
-addr_map_lookup (const AddrMap *m, guint64 k, guint32 *v)
-{
-  gsize h = addr_hash (k, m->mask);
-
-  while (m->keys[h] != 0)
-    {
-      if (m->keys[h] == k)
-        {
-          *v = m->vals[h];
-          return TRUE;
-        }
-      h = (h + 1) & m->mask;
-    }
-  return FALSE;
-}
-
-static void
-addr_map_clear (AddrMap *m)
-{
-  g_clear_pointer (&m->keys, g_free);
-  g_clear_pointer (&m->vals, g_free);
-  m->n = 0;
-}
-
 /* ---- classes ---------------------------------------------------------- */
 
 typedef struct {
@@ -188,7 +97,7 @@ struct _HprofParser {
   guint32            next_type;
   guint32            prim_defined;   /* bit per basic type */
 
-  AddrMap            map;
+  HprofAddrIndex     map;
   TmVecU32           e_src;
   TmVecU64           e_addr;
   TmVecU32           e_label;
@@ -537,7 +446,7 @@ add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64
 {
   guint32 index = p->r->n_objects;
 
-  if (addr == 0 || index >= G_MAXUINT32 - 2 || !addr_map_insert (&p->map, addr, index))
+  if (addr == 0 || index >= G_MAXUINT32 - 2 || !hprof_addr_add (&p->map, addr))
     {
       note (p, at, "object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
             addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
@@ -656,7 +565,7 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   else if (c->layout < 0)
     c->layout = 0;        /* its instances came first: try again for later ones */
   /* the class object is added once its size (the statics) is known */
-  have_obj = c != NULL && cid != 0 && !addr_map_lookup (&p->map, cid, &dup);
+  have_obj = c != NULL && cid != 0 && !hprof_addr_find (&p->map, cid, &dup);
   if (p->want_labels && have_obj)
     cname = class_name (p, cid);
 
@@ -920,7 +829,7 @@ check_progress (HprofParser *p)
 static guint64
 parser_bytes (const HprofParser *p)
 {
-  return (guint64) (p->map.mask + 1) * (sizeof (guint64) + sizeof (guint32))
+  return hprof_addr_bytes (&p->map)
          + (guint64) (p->e_src.cap + p->e_label.cap) * sizeof (guint32)
          + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
 }
@@ -1095,12 +1004,17 @@ resolve (HprofParser *p)
   HprofResult *r = p->r;
   gsize m = 0;
 
-  /* references: compact in place */
-  tm_vec_u32_reserve (&r->dst, p->e_src.len);
+  guint32 *dst;
+
+  hprof_addr_seal (&p->map);
+  /* references: compact in place; the targets' indices go where their
+   * addresses were (index m lies below address e for m <= e), which
+   * spares fresh pages for a copy */
+  dst = (guint32 *) (gpointer) p->e_addr.data;
   for (gsize e = 0; e < p->e_src.len; e++)
     {
       guint32 t;
-      if (!addr_map_lookup (&p->map, p->e_addr.data[e], &t))
+      if (!hprof_addr_find (&p->map, p->e_addr.data[e], &t))
         {
           r->dangling_refs++;
           continue;
@@ -1108,22 +1022,24 @@ resolve (HprofParser *p)
       p->e_src.data[m] = p->e_src.data[e];
       if (p->want_labels)
         p->e_label.data[m] = p->e_label.data[e];
-      r->dst.data[m++] = t;
+      dst[m++] = t;
     }
+  r->dst.data = g_renew (guint32, dst, MAX (m, 1));
   r->dst.len = m;
+  r->dst.cap = MAX (m, 1);
+  memset (&p->e_addr, 0, sizeof p->e_addr);
   p->e_src.len = m;
   p->e_label.len = p->want_labels ? m : 0;
   r->src = p->e_src;
   r->label = p->e_label;
   memset (&p->e_src, 0, sizeof p->e_src);
   memset (&p->e_label, 0, sizeof p->e_label);
-  tm_vec_u64_clear (&p->e_addr);
 
   m = 0;
   for (guint i = 0; i < r->roots->len; i++)
     {
       HprofRoot root = g_array_index (r->roots, HprofRoot, i);
-      if (root.kind == G_MAXUINT8 || !addr_map_lookup (&p->map, p->r_addr.data[i], &root.object))
+      if (root.kind == G_MAXUINT8 || !hprof_addr_find (&p->map, p->r_addr.data[i], &root.object))
         {
           if (root.kind != G_MAXUINT8)
             r->dangling_roots++;
@@ -1178,7 +1094,6 @@ tm_hprof_parse (const char      *path,
   p.label_index = g_hash_table_new (g_str_hash, g_str_equal);
   p.threads_seen = g_hash_table_new (NULL, NULL);
   p.next_type = TM_HPROF_TYPE_FIRST_CLASS;
-  addr_map_alloc (&p.map, 1u << 10);
 
   if (!parse_header (&p, error))
     goto out;
@@ -1307,7 +1222,7 @@ out:
   g_hash_table_unref (p.classes);
   g_hash_table_unref (p.label_index);
   g_hash_table_unref (p.threads_seen);
-  addr_map_clear (&p.map);
+  hprof_addr_clear (&p.map);
   tm_vec_u32_clear (&p.e_src);
   tm_vec_u64_clear (&p.e_addr);
   tm_vec_u32_clear (&p.e_label);

@@ -26,6 +26,35 @@ G_BEGIN_DECLS
 
 typedef struct _HprofParser HprofParser;
 
+/* Object address -> object index (dump order), tm-hprof-addr.c. */
+typedef struct {
+  guint64 *key;        /* ascending */
+  guint32 *idx;        /* NULL: key[i] is object first + i */
+  guint32  first;
+  gsize    len;
+  gsize    cur;        /* while reading: first key >= the last address added */
+  guint32 *dir;        /* after sealing: bucket -> first position */
+  guint    shift;
+} HprofAddrRun;
+
+typedef struct {
+  HprofAddrRun runs[64];   /* sorted runs, each under half the one below */
+  guint        n_runs;
+  TmVecU64     cur;        /* the ascending run being read */
+  guint32      cur_first;
+  guint64      last;       /* the last address offered (added or not) */
+  gboolean     offered;
+  guint32      n;          /* objects added: the next one's index */
+} HprofAddrIndex;
+
+/* Adds the next object (index x->n); FALSE if the address is there. */
+gboolean hprof_addr_add   (HprofAddrIndex *x, guint64 addr);
+gboolean hprof_addr_find  (const HprofAddrIndex *x, guint64 addr, guint32 *index);
+/* Once every object is added: faster lookups (adding is over). */
+void     hprof_addr_seal  (HprofAddrIndex *x);
+guint64  hprof_addr_bytes (const HprofAddrIndex *x);
+void     hprof_addr_clear (HprofAddrIndex *x);
+
 typedef struct {
   /* a type is used for the first time (import only) */
   void (*type)   (gpointer user, guint32 type_id, const char *name, guint32 flags);

@@ -11,6 +11,8 @@ struct _TmRootPaths {
   guint32           *parent;     /* node -> parent node, NO_PARENT for roots and unreached */
   guint64           *via;        /* node -> edge index from the parent */
   guint32           *root;       /* node -> root entry, for roots */
+  guint32           *top;        /* node -> the node one step below its root on its
+                                  * path (the root itself for roots) */
   guint64           *reached;    /* bitmap */
 };
 
@@ -30,6 +32,7 @@ visit_from (TmRootPaths *rp, guint32 *queue, guint32 *tail)
           tm_bitmap_set (rp->reached, w);
           rp->parent[w] = v;
           rp->via[w] = e;
+          rp->top[w] = rp->parent[v] == NO_PARENT ? w : rp->top[v];
           queue[(*tail)++] = w;
         }
     }
@@ -38,14 +41,20 @@ visit_from (TmRootPaths *rp, guint32 *queue, guint32 *tail)
 TmRootPaths *
 tm_root_paths_new (const TmHeapGraph *g, const TmTrace *trace)
 {
+  g_return_val_if_fail (g != NULL && trace != NULL, NULL);
+  if (g->edge_label == NULL || g->labels == NULL)
+    return NULL;
+  return tm_root_paths_build (g, trace);
+}
+
+TmRootPaths *
+tm_root_paths_build (const TmHeapGraph *g, const TmTrace *trace)
+{
   TmRootPaths *rp;
   g_autofree guint32 *queue = NULL;
   guint32 tail = 0;
 
   g_return_val_if_fail (g != NULL && trace != NULL, NULL);
-  if (g->edge_label == NULL || g->labels == NULL)
-    return NULL;
-
   rp = g_new0 (TmRootPaths, 1);
   rp->g = g;
   rp->trace = trace;
@@ -53,6 +62,7 @@ tm_root_paths_new (const TmHeapGraph *g, const TmTrace *trace)
   memset (rp->parent, 0xff, sizeof (guint32) * g->n_nodes);
   rp->via = g_new0 (guint64, MAX (g->n_nodes, 1));
   rp->root = g_new0 (guint32, MAX (g->n_nodes, 1));
+  rp->top = g_new (guint32, MAX (g->n_nodes, 1));
   rp->reached = g_new0 (guint64, g->n_nodes / 64 + 1);
   queue = g_new (guint32, (gsize) g->n_nodes + 1);
 
@@ -65,6 +75,7 @@ tm_root_paths_new (const TmHeapGraph *g, const TmTrace *trace)
           continue;
         tm_bitmap_set (rp->reached, v);
         rp->root[v] = r;
+        rp->top[v] = v;
         queue[tail++] = v;
       }
   visit_from (rp, queue, &tail);
@@ -109,6 +120,28 @@ tm_root_paths_key (const TmRootPaths *rp, guint32 node)
   return g_string_free (key, FALSE);
 }
 
+gboolean
+tm_root_paths_first_step (const TmRootPaths *rp, guint32 node, guint32 *root_entry, guint64 *edge)
+{
+  guint32 t;
+
+  g_return_val_if_fail (rp != NULL, FALSE);
+  if (node >= rp->g->n_nodes || !tm_bitmap_get (rp->reached, node))
+    return FALSE;
+  t = rp->top[node];
+  if (rp->parent[t] == NO_PARENT)
+    {
+      *root_entry = rp->root[t];
+      *edge = G_MAXUINT64;
+    }
+  else
+    {
+      *root_entry = rp->root[rp->parent[t]];
+      *edge = rp->via[t];
+    }
+  return TRUE;
+}
+
 void
 tm_root_paths_free (TmRootPaths *rp)
 {
@@ -117,6 +150,7 @@ tm_root_paths_free (TmRootPaths *rp)
   g_free (rp->parent);
   g_free (rp->via);
   g_free (rp->root);
+  g_free (rp->top);
   g_free (rp->reached);
   g_free (rp);
 }

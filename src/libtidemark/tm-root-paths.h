@@ -24,8 +24,15 @@ typedef struct _TmRootPaths TmRootPaths;
 /* NULL when the graph has no field names.  obj_type: type index per
  * object index (trace->obj_type). */
 TmRootPaths *tm_root_paths_new  (const TmHeapGraph *graph, const TmTrace *trace);
+/* The same for any graph (keys then name fields "?"). */
+TmRootPaths *tm_root_paths_build (const TmHeapGraph *graph, const TmTrace *trace);
 /* The key of a reachable node, or NULL if no root reaches it. */
 char        *tm_root_paths_key  (const TmRootPaths *paths, guint32 node);
+/* The first hop of a reachable node's path: the root entry (index into
+ * graph->root_*) and the edge from the root's object, G_MAXUINT64 when
+ * the node is the root's object itself.  FALSE if no root reaches it. */
+gboolean     tm_root_paths_first_step (const TmRootPaths *paths, guint32 node,
+                                       guint32 *root_entry, guint64 *edge);
 void         tm_root_paths_free (TmRootPaths *paths);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmRootPaths, tm_root_paths_free)

@@ -31,7 +31,7 @@ typedef struct {
   const guint32        *plan;
   guint                 m;
   TmClassifier          level_c;
-  gboolean              level_ds;     /* a data-structure level: slots by label */
+  gboolean              level_ds;     /* a data-structure or root-path level: slots by label */
   guint32               domain;       /* of level_c over the whole trace */
   guint32              *slot_of_key;  /* domain entries, NO_SLOT if unseen */
   GHashTable           *slot_of_label;/* label -> slot + 1 (data-structure levels) */
@@ -52,7 +52,7 @@ acc_init (Acc *acc, TmTrace *trace, const TmTrendRequest *req, const guint32 *pl
   acc->plan = plan;
   acc->m = m;
   acc->level_c = req->chain[req->n_drill];
-  acc->level_ds = tm_chain_classifier_is_ds (acc->level_c);
+  acc->level_ds = tm_chain_classifier_needs_graph (acc->level_c);
   acc->domain = acc->level_ds ? 0 : tm_classifier_domain (acc->level_c, trace, tm_trace_n_gcs (trace));
   acc->slot_of_key = g_new (guint32, MAX (acc->domain, 1));
   memset (acc->slot_of_key, 0xff, acc->domain * sizeof (guint32));
@@ -429,7 +429,7 @@ per_gc (Acc *acc, TmTrendPartialFunc partial, gpointer partial_data,
         GCancellable *cancellable, GError **error)
 {
   const TmTrendRequest *req = acc->req;
-  gboolean graph = tm_trend_metric_needs_graph (req->metric) || tm_trend_request_uses_ds (req);
+  gboolean graph = tm_trend_metric_needs_graph (req->metric) || tm_trend_request_needs_graph (req);
   guint8 *match[TM_CLASSIFY_MAX_DEPTH] = { NULL };
   gboolean found = FALSE, ok = FALSE;
 
@@ -525,12 +525,12 @@ tm_trend_compute_cached (TmTrace              *trace,
                    "no GC in %u..%u has a reference graph, which %s needs",
                    request->from_gc, request->to_gc,
                    tm_trend_metric_needs_graph (request->metric) ? tm_trend_metric_to_string (request->metric)
-                                                                 : "data structure detection");
+                   : tm_trend_request_uses_ds (request) ? "data structure detection" : "root-path");
       return NULL;
     }
 
   one = !tm_trend_metric_needs_graph (request->metric) && !uses_age (request) &&
-        !tm_trend_request_uses_ds (request);
+        !tm_trend_request_needs_graph (request);
   acc_init (&acc, trace, request, (const guint32 *) (gpointer) plan->data, plan->len, one);
   /* without a cache, states are built for this computation and dropped */
   acc.heaps = heaps ? tm_heap_cache_ref (heaps) : tm_heap_cache_new (trace, NULL, -1, 0);

@@ -117,6 +117,13 @@ tm_trend_request_uses_ds (const TmTrendRequest *request)
 }
 
 gboolean
+tm_trend_request_needs_graph (const TmTrendRequest *request)
+{
+  g_return_val_if_fail (request != NULL, FALSE);
+  return tm_classify_chain_needs_graph (request->chain, MIN (request->n_drill + 1, request->depth));
+}
+
+gboolean
 tm_trend_request_push_drill (TmTrendRequest *request, const char *label, GError **error)
 {
   g_return_val_if_fail (request != NULL && label != NULL, FALSE);
@@ -182,7 +189,7 @@ tm_trend_plan_gcs (const TmTrace *trace, const TmTrendRequest *request)
   n_gcs = tm_trace_n_gcs (trace);
   to = MIN (request->to_gc, n_gcs);
   every = MAX (request->every, 1);
-  need_graph = tm_trend_metric_needs_graph (request->metric) || tm_trend_request_uses_ds (request);
+  need_graph = tm_trend_metric_needs_graph (request->metric) || tm_trend_request_needs_graph (request);
 
   for (guint32 g = MAX (request->from_gc, 1); g <= to; g++)
     {

@@ -69,6 +69,8 @@ void        tm_trend_request_clear (TmTrendRequest *request);
 void        tm_trend_request_copy  (TmTrendRequest *dest, const TmTrendRequest *src);
 /* TRUE when a level used by the request (0..n_drill) is a data-structure one. */
 gboolean    tm_trend_request_uses_ds (const TmTrendRequest *request);
+/* Data-structure or root-path levels: only GCs with a graph count. */
+gboolean    tm_trend_request_needs_graph (const TmTrendRequest *request);
 /* Parses "A/B/C" into the drill labels; "\/" is a '/' inside a key and
  * "\\" a backslash. */
 gboolean    tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **error);

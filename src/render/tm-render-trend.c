@@ -55,6 +55,8 @@ classifier_label (TmClassifier c)
     return _("deep leaves");
   if (c == TM_CLASSIFIER_CONTAINING_DS)
     return _("containing data structure");
+  if (c == TM_CLASSIFIER_ROOT_PATH)
+    return _("root path");
   switch (c)
     {
     case TM_CLASSIFIER_TYPE:      return _("type");
@@ -90,9 +92,9 @@ tm_trend_chart_title (const TmTrend *trend)
       title = g_strdup_printf (_("%s by %s in %s"), tm_trend_metric_label (r->metric),
                                classifier_label (trend->level_classifier), path);
     }
-  if (!tm_trend_metric_needs_graph (r->metric) && !tm_trend_request_uses_ds (r))
+  if (!tm_trend_metric_needs_graph (r->metric) && !tm_trend_request_needs_graph (r))
     return g_steal_pointer (&title);
-  /* deep and retained sizes, and data structures, exist only where the
+  /* deep and retained sizes, data structures and root paths exist only where the
    * trace has a graph */
   return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (the %u GC with a reference graph)",
                                        "%s (the %u GCs with a reference graph)", trend->n_points),

@@ -44,7 +44,7 @@ static gboolean
 choice_allowed (TmChainEditor *self, guint choice)
 {
   return choice < TM_CHAIN_N_CHOICES
-         && (self->has_graph || !tm_chain_classifier_is_ds (tm_chain_choice_classifier (choice)));
+         && (self->has_graph || !tm_chain_classifier_needs_graph (tm_chain_choice_classifier (choice)));
 }
 
 static void
@@ -53,7 +53,11 @@ update_add_button (TmChainEditor *self)
   guint choice = selected_add_choice (self);
   g_autofree char *tooltip = NULL;
 
-  if (choice < TM_CHAIN_N_CHOICES && !choice_allowed (self, choice))
+  if (choice < TM_CHAIN_N_CHOICES && !choice_allowed (self, choice)
+      && tm_chain_choice_classifier (choice) == TM_CLASSIFIER_ROOT_PATH)
+    tooltip = g_strdup_printf (_("Paths from the GC roots follow the reference graph, and GC %u has none"),
+                               self->gc_id);
+  else if (choice < TM_CHAIN_N_CHOICES && !choice_allowed (self, choice))
     tooltip = g_strdup_printf (_("Data structures are detected on the reference graph, and GC %u has none"),
                                self->gc_id);
   else

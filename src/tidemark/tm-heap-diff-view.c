@@ -319,12 +319,26 @@ tm_heap_diff_view_get_gcs (TmHeapDiffView *self, guint *from_gc, guint *to_gc)
   *to_gc = self->to_gc;
 }
 
-/* dropdown position <-> classifier: level 2 starts with "none" */
+/* dropdown position <-> classifier: the built-in classifiers, then
+ * root-path (what tells heap dumps apart best); level 2 starts with "none" */
+static TmClassifier
+position_classifier (guint position)
+{
+  return position < TM_N_CLASSIFIERS ? (TmClassifier) position : TM_CLASSIFIER_ROOT_PATH;
+}
+
+static guint
+classifier_position (TmClassifier c)
+{
+  return c < TM_N_CLASSIFIERS ? (guint) c : TM_N_CLASSIFIERS;
+}
+
 void
 tm_heap_diff_view_set_chain (TmHeapDiffView *self, const TmClassifier *chain, guint depth)
 {
   g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
-  g_return_if_fail (depth >= 1 && depth <= 2 && chain[0] < TM_N_CLASSIFIERS);
+  g_return_if_fail (depth >= 1 && depth <= 2);
+  g_return_if_fail (chain[0] < TM_N_CLASSIFIERS || chain[0] == TM_CLASSIFIER_ROOT_PATH);
 
   self->chain[0] = chain[0];
   self->depth = depth;
@@ -332,8 +346,8 @@ tm_heap_diff_view_set_chain (TmHeapDiffView *self, const TmClassifier *chain, gu
     self->chain[1] = chain[1];
   g_signal_handlers_block_matched (self->level1_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   g_signal_handlers_block_matched (self->level2_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
-  gtk_drop_down_set_selected (self->level1_dropdown, chain[0]);
-  gtk_drop_down_set_selected (self->level2_dropdown, depth == 2 ? chain[1] + 1 : 0);
+  gtk_drop_down_set_selected (self->level1_dropdown, classifier_position (chain[0]));
+  gtk_drop_down_set_selected (self->level2_dropdown, depth == 2 ? classifier_position (chain[1]) + 1 : 0);
   g_signal_handlers_unblock_matched (self->level1_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   g_signal_handlers_unblock_matched (self->level2_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
   rebuild (self);
@@ -345,8 +359,8 @@ levels_changed_cb (GObject *dropdown, GParamSpec *pspec, TmHeapDiffView *self)
   TmClassifier chain[2];
   guint second = gtk_drop_down_get_selected (self->level2_dropdown);
 
-  chain[0] = gtk_drop_down_get_selected (self->level1_dropdown);
-  chain[1] = second > 0 ? second - 1 : TM_CLASSIFIER_TYPE;
+  chain[0] = position_classifier (gtk_drop_down_get_selected (self->level1_dropdown));
+  chain[1] = second > 0 ? position_classifier (second - 1) : TM_CLASSIFIER_TYPE;
   tm_heap_diff_view_set_chain (self, chain, second > 0 ? 2 : 1);
 }
 
@@ -639,10 +653,10 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
 
   /* TRANSLATORS: no second classifier */
   gtk_string_list_append (level2, _("nothing"));
-  for (TmClassifier c = 0; c < TM_N_CLASSIFIERS; c++)
+  for (guint i = 0; i <= TM_N_CLASSIFIERS; i++)
     {
-      gtk_string_list_append (level1, _(tm_chain_classifier_title (c)));
-      gtk_string_list_append (level2, _(tm_chain_classifier_title (c)));
+      gtk_string_list_append (level1, _(tm_chain_classifier_title (position_classifier (i))));
+      gtk_string_list_append (level2, _(tm_chain_classifier_title (position_classifier (i))));
     }
   gtk_drop_down_set_model (self->level1_dropdown, G_LIST_MODEL (level1));
   gtk_drop_down_set_model (self->level2_dropdown, G_LIST_MODEL (level2));

@@ -43,7 +43,7 @@ void         tm_heap_diff_view_set_gcs      (TmHeapDiffView     *self,
 void         tm_heap_diff_view_get_gcs      (TmHeapDiffView     *self,
                                              guint              *from_gc,
                                              guint              *to_gc);
-/* One or two built-in classifiers (default: type). */
+/* One or two of the built-in classifiers and root-path (default: type). */
 void         tm_heap_diff_view_set_chain    (TmHeapDiffView     *self,
                                              const TmClassifier *chain,
                                              guint               depth);

@@ -201,6 +201,10 @@ set_trend (TmTrendPanel *self, TmTrend *trend)
     status = g_strdup_printf (ngettext ("Data structures are detected on reference graphs: %u GC of the window has one.",
                                        "Data structures are detected on reference graphs: %u GCs of the window have one.",
                                        trend->n_points), trend->n_points);
+  else if (tm_trend_request_needs_graph (&trend->request))
+    status = g_strdup_printf (ngettext ("Root paths follow reference graphs: %u GC of the window has one.",
+                                       "Root paths follow reference graphs: %u GCs of the window have one.",
+                                       trend->n_points), trend->n_points);
   else if (trend->groups->len == 0)
     status = g_strdup (_("No objects of this group are alive in the window."));
   show_status (self, status);
@@ -563,7 +567,7 @@ void
 tm_trend_panel_set_next_classifier (TmTrendPanel *self, TmClassifier classifier)
 {
   g_return_if_fail (TM_IS_TREND_PANEL (self));
-  if (classifier >= TM_N_CLASSIFIERS && !tm_chain_classifier_is_ds (classifier))
+  if (classifier >= TM_N_CLASSIFIERS && !tm_chain_classifier_needs_graph (classifier))
     return;
   /* only drill-downs use it: no recomputation */
   self->request.chain[self->request.n_drill + 1] = classifier;

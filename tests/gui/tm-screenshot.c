@@ -9,8 +9,12 @@
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
  *                 [--size WxH] [--memory-limit MIB] [--page N]
+ *                 [--while-loading MS --loading-png FILE [--cancel]]
  *
  * --page N shows the N-th page of the analysis notebook (0: Selection).
+ * --while-loading saves FILE that many milliseconds into the load (the
+ * progress page); --cancel then cancels the load as its button does and
+ * saves OUT.png once the window is idle again.
  *
  * The language is the environment's (LANGUAGE=de LC_ALL=de_DE.UTF-8), with
  * the build tree's translations ($TIDEMARK_LOCALEDIR, `meson devenv`).
@@ -31,6 +35,23 @@ loaded (gpointer data)
   return !tm_app_window_is_busy (win) && g_strcmp0 (tm_app_window_get_page (win), "trace") == 0;
 }
 
+static gboolean
+save (TmAppWindow *win, const char *path)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (tm_gui_test_save_png (GTK_WIDGET (win), path, &error))
+    return TRUE;
+  g_printerr ("tm-screenshot: %s\n", error->message);
+  return FALSE;
+}
+
+static gboolean
+idle (gpointer data)
+{
+  return !tm_app_window_is_busy (data);
+}
+
 /* The first notebook under w (the analysis pages) */
 static GtkNotebook *
 find_notebook (GtkWidget *w)
@@ -49,7 +70,9 @@ find_notebook (GtkWidget *w)
 int
 main (int argc, char **argv)
 {
-  gint select = 0, wait_ms = 3000, memory_limit_mib = 0, page = -1;
+  gint select = 0, wait_ms = 3000, memory_limit_mib = 0, loading_ms = -1, page = -1;
+  g_autofree char *loading_png = NULL;
+  gboolean cancel = FALSE;
   g_autofree char *action = NULL;
   g_autofree char *size = NULL;
   int width = 0, height = 0;
@@ -60,6 +83,9 @@ main (int argc, char **argv)
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
     { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
     { "page", 0, 0, G_OPTION_ARG_INT, &page, "Show this page of the analysis notebook (0: Selection)", "N" },
+    { "while-loading", 0, 0, G_OPTION_ARG_INT, &loading_ms, "Milliseconds into the load to save --loading-png", "MS" },
+    { "loading-png", 0, 0, G_OPTION_ARG_FILENAME, &loading_png, "The window while loading, as a PNG", "FILE" },
+    { "cancel", 0, 0, G_OPTION_ARG_NONE, &cancel, "Then cancel the load and save OUT.png", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE OUT.png - the window as a PNG");
@@ -104,6 +130,27 @@ main (int argc, char **argv)
   gtk_window_present (GTK_WINDOW (win));
   file = g_file_new_for_commandline_arg (argv[1]);
   tm_app_window_open (win, file);
+  if (loading_ms >= 0 && loading_png != NULL)
+    {
+      tm_gui_test_spin (loading_ms);
+      if (!save (win, loading_png))
+        return 2;
+      g_print ("page while loading: %s\n", tm_app_window_get_page (win));
+      if (cancel)
+        {
+          gint64 t0 = g_get_monotonic_time ();
+          gtk_widget_activate_action (GTK_WIDGET (win), "win.cancel-load", NULL);
+          tm_gui_test_spin_until (idle, win, 120000);
+          g_print ("cancelled: idle after %.0f ms, page %s, message: %s\n",
+                   (g_get_monotonic_time () - t0) / 1000.0, tm_app_window_get_page (win),
+                   tm_app_window_get_last_error (win) ? tm_app_window_get_last_error (win) : "(none)");
+          tm_gui_test_spin (wait_ms);
+          if (!save (win, argv[2]))
+            return 2;
+          gtk_window_destroy (GTK_WINDOW (win));
+          return 0;
+        }
+    }
   tm_gui_test_spin_until (loaded, win, 120000);
   if (g_strcmp0 (tm_app_window_get_page (win), "trace") != 0)
     {
@@ -124,11 +171,8 @@ main (int argc, char **argv)
       gtk_notebook_set_current_page (find_notebook (GTK_WIDGET (win)), page);
       tm_gui_test_spin (300);
     }
-  if (!tm_gui_test_save_png (GTK_WIDGET (win), argv[2], &error))
-    {
-      g_printerr ("tm-screenshot: %s\n", error->message);
-      return 2;
-    }
+  if (!save (win, argv[2]))
+    return 2;
   gtk_window_destroy (GTK_WINDOW (win));
   return 0;
 }
