@@ -8,6 +8,7 @@
 #include "tm-trace-private.h"
 #include "tm-id-map.h"
 #include "tm-heap-graph.h"
+#include "tm-trace-mark.h"
 #include "tm-vec.h"
 #include "tm-error.h"
 #include "tm-format-util.h"
@@ -52,6 +53,10 @@ struct _TmTraceBuilder {
   guint64   g_dropped;
   guint32  *src_map;          /* object index -> REFS record + 1, while marking */
   guint64   src_map_len;
+  /* the last graph, marked on a thread of its own while reading goes on
+   * (its buffers above stay untouched until joined) */
+  TmTraceMark mark;
+  guint32   marking_gc;       /* 0: none */
 
   /* memory budget: what the model takes so far, by estimate (the object
    * arrays by capacity, strings, definitions, GCs; a graph being read by
@@ -74,6 +79,8 @@ typedef struct {
   guint    n;
   guint64 *interface_ids;
 } PendingHierarchy;
+
+static void join_marking (TmTraceBuilder *b);
 
 static void
 clear_pending_hierarchy (gpointer p)
@@ -224,6 +231,8 @@ tm_trace_builder_free (TmTraceBuilder *b)
 {
   if (b == NULL)
     return;
+  tm_trace_mark_join (&b->mark);
+  g_free (b->mark.bits);
   g_clear_pointer (&b->trace, tm_trace_unref);
   tm_id_map_clear (&b->spaces);
   tm_id_map_clear (&b->types);
@@ -670,6 +679,20 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   return TRUE;
 }
 
+/* `count` more deaths of `bytes` in GC gc */
+static void
+add_deaths (TmTraceBuilder *b, guint32 gc, guint64 count, guint64 bytes)
+{
+  if (G_UNLIKELY (b->deaths_at->len <= gc))
+    {
+      g_array_set_size (b->deaths_at, gc + 64);
+      g_array_set_size (b->death_bytes_at, gc + 64);
+    }
+  g_array_index (b->deaths_at, guint64, gc) += count;
+  g_array_index (b->death_bytes_at, guint64, gc) = tm_add_sat (g_array_index (b->death_bytes_at, guint64, gc), bytes);
+  b->death_count += count;
+}
+
 static inline void
 add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
 {
@@ -678,14 +701,7 @@ add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
   guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, index);
 
   t->obj_death[index] = gc;
-  if (G_UNLIKELY (b->deaths_at->len <= gc))
-    {
-      g_array_set_size (b->deaths_at, gc + 64);
-      g_array_set_size (b->death_bytes_at, gc + 64);
-    }
-  g_array_index (b->deaths_at, guint64, gc)++;
-  g_array_index (b->death_bytes_at, guint64, gc) = tm_add_sat (g_array_index (b->death_bytes_at, guint64, gc), size);
-  b->death_count++;
+  add_deaths (b, gc, 1, size);
 }
 
 gboolean
@@ -731,10 +747,14 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
   gc = gc_id == 0 ? (b->gc_open ? b->gcs_started : b->gcs_started + 1) : (guint32) gc_id;
   limit = tm_trace_allocs_before_gc (t, gc);
 
+  /* the usual deaths (born before the GC) are counted here and added to
+   * the GC's totals once */
+  guint64 count = 0, bytes = 0;
+
   for (gsize i = 0; i < n; i++)
     {
       guint64 index;
-      guint32 at = gc;
+      guint32 s32;
 
       if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, object_ids[i], &b->death_hint, &index)
                       || t->obj_death[index] != TM_ALIVE))
@@ -749,9 +769,16 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
           continue;
         }
       if (G_UNLIKELY (index >= limit))
-        at = tm_trace_object_birth_gc (t, index) + 1;
-      add_death (b, index, at);
+        {
+          add_death (b, index, tm_trace_object_birth_gc (t, index) + 1);
+          continue;
+        }
+      t->obj_death[index] = gc;
+      s32 = t->obj_size[index];
+      bytes = tm_add_sat (bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, index));
+      count++;
     }
+  add_deaths (b, gc, count, bytes);
   return ok;
 }
 
@@ -807,8 +834,10 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
   for (; b->next_fold <= last; b->next_fold++)
     {
       guint before = t->short_lived->len;
+      guint64 blocks_before = t->n_seq_blocks;
       tm_trace_fold_interval (t, b->next_fold);
-      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64);
+      b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64)
+                    + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock);
     }
 }
 
@@ -840,6 +869,7 @@ tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, gu
   gc.end_ns = time_ns;
   /* every death of GC gc_id - 1 is known now (DEATHS come before the
    * next GC_START): the interval before it is settled */
+  join_marking (b);   /* rows move, the GC array grows */
   if (gc_id >= 2)
     fold_short_lived (b, (guint32) gc_id - 2);
   gc.allocs_before = t->n_objects;
@@ -936,6 +966,7 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
     return fail (error, "GRAPH_BEGIN %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
   if ((gc = completed_gc (b, gc_id, "GRAPH_BEGIN", error)) == NULL)
     return FALSE;
+  join_marking (b);   /* the graph buffers are reused */
   if (gc->has_graph)
     return fail (error, "second graph for GC %" G_GUINT64_FORMAT, gc_id);
   if (gc->graph_failed)
@@ -1026,87 +1057,25 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
   return TRUE;
 }
 
-/* Marks the graph being read from its roots: reachable memory, and deaths
- * when the trace does not record them.  Sources are found through a dense
- * object-index -> REFS-record map (4 bytes per object, reused between
- * graphs and cleared by touching only the entries set). */
+/* The marked graph's results: reachable memory, and deaths when the trace
+ * does not record them.  Rows have not moved since the graph was read. */
 static void
-finish_graph (TmTraceBuilder *b, TmGc *gc)
+graph_marked (TmTraceBuilder *b, guint32 gc_id)
 {
   TmTrace *t = b->trace;
-  guint32 n_rec = (guint32) b->g_src.len;
-  const guint32 *src = b->g_src.data;
-  const guint64 *start = b->g_start.data;
-  const guint32 *dst = b->g_dst.data;
-  g_autofree guint64 *bits = g_new0 (guint64, t->n_objects / 64 + 1);
-  g_autofree guint32 *stack = NULL;
-  gsize sp = 0, stack_cap;
-  guint64 reach_objects = 0, reach_bytes = 0;
-  guint32 *first;
-  guint32 *next;
+  TmGc *gc = &g_array_index (t->gcs, TmGc, gc_id - 1);
+  g_autofree guint64 *bits = g_steal_pointer (&b->mark.bits);
+  guint64 reach_bytes = 0, n = b->mark.n_objects;
 
-  if (b->src_map_len < t->n_objects)
-    {
-      g_free (b->src_map);
-      b->src_map = g_new0 (guint32, t->n_objects);
-      b->src_map_len = t->n_objects;
-    }
-  first = b->src_map;
-  /* a source listed twice: chain its records */
-  next = g_new (guint32, MAX (n_rec, 1));
-  for (guint32 r = n_rec; r-- > 0;)
-    {
-      next[r] = first[src[r]];
-      first[src[r]] = r + 1;
-    }
-
-  stack_cap = MAX (b->g_roots->len, 1024);
-  stack = g_new (guint32, stack_cap);
-  for (guint i = 0; i < b->g_roots->len; i++)
-    {
-      guint32 o = g_array_index (b->g_roots, guint32, i);
-      if (!tm_bitmap_get (bits, o))
-        {
-          tm_bitmap_set (bits, o);
-          stack[sp++] = o;
-        }
-    }
-
-  while (sp > 0)
-    {
-      guint32 o = stack[--sp];
-      guint32 s32 = t->obj_size[o];
-
-      reach_objects++;
-      reach_bytes = tm_add_sat (reach_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o));
-      for (guint32 r1 = first[o]; r1 != 0; r1 = next[r1 - 1])
-        {
-          guint32 r = r1 - 1;
-          guint64 e_end = r + 1 < n_rec ? start[r + 1] : b->g_dst.len;
-          for (guint64 e = start[r]; e < e_end; e++)
-            {
-              guint32 d = dst[e];
-              if (!tm_bitmap_get (bits, d))
-                {
-                  tm_bitmap_set (bits, d);
-                  if (G_UNLIKELY (sp == stack_cap))
-                    {
-                      stack_cap *= 2;
-                      stack = g_renew (guint32, stack, stack_cap);
-                    }
-                  stack[sp++] = d;
-                }
-            }
-        }
-    }
-  for (guint32 r = 0; r < n_rec; r++)
-    first[src[r]] = 0;
-  g_free (next);
-
-  gc->has_graph = TRUE;
+  for (guint64 w = 0; w < (n + 63) / 64; w++)
+    for (guint64 word = bits[w]; word != 0; word &= word - 1)
+      {
+        guint64 o = w * 64 + (guint64) __builtin_ctzll (word);
+        guint32 s32 = t->obj_size[o];
+        reach_bytes = tm_add_sat (reach_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o));
+      }
   gc->reachable_bytes = reach_bytes;
-  gc->reachable_objects = reach_objects;
-  t->n_graphs++;
+  gc->reachable_objects = b->mark.reach_objects;
 
   /* Without recorded deaths, what the graph does not reach died in it. */
   if (!(t->flags & TM_TRACE_FLAG_DEATHS))
@@ -1114,6 +1083,52 @@ finish_graph (TmTraceBuilder *b, TmGc *gc)
       for (guint64 i = 0; i < gc->allocs_before; i++)
         if (t->obj_death[i] == TM_ALIVE && !tm_bitmap_get (bits, i))
           add_death (b, i, gc->id);
+    }
+}
+
+/* Before rows move, the graph buffers are reused or the model is read. */
+static void
+join_marking (TmTraceBuilder *b)
+{
+  guint32 gc_id = b->marking_gc;
+
+  if (gc_id == 0)
+    return;
+  tm_trace_mark_join (&b->mark);
+  b->marking_gc = 0;
+  graph_marked (b, gc_id);
+}
+
+/* Marks the graph read from its roots: on a thread of its own when the
+ * trace records deaths (nothing else waits for it), else now (the deaths
+ * it finds must be in place before the next ones are read). */
+static void
+finish_graph (TmTraceBuilder *b, TmGc *gc)
+{
+  TmTrace *t = b->trace;
+
+  if (b->src_map_len < t->n_objects)
+    {
+      g_free (b->src_map);
+      b->src_map = g_new0 (guint32, t->n_objects);
+      b->src_map_len = t->n_objects;
+    }
+  b->mark = (TmTraceMark) {
+    .n_objects = t->n_objects,
+    .src = b->g_src.data, .start = b->g_start.data, .n_rec = (guint32) b->g_src.len,
+    .dst = b->g_dst.data, .n_dst = b->g_dst.len,
+    .roots = (const guint32 *) (gpointer) b->g_roots->data, .n_roots = b->g_roots->len,
+    .src_map = b->src_map,
+  };
+  gc->has_graph = TRUE;
+  t->n_graphs++;
+  b->marking_gc = gc->id;
+  if (t->flags & TM_TRACE_FLAG_DEATHS)
+    tm_trace_mark_start (&b->mark);
+  else
+    {
+      tm_trace_mark_run (&b->mark);
+      join_marking (b);
     }
 }
 
@@ -1241,6 +1256,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   guint64 dead = 0, dead_bytes = 0;
   TmTrace *result;
 
+  join_marking (b);
   if (b->in_graph)
     {
       /* An unfinished graph is dropped: reachable memory unknown there. */

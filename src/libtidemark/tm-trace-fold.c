@@ -15,34 +15,68 @@
 #include "tm-trace-private.h"
 #include "tm-vm-metrics.h"
 
+/* The interval's counters by key: open addressing over entry numbers
+ * (+1, 0 empty), the keys compared in the entries themselves.  An
+ * interval has few distinct keys: the table stays in the cache. */
 typedef struct {
-  guint32 type, site, thread;
-  guint8  size_class, age_bucket;
-} FoldKey;
+  GArray  *entries;   /* TmShortLived */
+  guint32 *slots;
+  guint32  mask;
+} FoldTable;
 
-static guint
-fold_key_hash (gconstpointer p)
+static inline guint
+fold_hash (guint32 type, guint32 site, guint32 thread, guint8 size_class, guint8 age_bucket)
 {
-  const FoldKey *k = p;
-  guint h = k->type * 2654435761u;
+  guint h = type * 2654435761u;
 
-  h = (h ^ k->site) * 2246822519u;
-  h = (h ^ k->thread) * 3266489917u;
-  return h ^ ((guint) k->size_class << 8 | k->age_bucket);
+  h = (h ^ site) * 2246822519u;
+  h = (h ^ thread) * 3266489917u;
+  h ^= (guint) size_class << 8 | age_bucket;
+  return h ^ (h >> 15);
 }
 
-static gboolean
-fold_key_equal (gconstpointer a, gconstpointer b)
+static void
+fold_table_grow (FoldTable *ft)
 {
-  const FoldKey *x = a, *y = b;
-  return x->type == y->type && x->site == y->site && x->thread == y->thread
-         && x->size_class == y->size_class && x->age_bucket == y->age_bucket;
+  guint32 mask = ft->mask * 2 + 1;
+
+  g_free (ft->slots);
+  ft->slots = g_new0 (guint32, mask + 1);
+  ft->mask = mask;
+  for (guint i = 0; i < ft->entries->len; i++)
+    {
+      const TmShortLived *e = &g_array_index (ft->entries, TmShortLived, i);
+      guint h = fold_hash (e->type, e->site, e->thread, e->size_class, e->age_bucket) & mask;
+      while (ft->slots[h] != 0)
+        h = (h + 1) & mask;
+      ft->slots[h] = i + 1;
+    }
 }
 
-typedef struct {
-  FoldKey key;
-  guint32 entry;   /* index in entries + 1 */
-} CacheSlot;
+static inline TmShortLived *
+fold_table_get (FoldTable *ft, guint32 type, guint32 site, guint32 thread, guint8 size_class, guint8 age_bucket)
+{
+  guint h = fold_hash (type, site, thread, size_class, age_bucket) & ft->mask;
+  TmShortLived *e, fresh = { 0 };
+
+  for (guint32 s; (s = ft->slots[h]) != 0; h = (h + 1) & ft->mask)
+    {
+      e = &g_array_index (ft->entries, TmShortLived, s - 1);
+      if (e->type == type && e->site == site && e->thread == thread
+          && e->size_class == size_class && e->age_bucket == age_bucket)
+        return e;
+    }
+  fresh.type = type;
+  fresh.site = site;
+  fresh.thread = thread;
+  fresh.size_class = size_class;
+  fresh.age_bucket = age_bucket;
+  g_array_append_val (ft->entries, fresh);
+  ft->slots[h] = ft->entries->len;
+  if (ft->entries->len * 2 > ft->mask)
+    fold_table_grow (ft);
+  return &g_array_index (ft->entries, TmShortLived, ft->entries->len - 1);
+}
 
 static gint
 compare_entries (gconstpointer a, gconstpointer b)
@@ -118,21 +152,27 @@ tm_trace_short_lived_pad (TmTrace *t, guint32 len)
 void
 tm_trace_index_rows (TmTrace *t, guint64 dense_row, guint64 dense_seq)
 {
-  guint64 blocks = dense_seq / 64, r;
+  guint64 blocks = (dense_seq + 63) / 64;
+  /* the last block may have been cut at the old dense_seq: redo it */
+  guint64 k = t->n_seq_blocks > 0 ? t->n_seq_blocks - 1 : 0;
+  guint64 r = t->n_seq_blocks > 0 ? t->seq_blocks[k].rows_before : 0;
 
   t->dense_row = dense_row;
   t->dense_seq = dense_seq;
-  if (blocks <= t->n_seq_blocks)
-    return;
-  t->seq_rows = g_renew (guint32, t->seq_rows, blocks);
-  r = t->n_seq_blocks > 0 ? t->seq_rows[t->n_seq_blocks - 1] : 0;
-  for (guint64 k = t->n_seq_blocks; k < blocks; k++)
+  if (blocks > t->n_seq_blocks)
+    t->seq_blocks = g_renew (TmSeqBlock, t->seq_blocks, blocks);
+  /* rows below dense_row hold exactly the numbers below dense_seq */
+  for (; k < blocks; k++)
     {
-      while (r < dense_row && t->obj_seq[r] < k * 64)
-        r++;
-      t->seq_rows[k] = (guint32) r;
+      guint64 bits = 0, end = (k + 1) * 64;
+
+      t->seq_blocks[k].rows_before = (guint32) r;
+      for (; r < dense_row && t->obj_seq[r] < end; r++)
+        bits |= G_GUINT64_CONSTANT (1) << (t->obj_seq[r] % 64);
+      t->seq_blocks[k].bits[0] = (guint32) bits;
+      t->seq_blocks[k].bits[1] = (guint32) (bits >> 32);
     }
-  t->n_seq_blocks = blocks;
+  t->n_seq_blocks = MAX (t->n_seq_blocks, blocks);
 }
 
 void
@@ -147,14 +187,18 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
    * and the start of the GC that collects them (the end after the last) */
   guint64 t0 = tm_trace_gc_end_ns (t, b);
   guint64 t1 = dies_in <= n_gcs ? g_array_index (t->gcs, TmGc, b).start_ns : t->duration_ns;
-  g_autoptr(GHashTable) index = g_hash_table_new_full (fold_key_hash, fold_key_equal, g_free, NULL);
-  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
+  g_autoptr(GArray) entries = NULL;
+  FoldTable ft;
   g_autofree guint64 *old_of_new = NULL;
-  CacheSlot cache[256] = { 0 };   /* entry 0: empty */
   guint64 w = lo, removed;
 
   g_return_if_fail (t->obj_seq != NULL && t->id_index == NULL);
   g_return_if_fail (b + 1 >= t->short_lived_first->len);
+
+  entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
+  ft.entries = entries;
+  ft.mask = 255;
+  ft.slots = g_new0 (guint32, ft.mask + 1);
 
   if (t->size_overflow != NULL)
     {
@@ -167,37 +211,13 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
     {
       if (t->obj_death[i] == dies_in)
         {
-          guint64 size = G_LIKELY (t->obj_size[i] != TM_SIZE_OVERFLOW) ? t->obj_size[i] : tm_trace_object_size (t, i);
+          guint32 s32 = t->obj_size[i];
+          guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, i);
           guint64 born = tm_lifetime_birth_ns (t->obj_seq[i], lo_seq, hi_seq, t0, t1);
           guint64 age = t1 > born ? t1 - born : 0;
-          FoldKey key = { t->obj_type[i], t->obj_site[i], t->obj_thread[i],
-                          tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age) };
-          CacheSlot *c = &cache[fold_key_hash (&key) % G_N_ELEMENTS (cache)];
-          gpointer slot;
-          TmShortLived *e;
+          TmShortLived *e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
+                                            tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age));
 
-          /* most objects share a key with a recent one: a direct-mapped
-           * cache spares the hash table's lookups */
-          if (c->entry != 0 && fold_key_equal (&c->key, &key))
-            slot = GSIZE_TO_POINTER (c->entry);
-          else
-            slot = g_hash_table_lookup (index, &key);
-          if (slot == NULL)
-            {
-              TmShortLived fresh = { 0 };
-              fresh.type = key.type;
-              fresh.site = key.site;
-              fresh.thread = key.thread;
-              fresh.size_class = key.size_class;
-              fresh.age_bucket = key.age_bucket;
-              g_array_append_val (entries, fresh);
-              g_hash_table_insert (index, g_memdup2 (&key, sizeof key), GSIZE_TO_POINTER (entries->len));
-              e = &g_array_index (entries, TmShortLived, entries->len - 1);
-            }
-          else
-            e = &g_array_index (entries, TmShortLived, GPOINTER_TO_SIZE (slot) - 1);
-          c->key = key;
-          c->entry = (guint32) (e - (TmShortLived *) (gpointer) entries->data) + 1;
           e->count++;
           e->bytes += size;
           e->age_seconds += age / 1e9;
@@ -239,6 +259,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
         }
     }
 
+  g_free (ft.slots);
   tm_trace_index_rows (t, w, hi_seq);
 
   /* intervals before b that were never folded have no counters */

@@ -113,8 +113,17 @@ static inline DecodeResult
 decode_alloc (Decoder *d, const TmRecord *rec, GError **error)
 {
   const guint8 *p = rec->payload, *end = p + rec->len;
+  const TmAllocFields *f = rec->alloc;
   guint64 v[7];
 
+  if (G_LIKELY (f != NULL))
+    {
+      /* decoded on the decompression thread */
+      d->prev_alloc_id += (guint64) ((gint64) (f->id_zigzag >> 1) ^ -(gint64) (f->id_zigzag & 1));
+      return G_LIKELY (tm_trace_builder_alloc (d->b, d->prev_alloc_id, f->type, f->site, f->thread, f->size,
+                                               f->space, f->array_length, error))
+             ? DECODE_OK : DECODE_SKIP;
+    }
   for (guint i = 0; i < 7; i++)
     if (G_UNLIKELY (!tm_uvarint_read (&p, end, &v[i])))
       {

@@ -18,16 +18,61 @@ const char *tm_trace_intern (TmTrace *trace, const char *s, gsize *added);
 gboolean tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id,
                                             guint64 *hint, guint64 *index);
 
+/* (__builtin_popcountll is a library call without -mpopcnt) */
+static inline guint
+tm_popcount64 (guint64 x)
+{
+  x = x - ((x >> 1) & G_GUINT64_CONSTANT (0x5555555555555555));
+  x = (x & G_GUINT64_CONSTANT (0x3333333333333333)) + ((x >> 2) & G_GUINT64_CONSTANT (0x3333333333333333));
+  x = (x + (x >> 4)) & G_GUINT64_CONSTANT (0x0f0f0f0f0f0f0f0f);
+  return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
+}
+
+/* The row of allocation number seq, if it has one (with obj_seq): O(1),
+ * one 12-byte block read below dense_seq. */
+static inline gboolean
+tm_trace_row_for_seq (const TmTrace *trace, guint64 seq, guint64 *index)
+{
+  const TmSeqBlock *blk;
+  guint64 bits, r;
+  guint bit;
+
+  if (seq >= trace->dense_seq)
+    {
+      r = trace->dense_row + (seq - trace->dense_seq);
+      if (r >= trace->n_objects)
+        return FALSE;
+      *index = r;
+      return TRUE;
+    }
+  blk = &trace->seq_blocks[seq / 64];
+  bits = (guint64) blk->bits[1] << 32 | blk->bits[0];
+  bit = (guint) (seq % 64);
+  if (!((bits >> bit) & 1))
+    return FALSE;
+  *index = blk->rows_before + tm_popcount64 (bits & ((G_GUINT64_CONSTANT (1) << bit) - 1));
+  return TRUE;
+}
+
 static inline gboolean
 tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
 {
   /* dense ids (every recorder that numbers objects 1, 2, 3...) */
-  if (G_LIKELY (trace->obj_ids == NULL && trace->obj_seq == NULL))
+  if (G_LIKELY (trace->obj_ids == NULL))
     {
-      if (id < trace->first_id || id - trace->first_id >= trace->n_objects)
+      if (id < trace->first_id)
         return FALSE;
-      *index = id - trace->first_id;
-      return TRUE;
+      if (trace->obj_seq == NULL)
+        {
+          if (id - trace->first_id >= trace->n_objects)
+            return FALSE;
+          *index = id - trace->first_id;
+          return TRUE;
+        }
+      /* rows of the survivors only */
+      if (id - trace->first_id >= trace->total_allocs)
+        return FALSE;
+      return tm_trace_row_for_seq (trace, id - trace->first_id, index);
     }
   return tm_trace_object_index_for_id_slow (trace, id, hint, index);
 }

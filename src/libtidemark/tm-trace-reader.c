@@ -24,6 +24,15 @@
 
 typedef enum { CHUNK_DATA, CHUNK_EOF, CHUNK_ERROR } ChunkStatus;
 
+/* A record wholly inside a chunk, found by the decompression thread. */
+typedef struct {
+  guint32       len;          /* payload bytes */
+  guint8        head;         /* tag and length bytes */
+  guint8        tag;          /* (the consumer of an ALLOC reads only this entry) */
+  guint8        decoded;      /* ALLOC fields in `alloc` */
+  TmAllocFields alloc;
+} Entry;
+
 typedef struct {
   guint8     *data;
   gsize       len;
@@ -32,6 +41,9 @@ typedef struct {
   guint64     raw_start;      /* raw bytes into that frame of data[0] */
   ChunkStatus status;
   char       *message;        /* for CHUNK_ERROR */
+  Entry      *entries;        /* the records found in it, one after the other */
+  guint       n_entries, entries_cap, next_entry;
+  gsize       entry_pos;      /* where entries[next_entry] starts */
 } Chunk;
 
 struct _TmTraceReader {
@@ -51,6 +63,11 @@ struct _TmTraceReader {
   GAsyncQueue  *free_chunks;
   gint          stop;
   guint64       consumed;      /* atomic */
+  /* the producer's split: where the next record starts */
+  guint64       split_skip;    /* bytes of a record in progress still to come */
+  guint8        split_head[11];/* a record header cut by a chunk's end */
+  guint         split_head_len;
+  gboolean      split_lost;    /* a bad header: the consumer alone goes on */
 
   /* consumer */
   Chunk        *cur;
@@ -258,6 +275,8 @@ take_free_chunk (TmTraceReader *r)
       if (c != NULL)
         {
           c->len = c->pos = 0;
+          c->n_entries = c->next_entry = 0;
+          c->entry_pos = 0;
           c->status = CHUNK_DATA;
           g_clear_pointer (&c->message, g_free);
           return c;
@@ -279,6 +298,130 @@ static void
 set_consumed (TmTraceReader *r, guint64 v)
 {
   g_atomic_pointer_set ((gpointer *) &r->consumed, GSIZE_TO_POINTER ((gsize) v));
+}
+
+/* The fields of an ALLOC payload if well-formed and narrow (else the
+ * consumer decodes it and says what is wrong). */
+static gboolean
+decode_alloc_fields (const guint8 *p, const guint8 *end, TmAllocFields *f)
+{
+  guint64 v[7];
+
+  for (guint i = 0; i < 7; i++)
+    if (G_UNLIKELY (!tm_uvarint_read (&p, end, &v[i])))
+      return FALSE;
+  if (G_UNLIKELY ((v[0] | v[1] | v[2] | v[3] | v[4] | v[5] | v[6]) > G_MAXUINT32))
+    return FALSE;
+  f->id_zigzag = (guint32) v[0];
+  f->type = (guint32) v[1];
+  f->site = (guint32) v[2];
+  f->thread = (guint32) v[3];
+  f->size = (guint32) v[4];
+  f->space = (guint32) v[5];
+  f->array_length = (guint32) v[6];
+  return TRUE;
+}
+
+/* Parses a record header: FALSE if cut short (*bad unset) or bad. */
+static gboolean
+split_header (const guint8 *p, gsize avail, guint64 *len, gsize *head, gboolean *bad)
+{
+  const guint8 *q = p + 1;
+
+  *bad = FALSE;
+  if (avail < 2 || !tm_uvarint_read (&q, p + avail, len))
+    {
+      *bad = avail >= 11;
+      return FALSE;
+    }
+  if (*len > TM_TRACE_MAX_RECORD)
+    {
+      *bad = TRUE;
+      return FALSE;
+    }
+  *head = (gsize) (q - p);
+  return TRUE;
+}
+
+/* On the decompression thread: finds the records wholly inside chunk c,
+ * carrying over a record cut by the chunk's end.  Only a hint: the
+ * consumer takes an entry only where its own position says a record
+ * starts, and splits by itself where there is none. */
+static void
+split_chunk (TmTraceReader *r, Chunk *c)
+{
+  gsize pos = 0;
+
+  if (r->split_lost)
+    return;
+  if (r->split_head_len > 0)
+    {
+      guint8 tmp[22];
+      gsize take = MIN (sizeof r->split_head, c->len), head;
+      guint64 len;
+      gboolean bad;
+
+      memcpy (tmp, r->split_head, r->split_head_len);
+      memcpy (tmp + r->split_head_len, c->data, take);
+      if (!split_header (tmp, r->split_head_len + take, &len, &head, &bad))
+        {
+          if (bad || r->split_head_len + take >= sizeof r->split_head)
+            r->split_lost = TRUE;
+          else
+            {
+              memcpy (r->split_head + r->split_head_len, c->data, take);
+              r->split_head_len += (guint) take;
+            }
+          return;
+        }
+      r->split_skip = head + len - r->split_head_len;
+      r->split_head_len = 0;
+    }
+  if (r->split_skip >= c->len)
+    {
+      r->split_skip -= c->len;
+      return;
+    }
+  pos = (gsize) r->split_skip;
+  r->split_skip = 0;
+  c->entry_pos = pos;
+
+  while (pos < c->len)
+    {
+      const guint8 *p = c->data + pos;
+      gsize avail = c->len - pos, head;
+      guint64 len;
+      gboolean bad;
+      Entry *e;
+
+      if (!split_header (p, MIN (avail, 11), &len, &head, &bad))
+        {
+          if (bad)
+            r->split_lost = TRUE;
+          else
+            {
+              memcpy (r->split_head, p, avail);
+              r->split_head_len = (guint) avail;
+            }
+          return;
+        }
+      if (len > avail - head)
+        {
+          r->split_skip = head + len - avail;
+          return;
+        }
+      if (G_UNLIKELY (c->n_entries == c->entries_cap))
+        {
+          c->entries_cap = MAX (c->entries_cap * 2, 4096);
+          c->entries = g_renew (Entry, c->entries, c->entries_cap);
+        }
+      e = &c->entries[c->n_entries++];
+      e->len = (guint32) len;
+      e->head = (guint8) head;
+      e->tag = p[0];
+      e->decoded = p[0] == TM_TAG_ALLOC && decode_alloc_fields (p + head, p + head + len, &e->alloc);
+      pos += head + (gsize) len;
+    }
 }
 
 static void
@@ -312,6 +455,7 @@ produce_raw (TmTraceReader *r)
       c->raw_start = 0;
       offset += (guint64) n;
       set_consumed (r, offset);
+      split_chunk (r, c);
       g_async_queue_push (r->full, c);
     }
 }
@@ -394,7 +538,10 @@ produce_zstd (TmTraceReader *r)
         }
 
       if (c->len > 0)
-        g_async_queue_push (r->full, c);
+        {
+          split_chunk (r, c);
+          g_async_queue_push (r->full, c);
+        }
       else
         g_async_queue_push (r->free_chunks, c);
     }
@@ -430,6 +577,8 @@ static void
 start (TmTraceReader *r)
 {
   r->started = TRUE;
+  /* the producer's split starts after the magic, or where a seek says */
+  r->split_skip = r->start_offset == 0 && r->start_skip == 0 ? TM_TRACE_MAGIC_LEN : r->start_skip;
   for (guint i = 0; i < N_CHUNKS; i++)
     {
       Chunk *c = g_new0 (Chunk, 1);
@@ -575,8 +724,41 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
       r->pending = 0;
     }
 
-  /* Fast path: the whole record lies in the current chunk.  Consuming it
-   * now is safe: the chunk is only released by a later call. */
+  rec->alloc = NULL;
+  /* Fastest path: the decompression thread split the chunk and a record
+   * starts here.  Consuming it now is safe: the chunk is only released by
+   * a later call. */
+  if (G_LIKELY (r->cur != NULL && r->carry->len == 0))
+    {
+      Chunk *c = r->cur;
+
+      /* past the records read without their entries */
+      while (c->entry_pos < c->pos && c->next_entry < c->n_entries)
+        {
+          c->entry_pos += c->entries[c->next_entry].head + (gsize) c->entries[c->next_entry].len;
+          c->next_entry++;
+        }
+      if (G_LIKELY (c->entry_pos == c->pos && c->next_entry < c->n_entries))
+        {
+          const Entry *e = &c->entries[c->next_entry++];
+          const guint8 *h = c->data + c->pos;
+
+          rec->tag = e->tag;
+          rec->payload = h + e->head;
+          rec->len = e->len;
+          rec->raw_offset = r->raw_offset;
+          rec->frame_offset = c->frame_offset;
+          rec->frame_skip = c->raw_start + c->pos;
+          if (e->decoded)
+            rec->alloc = &e->alloc;
+          c->pos += e->head + (gsize) e->len;
+          c->entry_pos = c->pos;
+          r->raw_offset += e->head + (guint64) e->len;
+          return TM_READ_RECORD;
+        }
+    }
+
+  /* Fast path: the whole record lies in the current chunk. */
   if (G_LIKELY (r->cur != NULL && r->carry->len == 0 && r->cur->len - r->cur->pos >= 11))
     {
       Chunk *c = r->cur;
@@ -697,6 +879,7 @@ tm_trace_reader_free (TmTraceReader *r)
       while ((c = g_async_queue_try_pop (r->free_chunks)) != NULL)
         {
           g_free (c->data);
+          g_free (c->entries);
           g_free (c->message);
           g_free (c);
         }

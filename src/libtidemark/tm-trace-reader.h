@@ -3,7 +3,9 @@
  * TmTraceReader: streams the records of a trace file without ever holding
  * the decompressed file in memory.  Decompression runs on its own thread
  * (one core) and hands 1 MiB chunks to the caller, who decodes records
- * (the other core).  Every record knows where it can be found again: the
+ * (the other core).  The decompression thread also splits each chunk into
+ * records and decodes the ALLOC records, the most frequent ones, into
+ * fixed-width fields.  Every record knows where it can be found again: the
  * file offset of its zstd frame and the raw bytes into that frame.
  */
 #pragma once
@@ -15,6 +17,13 @@ G_BEGIN_DECLS
 
 typedef struct _TmTraceReader TmTraceReader;
 
+/* An ALLOC record's fields, decoded on the decompression thread (the id
+ * difference still zigzag-encoded, as in the record). */
+typedef struct {
+  guint32       id_zigzag;
+  guint32       type, site, thread, size, space, array_length;
+} TmAllocFields;
+
 typedef struct {
   guint8        tag;
   const guint8 *payload;      /* valid until the next call */
@@ -22,6 +31,9 @@ typedef struct {
   guint64       raw_offset;   /* offset of the tag byte in the raw stream (from the read's start) */
   guint64       frame_offset; /* file offset of the frame holding the tag byte (raw files: a chunk start) */
   guint64       frame_skip;   /* raw bytes from that position to the tag byte */
+  /* ALLOC records whose fields are well-formed and each fit 32 bits: the
+   * fields, decoded already; else NULL.  Valid until the next call. */
+  const TmAllocFields *alloc;
 } TmRecord;
 
 typedef enum {

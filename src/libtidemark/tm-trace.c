@@ -146,7 +146,7 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_space);
   g_free (t->obj_ids);
   g_free (t->obj_seq);
-  g_free (t->seq_rows);
+  g_free (t->seq_blocks);
   g_array_unref (t->short_lived);
   g_array_unref (t->short_lived_first);
   g_clear_pointer (&t->size_overflow, g_hash_table_unref);
@@ -246,80 +246,14 @@ tm_trace_object_id (const TmTrace *trace, guint64 index)
     return FALSE;                                                       \
   } G_STMT_END
 
-/* The row of allocation number seq if it has one: its birth interval's
- * rows, interpolated between the interval's first and last numbers. */
-static guint64
-guess_row (const TmTrace *trace, guint64 seq)
-{
-  const TmGc *gcs = (const TmGc *) (gpointer) trace->gcs->data;
-  guint lo = 0, hi = trace->gcs->len, b;
-  guint64 row_lo, row_hi, seq_lo, seq_hi;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (gcs[mid].allocations_before <= seq)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  b = lo;   /* GC_STARTs before the allocation */
-  row_lo = b > 0 ? gcs[b - 1].allocs_before : 0;
-  seq_lo = b > 0 ? gcs[b - 1].allocations_before : 0;
-  row_hi = b < trace->gcs->len ? gcs[b].allocs_before : trace->n_objects;
-  seq_hi = b < trace->gcs->len ? gcs[b].allocations_before : trace->total_allocs;
-  if (row_hi <= row_lo || seq_hi <= seq_lo)
-    return row_lo;
-  return row_lo + (guint64) ((double) (seq - seq_lo) / (double) (seq_hi - seq_lo) * (double) (row_hi - row_lo - 1));
-}
-
 gboolean
 tm_trace_object_index_for_id_slow (const TmTrace *trace, guint64 id, guint64 *hint, guint64 *index)
 {
   const guint64 *ids = trace->obj_ids;
   guint64 n = trace->n_objects;
 
-  if (ids == NULL)
-    {
-      guint64 seq;
-
-      if (id < trace->first_id || id - trace->first_id >= trace->total_allocs)
-        return FALSE;
-      seq = id - trace->first_id;
-      if (trace->obj_seq == NULL)
-        {
-          if (seq >= n)
-            return FALSE;
-          *index = seq;
-          return TRUE;
-        }
-      /* dense ids, rows of the survivors only: search their numbers from
-       * where the object's birth interval puts it (the hint of a caller
-       * walking a graph's random targets is no help) */
-      if (n == 0)
-        return FALSE;
-      if (seq >= trace->dense_seq)
-        {
-          guint64 r = trace->dense_row + (seq - trace->dense_seq);
-          if (r >= n || trace->obj_seq[r] != seq)
-            return FALSE;
-          *index = r;
-          return TRUE;
-        }
-      if (seq / 64 < trace->n_seq_blocks)
-        {
-          guint64 r = trace->seq_rows[seq / 64];
-          while (r < n && trace->obj_seq[r] < seq)
-            r++;
-          if (r >= n || trace->obj_seq[r] != seq)
-            return FALSE;
-          *index = r;
-          return TRUE;
-        }
-      /* the block across dense_seq: from where its interval puts it */
-      *hint = guess_row (trace, seq);
-      GALLOP_SEARCH (trace->obj_seq, n, seq, hint, index);
-    }
+  if (ids == NULL)   /* answered without a search */
+    return tm_trace_object_index_for_id_hint (trace, id, hint, index);
 
   if (trace->id_index != NULL)
     {
@@ -553,7 +487,7 @@ tm_trace_object_memory (const TmTrace *trace)
   if (trace->obj_seq)
     per += sizeof (guint32);
   return per * trace->n_objects
-         + trace->short_lived->len * sizeof (TmShortLived) + trace->n_seq_blocks * sizeof (guint32)
+         + trace->short_lived->len * sizeof (TmShortLived) + trace->n_seq_blocks * sizeof (TmSeqBlock)
          + trace->short_lived_first->len * sizeof (guint64)
          + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
          + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);

@@ -197,6 +197,13 @@ typedef struct {
 
 typedef struct _TmTrace TmTrace;
 
+/* 64 allocation numbers: the rows of the numbers below them, and a bit
+ * per number that has a row (12 bytes: 0.19 bytes per allocation). */
+typedef struct {
+  guint32 rows_before;
+  guint32 bits[2];
+} TmSeqBlock;
+
 struct _TmTrace {
   /*< private >*/
   gint       ref_count;
@@ -257,10 +264,10 @@ struct _TmTrace {
   /*< private >*/
   /* Finding the row of allocation number seq (with obj_seq): from
    * dense_seq on every allocation has a row, dense_row + (seq - dense_seq);
-   * below, seq_rows[seq / 64] is the first row numbered seq / 64 * 64 or
-   * more (n_seq_blocks entries, blocks wholly below dense_seq). */
+   * below, seq_blocks[seq / 64] says which of its 64 numbers have a row
+   * and how many rows come before them (a rank index: one popcount). */
   guint64    dense_seq, dense_row;
-  guint32   *seq_rows;
+  TmSeqBlock *seq_blocks;
   guint64    n_seq_blocks;
 
   /* Totals */

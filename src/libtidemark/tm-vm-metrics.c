@@ -647,14 +647,6 @@ compare_lifetime_groups (gconstpointer a, gconstpointer b)
   return g_strcmp0 (ga->key, gb->key);
 }
 
-guint64
-tm_lifetime_birth_ns (guint64 seq, guint64 lo_seq, guint64 hi_seq, guint64 t0, guint64 t1)
-{
-  if (t1 <= t0 || hi_seq <= lo_seq)
-    return t0;
-  return t0 + (guint64) ((double) (t1 - t0) * (double) (seq - lo_seq) / (double) (hi_seq - lo_seq));
-}
-
 /* Estimated allocation time of object idx born in the interval of GC
  * `birth_gc` (1-based; n_gcs + 1 after the last GC): the interval's
  * allocations spread evenly between the end of the GC before and the

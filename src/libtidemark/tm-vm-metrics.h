@@ -116,8 +116,14 @@ guint       tm_lifetime_gc_bucket         (guint32 gcs_survived);
 guint       tm_lifetime_time_bucket       (guint64 age_ns);
 /* Estimated allocation time of allocation number `seq` of an interval
  * whose allocations [lo_seq, hi_seq) spread evenly over [t0_ns, t1_ns]. */
-guint64     tm_lifetime_birth_ns          (guint64 seq, guint64 lo_seq, guint64 hi_seq,
-                                           guint64 t0_ns, guint64 t1_ns);
+/* (inline: the loader folds millions of short-lived objects with it) */
+static inline guint64
+tm_lifetime_birth_ns (guint64 seq, guint64 lo_seq, guint64 hi_seq, guint64 t0_ns, guint64 t1_ns)
+{
+  if (t1_ns <= t0_ns || hi_seq <= lo_seq)
+    return t0_ns;
+  return t0_ns + (guint64) ((double) (t1_ns - t0_ns) * (double) (seq - lo_seq) / (double) (hi_seq - lo_seq));
+}
 
 typedef struct {
   char     *key;

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Marking a reference graph from its roots while the loader reads on.
+ * The job only reads the graph's own buffers and writes a bitmap of the
+ * objects it reaches; what needs the model (their bytes, deaths) is done
+ * by the builder after tm_trace_mark_join(), before rows can move.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef struct {
+  /* in, borrowed until joined: REFS record r has source src[r] and the
+   * targets dst[start[r] .. start[r + 1]) (the last up to n_dst) */
+  guint64         n_objects;
+  const guint32  *src;
+  const guint64  *start;
+  guint32         n_rec;
+  const guint32  *dst;
+  guint64         n_dst;
+  const guint32  *roots;
+  guint           n_roots;
+  guint32        *src_map;        /* >= n_objects entries, all 0; left so */
+  /* out */
+  guint64        *bits;           /* the reached objects; g_free */
+  guint64         reach_objects;
+  /*< private >*/
+  GThread        *thread;
+} TmTraceMark;
+
+/* Marks now. */
+void tm_trace_mark_run   (TmTraceMark *job);
+/* Marks on a thread of its own (now, if none can be made). */
+void tm_trace_mark_start (TmTraceMark *job);
+/* Waits for a started job; nothing for one that ran. */
+void tm_trace_mark_join  (TmTraceMark *job);
+
+G_END_DECLS
