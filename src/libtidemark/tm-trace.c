@@ -330,12 +330,11 @@ tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n)
 guint8
 tm_trace_size_class (guint64 size)
 {
-  guint8 b = 0;
-
-  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more */
-  while (b + 1 < 9 && size > (G_GUINT64_CONSTANT (8) << b))
-    b++;
-  return b;
+  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more
+   * (bucket b holds sizes up to 8 << b: one per power of two) */
+  if (size <= 8)
+    return 0;
+  return (guint8) MIN (g_bit_storage (size - 1) - 3, 8);
 }
 
 guint32

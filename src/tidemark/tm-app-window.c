@@ -217,7 +217,10 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+  /* GC configuration advice: not for heaptrack's time points */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 &&
+                                 g_strcmp0 (self->trace->format, "heaptrack") != 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
                                  loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->total_allocs > 0);
