@@ -145,6 +145,9 @@ assert run.startswith("The whole run time points 1–"), run[:80]
 g = run[run.index("Top growing groups"):]
 assert "#Allocation site" in g and g.index("leak_record") < g.index("Allocations by type"), g[:300]
 assert "GC summary" not in d["text"] and "GC advice" not in d["text"]' || fail "heaptrack report content"
+# the charts over time of heaptrack_gui: allocations per interval and the RSS
+grep -q 'alt="Allocations"' "$dir/h.html" && grep -q 'alt="Resident Memory"' "$dir/h.html" \
+  && grep -q 'alt="Live Allocations"' "$dir/h.html" || fail "heaptrack report charts"
 
 # A trace cut short: a report of what was read, saying so with the offset;
 # a GC log without a GC yet: a report that says there is nothing to chart.

@@ -15,6 +15,7 @@ int tm_cmd_trend     (int argc, char **argv);
 int tm_cmd_ds_growth (int argc, char **argv);
 int tm_cmd_record    (int argc, char **argv);
 int tm_cmd_gc_summary (int argc, char **argv);
+int tm_cmd_gc_phases (int argc, char **argv);
 int tm_cmd_advise    (int argc, char **argv);
 int tm_cmd_tune      (int argc, char **argv);
 int tm_cmd_allocs    (int argc, char **argv);

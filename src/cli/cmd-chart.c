@@ -42,6 +42,8 @@ static const struct {
   { "overhead",  render_timeline_chart },
   { "allocations", render_timeline_chart },   /* per second, temporary ones too */
   { "rss",       render_timeline_chart },   /* resident memory (heaptrack) */
+  { "pauses",    render_timeline_chart },   /* each pause at its time, log scale */
+  { "pause-histogram", render_timeline_chart },
   { "trend",     render_trend_chart },   /* TrendViz */
   { "ds-growth", render_ds_growth_chart },   /* data structure growth */
 };
@@ -113,6 +115,10 @@ render_timeline_chart (const char *path, TmDocument *doc, const char *kind_name,
     }
   tm_chart_options_init (&options, kind, model, args->width, args->height);
 
+  /* a GC log knows nothing before its first event, as in the app */
+  if (g_strcmp0 (tm_document_get_trace (doc)->format, "gc-log") == 0 &&
+      options.view_end_ns > tm_timeline_model_first_event (model))
+    options.view_start_ns = tm_timeline_model_first_event (model);
   if (args->from_gc > 0 || args->to_gc > 0)
     {
       gint64 a = args->from_gc > 0 ? args->from_gc : 1;
@@ -163,7 +169,7 @@ tm_cmd_chart (int argc, char **argv)
   int exit_code = TM_EXIT_OK;
   const char *path;
   GOptionEntry entries[] = {
-    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead, allocations, rss, trend, ds-growth", "KIND" },
+    { "kind", 0, 0, G_OPTION_ARG_STRING, &kind, "Chart: memory, objects, overhead, allocations, rss, pauses, pause-histogram, trend, ds-growth", "KIND" },
     { "png", 0, 0, G_OPTION_ARG_FILENAME, &png, "Write the chart to this PNG file", "FILE" },
     { "width", 0, 0, G_OPTION_ARG_INT, &args.width, "Width in pixels (default 1200)", "W" },
     { "height", 0, 0, G_OPTION_ARG_INT, &args.height, "Height in pixels (default 400)", "H" },
@@ -193,7 +199,7 @@ tm_cmd_chart (int argc, char **argv)
         render = chart_kinds[i].render;
       }
   if (!known)
-    return tm_cli_usage_error ("chart", "unknown chart kind '%s' (memory, objects, overhead, allocations, rss, trend, ds-growth)", kind);
+    return tm_cli_usage_error ("chart", "unknown chart kind '%s' (memory, objects, overhead, allocations, rss, pauses, pause-histogram, trend, ds-growth)", kind);
   if (render == NULL)
     return tm_cli_usage_error ("chart", "chart kind '%s' is not available in this build yet", kind);
   if (png == NULL)

@@ -4,6 +4,7 @@
 #include "cli-common.h"
 #include "cli-commands.h"
 #include "tm-gc-summary.h"
+#include "tm-gc-phases.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,6 +63,16 @@ print_json (const TmTrace *t, const TmGcSummary *g)
                             g->after_full_min, g->after_full_max, g->after_full_last);
   g_string_append (s, ", \"slope_bytes_per_s\": ");
   tm_cli_json_double (s, g->after_full_slope);
+  g_string_append (s, "},\n \"phases\": {");
+  {
+    /* concurrent cycles and phases, stalls, degenerated GCs (tidemark-cli gc-phases has them by name) */
+    TmGcPhaseSummary ps;
+    tm_gc_phase_summary_compute (t, g->first_gc, g->last_gc, &ps);
+    for (guint k = 0; k < TM_GC_PHASE_N_KINDS; k++)
+      g_string_append_printf (s, "%s\"%s\": {\"count\": %u, \"total_ns\": %" G_GUINT64_FORMAT "}", k ? ", " : "",
+                              tm_gc_phase_kind_to_string (k), ps.n_per_kind[k], ps.ns_per_kind[k]);
+    tm_gc_phase_summary_clear (&ps);
+  }
   g_string_append_printf (s, "},\n \"complete\": %s, \"warnings\": ", t->complete ? "true" : "false");
   tm_cli_json_warnings (s, t);
   g_string_append (s, "}\n");
@@ -93,7 +104,7 @@ rate (guint64 bytes, double per_s)
 }
 
 static void
-print_text (const char *path, const TmGcSummary *g)
+print_text (const char *path, const TmTrace *t, const TmGcSummary *g)
 {
   g_autofree char *from = tm_format_duration ((double) g->start_ns);
   g_autofree char *to = tm_format_duration ((double) g->end_ns);
@@ -132,6 +143,18 @@ print_text (const char *path, const TmGcSummary *g)
     }
   else
     printf ("After full GCs:  no full GC in the range\n");
+  {
+    TmGcPhaseSummary ps;
+    tm_gc_phase_summary_compute (t, g->first_gc, g->last_gc, &ps);
+    for (guint k = 0; k < TM_GC_PHASE_N_KINDS; k++)
+      if (ps.n_per_kind[k] > 0 && k != TM_GC_PHASE_PAUSE)
+        {
+          g_autofree char *total = tm_format_duration ((double) ps.ns_per_kind[k]);
+          g_autofree char *label = g_strdup_printf ("%s:", tm_gc_phase_kind_title (k));
+          printf ("%-16s %u, %s in all\n", label, ps.n_per_kind[k], total);
+        }
+    tm_gc_phase_summary_clear (&ps);
+  }
 }
 
 int
@@ -174,6 +197,6 @@ tm_cmd_gc_summary (int argc, char **argv)
   if (json)
     print_json (trace, &g);
   else
-    print_text (path, &g);
+    print_text (path, trace, &g);
   return TM_EXIT_OK;
 }

@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "tm-gc-summary-text.h"
+#include "tm-gc-phases.h"
 #include "tm-gc-summary.h"
 #include "tm-format-util.h"
 
@@ -121,5 +122,23 @@ tm_gc_summary_describe (const TmTrace *trace, guint first_gc, guint last_gc,
         text = g_strdup_printf (_("%s – %s"), mn, mx);
       add (data, _("After full GCs"), text);
     }
+  /* what ran beside the pauses (GC logs of concurrent collectors) */
+  {
+    TmGcPhaseSummary ps;
+    tm_gc_phase_summary_compute (trace, first_gc, last_gc, &ps);
+    for (guint k = 0; k < TM_GC_PHASE_N_KINDS; k++)
+      {
+        g_autofree char *total = NULL, *text = NULL;
+        /* the single pauses are part of the pauses above */
+        if (ps.n_per_kind[k] == 0 || k == TM_GC_PHASE_PAUSE)
+          continue;
+        total = tm_format_duration ((double) ps.ns_per_kind[k]);
+        /* Translators: count of concurrent phases (or stalls) and their total time */
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u, %s in all", "%u, %s in all", ps.n_per_kind[k]),
+                                ps.n_per_kind[k], total);
+        add (data, tm_gc_phase_kind_title (k), text);
+      }
+    tm_gc_phase_summary_clear (&ps);
+  }
   return TRUE;
 }

@@ -143,12 +143,13 @@ tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t)
 }
 
 /* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or
- * "[GC concurrent-mark-end, 0.0099227 secs]", with its time stamp: */
+ * "[GC concurrent-mark-end, 0.0099227 secs]", which ended at t_ns
+ * (GC id gc_id, -1 if none): */
 static void
-concurrent_record (TmGclogParser *p, const char *s, const char *end)
+concurrent_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gint64 gc_id)
 {
   const char *secs = tm_gclog_find (s, end, " secs");
-  const char *q;
+  const char *q, *name, *name_end;
   guint64 ns;
 
   if (tm_gclog_find (s, end, "-start") != NULL && secs == NULL)
@@ -165,6 +166,32 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end)
     p->n_concurrent_cycles++;
   p->n_concurrent_phases++;
   p->concurrent_ns = tm_add_sat (p->concurrent_ns, ns);
+  /* the name: "CMS-concurrent-mark", "concurrent-mark" (G1, without "-end") */
+  name = s + 1;
+  if (tm_gclog_has_prefix (name, end, "GC "))
+    name += 3;
+  for (name_end = name; name_end < end && *name_end != ':' && *name_end != ',' && *name_end != ']'; name_end++)
+    ;
+  if (name_end - name > 4 && memcmp (name_end - 4, "-end", 4) == 0)
+    name_end -= 4;
+  tm_gclog_add_phase (p, TM_GC_PHASE_CONCURRENT, gc_id, t_ns, ns, name, name_end, NULL);
+}
+
+/* The time stamp before a record printed into another one. */
+static guint64
+intruder_time (TmGclogParser *p, const char *s, const char *end, gint64 *gc_id)
+{
+  gboolean hw = FALSE, hu = FALSE;
+  gint64 wm = 0;
+  guint64 un = 0;
+
+  *gc_id = -1;
+  parse_prefix (s, end, &hw, &wm, &hu, &un, gc_id);
+  if (hu)
+    return un;
+  if (hw && p->have_wall_base)
+    return wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
+  return p->now_ns;
 }
 
 /* End of the bracket opened at s (or end). */
@@ -251,13 +278,17 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
         const char *from = best, *to = match_bracket (best, end);
         if (which <= 3)
           {
-            if (which <= 2)
-              concurrent_record (p, best, to);
             /* its own time stamp before it, and "[Times: ...]" after it */
             while (from > s && stamp_char (from[-1]))
               from--;
             while (from < best && from[0] == ' ')
               from++;
+            if (which <= 2)
+              {
+                gint64 id;
+                guint64 t = intruder_time (p, from, to, &id);
+                concurrent_record (p, best, to, t, id);
+              }
             {
               const char *t = to;
               while (t < end && *t == ' ')
@@ -456,7 +487,7 @@ parse_record (TmGclogParser *p, const char *s, const char *end, guint64 t_ns, gi
     }
   if (tm_gclog_has_prefix (s, end, "[GC concurrent") || cms_concurrent (s, end))
     {
-      concurrent_record (p, s, rec_end);
+      concurrent_record (p, s, rec_end, t_ns, gc_id);
       return;
     }
 

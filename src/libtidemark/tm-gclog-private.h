@@ -91,6 +91,10 @@ typedef struct {
   char       *command_line;
   guint64     start_unix_ns;
 
+  GArray     *phases;         /* TmGcPhase: concurrent phases, cycles, stalls */
+  gint64      open_phase_id;  /* GC id of the concurrent phases that have started and not ended */
+  guint       n_open_phases;
+
   guint64     n_concurrent_phases;
   guint64     concurrent_ns;
   guint64     n_concurrent_cycles;
@@ -118,6 +122,13 @@ guint64  tm_gclog_space          (TmGclogParser *p, const char *name, TmSpaceKin
 void     tm_gclog_add_usage      (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
                                   guint64 committed, gboolean regions);
 void     tm_gclog_set_collector  (TmGclogParser *p, const char *name);
+/* A phase that ended at end_ns after dur_ns; its name is the message's
+ * words up to the first "(...)" group or number of [name, name_end). */
+void     tm_gclog_add_phase      (TmGclogParser *p, TmGcPhaseKind kind, gint64 jvm_id, guint64 end_ns,
+                                  guint64 dur_ns, const char *name, const char *name_end, const char *detail);
+/* A UJL "Concurrent ..." line of GC jvm_id: a start line (no duration)
+ * opens a phase, an end line closes one; returns the end line's depth. */
+guint    tm_gclog_phase_depth    (TmGclogParser *p, gint64 jvm_id, gboolean end_line);
 
 /* Number parsing; all return FALSE and leave *s alone on failure. */
 gboolean tm_gclog_parse_size     (const char **s, const char *end, guint64 *bytes);

@@ -166,7 +166,8 @@ over_memory_limit (TmGclogRead *r, guint64 offset)
   g_autofree char *where = NULL;
 
   if ((guint64) p->events->len * (sizeof (TmGclogEvent) + sizeof (TmGc))
-      + (guint64) p->usage->len * (sizeof (TmGclogUsage) + sizeof (TmSpaceUsage)) <= r->memory_limit
+      + (guint64) p->usage->len * (sizeof (TmGclogUsage) + sizeof (TmSpaceUsage))
+      + (guint64) p->phases->len * 2 * sizeof (TmGcPhase) <= r->memory_limit
       && !tm_trace_builder_over_memory_limit (p->b))
     return FALSE;
   where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (byte offset %" G_GUINT64_FORMAT ")", p->line_no + 1, offset);

@@ -498,6 +498,32 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   return FALSE;
 }
 
+/* ZGC "Allocation Stall (thread) 0.706ms", "Relocation Stall (...) ...":
+ * application threads that waited for memory, not GC pauses. */
+static gboolean
+stall_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  guint64 dur;
+  const char *tok, *open, *close = NULL;
+  g_autofree char *thread = NULL;
+
+  if (!tm_gclog_has_prefix (s, end, "Allocation Stall (") && !tm_gclog_has_prefix (s, end, "Relocation Stall ("))
+    return FALSE;
+  if (!trailing_duration (s, end, &dur, &tok))
+    return TRUE;
+  open = memchr (s, '(', tok - s);
+  for (const char *q = tok; open != NULL && q > open; q--)
+    if (*q == ')')
+      {
+        close = q;
+        break;
+      }
+  if (open != NULL && close != NULL)
+    thread = g_strndup (open + 1, close - open - 1);
+  tm_gclog_add_phase (p, TM_GC_PHASE_STALL, id, p->now_ns, dur, s, tok, thread);
+  return TRUE;
+}
+
 static TmGclogEvent *
 cycle_event (TmGclogParser *p, gint64 id, guint64 line_duration)
 {
@@ -567,6 +593,14 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
         }
       parse_title (s, end, &t);
       e = cycle_event (p, id, dur);
+      {
+        TmGcPhaseKind k = g_str_equal (t.name, "Pause Full") ? TM_GC_PHASE_FULL
+                        : g_str_has_prefix (t.name, "Pause Degenerated") ? TM_GC_PHASE_DEGENERATED
+                        : TM_GC_PHASE_PAUSE;
+        g_autofree char *point = k == TM_GC_PHASE_DEGENERATED && t.n_groups > 0
+                                 ? g_strndup (t.groups[0], t.group_len[0]) : NULL;
+        tm_gclog_add_phase (p, k, id, p->now_ns, dur, s, tok, point);
+      }
       /* the log's time stamps are rounded: the pause began dur before its end */
       if (p->now_ns >= dur)
         e->start_ns = MIN (e->start_ns, p->now_ns - dur);
@@ -598,9 +632,14 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       return;
     }
 
+  if (stall_line (p, id, s, end))
+    return;
   if (tm_gclog_has_prefix (s, end, "Concurrent "))
     {
       e = cycle_event (p, id, has_dur ? dur : 0);
+      if (has_dur)
+        tm_gclog_add_phase (p, TM_GC_PHASE_CONCURRENT, id, p->now_ns, dur, s, tok, NULL);
+      tm_gclog_phase_depth (p, id, has_dur);
       if (has_dur)
         {
           p->n_concurrent_phases++;
@@ -649,16 +688,31 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
   }
 }
 
+/* G1's marking cycle as a whole (JDK 9 "Concurrent Cycle") */
+static gboolean
+g1_cycle_line (const char *s, const char *end)
+{
+  return tm_gclog_has_prefix (s, end, "Concurrent Mark Cycle") || tm_gclog_has_prefix (s, end, "Concurrent Cycle") ||
+         tm_gclog_has_prefix (s, end, "Concurrent Undo Cycle");
+}
+
 static void
-pause_mode_concurrent (TmGclogParser *p, const char *s, const char *end)
+pause_mode_concurrent (TmGclogParser *p, gint64 id, const char *s, const char *end)
 {
   guint64 dur;
   const char *tok;
+  gboolean cycle = g1_cycle_line (s, end);
 
   if (!trailing_duration (s, end, &dur, &tok))
-    return;   /* a phase starts */
-  if (tm_gclog_has_prefix (s, end, "Concurrent Mark Cycle") || tm_gclog_has_prefix (s, end, "Concurrent Cycle") ||
-      tm_gclog_has_prefix (s, end, "Concurrent Undo Cycle") || tm_gclog_has_prefix (s, end, "Concurrent Reset"))
+    {
+      if (!cycle)
+        tm_gclog_phase_depth (p, id, FALSE);
+      return;   /* a phase starts */
+    }
+  tm_gclog_add_phase (p, cycle ? TM_GC_PHASE_CYCLE : TM_GC_PHASE_CONCURRENT, id, p->now_ns, dur, s, tok, NULL);
+  if (!cycle)
+    tm_gclog_phase_depth (p, id, TRUE);
+  if (cycle || tm_gclog_has_prefix (s, end, "Concurrent Reset"))
     p->n_concurrent_cycles++;
   else
     {
@@ -723,8 +777,7 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         tm_gclog_set_collector (p, "Shenandoah");
       return;
     }
-  if (tm_gclog_has_prefix (s, end, "Allocation Stall (") || tm_gclog_has_prefix (s, end, "Relocation Stall ("))
-    return;   /* ZGC application stalls: not GC pauses */
+  stall_line (p, -1, s, end);
 }
 
 void
@@ -845,7 +898,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   if (tm_gclog_has_prefix (q, end, "Pause "))
     pause_line (p, id, q, end);
   else if (tm_gclog_has_prefix (q, end, "Concurrent "))
-    pause_mode_concurrent (p, q, end);
+    pause_mode_concurrent (p, id, q, end);
   else
     detail_line (p, id, q, end);
 }

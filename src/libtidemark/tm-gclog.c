@@ -413,6 +413,61 @@ tm_gclog_set_collector (TmGclogParser *p, const char *name)
     p->cycle_mode = TRUE;
 }
 
+/* The words of a message before its first "(...)", number or "A->B". */
+static const char *
+phase_name_end (const char *s, const char *end)
+{
+  const char *q = s, *last = s;
+
+  while (q < end)
+    {
+      const char *w = q;
+      if (*w == '(' || g_ascii_isdigit (*w))
+        break;
+      while (q < end && *q != ' ')
+        q++;
+      last = q;
+      while (q < end && *q == ' ')
+        q++;
+    }
+  return last;
+}
+
+void
+tm_gclog_add_phase (TmGclogParser *p, TmGcPhaseKind kind, gint64 jvm_id, guint64 end_ns, guint64 dur_ns,
+                    const char *name, const char *name_end, const char *detail)
+{
+  TmGcPhase ph = { 0 };
+  g_autofree char *n = g_strndup (name, phase_name_end (name, name_end) - name);
+
+  ph.end_ns = end_ns;
+  ph.start_ns = end_ns >= dur_ns ? end_ns - dur_ns : 0;
+  ph.kind = kind;
+  ph.jvm_gc_id = jvm_id;
+  ph.name = tm_trace_builder_intern (p->b, n);
+  ph.detail = tm_trace_builder_intern (p->b, detail ? detail : "");
+  g_array_append_val (p->phases, ph);
+}
+
+guint
+tm_gclog_phase_depth (TmGclogParser *p, gint64 jvm_id, gboolean end_line)
+{
+  if (!end_line)
+    {
+      if (p->n_open_phases == 0 || p->open_phase_id != jvm_id)
+        p->n_open_phases = 0;
+      p->open_phase_id = jvm_id;
+      p->n_open_phases++;
+      return 0;
+    }
+  if (p->open_phase_id != jvm_id || p->n_open_phases == 0)
+    return 0;
+  p->n_open_phases--;
+  if (p->phases->len > 0)   /* the phase just added */
+    g_array_index (p->phases, TmGcPhase, p->phases->len - 1).depth = p->n_open_phases;
+  return p->n_open_phases;
+}
+
 /* ---- turning events into the timeline --------------------------------- */
 
 static int
@@ -704,6 +759,45 @@ split_total_like (TmGclogParser *p, TmSpaceUsageRecord *usage, guint n, const Tm
   return m;
 }
 
+static int
+compare_phases (gconstpointer a, gconstpointer b)
+{
+  const TmGcPhase *x = a, *y = b;
+
+  /* start order; a cycle before the phases it holds */
+  if (x->start_ns != y->start_ns)
+    return x->start_ns < y->start_ns ? -1 : 1;
+  if (x->end_ns != y->end_ns)
+    return x->end_ns > y->end_ns ? -1 : 1;
+  return (int) x->depth - (int) y->depth;
+}
+
+/* The phases, with the ZGC and Shenandoah cycles (GCs of the timeline)
+ * as cycles of their own, so that the lane shows every collector alike. */
+static void
+emit_phases (TmGclogParser *p, GPtrArray *events)
+{
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      const TmGclogEvent *e = events->pdata[i];
+      /* a Shenandoah "Pause Full" of its own GC id is no concurrent cycle */
+      if (e->cycle && !(e->kind == TM_GC_KIND_MAJOR && g_str_equal (e->name, "Pause Full")))
+        {
+          TmGcPhase ph = { e->start_ns, e->end_ns, TM_GC_PHASE_CYCLE, 0, e->jvm_id, e->name, e->cause };
+          g_array_append_val (p->phases, ph);
+        }
+    }
+  g_array_sort (p->phases, compare_phases);
+  for (guint i = 0; i < p->phases->len; i++)
+    if (!tm_trace_builder_gc_phase (p->b, &g_array_index (p->phases, TmGcPhase, i), &error))
+      {
+        tm_trace_builder_warning (p->b, 0, "%s", error->message);
+        return;
+      }
+}
+
 static void
 emit_events (TmGclogParser *p)
 {
@@ -767,6 +861,7 @@ emit_events (TmGclogParser *p)
     }
   if (evac_failed->len > 0)
     tm_trace_builder_meta (p->b, "gclog.evacuation_failures", evac_failed->str);
+  emit_phases (p, order);
   tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
 }
 
@@ -808,6 +903,7 @@ tm_gclog_parser_init (TmGclogParser *p, const char *path)
   p->b = tm_trace_builder_new (path, "gc-log");
   p->events = g_array_new (FALSE, FALSE, sizeof (TmGclogEvent));
   p->usage = g_array_new (FALSE, FALSE, sizeof (TmGclogUsage));
+  p->phases = g_array_new (FALSE, FALSE, sizeof (TmGcPhase));
   p->open_by_id = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   p->space_ids = g_hash_table_new (g_direct_hash, g_direct_equal);
   p->space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
@@ -821,6 +917,7 @@ tm_gclog_parser_clear (TmGclogParser *p)
 {
   g_clear_pointer (&p->events, g_array_unref);
   g_clear_pointer (&p->usage, g_array_unref);
+  g_clear_pointer (&p->phases, g_array_unref);
   g_clear_pointer (&p->open_by_id, g_hash_table_unref);
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);

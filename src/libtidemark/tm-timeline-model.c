@@ -231,6 +231,7 @@ tm_timeline_model_new (const TmTrace *trace)
   allocation_rates (m, trace);
 
   m->time_points = g_strcmp0 (trace->format, "heaptrack") == 0;
+  tm_timeline_model_init_phases (m, trace);
   return m;
 }
 
@@ -269,6 +270,7 @@ tm_timeline_model_unref (TmTimelineModel *model)
   g_free (model->temp_rate);
   g_free (model->saw_x);
   g_free (model->layer_top);
+  tm_timeline_model_clear_phases (model);
   g_free (model);
 }
 

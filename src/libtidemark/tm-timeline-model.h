@@ -17,6 +17,17 @@ G_BEGIN_DECLS
 
 typedef struct _TmTimelineModel TmTimelineModel;
 
+/* What a pause is, for its colour in the pause charts. */
+typedef enum {
+  TM_PAUSE_YOUNG,        /* a young (minor) collection */
+  TM_PAUSE_MIXED,        /* G1 mixed */
+  TM_PAUSE_CYCLE,        /* a pause of a concurrent cycle: initial mark, remark, cleanup, ZGC/Shenandoah pauses */
+  TM_PAUSE_FULL,         /* a full (major) collection */
+  TM_PAUSE_DEGENERATED,  /* Shenandoah finished a cycle stop-the-world */
+  TM_PAUSE_OTHER,
+  TM_PAUSE_N_CLASSES
+} TmPauseClass;
+
 struct _TmTimelineModel {
   /*< private >*/
   gint         ref_count;
@@ -76,6 +87,24 @@ struct _TmTimelineModel {
   /* The timeline has time points, not GCs (heaptrack files): no pauses,
    * no collections, "objects" are blocks allocated and not yet freed. */
   gboolean     time_points;
+
+  /* GC logs: concurrent cycles and phases, stalls, degenerated and full
+   * GCs of concurrent collectors (TmTrace.gc_phases), by start time. */
+  guint        n_phases;
+  double      *phase_start;
+  double      *phase_end;
+  guint8      *phase_kind;        /* TmGcPhaseKind */
+  guint8      *phase_depth;       /* 0 top level, 1+ nested */
+  double       max_phase_ns;      /* the longest, for finding the ones in view */
+  guint        n_phases_of_kind[TM_GC_PHASE_N_KINDS];
+
+  /* Every stop-the-world pause by start time: the GCs of pause
+   * collectors, the single pauses inside ZGC and Shenandoah cycles. */
+  guint        n_pauses;
+  double      *pause_at;
+  double      *pause_len;
+  guint8      *pause_class;       /* TmPauseClass */
+  guint        n_pauses_of_class[TM_PAUSE_N_CLASSES];
 };
 
 TmTimelineModel *tm_timeline_model_new    (const TmTrace *trace);
@@ -115,6 +144,26 @@ typedef struct {
 gboolean         tm_timeline_model_range_stats (const TmTimelineModel *model,
                                                 guint first_gc, guint last_gc,
                                                 TmRangeStats *stats);
+
+/* Fills and frees the phase and pause arrays (tm-timeline-phases.c). */
+void             tm_timeline_model_init_phases  (TmTimelineModel *model, const TmTrace *trace);
+void             tm_timeline_model_clear_phases (TmTimelineModel *model);
+
+/* First phase (pause) whose span may reach t: scan from here for a view. */
+guint            tm_timeline_model_first_phase  (const TmTimelineModel *model, double t_ns);
+guint            tm_timeline_model_first_pause  (const TmTimelineModel *model, double t_ns);
+
+/* The phase at time t for a tooltip (-1: none), an index into the
+ * model's phases and the trace's gc_phases: a stall or a fallback GC
+ * within slack_ns first, then the top-level phase, then the cycle. */
+int              tm_timeline_model_phase_at     (const TmTimelineModel *model, double t_ns, double slack_ns);
+
+/* When the first GC, phase or stall starts (0 with none): a GC log
+ * knows nothing before it. */
+double           tm_timeline_model_first_event  (const TmTimelineModel *model);
+
+/* Translated name of a pause class ("Young", "Full"...). */
+const char      *tm_pause_class_label (TmPauseClass c);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmTimelineModel, tm_timeline_model_unref)
 

@@ -1208,6 +1208,22 @@ tm_trace_builder_oom (TmTraceBuilder *b, guint64 time_ns, guint64 gc_before, gui
   return TRUE;
 }
 
+gboolean
+tm_trace_builder_gc_phase (TmTraceBuilder *b, const TmGcPhase *phase, GError **error)
+{
+  TmGcPhase ph = *phase;
+
+  if (!charge (b, sizeof ph, error))
+    return FALSE;
+  ph.kind = ph.kind < TM_GC_PHASE_N_KINDS ? ph.kind : TM_GC_PHASE_CONCURRENT;
+  ph.end_ns = MAX (ph.end_ns, ph.start_ns);
+  ph.name = intern (b, ph.name ? ph.name : "");
+  ph.detail = intern (b, ph.detail ? ph.detail : "");
+  g_array_append_val (b->trace->gc_phases, ph);
+  b->trace->duration_ns = MAX (b->trace->duration_ns, ph.end_ns);
+  return TRUE;
+}
+
 static int
 oom_cmp (gconstpointer x, gconstpointer y)
 {

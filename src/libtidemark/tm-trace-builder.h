@@ -114,6 +114,9 @@ gboolean tm_trace_builder_graph_failed  (TmTraceBuilder *b, guint64 gc_id, const
 gboolean tm_trace_builder_graph_context (TmTraceBuilder *b, guint64 gc_id, guint context, GError **error);
 
 /* An OutOfMemoryError: gc_before = GCs completed before it. */
+/* A concurrent phase, cycle or stall of a GC log (phases must come in
+ * start order); strings are interned. */
+gboolean tm_trace_builder_gc_phase    (TmTraceBuilder *b, const TmGcPhase *phase, GError **error);
 gboolean tm_trace_builder_oom         (TmTraceBuilder *b, guint64 time_ns, guint64 gc_before, guint64 thread_id,
                                        guint kind, const char *message, GError **error);
 

@@ -94,6 +94,7 @@ tm_trace_new (const char *path, const char *format)
   t->oom_events = g_array_new (FALSE, TRUE, sizeof (TmOomEvent));
   g_array_set_clear_func (t->oom_events, clear_oom);
   t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
+  t->gc_phases = g_array_new (FALSE, TRUE, sizeof (TmGcPhase));
   t->space_usage = g_array_new (FALSE, TRUE, sizeof (TmSpaceUsage));
   t->warnings = g_array_new (FALSE, TRUE, sizeof (TmWarning));
   g_array_set_clear_func (t->warnings, clear_warning);
@@ -138,6 +139,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->container_ops);
   g_free (t->obj_tx);
   g_array_unref (t->gcs);
+  g_array_unref (t->gc_phases);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);
   g_free (t->obj_type);
@@ -328,12 +330,11 @@ tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n)
 guint8
 tm_trace_size_class (guint64 size)
 {
-  guint8 b = 0;
-
-  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more */
-  while (b + 1 < 9 && size > (G_GUINT64_CONSTANT (8) << b))
-    b++;
-  return b;
+  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more
+   * (bucket b holds sizes up to 8 << b: one per power of two) */
+  if (size <= 8)
+    return 0;
+  return (guint8) MIN (g_bit_storage (size - 1) - 3, 8);
 }
 
 guint32
@@ -376,6 +377,28 @@ tm_gc_kind_to_string (TmGcKind kind)
     case TM_GC_KIND_UNKNOWN:
     default: return "unknown";
     }
+}
+
+const char *
+tm_gc_phase_kind_to_string (TmGcPhaseKind kind)
+{
+  switch (kind)
+    {
+    case TM_GC_PHASE_CYCLE: return "cycle";
+    case TM_GC_PHASE_CONCURRENT: return "concurrent";
+    case TM_GC_PHASE_PAUSE: return "pause";
+    case TM_GC_PHASE_DEGENERATED: return "degenerated";
+    case TM_GC_PHASE_FULL: return "full";
+    case TM_GC_PHASE_STALL: return "stall";
+    case TM_GC_PHASE_N_KINDS:
+    default: return "unknown";
+    }
+}
+
+gboolean
+tm_gc_phase_kind_is_pause (TmGcPhaseKind kind)
+{
+  return kind == TM_GC_PHASE_PAUSE || kind == TM_GC_PHASE_DEGENERATED || kind == TM_GC_PHASE_FULL;
 }
 
 const char *

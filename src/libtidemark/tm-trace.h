@@ -216,6 +216,28 @@ typedef struct {
   guint8   age_bucket;    /* TM_LIFETIME_TIME_BUCKETS index of the age at death */
 } TmShortLived;
 
+/* A GC log's concurrent work and stalls, beside its GCs (the pauses):
+ * what ran while the program ran, and when threads waited for memory. */
+typedef enum {
+  TM_GC_PHASE_CYCLE       = 0,  /* a whole concurrent cycle (G1 marking cycle, a ZGC or Shenandoah GC) */
+  TM_GC_PHASE_CONCURRENT  = 1,  /* one concurrent phase of a cycle: the program runs alongside */
+  TM_GC_PHASE_PAUSE       = 2,  /* a stop-the-world pause inside a ZGC or Shenandoah cycle */
+  TM_GC_PHASE_DEGENERATED = 3,  /* Shenandoah gave up and finished the cycle stop-the-world */
+  TM_GC_PHASE_FULL        = 4,  /* a full stop-the-world GC of a concurrent collector */
+  TM_GC_PHASE_STALL       = 5,  /* ZGC: a thread waited for memory (allocation or relocation stall) */
+  TM_GC_PHASE_N_KINDS
+} TmGcPhaseKind;
+
+typedef struct {
+  guint64       start_ns;
+  guint64       end_ns;
+  TmGcPhaseKind kind;
+  guint32       depth;      /* 0: top level; 1: inside another phase of its cycle (G1 "Mark From Roots") */
+  gint64        jvm_gc_id;  /* GC(n) as logged; -1 when the log gives none */
+  const char   *name;       /* string pool: "Concurrent Mark", "Allocation Stall" */
+  const char   *detail;     /* string pool, never NULL: the stalled thread, or "" */
+} TmGcPhase;
+
 typedef struct _TmTrace TmTrace;
 
 /* 64 allocation numbers: the rows of the numbers below them, and a bit
@@ -261,6 +283,7 @@ struct _TmTrace {
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */
   GArray    *space_usage;       /* TmSpaceUsage, slices per GC */
   guint64    duration_ns;       /* last time seen (END, GC_END or TICK) */
+  GArray    *gc_phases;         /* TmGcPhase in start order; only GC logs have them */
 
   /* Objects, struct-of-arrays, length n_objects */
   guint64    n_objects;
@@ -417,6 +440,10 @@ const char *tm_space_kind_to_string      (TmSpaceKind kind);
 const char *tm_root_kind_to_string       (guint kind);
 const char *tm_oom_kind_to_string        (TmOomKind kind);
 const char *tm_graph_context_to_string   (TmGraphContext context);
+/* "cycle", "concurrent", "pause", "degenerated", "full", "stall" */
+const char *tm_gc_phase_kind_to_string   (TmGcPhaseKind kind);
+/* Stop-the-world kinds: pause, degenerated, full. */
+gboolean    tm_gc_phase_kind_is_pause    (TmGcPhaseKind kind);
 
 /* Name of a site for display: "pkg.Class.method(Params):line" of its
  * innermost frame, or "(unknown site)". Returned string is owned by caller. */

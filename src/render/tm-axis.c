@@ -102,6 +102,10 @@ tm_axis_ticks (TmAxisTicks *t,
     max = min + (unit == TM_AXIS_UNIT_FRACTION ? 0.01 : unit == TM_AXIS_UNIT_TIME_NS ? 1e6 : 1.0);
 
   choose_unit (t, unit, MAX (fabs (min), fabs (max)));
+  /* a short time range far from 0 (a log that starts at 200 s): steps of
+   * whole minutes would leave it without ticks */
+  if (unit == TM_AXIS_UNIT_TIME_NS && t->scale == 60e9 && max - min < 180e9)
+    t->scale = 1e9, t->suffix = "s";
   span = (max - min) / t->scale;
   raw = span / (max_ticks - 1);
   if (unit == TM_AXIS_UNIT_TIME_NS && t->scale == 60e9)

@@ -3,6 +3,7 @@
 #include "tm-chart.h"
 #include "tm-axis.h"
 #include "tm-chart-lane.h"
+#include "tm-chart-pauses.h"
 #include "tm-downsample.h"
 #include "tm-render-common.h"
 
@@ -88,6 +89,8 @@ tm_chart_kind_to_string (TmChartKind kind)
     case TM_CHART_OVERHEAD: return "overhead";
     case TM_CHART_ALLOCATIONS: return "allocations";
     case TM_CHART_RSS:      return "rss";
+    case TM_CHART_PAUSES:   return "pauses";
+    case TM_CHART_PAUSE_HISTOGRAM: return "pause-histogram";
     case TM_CHART_N_KINDS:
     default:                return NULL;
     }
@@ -117,6 +120,8 @@ tm_chart_kind_title (TmChartKind kind)
     case TM_CHART_OVERHEAD: return _("GC Overhead");
     case TM_CHART_ALLOCATIONS: return _("Allocations");
     case TM_CHART_RSS:      return _("Resident Memory");
+    case TM_CHART_PAUSES:   return _("GC Pauses");
+    case TM_CHART_PAUSE_HISTOGRAM: return _("Pause Durations");
     case TM_CHART_N_KINDS:
     default:                return "";
     }
@@ -601,9 +606,13 @@ tm_chart_render (cairo_t               *cr,
   g_autoptr(PangoFontDescription) font = NULL;
   TmAxisTicks ticks;
   TmAxisUnit unit;
-  LegendItem legend[TM_TIMELINE_MAX_SPACES + 4];
-  double legend_w[TM_TIMELINE_MAX_SPACES + 4];
-  guint legend_row[TM_TIMELINE_MAX_SPACES + 4];
+  LegendItem legend[TM_TIMELINE_MAX_SPACES + 8];
+  double legend_w[TM_TIMELINE_MAX_SPACES + 8];
+  guint legend_row[TM_TIMELINE_MAX_SPACES + 8];
+  TmPauseScale pause_scale = { 0 };
+  TmPauseHistogram *hist = NULL;
+  gboolean timeless = o->kind == TM_CHART_PAUSE_HISTOGRAM;
+  gboolean phase_lane = o->kind == TM_CHART_MEMORY && tm_chart_has_phase_lane (model);
   guint n_legend = 0, n_legend_rows;
   g_autofree TmChartLaneSlot *slots = NULL;
   double y_label_w = 0, bottom;
@@ -643,6 +652,20 @@ tm_chart_render (cairo_t               *cr,
         legend[n_legend++] = (LegendItem) { _("Major GC"), major_pause_color (o->dark), FALSE };
       if (model->n_oom > 0)
         legend[n_legend++] = (LegendItem) { _("OutOfMemoryError"), oom_color (o->dark), TRUE };
+      if (model->n_phases_of_kind[TM_GC_PHASE_CONCURRENT] + model->n_phases_of_kind[TM_GC_PHASE_CYCLE] > 0)
+        legend[n_legend++] = (LegendItem) { _("Concurrent phase"), tm_chart_concurrent_color (o->dark), FALSE };
+      if (model->n_phases_of_kind[TM_GC_PHASE_STALL] > 0)
+        legend[n_legend++] = (LegendItem) { _("Stall"), tm_chart_stall_color (o->dark), FALSE };
+      if (model->n_phases_of_kind[TM_GC_PHASE_DEGENERATED] > 0)
+        legend[n_legend++] = (LegendItem) { _("Degenerated GC"), tm_chart_pause_color (TM_PAUSE_DEGENERATED, o->dark), TRUE };
+      if (model->n_phases_of_kind[TM_GC_PHASE_FULL] > 0)
+        legend[n_legend++] = (LegendItem) { _("Full GC"), tm_chart_pause_color (TM_PAUSE_FULL, o->dark), TRUE };
+      break;
+    case TM_CHART_PAUSES:
+    case TM_CHART_PAUSE_HISTOGRAM:
+      for (guint k = 0; k < TM_PAUSE_N_CLASSES; k++)
+        if (model->n_pauses_of_class[k] > 0)
+          legend[n_legend++] = (LegendItem) { tm_pause_class_label (k), tm_chart_pause_color (k, o->dark), FALSE };
       break;
     case TM_CHART_OBJECTS:
       legend[n_legend++] = (LegendItem) { model->time_points ? _("Blocks allocated and not freed")
@@ -675,11 +698,13 @@ tm_chart_render (cairo_t               *cr,
   slots = g_new0 (TmChartLaneSlot, MAX (o->n_bands, 1));
   c.l.x = TM_RENDER_PAD + (o->y_axis_width > 0 ? o->y_axis_width : 64);
   c.l.width = MAX (o->width - c.l.x - TM_RENDER_PAD - 4, 10);
-  c.l.lane_rows = tm_chart_lane_place (o->bands, o->n_bands, &c.l, o->band_labels, TM_CHART_LANE_MAX_ROWS, slots);
+  c.l.lane_rows = timeless ? 0 : tm_chart_lane_place (o->bands, o->n_bands, &c.l, o->band_labels,
+                                                       TM_CHART_LANE_MAX_ROWS, slots);
   c.l.lane_y = TM_RENDER_PAD + TM_RENDER_HEADER + MAX (n_legend_rows, 1) * LEGEND_ROW - LEGEND_ROW + 2;
   c.l.y = c.l.lane_y + c.l.lane_rows * tm_chart_lane_row_height (o->band_labels) + 2;
   bottom = o->height - TM_RENDER_PAD - TM_RENDER_X_LABELS;
-  c.l.height = bottom - c.l.y - (o->kind == TM_CHART_MEMORY ? PAUSE_STRIP + 3 : 0);
+  c.l.height = bottom - c.l.y - (o->kind == TM_CHART_MEMORY ? PAUSE_STRIP + 3 : 0)
+               - (phase_lane ? TM_CHART_PHASE_LANE + 3 : 0);
   c.l.height = MAX (c.l.height, 10);
 
   for (int pass = 0; pass < 2; pass++)
@@ -730,6 +755,19 @@ tm_chart_render (cairo_t               *cr,
           vmax = MAX (vmax, max_of_sample (&c, n));
           unit = TM_AXIS_UNIT_BYTES;
           break;
+        case TM_CHART_PAUSES:
+          y_label_w = tm_chart_pause_scale (&c.t, model, c.l.t0, c.l.t1, c.l.height, &pause_scale);
+          c.y_max = pause_scale.hi;
+          continue;
+        case TM_CHART_PAUSE_HISTOGRAM:
+          if (hist == NULL)
+            {
+              hist = g_new (TmPauseHistogram, 1);
+              tm_chart_histogram_bins (model, o, hist);
+            }
+          vmax = hist->max_count;
+          unit = TM_AXIS_UNIT_COUNT;
+          break;
         case TM_CHART_OVERHEAD:
         case TM_CHART_N_KINDS:
         default:
@@ -739,14 +777,19 @@ tm_chart_render (cairo_t               *cr,
           break;
         }
       y_label_w = tm_render_value_ticks (&c.t, &ticks, unit, vmax, c.l.height);
+      if (phase_lane)   /* the lane's name fits left of it */
+        y_label_w = MAX (y_label_w, tm_render_text_width (&c.t, tm_chart_phase_lane_label (), FALSE));
       c.y_max = ticks.max;
     }
 
-  if (c.l.lane_rows > 0)
+  if (c.l.lane_rows > 0 && !timeless)
     tm_chart_lane_place (o->bands, o->n_bands, &c.l, o->band_labels, c.l.lane_rows, slots);
   draw_header (&c, legend, n_legend, legend_w, legend_row);
 
-  tm_render_value_axis (&c.t, &c.l, c.y_max, &ticks, o->foreground);
+  if (o->kind == TM_CHART_PAUSES)
+    tm_chart_pause_axis (&c.t, &c.l, &pause_scale, o->foreground);
+  else
+    tm_render_value_axis (&c.t, &c.l, c.y_max, &ticks, o->foreground);
 
   cairo_save (cr);
   cairo_rectangle (cr, c.l.x, c.l.y - 1, c.l.width, c.l.height + 1);
@@ -756,6 +799,7 @@ tm_chart_render (cairo_t               *cr,
     {
     case TM_CHART_MEMORY:
       draw_memory (&c, c.y_max);
+      tm_chart_fallback_marks (cr, model, o, &c.l);
       hover_values = model->used_after;
       break;
     case TM_CHART_ALLOCATIONS:
@@ -764,6 +808,11 @@ tm_chart_render (cairo_t               *cr,
     case TM_CHART_RSS:
       draw_rss (&c);
       hover_values = model->committed;
+      break;
+    case TM_CHART_PAUSES:
+      tm_chart_pauses_draw (cr, model, o, &c.l, &pause_scale);
+      break;
+    case TM_CHART_PAUSE_HISTOGRAM:
       break;
     case TM_CHART_OBJECTS:
       {
@@ -810,17 +859,26 @@ tm_chart_render (cairo_t               *cr,
       break;
     }
 
-  tm_chart_lane_outline (cr, o, &c.l, slots);
-  draw_oom_marks (&c);
-  draw_selection (&c);
-  draw_hover (&c, hover_values);
+  if (!timeless)
+    {
+      tm_chart_lane_outline (cr, o, &c.l, slots);
+      draw_oom_marks (&c);
+      draw_selection (&c);
+      draw_hover (&c, hover_values);
+    }
   cairo_restore (cr);
 
-  tm_chart_lane_draw (&c.t, o, &c.l, slots);
+  if (timeless)
+    tm_chart_histogram_draw (&c.t, o, &c.l, hist, c.y_max, bottom);
+  else
+    tm_chart_lane_draw (&c.t, o, &c.l, slots);
+  if (phase_lane)
+    tm_chart_phase_lane_draw (&c.t, model, o, &c.l, c.l.y + c.l.height + 3);
   if (o->kind == TM_CHART_MEMORY)
-    draw_pause_marks (&c, c.l.y + c.l.height + 3);
+    draw_pause_marks (&c, c.l.y + c.l.height + 3 + (phase_lane ? TM_CHART_PHASE_LANE + 3 : 0));
 
-  tm_render_time_axis (&c.t, &c.l, bottom, o->width - 2, o->foreground);
+  if (!timeless)
+    tm_render_time_axis (&c.t, &c.l, bottom, o->width - 2, o->foreground);
 
   cairo_restore (cr);
 
@@ -829,6 +887,7 @@ tm_chart_render (cairo_t               *cr,
 
   g_free (c.dx);
   g_free (c.dy);
+  g_free (hist);
 }
 
 static void

@@ -20,6 +20,8 @@ typedef enum {
   TM_CHART_OVERHEAD,      /* share of time spent in GC pauses */
   TM_CHART_ALLOCATIONS,   /* allocations and temporary allocations per second, per interval */
   TM_CHART_RSS,           /* resident memory where recorded (heaptrack), heap in use beside it */
+  TM_CHART_PAUSES,        /* each stop-the-world pause at its time, its length up */
+  TM_CHART_PAUSE_HISTOGRAM, /* pause lengths in the selection (or the view), log-binned */
   TM_CHART_N_KINDS
 } TmChartKind;
 

@@ -150,22 +150,28 @@ tm_render_value_axis (const TmRenderText  *t,
                       const TmAxisTicks   *ticks,
                       TmColor              fg)
 {
-  cairo_t *cr = t->cr;
-
-  cairo_save (cr);
-  cairo_set_line_width (cr, 1);
   for (guint i = 0; i < ticks->n_ticks; i++)
     {
-      double y = round (value_y (l, y_max, ticks->ticks[i])) + 0.5;
       g_autofree char *label = tm_axis_format_tick (ticks, ticks->ticks[i]);
-
-      tm_render_set_color (cr, fg, i == 0 ? 0.35 : 0.10);
-      cairo_move_to (cr, l->x, y);
-      cairo_line_to (cr, l->x + l->width, y);
-      cairo_stroke (cr);
-      tm_render_draw_text (t, label, l->x - 6, y, 1.0, 0.5, FALSE, fg, 0.65, -1);
+      tm_render_value_gridline (t, l, value_y (l, y_max, ticks->ticks[i]), label, i == 0, fg);
     }
+}
+
+void
+tm_render_value_gridline (const TmRenderText *t, const TmChartLayout *l, double y, const char *label,
+                          gboolean base, TmColor fg)
+{
+  cairo_t *cr = t->cr;
+
+  y = round (y) + 0.5;
+  cairo_save (cr);
+  cairo_set_line_width (cr, 1);
+  tm_render_set_color (cr, fg, base ? 0.35 : 0.10);
+  cairo_move_to (cr, l->x, y);
+  cairo_line_to (cr, l->x + l->width, y);
+  cairo_stroke (cr);
   cairo_restore (cr);
+  tm_render_draw_text (t, label, l->x - 6, y, 1.0, 0.5, FALSE, fg, 0.65, -1);
 }
 
 void

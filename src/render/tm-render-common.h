@@ -103,6 +103,14 @@ void         tm_render_value_axis   (const TmRenderText  *t,
                                      double               y_max,
                                      const TmAxisTicks   *ticks,
                                      TmColor              foreground);
+/* One grid line across the plot at y with its label left of it; the
+ * base line (the axis) stronger. */
+void         tm_render_value_gridline (const TmRenderText  *t,
+                                       const TmChartLayout *plot,
+                                       double               y,
+                                       const char          *label,
+                                       gboolean             base,
+                                       TmColor              foreground);
 /* Time grid, ticks at `bottom` and labels below them; a label reaching
  * past label_right is left out, as is one overlapping its neighbour. */
 void         tm_render_time_axis    (const TmRenderText  *t,

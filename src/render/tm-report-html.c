@@ -163,7 +163,10 @@ put_timeline_chart (Html *h, TmChartKind kind, double height, double start_ns, d
   o.bands = h->bands;
   o.n_bands = h->n_bands;
   o.selected_band = selected;
-  return put_figure (h, CHART_WIDTH, height, draw_timeline, &args, tm_chart_kind_title (kind), caption, error);
+  /* heaptrack's blocks: the chart's own title */
+  return put_figure (h, CHART_WIDTH, height, draw_timeline, &args,
+                     kind == TM_CHART_OBJECTS && h->model->time_points ? _("Live Allocations") : tm_chart_kind_title (kind),
+                     caption, error);
 }
 
 /* ---- the parts ---- */
@@ -671,6 +674,13 @@ put_document (Html *h, GError **error)
       for (guint i = 1; i <= tm_trace_n_gcs (h->trace) && !has_pauses; i++)
         has_pauses = tm_trace_gc (h->trace, i)->pause_ns > 0;
       if (has_pauses && !put_timeline_chart (h, TM_CHART_OVERHEAD, 240, 0, 0, r->window, NULL, error))
+        return FALSE;
+      /* heaptrack recordings: heaptrack_gui's charts over time */
+      if (h->model->time_points && h->trace->total_allocs > 0 &&
+          !put_timeline_chart (h, TM_CHART_ALLOCATIONS, 240, 0, 0, r->window, NULL, error))
+        return FALSE;
+      if (h->model->time_points && h->model->n_committed > 0 &&
+          !put_timeline_chart (h, TM_CHART_RSS, 240, 0, 0, r->window, NULL, error))
         return FALSE;
     }
   else

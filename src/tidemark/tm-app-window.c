@@ -45,6 +45,8 @@ struct _TmAppWindow
   TmChartView          *overhead_chart;
   TmChartView          *allocations_chart;
   TmChartView          *rss_chart;
+  TmChartView          *pauses_chart;
+  TmChartView          *histogram_chart;
   GtkNotebook          *analysis_notebook;
   GtkPaned             *vpaned;
   TmSelectionPage      *selection_page;
@@ -215,7 +217,10 @@ update_actions (TmAppWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.cancel-load", self->load_cancellable != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", loaded && self->trace->n_graphs >= 2);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
+  /* GC configuration advice: not for heaptrack's time points */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection",
+                                 loaded && tm_trace_n_gcs (self->trace) > 0 &&
+                                 g_strcmp0 (self->trace->format, "heaptrack") != 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", loaded && tm_trace_n_gcs (self->trace) > 0);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection",
                                  loaded && tm_trace_n_gcs (self->trace) > 0 && self->trace->total_allocs > 0);
@@ -313,6 +318,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
     gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && has_objects (trace));
     gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
+    /* the pause charts where there are pauses to chart */
+    gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), model->n_pauses > 0);
+    gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), model->n_pauses > 0);
   }
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
@@ -945,6 +953,7 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, overhead_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, allocations_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, rss_chart);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, pauses_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, analysis_notebook);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, vpaned);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, selection_page);
@@ -989,6 +998,10 @@ tm_app_window_init (TmAppWindow *self)
   tm_chart_view_set_session (self->overhead_chart, self->session);
   tm_chart_view_set_session (self->allocations_chart, self->session);
   tm_chart_view_set_session (self->rss_chart, self->session);
+  tm_chart_view_set_session (self->pauses_chart, self->session);
+  /* the pause histogram sits under the GC summary on the Selection page */
+  self->histogram_chart = TM_CHART_VIEW (tm_selection_page_get_histogram (self->selection_page));
+  tm_chart_view_set_session (self->histogram_chart, self->session);
   g_signal_connect (self->session, "notify", G_CALLBACK (session_notify_cb), self);
   g_signal_connect (settings, "changed", G_CALLBACK (settings_changed_cb), self);
 
@@ -1059,6 +1072,8 @@ tm_app_window_get_chart (TmAppWindow *self, TmChartKind kind)
     case TM_CHART_OVERHEAD: return GTK_WIDGET (self->overhead_chart);
     case TM_CHART_ALLOCATIONS: return GTK_WIDGET (self->allocations_chart);
     case TM_CHART_RSS:      return GTK_WIDGET (self->rss_chart);
+    case TM_CHART_PAUSES:   return GTK_WIDGET (self->pauses_chart);
+    case TM_CHART_PAUSE_HISTOGRAM: return GTK_WIDGET (self->histogram_chart);
     case TM_CHART_MEMORY:
     case TM_CHART_N_KINDS:
     default:                return GTK_WIDGET (self->memory_chart);

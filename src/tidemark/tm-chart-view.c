@@ -3,6 +3,7 @@
 #include "tm-chart-view.h"
 #include "tm-downsample.h"
 #include "tm-chart-lane.h"
+#include "tm-chart-pauses.h"
 #include "tm-format-util.h"
 
 #include <glib/gi18n.h>
@@ -71,6 +72,12 @@ fill_options (TmChartView *self, TmChartOptions *o, double width, double height,
   o->n_bands = n_bands;
   o->selected_band = tm_session_get_selected_window (self->session);
   o->overhead_threshold = tm_session_get_overhead_threshold (self->session);
+  if (self->kind == TM_CHART_PAUSE_HISTOGRAM && !o->has_selection)
+    {
+      /* beside the GC summary: the selection's pauses, else the run's */
+      o->view_start_ns = tm_session_get_whole_start (self->session);
+      o->view_end_ns = tm_session_get_whole_end (self->session);
+    }
 
   if (for_screen)
     {
@@ -134,7 +141,7 @@ gc_at_x (TmChartView *self, double x)
 {
   TmTimelineModel *model = self->session ? tm_session_get_model (self->session) : NULL;
 
-  if (model == NULL || !self->have_layout)
+  if (model == NULL || !self->have_layout || self->kind == TM_CHART_PAUSE_HISTOGRAM)
     return 0;
   if (x < self->layout.x || x > self->layout.x + self->layout.width)
     return 0;
@@ -280,6 +287,45 @@ tm_chart_view_describe_gc (TmChartView *self, guint gc)
   return g_string_free (s, FALSE);
 }
 
+/* A concurrent phase or stall under the pointer in the memory chart's
+ * lane of them. */
+static char *
+describe_phase (TmChartView *self, double x, double y)
+{
+  TmTimelineModel *m = tm_session_get_model (self->session);
+  TmTrace *trace = tm_session_get_trace (self->session);
+  double lane = self->layout.y + self->layout.height + 3;
+  const TmGcPhase *ph;
+  g_autofree char *at = NULL, *len = NULL, *name = NULL;
+  GString *s;
+  int i;
+
+  if (self->kind != TM_CHART_MEMORY || m == NULL || trace == NULL || !tm_chart_has_phase_lane (m) ||
+      y < lane || y > lane + TM_CHART_PHASE_LANE || x < self->layout.x || x > self->layout.x + self->layout.width)
+    return NULL;
+  i = tm_timeline_model_phase_at (m, tm_chart_layout_x_to_ns (&self->layout, x),
+                                  4 * (self->layout.t1 - self->layout.t0) / MAX (self->layout.width, 1));
+  if (i < 0 || (guint) i >= trace->gc_phases->len)
+    return NULL;
+  ph = &g_array_index (trace->gc_phases, TmGcPhase, i);
+  at = tm_format_duration ((double) ph->start_ns);
+  len = tm_format_duration ((double) (ph->end_ns - ph->start_ns));
+  name = g_markup_escape_text (ph->name, -1);
+  s = g_string_new (NULL);
+  g_string_append_printf (s, "<b>%s</b>", name);
+  if (ph->jvm_gc_id >= 0)
+    g_string_append_printf (s, " · GC(%" G_GINT64_FORMAT ")", ph->jvm_gc_id);
+  g_string_append_c (s, '\n');
+  /* Translators: when a concurrent GC phase started and how long it ran */
+  g_string_append_printf (s, _("At %s, for %s"), at, len);
+  if (*ph->detail)
+    {
+      g_autofree char *detail = g_markup_escape_text (ph->detail, -1);
+      g_string_append_printf (s, "\n%s", detail);
+    }
+  return g_string_free (s, FALSE);
+}
+
 static gboolean
 query_tooltip_cb (GtkWidget  *widget,
                   int         x,
@@ -310,6 +356,13 @@ query_tooltip_cb (GtkWidget  *widget,
           gtk_tooltip_set_text (tooltip, text);
           return TRUE;
         }
+    }
+  if (self->kind == TM_CHART_PAUSE_HISTOGRAM)
+    return FALSE;   /* no time axis */
+  if (!keyboard && self->session != NULL && self->have_layout && (markup = describe_phase (self, x, y)) != NULL)
+    {
+      gtk_tooltip_set_markup (tooltip, markup);
+      return TRUE;
     }
   if (keyboard || (gc = gc_at_x (self, x)) == 0)
     return FALSE;
@@ -342,7 +395,7 @@ scroll_cb (GtkEventControllerScroll *scroll, double dx, double dy, TmChartView *
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (scroll));
   double span, center;
 
-  if (self->session == NULL || !self->have_layout)
+  if (self->session == NULL || !self->have_layout || self->kind == TM_CHART_PAUSE_HISTOGRAM)
     return FALSE;
   span = tm_session_get_visible_end (self->session) - tm_session_get_visible_start (self->session);
 
@@ -374,7 +427,7 @@ drag_update_cb (GtkGestureDrag *gesture, double off_x, double off_y, TmChartView
 {
   double x0, x1;
 
-  if (self->session == NULL || !self->have_layout)
+  if (self->session == NULL || !self->have_layout || self->kind == TM_CHART_PAUSE_HISTOGRAM)
     return;
   if (!self->dragging && fabs (off_x) < DRAG_THRESHOLD)
     return;
@@ -418,7 +471,7 @@ drag_end_cb (GtkGestureDrag *gesture, double off_x, double off_y, TmChartView *s
 {
   int band;
 
-  if (self->session == NULL || !self->have_layout || self->dragging)
+  if (self->session == NULL || !self->have_layout || self->dragging || self->kind == TM_CHART_PAUSE_HISTOGRAM)
     return;
 
   /* A click on a window's marker selects it; on the plot, the narrowest
@@ -462,7 +515,7 @@ context_menu_cb (GtkGestureClick *click, int n_press, double x, double y, TmChar
       gtk_widget_set_halign (self->popover, GTK_ALIGN_START);
     }
 
-  if (self->have_layout && (band = band_at_x (self, x)) >= 0)
+  if (self->have_layout && self->kind != TM_CHART_PAUSE_HISTOGRAM && (band = band_at_x (self, x)) >= 0)
     {
       g_autofree char *action = g_strdup_printf ("win.select-window(%d)", band);
       g_menu_append (menu, _("_Select This Window"), action);

@@ -3,6 +3,7 @@
 #include "tm-config.h"
 #include "tm-selection-page.h"
 #include "tm-chart.h"
+#include "tm-chart-view.h"
 #include "tm-format-util.h"
 #include "tm-gc-summary-rows.h"
 #include "tm-report.h"
@@ -23,6 +24,7 @@ struct _TmSelectionPage
   GtkGrid   *gc_summary_grid;
   GtkWidget *heap_button;
   GtkWidget *ds_button;
+  GtkWidget *histogram;
 };
 
 G_DEFINE_FINAL_TYPE (TmSelectionPage, tm_selection_page, GTK_TYPE_WIDGET)
@@ -86,6 +88,12 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
   gboolean shown;
 
   clear_grid (self->gc_summary_grid);
+  /* heaptrack's time points have no collections to summarise */
+  if (trace != NULL && g_strcmp0 (trace->format, "heaptrack") == 0)
+    {
+      gtk_widget_set_visible (self->gc_summary_heading, FALSE);
+      return;
+    }
   if (trace != NULL && first_gc == 0 && tm_trace_n_gcs (trace) > 0)
     {
       first_gc = 1;
@@ -99,15 +107,21 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
 }
 
 static void
-update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st)
+update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st, gboolean time_points)
 {
   g_autofree char *t0 = tm_format_time_point (st->start_ns);
   g_autofree char *t1 = tm_format_time_point (st->end_ns);
   g_autofree char *title = NULL;
 
-  if (w)
+  /* heaptrack recordings have time points, not GCs */
+  if (w && time_points)
+    title = g_strdup_printf (_("%s: time points %u–%u, %s – %s"), tm_chart_window_label (w->kind),
+                             st->first_gc, st->last_gc, t0, t1);
+  else if (w)
     title = g_strdup_printf (_("%s: GC %u–%u, %s – %s"), tm_chart_window_label (w->kind),
                              st->first_gc, st->last_gc, t0, t1);
+  else if (time_points)
+    title = g_strdup_printf (_("Selection: time points %u–%u, %s – %s"), st->first_gc, st->last_gc, t0, t1);
   else
     title = g_strdup_printf (_("Selection: GC %u–%u, %s – %s"), st->first_gc, st->last_gc, t0, t1);
   gtk_label_set_label (self->selection_title, title);
@@ -160,6 +174,53 @@ update_figures (TmSelectionPage *self, const TmRangeStats *st)
     }
 }
 
+/* A heaptrack recording's range in heaptrack's terms: time points, heap
+ * in use, blocks allocated and not freed, the allocations and temporary
+ * allocations of its intervals (after its first point up to its last),
+ * the highest RSS sampled; no GCs, pauses or reachable memory. */
+static void
+update_figures_points (TmSelectionPage *self, const TmTimelineModel *m, const TmRangeStats *st)
+{
+  g_autofree char *duration = tm_format_duration (st->end_ns - st->start_ns);
+  g_autofree char *points = g_strdup_printf ("%u", st->n_gcs);
+  g_autofree char *a0 = tm_format_bytes (st->used_after_first);
+  g_autofree char *a1 = tm_format_bytes (st->used_after_last);
+  g_autofree char *growth = signed_bytes (st->used_after_last - st->used_after_first);
+  g_autofree char *heap = g_strdup_printf ("%s → %s (%s)", a0, a1, growth);
+  g_autofree char *o0 = tm_format_count ((guint64) st->live_objects_first);
+  g_autofree char *o1 = tm_format_count ((guint64) st->live_objects_last);
+  g_autofree char *blocks = g_strdup_printf ("%s → %s", o0, o1);
+  double allocations = 0, temporary = 0, rss = NAN, secs = (st->end_ns - st->start_ns) / 1e9;
+  g_autofree char *count = NULL, *rate = NULL, *allocs = NULL, *temp_count = NULL, *temp = NULL;
+  int row = 0;
+
+  for (guint i = st->first_gc; i < st->last_gc; i++)   /* the intervals up to points first+1..last */
+    {
+      allocations += m->allocations[i];
+      temporary += m->temporary[i];
+    }
+  for (guint i = st->first_gc - 1; i < st->last_gc; i++)
+    if (!isnan (m->committed[i]))
+      rss = isnan (rss) ? m->committed[i] : MAX (rss, m->committed[i]);
+  count = tm_format_count ((guint64) allocations);
+  rate = tm_format_count ((guint64) round (secs > 0 ? allocations / secs : 0));
+  allocs = g_strdup_printf (_("%s (%s per second)"), count, rate);
+  temp_count = tm_format_count ((guint64) temporary);
+  temp = g_strdup_printf (_("%s (%.1f %% of them)"), temp_count, allocations > 0 ? 100 * temporary / allocations : 0.0);
+
+  grid_row (self->selection_grid, row++, _("Duration"), duration);
+  grid_row (self->selection_grid, row++, _("Time points"), points);
+  grid_row (self->selection_grid, row++, _("Heap in use"), heap);
+  grid_row (self->selection_grid, row++, _("Blocks allocated and not freed"), blocks);
+  grid_row (self->selection_grid, row++, _("Allocations"), allocs);
+  grid_row (self->selection_grid, row++, _("Temporary allocations"), temp);
+  if (!isnan (rss))
+    {
+      g_autofree char *r = tm_format_bytes (rss);
+      grid_row (self->selection_grid, row++, _("Highest RSS"), r);
+    }
+}
+
 void
 tm_selection_page_update (TmSelectionPage *self, TmSession *session, TmTrace *trace)
 {
@@ -182,8 +243,11 @@ tm_selection_page_update (TmSelectionPage *self, TmSession *session, TmTrace *tr
       return;
     }
   update_gc_summary (self, trace, st.first_gc, st.last_gc);
-  update_title (self, tm_session_get_window (session, tm_session_get_selected_window (session)), &st);
-  update_figures (self, &st);
+  update_title (self, tm_session_get_window (session, tm_session_get_selected_window (session)), &st, m->time_points);
+  if (m->time_points)
+    update_figures_points (self, m, &st);
+  else
+    update_figures (self, &st);
 }
 
 void
@@ -217,11 +281,20 @@ tm_selection_page_class_init (TmSelectionPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, gc_summary_grid);
   gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, heap_button);
   gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, ds_button);
+  gtk_widget_class_bind_template_child (widget_class, TmSelectionPage, histogram);
   gtk_widget_class_set_css_name (widget_class, "tm-selection-page");
 }
 
 static void
 tm_selection_page_init (TmSelectionPage *self)
 {
+  g_type_ensure (TM_TYPE_CHART_VIEW);
   gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+tm_selection_page_get_histogram (TmSelectionPage *self)
+{
+  g_return_val_if_fail (TM_IS_SELECTION_PAGE (self), NULL);
+  return self->histogram;
 }

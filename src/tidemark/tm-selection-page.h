@@ -25,4 +25,7 @@ void tm_selection_page_update            (TmSelectionPage *self,
 void tm_selection_page_set_objects_note  (TmSelectionPage *self,
                                           const char      *reason);
 
+/* The pause histogram under the GC summary (a TmChartView). */
+GtkWidget *tm_selection_page_get_histogram (TmSelectionPage *self);
+
 G_END_DECLS

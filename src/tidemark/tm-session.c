@@ -171,11 +171,9 @@ tm_session_set_document (TmSession *self, TmDocument *document)
   self->whole_end = model ? MAX ((double) model->duration_ns, MIN_SPAN_NS) : 1;
   /* A GC log knows nothing before its first event (an excerpt, or a log
    * started late): the time axis starts there, not at 0. */
-  if (self->trace != NULL && model != NULL && model->n_gcs > 0 && g_strcmp0 (self->trace->format, "gc-log") == 0)
+  if (self->trace != NULL && model != NULL && g_strcmp0 (self->trace->format, "gc-log") == 0)
     {
-      double first = model->start_ns[0];
-      for (guint i = 1; i < model->n_gcs; i++)
-        first = MIN (first, model->start_ns[i]);
+      double first = tm_timeline_model_first_event (model);
       if (first > 0 && self->whole_end - first >= MIN_SPAN_NS)
         self->whole_start = first;
     }

@@ -138,7 +138,9 @@ record (guint64 allocs, gboolean python)
   char *path = g_strconcat (base, ".zst", NULL);
   g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, allocs);
   const char *c_argv[] = { "heaptrack", "-o", base, self, "--workload", n, NULL };
-  const char *py_argv[] = { "heaptrack", "-o", base, "python3", "-c", python_workload, n, NULL };
+  /* the interpreter itself, not a wrapper script (pyenv's shims are) */
+  const char *python3 = g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE) ? "/usr/bin/python3" : "python3";
+  const char *py_argv[] = { "heaptrack", "-o", base, python3, "-c", python_workload, n, NULL };
   const char **argv = python ? py_argv : c_argv;
   g_autoptr(GError) error = NULL;
   int status = 0;
@@ -184,35 +186,44 @@ typedef struct {
   double peak_rss_mib;
 } ChildRun;
 
-/* Runs argv with stdout into out_path (or /dev/null); its wall and CPU
- * time and peak RSS, from wait4. */
+/* Runs argv under GNU time with stdout into out_path (or /dev/null); its
+ * wall and CPU time and peak RSS.  Through time(1) because a process
+ * keeps its peak RSS across exec: a child spawned from this big process
+ * would report this process's size. */
 static void
 run_child (const char *const *argv, const char *out_path, ChildRun *run)
 {
+  g_autofree char *times = g_build_filename (g_get_tmp_dir (), "tidemark-bench-time.txt", NULL);
+  g_autofree char *text = NULL;
+  const char *timed[16] = { "/usr/bin/time", "-f", "%M %e %U %S", "-o", times };
   posix_spawn_file_actions_t fa;
-  struct rusage ru;
+  double kib = 0, e = 0, u = 0, sy = 0;
   pid_t pid;
-  int status = 0;
-  double t0 = now_s ();
+  int status = 0, n = 5;
   extern char **environ;
 
+  for (int i = 0; argv[i] != NULL && n < 15; i++)
+    timed[n++] = argv[i];
+  timed[n] = NULL;
   posix_spawn_file_actions_init (&fa);
   posix_spawn_file_actions_addopen (&fa, 1, out_path ? out_path : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0644);
   posix_spawn_file_actions_addopen (&fa, 2, "/dev/null", O_WRONLY, 0);
-  if (posix_spawnp (&pid, argv[0], &fa, NULL, (char *const *) argv, environ) != 0)
+  if (posix_spawn (&pid, timed[0], &fa, NULL, (char *const *) timed, environ) != 0)
     {
-      g_printerr ("cannot run %s\n", argv[0]);
+      g_printerr ("cannot run %s (needs GNU time)\n", timed[0]);
       exit (2);
     }
   posix_spawn_file_actions_destroy (&fa);
-  if (wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+  if (waitpid (pid, &status, 0) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0 ||
+      !g_file_get_contents (times, &text, NULL, NULL) || sscanf (text, "%lf %lf %lf %lf", &kib, &e, &u, &sy) != 4)
     {
       g_printerr ("%s failed\n", argv[0]);
       exit (2);
     }
-  run->wall = now_s () - t0;
-  run->cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
-  run->peak_rss_mib = ru.ru_maxrss / 1024.0;
+  g_unlink (times);
+  run->wall = e;
+  run->cpu = u + sy;
+  run->peak_rss_mib = kib / 1024.0;
 }
 
 /* heaptrack_print and the import, each in a child of its own */
@@ -386,7 +397,7 @@ main (int argc, char **argv)
     { "heaptrack", 0, 0, G_OPTION_ARG_FILENAME, &file, "heaptrack file (default: record one)", "FILE" },
     { "allocs", 0, 0, G_OPTION_ARG_INT64, &allocs, "allocations to record (default 10^7)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "repetitions, best time counts (default 2)", "R" },
-    { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6)", "N" },
+    { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6; 0: none)", "N" },
     { "python", 0, 0, G_OPTION_ARG_NONE, &python, "record a Python program (default: a C one)", NULL },
     { "workload", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &workload_n, NULL, NULL },
     { "import-only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &import_only, NULL, NULL },
@@ -483,6 +494,8 @@ main (int argc, char **argv)
     g_print ("\nWARNING: totals differ from heaptrack_print\n");
   tm_trace_unref (t);
 
+  if (gclog_lines <= 0)
+    return 0;
   g_print ("\n## GC log parsing\n\n| log | size | GCs | best time | lines/s | MiB/s |\n|---|---|---|---|---|---|\n");
   bench_gclog ("jdk17-g1.log", (guint64) gclog_lines, (guint) rounds);
   bench_gclog ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt", (guint64) gclog_lines, (guint) rounds);

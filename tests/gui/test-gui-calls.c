@@ -236,6 +236,21 @@ collect_views (GtkWidget *root, GPtrArray *out)
     collect_views (c, out);
 }
 
+/* A label under root whose text starts with prefix, or NULL */
+static GtkLabel *
+find_label (GtkWidget *root, const char *prefix)
+{
+  if (GTK_IS_LABEL (root) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (root)), prefix))
+    return GTK_LABEL (root);
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkLabel *l = find_label (c, prefix);
+      if (l != NULL)
+        return l;
+    }
+  return NULL;
+}
+
 /* A selected window of time points: Analyze > Call Stacks in Selection
  * shows what those points allocated and kept (heaptrack's time filter):
  * the leaker's nodes of that stretch, nothing before or after. */
@@ -251,6 +266,27 @@ test_window (void)
   tm_gui_test_open_and_wait (win, path);
   whole = wait_for_view (win);
   tm_session_select_gcs (tm_app_window_get_session (win), 10, 20);
+  tm_gui_test_spin (100);
+  /* the Selection page speaks of time points, heap in use and blocks, and
+   * counts the allocations of the intervals after point 10 up to 20 */
+  {
+    TmTimelineModel *m = tm_session_get_model (tm_app_window_get_session (win));
+    g_autofree char *count = NULL;
+    GtkLabel *value;
+    double n = 0;
+
+    for (guint i = 10; i < 20; i++)
+      n += m->allocations[i];
+    count = tm_format_count ((guint64) n);
+    g_assert_nonnull (find_label (GTK_WIDGET (win), "Selection: time points 10–20"));
+    g_assert_nonnull (find_label (GTK_WIDGET (win), "Blocks allocated and not freed"));
+    g_assert_null (find_label (GTK_WIDGET (win), "GC overhead"));
+    value = find_label (GTK_WIDGET (win), "GC Summary");
+    g_assert_true (value == NULL || !gtk_widget_get_visible (GTK_WIDGET (value)));
+    value = find_label (GTK_WIDGET (win), count);
+    g_assert_nonnull (value);
+    g_assert_nonnull (strstr (gtk_label_get_text (value), "per second"));
+  }
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (win), "win.call-stacks", NULL));
   tm_gui_test_spin (200);
   collect_views (GTK_WIDGET (win), views);

@@ -97,6 +97,12 @@ test_summary (void)
     g_assert_nonnull (strstr (reason, "no objects"));
   }
 
+  /* the pause charts: over time in the chart column, the histogram under the summary */
+  g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_PAUSES)));
+  g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_PAUSE_HISTOGRAM)));
+  g_assert_nonnull (gtk_widget_get_ancestor (tm_app_window_get_chart (win, TM_CHART_PAUSE_HISTOGRAM), GTK_TYPE_NOTEBOOK));
+  g_assert_null (gtk_widget_get_ancestor (tm_app_window_get_chart (win, TM_CHART_PAUSES), GTK_TYPE_NOTEBOOK));
+
   /* GCs 2 and 3 selected: the summary of the range (paused 1.10 s) */
   session = tm_app_window_get_session (win);
   tm_session_select_gcs (session, 2, 3);
@@ -112,7 +118,11 @@ test_summary (void)
     {
       g_autofree char *png = g_build_filename (g_getenv ("TIDEMARK_GUI_SCREENSHOT_DIR"), "gclog-summary.png", NULL);
       g_autoptr(GError) error = NULL;
+      g_autofree char *hist = g_build_filename (g_getenv ("TIDEMARK_GUI_SCREENSHOT_DIR"), "gclog-histogram.png", NULL);
+      g_autofree char *pauses = g_build_filename (g_getenv ("TIDEMARK_GUI_SCREENSHOT_DIR"), "gclog-pauses.png", NULL);
       g_assert_true (tm_app_window_export_chart (win, TM_CHART_MEMORY, png, 900, 320, &error));
+      g_assert_true (tm_app_window_export_chart (win, TM_CHART_PAUSE_HISTOGRAM, hist, 700, 190, &error));
+      g_assert_true (tm_app_window_export_chart (win, TM_CHART_PAUSES, pauses, 900, 200, &error));
     }
   gtk_window_destroy (GTK_WINDOW (win));
   tm_gui_test_spin (20);

@@ -8,9 +8,10 @@
  * For docs/screenshot.png and for looking at a change; not installed.
  *
  *   tm-screenshot TRACE OUT.png [--select N] [--action ACTION] [--wait MS]
- *                 [--size WxH] [--memory-limit MIB]
+ *                 [--size WxH] [--memory-limit MIB] [--page N]
  *                 [--while-loading MS --loading-png FILE [--cancel]]
  *
+ * --page N shows the N-th page of the analysis notebook (0: Selection).
  * --while-loading saves FILE that many milliseconds into the load (the
  * progress page); --cancel then cancels the load as its button does and
  * saves OUT.png once the window is idle again.
@@ -51,10 +52,25 @@ idle (gpointer data)
   return !tm_app_window_is_busy (data);
 }
 
+/* The first notebook under w (the analysis pages) */
+static GtkNotebook *
+find_notebook (GtkWidget *w)
+{
+  if (GTK_IS_NOTEBOOK (w))
+    return GTK_NOTEBOOK (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkNotebook *n = find_notebook (c);
+      if (n != NULL)
+        return n;
+    }
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
-  gint select = 0, wait_ms = 3000, memory_limit_mib = 0, loading_ms = -1;
+  gint select = 0, wait_ms = 3000, memory_limit_mib = 0, loading_ms = -1, page = -1;
   g_autofree char *loading_png = NULL;
   gboolean cancel = FALSE;
   g_autofree char *action = NULL;
@@ -66,6 +82,7 @@ main (int argc, char **argv)
     { "wait", 0, 0, G_OPTION_ARG_INT, &wait_ms, "Milliseconds to let views compute (default 3000)", "MS" },
     { "size", 0, 0, G_OPTION_ARG_STRING, &size, "Window size (default: the saved one)", "WxH" },
     { "memory-limit", 0, 0, G_OPTION_ARG_INT, &memory_limit_mib, "Preferences > Memory limit (MiB; default 0)", "MIB" },
+    { "page", 0, 0, G_OPTION_ARG_INT, &page, "Show this page of the analysis notebook (0: Selection)", "N" },
     { "while-loading", 0, 0, G_OPTION_ARG_INT, &loading_ms, "Milliseconds into the load to save --loading-png", "MS" },
     { "loading-png", 0, 0, G_OPTION_ARG_FILENAME, &loading_png, "The window while loading, as a PNG", "FILE" },
     { "cancel", 0, 0, G_OPTION_ARG_NONE, &cancel, "Then cancel the load and save OUT.png", NULL },
@@ -149,6 +166,11 @@ main (int argc, char **argv)
       return 1;
     }
   tm_gui_test_spin (wait_ms);
+  if (page >= 0 && find_notebook (GTK_WIDGET (win)) != NULL)
+    {
+      gtk_notebook_set_current_page (find_notebook (GTK_WIDGET (win)), page);
+      tm_gui_test_spin (300);
+    }
   if (!save (win, argv[2]))
     return 2;
   gtk_window_destroy (GTK_WINDOW (win));
