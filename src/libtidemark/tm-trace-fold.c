@@ -176,11 +176,12 @@ grow_seq_blocks (TmTrace *t, guint64 hi_seq)
   t->n_seq_blocks = blocks;
 }
 
-/* The rows before each block from lo_seq's block on, after its bits are set. */
+/* The rows before each block from lo_seq's block on (it may be new),
+ * after their bits are set. */
 static void
 count_seq_blocks (TmTrace *t, guint64 lo_seq)
 {
-  for (guint64 k = lo_seq / 64 + 1; k < t->n_seq_blocks; k++)
+  for (guint64 k = MAX (lo_seq / 64, 1); k < t->n_seq_blocks; k++)
     {
       const TmSeqBlock *p = &t->seq_blocks[k - 1];
       t->seq_blocks[k].rows_before = p->rows_before + tm_popcount64 ((guint64) p->bits[1] << 32 | p->bits[0]);
