@@ -80,7 +80,17 @@ assert g['throughput']['config'] == 'collector=Parallel heap=3x', g
 assert g['throughput']['flags'].startswith('-XX:+UseParallelGC -Xmx'), g
 assert g['latency']['config'] == 'collector=ZGC'
 assert g['footprint']['config'] == 'collector=Serial heap=1.5x'   # only idle-big has one
+# the decision trees: throughput splits the two on allocation halfway
+# between 0.3 and 2.6; the other goals have one workload each (a leaf)
+t = d['decision_tree']
+assert t['throughput'] == {'config': 'collector=Parallel heap=3x',
+                           'conditions': ['log10 allocation MiB/s > 1.45'], 'like': ['fast-allocator']}, t
+assert t['latency'] == {'config': 'collector=ZGC', 'conditions': [], 'like': ['fast-allocator']}, t
+assert t['footprint'] == {'config': 'collector=Serial heap=1.5x', 'conditions': [], 'like': ['idle-big']}, t
 " || fail "similar"
+"$cli" advise --kb "$TM_SOURCE_DIR/tests/data/kb/two.kb" "$logs/jdk17-g1.log" \
+  | grep -q '^  decision tree for throughput collector=Parallel heap=3x: log10 allocation MiB/s > 1.45 (like fast-allocator)$' \
+  || fail "decision tree text"
 "$cli" advise --kb "$TM_SOURCE_DIR/tests/data/kb/two.kb" "$logs/jdk17-g1.log" | grep -q '^Resembles (knowledge base): fast-allocator' \
   || fail "similar text"
 "$cli" advise --json --no-kb "$logs/jdk17-g1.log" | python3 -c "import json,sys; assert 'similar' not in json.load(sys.stdin)" \

@@ -3,6 +3,7 @@
  * small fixture with known answers (tests/data/kb/fixture.kb); GC
  * configurations to flags and back. */
 #include "tm-gc-config.h"
+#include "tm-gc-kb-tree.h"
 
 #include "tm-error.h"
 
@@ -90,6 +91,74 @@ test_suggest (void)
 }
 
 static void
+check_decision (const TmKbTree *tree, const TmGcFeatures *q, const char *config,
+                const char *const *conditions, const char *const *like)
+{
+  TmKbDecision d = { 0 };
+  g_autofree char *c = NULL;
+  guint n;
+
+  tm_kb_tree_decide (tree, q, &d);
+  c = tm_gc_config_to_string (&d.config);
+  g_assert_cmpstr (c, ==, config);
+  n = g_strv_length ((char **) conditions);
+  g_assert_cmpuint (d.conditions->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (d.conditions->pdata[i], ==, conditions[i]);
+  n = g_strv_length ((char **) like);
+  g_assert_cmpuint (d.like->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    g_assert_cmpstr (d.like->pdata[i], ==, like[i]);
+  tm_kb_decision_clear (&d);
+}
+
+/* Throughput over the fixture: labels P (alpha, beta: Parallel 3x), A
+ * (gamma), B (delta); Gini 0.625 at the root.  Allocation <= 2 leaves
+ * {gamma, delta} | {alpha, beta}: 2/4 * 0.5 = 0.25, as do live <= 2.25 and
+ * GCs/s <= 1 (the lower feature wins the tie); growth <= 0.5 gives 0.333.
+ * {gamma, delta} then split on growth.  Latency (delta has none): alpha
+ * G1, beta ZGC, gamma Shenandoah; allocation <= 2 takes gamma off, then
+ * live <= 1.25 parts alpha from beta. */
+static void
+test_tree (void)
+{
+  g_autoptr(TmKb) kb = fixture ();
+  g_autoptr(TmKbTree) throughput = tm_kb_tree_build (kb, TM_GOAL_THROUGHPUT, TM_KB_TREE_DEPTH);
+  g_autoptr(TmKbTree) latency = tm_kb_tree_build (kb, TM_GOAL_LATENCY, TM_KB_TREE_DEPTH);
+  g_autoptr(TmKbTree) shallow = tm_kb_tree_build (kb, TM_GOAL_THROUGHPUT, 1);
+  TmGcFeatures q = { { 3, 1.2, 0, 0, 0, 2 } };
+  TmGcFeatures leaky = { { 1, 3, 0, 0.9, 0, 0 } };
+
+  g_assert_cmpuint (tm_kb_tree_n_nodes (throughput), ==, 5);
+  check_decision (throughput, &q, "collector=Parallel heap=3x",
+                  (const char *const[]) { "log10 allocation MiB/s > 2", NULL },
+                  (const char *const[]) { "alpha", "beta", NULL });
+  check_decision (throughput, &leaky, "collector=G1",
+                  (const char *const[]) { "log10 allocation MiB/s <= 2", "live growth > 0.5", NULL },
+                  (const char *const[]) { "delta", NULL });
+
+  g_assert_cmpuint (tm_kb_tree_n_nodes (latency), ==, 5);
+  check_decision (latency, &q, "collector=G1",
+                  (const char *const[]) { "log10 allocation MiB/s > 2", "log10 live MiB <= 1.25", NULL },
+                  (const char *const[]) { "alpha", NULL });
+  check_decision (latency, &leaky, "collector=Shenandoah",
+                  (const char *const[]) { "log10 allocation MiB/s <= 2", NULL },
+                  (const char *const[]) { "gamma", NULL });
+
+  /* one level: the mixed leaf takes the first workload's configuration */
+  g_assert_cmpuint (tm_kb_tree_n_nodes (shallow), ==, 3);
+  check_decision (shallow, &leaky, "collector=G1 heap=2x new-ratio=1",
+                  (const char *const[]) { "log10 allocation MiB/s <= 2", NULL },
+                  (const char *const[]) { "gamma", "delta", NULL });
+
+  /* no entry with a configuration for the goal: no tree */
+  {
+    g_autoptr(TmKb) empty = tm_kb_new ();
+    g_assert_null (tm_kb_tree_build (empty, TM_GOAL_FOOTPRINT, TM_KB_TREE_DEPTH));
+  }
+}
+
+static void
 test_save_load (void)
 {
   g_autoptr(TmKb) kb = fixture ();
@@ -150,6 +219,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gc-kb/config", test_config);
   g_test_add_func ("/gc-kb/nearest", test_nearest);
   g_test_add_func ("/gc-kb/suggest", test_suggest);
+  g_test_add_func ("/gc-kb/tree", test_tree);
   g_test_add_func ("/gc-kb/save-load", test_save_load);
   return g_test_run ();
 }

@@ -501,6 +501,48 @@ test_jvm_gzip_growth (void)
   }
 }
 
+/* Cancelling once reading is done (the references being resolved or
+ * handed over) still stops the import; progress never goes back. */
+typedef struct {
+  GCancellable *cancel;
+  double        at, last;
+  gboolean      backwards;
+} CancelAt;
+
+static void
+cancel_at_progress (double fraction, gpointer data)
+{
+  CancelAt *c = data;
+
+  c->backwards |= fraction < c->last;
+  c->last = fraction;
+  if (fraction >= c->at)
+    g_cancellable_cancel (c->cancel);
+}
+
+static void
+test_jvm_cancel_late (void)
+{
+  const double at[] = { 0.5, 0.8, 0.86 };
+
+  if (jvm_dump2 == NULL)
+    {
+      g_test_skip ("no JDK (java, javac, jcmd) on PATH");
+      return;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (at); i++)
+    {
+      g_autoptr(GCancellable) cancel = g_cancellable_new ();
+      g_autoptr(GError) error = NULL;
+      CancelAt c = { cancel, at[i], 0, FALSE };
+      TmTrace *t = tm_hprof_import (jvm_dump2, cancel_at_progress, &c, cancel, &error);
+
+      g_assert_null (t);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_false (c.backwards);
+    }
+}
+
 /* ---- the root-path classifier ------------------------------------------ */
 
 /* The hand-written heap (hw_test_heap): R held by the static field
@@ -631,6 +673,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);
   g_test_add_func ("/hprof/jvm/counts-retained-path", test_jvm);
   g_test_add_func ("/hprof/jvm/gzip-and-two-dumps", test_jvm_gzip_growth);
+  g_test_add_func ("/hprof/jvm/cancel-late", test_jvm_cancel_late);
   if (!g_getenv ("TM_TEST_NO_JVM"))
     make_jvm_dumps ();
   ret = g_test_run ();

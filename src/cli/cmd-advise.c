@@ -33,6 +33,29 @@ append_similar_json (GString *s, const TmAdviceReport *sim)
         tm_json_append_string (s, f);
         g_string_append_c (s, '}');
       }
+  g_string_append (s, "}, \"decision_tree\": {");
+  for (guint g = 0, n = 0; g < TM_N_GOALS; g++)
+    if (sim->has_decision[g])
+      {
+        const TmKbDecision *d = &sim->decision[g];
+        g_autofree char *c = tm_gc_config_to_string (&d->config);
+
+        g_string_append_printf (s, "%s\"%s\": {\"config\": ", n++ ? ", " : "", tm_goal_to_string ((TmGoal) g));
+        tm_json_append_string (s, c);
+        g_string_append (s, ", \"conditions\": [");
+        for (guint i = 0; i < d->conditions->len; i++)
+          {
+            g_string_append (s, i ? ", " : "");
+            tm_json_append_string (s, d->conditions->pdata[i]);
+          }
+        g_string_append (s, "], \"like\": [");
+        for (guint i = 0; i < d->like->len; i++)
+          {
+            g_string_append (s, i ? ", " : "");
+            tm_json_append_string (s, d->like->pdata[i]);
+          }
+        g_string_append (s, "]}");
+      }
   g_string_append_c (s, '}');
 }
 
@@ -55,6 +78,24 @@ print_similar (const TmAdviceReport *sim)
         g_autofree char *f = tm_gc_config_flags_line (&sim->suggest[g], sim->live_bytes);
         printf ("  to start from for %-10s %s%s%s%s\n", tm_goal_to_string ((TmGoal) g), c,
                 *f ? " (" : "", f, *f ? ")" : "");
+      }
+  /* the decision tree says why: the conditions down to its leaf (only
+   * for a run like the known ones: far from all of them it is a guess) */
+  for (guint g = 0; g < TM_N_GOALS; g++)
+    if (close && sim->has_decision[g])
+      {
+        const TmKbDecision *d = &sim->decision[g];
+        g_autofree char *c = tm_gc_config_to_string (&d->config);
+        GString *why = g_string_new (NULL);
+
+        for (guint i = 0; i < d->conditions->len; i++)
+          g_string_append_printf (why, "%s%s", i ? ", " : "", (char *) d->conditions->pdata[i]);
+        for (guint i = 0; i < d->like->len; i++)
+          g_string_append_printf (why, "%s%s", i ? ", " : " (like ", (char *) d->like->pdata[i]);
+        g_string_append (why, d->like->len ? ")" : "");
+        printf ("  decision tree for %-10s %s: %s\n", tm_goal_to_string ((TmGoal) g), c,
+                why->len ? why->str : "the only configuration known");
+        g_string_free (why, TRUE);
       }
   if (close)
     printf ("  (measure before you keep it: tidemark-cli tune)\n");

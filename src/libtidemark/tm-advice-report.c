@@ -29,6 +29,14 @@ tm_advice_report_new (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
       for (guint g = 0; g < TM_N_GOALS; g++)
         r->has_suggestion[g] = r->close && tm_kb_suggest (r->kb, &f, TM_ADVICE_N_NEAREST, (TmGoal) g, &r->suggest[g]);
       r->live_bytes = tm_gc_live_estimate (trace);
+      for (guint g = 0; g < TM_N_GOALS; g++)
+        {
+          g_autoptr(TmKbTree) tree = tm_kb_tree_build (r->kb, (TmGoal) g, TM_KB_TREE_DEPTH);
+          if (tree == NULL)
+            continue;
+          tm_kb_tree_decide (tree, &f, &r->decision[g]);
+          r->has_decision[g] = TRUE;
+        }
     }
   return r;
 }
@@ -40,7 +48,11 @@ tm_advice_report_free (TmAdviceReport *r)
     return;
   g_clear_pointer (&r->advice, g_ptr_array_unref);
   for (guint g = 0; g < TM_N_GOALS; g++)
-    tm_gc_config_clear (&r->suggest[g]);
+    {
+      tm_gc_config_clear (&r->suggest[g]);
+      if (r->has_decision[g])
+        tm_kb_decision_clear (&r->decision[g]);
+    }
   g_clear_pointer (&r->kb, tm_kb_free);
   g_free (r->kb_error);
   g_free (r);

@@ -4,12 +4,15 @@
  * (`advise`) and the app's GC Advice view: the rules that fire
  * (tm-advice.h), the GC statistics of the range, and what the knowledge
  * base says: the nearest known workloads and, when the nearest is close
- * enough, the configuration they suggest per goal.
+ * enough, the configuration they suggest per goal, and per goal the leaf
+ * of its decision tree (tm-gc-kb-tree.h) the run falls in, with the
+ * conditions that lead there.
  */
 #pragma once
 
 #include "tm-advice.h"
 #include "tm-gc-config.h"
+#include "tm-gc-kb-tree.h"
 #include "tm-gc-stats.h"
 
 G_BEGIN_DECLS
@@ -28,6 +31,9 @@ typedef struct {
   TmGcConfig     suggest[TM_N_GOALS];
   gboolean       has_suggestion[TM_N_GOALS];
   guint64        live_bytes;             /* for the suggestions' heap flags */
+  /* the knowledge base's decision tree per goal: why, not only what */
+  TmKbDecision   decision[TM_N_GOALS];
+  gboolean       has_decision[TM_N_GOALS];
 } TmAdviceReport;
 
 /* Advice for GCs first..last of trace (0, 0: the whole run).  kb_path:

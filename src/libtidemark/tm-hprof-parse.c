@@ -25,6 +25,8 @@
 #define MAX_INSTANCE_BYTES  (1u << 20)     /* 65535 fields of 8 bytes fit */
 #define MAX_CHAIN           256            /* superclass chain depth */
 #define PROGRESS_STEP       (4u << 20)
+#define READ_SHARE          0.9            /* of the progress; resolving the rest */
+#define RESOLVE_STEP        (1u << 14)     /* references between progress and cancel checks */
 
 enum {
   TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_HEAP_DUMP = 0x0C,
@@ -820,7 +822,8 @@ check_progress (HprofParser *p)
   if (p->progress != NULL)
     {
       guint64 size = MAX (tm_heaptrack_source_size (p->src), 1);
-      p->progress (MIN (1.0, (double) tm_heaptrack_source_offset (p->src) / (double) size), p->progress_data);
+      p->progress (READ_SHARE * MIN (1.0, (double) tm_heaptrack_source_offset (p->src) / (double) size),
+                   p->progress_data);
     }
 }
 
@@ -998,12 +1001,12 @@ define_hierarchy (HprofParser *p)
     }
 }
 
-static void
+/* FALSE if cancelled. */
+static gboolean
 resolve (HprofParser *p)
 {
   HprofResult *r = p->r;
   gsize m = 0;
-
   guint32 *dst;
 
   hprof_addr_seal (&p->map);
@@ -1014,6 +1017,13 @@ resolve (HprofParser *p)
   for (gsize e = 0; e < p->e_src.len; e++)
     {
       guint32 t;
+      if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > 0))
+        {
+          if (g_cancellable_is_cancelled (p->cancellable))
+            return FALSE;
+          if (p->progress != NULL)
+            p->progress (READ_SHARE + (1 - READ_SHARE) * (double) e / (double) p->e_src.len, p->progress_data);
+        }
       if (!hprof_addr_find (&p->map, p->e_addr.data[e], &t))
         {
           r->dangling_refs++;
@@ -1048,6 +1058,7 @@ resolve (HprofParser *p)
       g_array_index (r->roots, HprofRoot, m++) = root;
     }
   g_array_set_size (r->roots, (guint) m);
+  return TRUE;
 }
 
 gboolean
@@ -1210,7 +1221,11 @@ tm_hprof_parse (const char      *path,
     }
   if (sink != NULL && sink->hierarchy != NULL)
     define_hierarchy (&p);
-  resolve (&p);
+  if (!resolve (&p))
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      goto out;
+    }
   ok = TRUE;
 
 out:

@@ -21,6 +21,8 @@
 #include "tm-checked.h"
 
 #define SPACE_HEAP 1
+#define PARSE_SHARE 0.85      /* of a dump's progress; handing its graph over the rest */
+#define REFS_STEP   4096u     /* sources between progress and cancel checks */
 
 gboolean
 tm_hprof_sniff (const guint8 *head, gsize len)
@@ -125,7 +127,7 @@ dump_progress (double fraction, gpointer user)
   Import *im = user;
 
   if (im->progress)
-    im->progress ((im->dump + fraction) / im->n_dumps, im->progress_data);
+    im->progress ((im->dump + PARSE_SHARE * fraction) / im->n_dumps, im->progress_data);
 }
 
 typedef struct {
@@ -191,9 +193,10 @@ set_meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
   tm_trace_builder_meta (b, key, num);
 }
 
-/* One dump's heap state: its GC, then its graph. */
-static void
-add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guint64 time_ns)
+/* One dump's heap state: its GC, then its graph.  FALSE if cancelled. */
+static gboolean
+add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guint64 time_ns,
+          GCancellable *cancellable)
 {
   TmTraceBuilder *b = im->b;
   guint32 gc = im->dump + 1;
@@ -217,7 +220,7 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   /* a dump cut at the memory limit has no graph: re-reading it would read
    * past the cut, the whole dump */
   if (im->over_budget || !tm_trace_builder_graph_begin (b, gc, 0, 0, NULL))
-    return;
+    return TRUE;
 
   for (guint i = 0; i < r->roots->len; i++)
     {
@@ -231,6 +234,17 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   for (gsize e = 0; e < r->src.len;)
     {
       guint32 src = r->src.data[e];
+      if (G_UNLIKELY (listed % REFS_STEP == 0 && listed > 0))
+        {
+          if (g_cancellable_is_cancelled (cancellable))
+            {
+              tm_vec_u64_clear (&targets);
+              return FALSE;
+            }
+          if (im->progress)
+            im->progress ((im->dump + PARSE_SHARE + (1 - PARSE_SHARE) * (double) e / (double) r->src.len) / im->n_dumps,
+                          im->progress_data);
+        }
       targets.len = 0;
       for (; e < r->src.len && r->src.data[e] == src; e++)
         tm_vec_u64_push (&targets, im->base + r->dst.data[e] + 1);
@@ -239,6 +253,7 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
     }
   tm_vec_u64_clear (&targets);
   tm_trace_builder_graph_end (b, gc, listed, NULL);
+  return TRUE;
 }
 
 TmTrace *
@@ -338,7 +353,14 @@ tm_hprof_import_many (const char * const *paths,
           /* the dump's heap state holds the objects read before the cut */
           tm_trace_builder_close_past_limit (b);
         }
-      add_dump (&im, files[k].path, prefix, &r, time_ns);
+      if (!add_dump (&im, files[k].path, prefix, &r, time_ns, cancellable))
+        {
+          g_cancellable_set_error_if_cancelled (cancellable, error);
+          tm_hprof_result_clear (&r);
+          tm_trace_builder_free (b);
+          b = NULL;
+          break;
+        }
       dangling += r.dangling_refs;
       dangling_roots += r.dangling_roots;
       unknown_layout += r.unknown_layout;

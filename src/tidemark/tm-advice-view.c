@@ -24,6 +24,16 @@ struct _TmAdviceView
 
 G_DEFINE_FINAL_TYPE (TmAdviceView, tm_advice_view, TM_TYPE_SECTION)
 
+static char *
+join (const GPtrArray *strings)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < strings->len; i++)
+    g_string_append_printf (s, "%s%s", i ? ", " : "", (const char *) strings->pdata[i]);
+  return g_string_free (s, FALSE);
+}
+
 /* The knowledge base's nearest workloads and their suggestion for the goal. */
 static char *
 similar_text (const TmAdviceReport *r, TmAdviceGoal advice_goal)
@@ -43,6 +53,23 @@ similar_text (const TmAdviceReport *r, TmAdviceGoal advice_goal)
       g_autofree char *flags = tm_gc_config_flags_line (&r->suggest[goal], r->live_bytes);
       g_string_append_printf (s, _(". Their best configuration for %s: %s (%s); measure it with “tidemark-cli tune”."),
                               tm_goal_to_string (goal), name, *flags ? flags : _("no flags"));
+    }
+  /* the decision tree's reasons, for a run like the known ones */
+  if (r->close && r->has_decision[goal])
+    {
+      const TmKbDecision *d = &r->decision[goal];
+      g_autofree char *name = tm_gc_config_to_string (&d->config);
+      g_autofree char *conditions = NULL;
+      g_autofree char *like = NULL;
+
+      conditions = join (d->conditions);
+      like = join (d->like);
+      g_string_append_c (s, '\n');
+      if (*conditions)
+        /* TRANSLATORS: the knowledge base's decision tree: conditions, configuration, workloads */
+        g_string_append_printf (s, _("Decision tree: %s leads to %s (like %s)."), conditions, name, like);
+      else
+        g_string_append_printf (s, _("Decision tree: %s (like %s)."), name, like);
     }
   return g_string_free (s, FALSE);
 }

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Makes a heap dump of about OBJECTS objects (default 10^7) with the bundled
+# Makes a heap dump of about OBJECTS objects (default 1.1 x 10^7, which
+# HeapDemo turns into ~10.25 M objects in the dump) with the bundled
 # data/demo/HeapDemo and jcmd, then runs bench-hprof on it.  The dump is
 # written to a scratch folder and removed afterwards (never committed).
 #   tests/bench/bench-hprof.sh BUILD_DIR [OBJECTS] [--gzip]
 set -euo pipefail
 build=${1:?build dir}
-objects=${2:-10000000}
+objects=${2:-11000000}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 dir=$(mktemp -d)
 trap 'exec 3>&- 2>/dev/null || true; rm -rf "$dir"' EXIT

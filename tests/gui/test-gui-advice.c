@@ -109,6 +109,35 @@ test_steady (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* With a knowledge base of two workloads (tests/data/kb/two.kb), the
+ * JDK 17 G1 log (400 MB/s) resembles fast-allocator, and the panel says
+ * why through the decision tree: allocation above halfway between the two
+ * workloads' rates. */
+static void
+test_knowledge_base (void)
+{
+  TmAppWindow *win = tm_app_window_new (fx.app);
+  g_autofree char *kb = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "data", "kb", "two.kb", NULL);
+  g_autofree char *path = g_build_filename (g_getenv ("TM_SOURCE_DIR"), "tests", "data", "gc-logs",
+                                            "jdk17-g1.log", NULL);
+  g_autofree char *old = g_strdup (g_getenv ("TIDEMARK_KB"));
+  TmAdviceView *view;
+
+  g_setenv ("TIDEMARK_KB", kb, TRUE);
+  tm_gui_test_open_and_wait (win, path);
+  tm_session_clear_selection (tm_app_window_get_session (win));
+  view = open_advice (win);
+  g_assert_cmpstr (tm_advice_view_get_similar (view)[0], ==, "fast-allocator");
+  g_assert_nonnull (tm_gui_test_find_label (GTK_WIDGET (view), "Resembles: fast-allocator"));
+  g_assert_nonnull (tm_gui_test_find_label (GTK_WIDGET (view),
+    "Decision tree: log10 allocation MiB/s > 1.45 leads to collector=Parallel heap=3x (like fast-allocator)."));
+  gtk_window_destroy (GTK_WINDOW (win));
+  if (old)
+    g_setenv ("TIDEMARK_KB", old, TRUE);
+  else
+    g_unsetenv ("TIDEMARK_KB");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -117,5 +146,6 @@ main (int argc, char **argv)
 
   g_test_add_func ("/gui/advice/log", test_log);
   g_test_add_func ("/gui/advice/steady", test_steady);
+  g_test_add_func ("/gui/advice/knowledge-base", test_knowledge_base);
   return tm_gui_test_run (&fx);
 }
