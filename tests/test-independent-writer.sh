@@ -19,6 +19,7 @@ what = sys.argv[4]
 assert info["complete"] is True, (what, info["warnings"])
 assert info["warnings"] == [], (what, info["warnings"])
 assert info["allocs"] == exp["allocs"], what
+assert info["container_ops"] == exp["container_ops"], (what, info["container_ops"], exp["container_ops"])
 if exp["deaths"] is not None:
     assert info["deaths"] == exp["deaths"], (what, info["deaths"], exp["deaths"])
 assert len(got["gcs"]) == len(exp["gcs"]), what

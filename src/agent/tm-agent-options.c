@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level, exclusive, transaction"
+#define KNOWN "output, sample-bytes, stack-depth, graph-every, status, level, exclusive, transaction, containers"
 
 static gboolean
 parse_number (const char *key, const char *value, guint64 max, guint64 *out, char **error)
@@ -121,6 +121,12 @@ tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error)
             return FALSE;
           opts->exclusive = v != 0;
         }
+      else if (strcmp (key, "containers") == 0)
+        {
+          if (!parse_number (key, value, 1, &v, error))
+            return FALSE;
+          opts->containers = v != 0;
+        }
       else if (strcmp (key, "transaction") == 0)
         {
           /* pkg.Class.method;pkg.Other.method ('.' separates the method) */
@@ -167,6 +173,12 @@ done:
           return FALSE;
         }
       opts->graph_every = 0;
+    }
+  if (opts->containers && opts->sample_bytes > 0)
+    {
+      /* operations name objects by the ids only full recording gives out */
+      *error = g_strdup ("containers needs full recording (it cannot be combined with sample-bytes)");
+      return FALSE;
     }
   if (opts->output == NULL)
     opts->output = g_strdup_printf ("tidemark-%d.tmtrace", (int) getpid ());

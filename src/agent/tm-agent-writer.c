@@ -124,6 +124,9 @@ write_event (const TmAgentEvent *ev)
     case TM_EV_TX:
       tm_agent_tx_write (a->writer, ev);
       break;
+    case TM_EV_COP:
+      tm_trace_writer_container_op (a->writer, ev->x, ev->u.length, ev->id, ev->size, ev->site, ev->thread);
+      break;
     default:
       break;
     }

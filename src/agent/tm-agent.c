@@ -443,6 +443,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
   tm_agent_gc_reset_counts (jni);
   tm_agent_tx_start (jvmti, jni);
+  tm_agent_containers_start (jvmti, jni);
   a->opts.graph_every_final = a->w_gc_family != NULL && strcmp (a->w_gc_family, "ZGC") != 0
                               && strcmp (a->w_gc_family, "Shenandoah") != 0;
 
@@ -524,6 +525,7 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     tm_trace_writer_meta (a->writer, "dropped_events", dropped);
     tm_trace_writer_meta (a->writer, "late_deaths", late);
     tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+    tm_agent_containers_write_meta (a->writer);
     /* what the graphs cost the program (it waits while the heap is walked) */
     {
       g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);
@@ -606,6 +608,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   caps.can_generate_resource_exhaustion_heap_events = 1;
   caps.can_generate_resource_exhaustion_threads_events = 1;
   tm_agent_tx_add_capabilities (&caps);
+  tm_agent_containers_add_capabilities (&caps);
   if ((*jvmti)->AddCapabilities (jvmti, &caps) != JVMTI_ERROR_NONE)
     {
       agent_log ("the JVM refused the capabilities the agent needs (tagging, sampled allocations, GC events)");
@@ -652,6 +655,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   cb.GarbageCollectionFinish = tm_agent_on_gc_finish;
   cb.ResourceExhausted = on_resource_exhausted;
   tm_agent_tx_set_callbacks (&cb);
+  tm_agent_containers_set_callbacks (&cb);
   (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH);

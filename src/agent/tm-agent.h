@@ -49,6 +49,7 @@ typedef struct {
   gboolean exclusive;         /* never overwrite: another JVM of the same
                                * command has the file, use NAME.PID.tmtrace */
   char   **transactions;      /* pkg.Class.method names, kind id = index + 1 */
+  gboolean containers;        /* record operations on java.util collections */
 } TmAgentOptions;
 
 gboolean tm_agent_options_parse (const char *text, TmAgentOptions *opts, char **error);
@@ -67,6 +68,7 @@ typedef enum {
   TM_EV_GC,
   TM_EV_OOM,        /* id time_ns, x TmOomKind, site GCs finished, thread, u.str message */
   TM_EV_TX,         /* a finished transaction run (tm-agent-tx.c) */
+  TM_EV_COP,        /* a container operation: x kind, id container, size element, u.length time_ns */
 } TmAgentEventKind;
 
 /* A TYPE's name and hierarchy (type ids; super 0 = none). */
@@ -300,5 +302,12 @@ void     tm_agent_tx_set_callbacks    (jvmtiEventCallbacks *cb);
 void     tm_agent_tx_start            (jvmtiEnv *jvmti, JNIEnv *jni);
 void     tm_agent_tx_write_kinds      (TmTraceWriter *w);
 void     tm_agent_tx_write            (TmTraceWriter *w, const TmAgentEvent *ev);
+
+/* Container operations (tm-agent-containers.c): no-ops unless the
+ * containers option is set. */
+void     tm_agent_containers_add_capabilities (jvmtiCapabilities *caps);
+void     tm_agent_containers_set_callbacks    (jvmtiEventCallbacks *cb);
+void     tm_agent_containers_start            (jvmtiEnv *jvmti, JNIEnv *jni);
+void     tm_agent_containers_write_meta       (TmTraceWriter *w);
 
 G_END_DECLS

@@ -57,9 +57,11 @@ print_json (const TmTrace *trace, const TmContainerReport *r, gboolean from_wind
       g_string_append_printf (s, ", \"object_id\": %" G_GUINT64_FORMAT ", \"lc\": %.6f, \"mc\": %.6f, \"sc\": %.6f"
                               ", \"elements\": %" G_GUINT64_FORMAT ", \"adds\": %" G_GUINT64_FORMAT
                               ", \"removes\": %" G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT
-                              ", \"first_gc\": %u, \"last_gc\": %u, \"sites\": [",
+                              ", \"first_gc\": %u, \"last_gc\": %u, \"staleness\": \"%s\""
+                              ", \"operations\": %" G_GUINT64_FORMAT ", \"sites\": [",
                               tm_trace_object_id (trace, c->head_object), c->lc, c->mc, c->sc, c->elements_at_end,
-                              c->adds, c->removes, c->bytes_at_end, c->first_gc, c->last_gc);
+                              c->adds, c->removes, c->bytes_at_end, c->first_gc, c->last_gc,
+                              c->exact ? "exact" : "upper-bound", c->ops);
       for (guint k = 0; k < c->sites->len; k++)
         {
           const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, k);
@@ -83,8 +85,13 @@ print_text (const char *path, const TmTrace *trace, const TmContainerReport *r, 
 
   printf ("Leak confidence of the containers in %s, GCs %u..%u (%s; %u reference graphs)\n", path, r->from_gc,
           r->to_gc, from_window ? "the leak window" : "the given region", r->n_graphs);
-  if (r->sc_upper_bound)
+  if (!r->ops_recorded)
     printf ("Staleness and LC are upper bounds: the graphs show when elements come and go, not when they are read.\n");
+  else if (!r->sc_upper_bound)
+    printf ("Staleness and LC are exact: from the recorded container operations (add, get, remove).\n");
+  else
+    printf ("Staleness and LC are exact from the recorded container operations, except for the containers "
+            "marked ~ (no operation recorded): upper bounds from the graphs.\n");
   printf ("%u containers alive at the end are leak-free (empty, or all they gained they lost again).\n\n",
           r->leak_free);
   printf ("%6s %6s %6s %9s %10s  %s\n", "LC", "MC", "SC", "elements", "size", "container");
@@ -93,15 +100,15 @@ print_text (const char *path, const TmTrace *trace, const TmContainerReport *r, 
       const TmContainer *c = g_ptr_array_index (r->containers, i);
       g_autofree char *b = tm_format_bytes ((double) c->bytes_at_end);
 
-      printf ("%6.3f %6.3f %6.3f %9" G_GUINT64_FORMAT " %10s  %s (object %" G_GUINT64_FORMAT ")\n", c->lc, c->mc,
-              c->sc, c->elements_at_end, b, tm_trace_type (trace, c->type)->name,
+      printf ("%6.3f %6.3f %5.3f%s %9" G_GUINT64_FORMAT " %10s  %s (object %" G_GUINT64_FORMAT ")\n", c->lc, c->mc,
+              c->sc, c->exact || !r->ops_recorded ? " " : "~", c->elements_at_end, b, tm_trace_type (trace, c->type)->name,
               tm_trace_object_id (trace, c->head_object));
       for (guint k = 0; k < c->sites->len && k < 3; k++)
         {
           const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, k);
           g_autofree char *label = site_label (trace, cs->site);
-          printf ("%31s staleness %.3f, %" G_GUINT64_FORMAT " elements from %s\n", "", cs->mean_staleness,
-                  cs->elements, label);
+          printf ("%31s staleness %.3f, %" G_GUINT64_FORMAT " elements %s %s\n", "", cs->mean_staleness,
+                  cs->elements, c->exact ? "added at" : "from", label);
         }
     }
 }

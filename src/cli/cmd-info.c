@@ -159,6 +159,7 @@ print_json (const TmTrace *t, const TmHeaptrackSummary *h)
                           gcounts.failed, gcounts.at_oom, gcounts.post_mortem);
   g_string_append (s, ", \"oom_events\": ");
   json_oom_events (s, t);
+  g_string_append_printf (s, ", \"container_ops\": %u", t->container_ops->len);
   if (!t->complete && t->stopped)
     g_string_append_printf (s, ", \"stop_offset\": %" G_GUINT64_FORMAT, t->stop_offset);
   g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
@@ -204,6 +205,11 @@ print_text (const TmTrace *t, const TmHeaptrackSummary *h)
   printf ("Deaths:        %s\n", deaths);
   printf ("Peak heap:     %s\n", peak);
   printf ("Types/sites/threads: %u / %u / %u\n", t->types->len - 1, t->sites->len - 1, t->threads->len - 1);
+  if (t->container_ops->len > 0)
+    {
+      g_autofree char *ops = tm_format_count (t->container_ops->len);
+      printf ("Container operations: %s (add, get, remove on collections)\n", ops);
+    }
   print_oom_text (t);
   if (h != NULL)
     text_heaptrack (h);

@@ -118,6 +118,7 @@ tm_cmd_record (int argc, char **argv)
   int graph_every = -1, stack_depth = -1;
   gint64 sample_bytes = 0;
   g_autofree char *transactions = NULL;
+  gboolean containers = FALSE;
   GOptionEntry entries[] = {
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, "Write the trace to FILE (default COMMAND-DATE-TIME.tmtrace)", "FILE" },
     { "graph-every", 0, 0, G_OPTION_ARG_INT, &graph_every, "A reference graph every N GCs (default 10; 0: only at the end)", "N" },
@@ -125,6 +126,8 @@ tm_cmd_record (int argc, char **argv)
     { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, "Frames per allocation site (default 2, at most 64; 0: no sites)", "N" },
     { "transaction", 0, 0, G_OPTION_ARG_STRING, &transactions,
       "Record runs of these methods as transactions, with the objects each run allocates", "CLASS.METHOD[,...]" },
+    { "containers", 0, 0, G_OPTION_ARG_NONE, &containers,
+      "Record add, get and remove on java.util collections (exact staleness for 'containers')", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[--] COMMAND [ARGS...] - record a JVM's memory behaviour");
@@ -163,6 +166,8 @@ tm_cmd_record (int argc, char **argv)
     return tm_cli_usage_error ("record", "--graph-every, --sample-bytes (< 2^31) and --stack-depth (<= 64) take non-negative numbers");
   if (sample_bytes > 0 && graph_every > 0)
     return tm_cli_usage_error ("record", "--graph-every needs full recording; it cannot be combined with --sample-bytes");
+  if (sample_bytes > 0 && containers)
+    return tm_cli_usage_error ("record", "--containers needs full recording; it cannot be combined with --sample-bytes");
 
   if (transactions != NULL)
     {
@@ -218,6 +223,8 @@ tm_cmd_record (int argc, char **argv)
     g_string_append_printf (opts, ",stack-depth=%d", stack_depth);
   if (transactions != NULL)
     g_string_append_printf (opts, ",transaction=%s", transactions);
+  if (containers)
+    g_string_append (opts, ",containers=1");
   if (g_getenv ("JAVA_TOOL_OPTIONS") != NULL && *g_getenv ("JAVA_TOOL_OPTIONS") != '\0')
     g_string_append_printf (opts, " %s", g_getenv ("JAVA_TOOL_OPTIONS"));
   tool_options = g_string_free (opts, FALSE);

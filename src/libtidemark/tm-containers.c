@@ -5,6 +5,7 @@
  * document's cache, one GC at a time.
  */
 #include "tm-containers.h"
+#include "tm-containers-ops.h"
 #include "tm-error.h"
 
 #include <math.h>
@@ -34,6 +35,7 @@ typedef struct {
   guint64     stale_n;
   GHashTable *sites;         /* site -> SiteStale* */
   guint64     elements_last, bytes_last;
+  GHashTable *nested;        /* object index + 1 of structures nested in it (a set's map) */
 } Track;
 
 static void
@@ -41,6 +43,7 @@ track_free (Track *t)
 {
   g_hash_table_unref (t->elements);
   g_hash_table_unref (t->sites);
+  g_hash_table_unref (t->nested);
   g_free (t);
 }
 
@@ -116,6 +119,7 @@ observe (TmHeapCache *heaps, GHashTable *tracks, guint32 gc_id, guint32 idx,
           tr->first_idx = idx;
           tr->elements = g_hash_table_new_full (NULL, NULL, NULL, g_free);
           tr->sites = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+          tr->nested = g_hash_table_new (NULL, NULL);
           g_hash_table_insert (tracks, GUINT_TO_POINTER (obj + 1), tr);
         }
       else if (tr->last_idx + 1 < idx)
@@ -134,8 +138,13 @@ observe (TmHeapCache *heaps, GHashTable *tracks, guint32 gc_id, guint32 idx,
       tr->elements_last = leaves->len;
       for (guint l = 0; l < leaves->len; l++)
         {
-          guint32 o = graph->node_object[g_array_index (leaves, guint32, l)];
+          guint32 leaf = g_array_index (leaves, guint32, l);
+          guint32 o = graph->node_object[leaf];
           Element *e = g_hash_table_lookup (tr->elements, GUINT_TO_POINTER (o + 1));
+
+          /* its operations are recorded on the collection it delegates to */
+          if (tm_ds_result_find_head (ds, leaf) != TM_DS_NONE)
+            g_hash_table_add (tr->nested, GUINT_TO_POINTER (o + 1));
 
           if (e == NULL)
             {
@@ -211,6 +220,7 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
   TmTrace *trace = tm_heap_cache_get_trace (heaps);
   g_autoptr(GHashTable) tracks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) track_free);
   g_autoptr(TmContainerReport) r = NULL;
+  g_autoptr(GHashTable) ops_index = NULL;
   guint32 idx = 0, last_idx = 0;
   GHashTableIter it;
   gpointer value;
@@ -252,31 +262,95 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
     }
 
   span = (double) (r->te_ns > r->ts_ns ? r->te_ns - r->ts_ns : 1);
+  r->ops_recorded = tm_container_ops_recorded (trace);
+  r->sc_upper_bound = !r->ops_recorded;
+  if (r->ops_recorded)
+    {
+      /* container id -> the id of the top-level structure it belongs to */
+      g_autoptr(GHashTable) wanted = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+
+      g_hash_table_iter_init (&it, tracks);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        {
+          Track *tr = value;
+          guint64 id = tm_trace_object_id (trace, tr->head_object);
+          GHashTableIter ni;
+          gpointer nk;
+
+          g_hash_table_insert (wanted, g_memdup2 (&id, sizeof id), g_memdup2 (&id, sizeof id));
+          g_hash_table_iter_init (&ni, tr->nested);
+          while (g_hash_table_iter_next (&ni, &nk, NULL))
+            {
+              guint64 nid = tm_trace_object_id (trace, GPOINTER_TO_UINT (nk) - 1);
+              if (!g_hash_table_contains (wanted, &nid))
+                g_hash_table_insert (wanted, g_memdup2 (&nid, sizeof nid), g_memdup2 (&id, sizeof id));
+            }
+        }
+      ops_index = tm_container_ops_index (trace, wanted);
+    }
   g_hash_table_iter_init (&it, tracks);
   while (g_hash_table_iter_next (&it, NULL, &value))
     {
       Track *tr = value;
-      g_autoptr(GHashTable) open_sites = NULL;
+      guint64 head_id = tm_trace_object_id (trace, tr->head_object);
+      GArray *ops = ops_index ? g_hash_table_lookup (ops_index, &head_id) : NULL;
+      TmContainerOpsStats st = { 0 };
       GHashTableIter ei;
       gpointer key, ev;
       TmContainer *c;
 
       if (tr->last_idx != last_idx)
         continue;   /* not alive at te: not a leak at te */
-      if (tr->elements_last == 0 || tr->adds == tr->removes)
+      if (ops != NULL)
+        {
+          tm_container_ops_replay (trace, ops, r->ts_ns, r->te_ns, &st);
+          if (st.ops == 0)
+            tm_container_ops_stats_clear (&st);
+        }
+      if (st.sites != NULL)
+        {
+          /* exact: the operations replace the graphs' estimate */
+          if (st.present_at_end == 0 || st.adds == st.removes)
+            {
+              r->leak_free++;
+              tm_container_ops_stats_clear (&st);
+              continue;
+            }
+          g_hash_table_remove_all (tr->sites);
+          g_hash_table_iter_init (&ei, st.sites);
+          while (g_hash_table_iter_next (&ei, &key, &ev))
+            {
+              SiteStale *ss = g_new0 (SiteStale, 1);
+              ss->sum = ((TmContainerOpsSite *) ev)->sum;
+              ss->n = ((TmContainerOpsSite *) ev)->n;
+              g_hash_table_insert (tr->sites, key, ss);
+            }
+          tr->stale_sum = st.stale_sum;
+          tr->stale_n = st.stale_n;
+          tr->adds = st.adds;
+          tr->removes = st.removes;
+          tm_container_ops_stats_clear (&st);
+        }
+      else if (tr->elements_last == 0 || tr->adds == tr->removes)
         {
           r->leak_free++;
           continue;
         }
-      /* elements never removed are stale until te */
-      g_hash_table_iter_init (&ei, tr->elements);
-      while (g_hash_table_iter_next (&ei, &key, &ev))
+      else
         {
-          Element *e = ev;
-          if (!e->removed)
-            add_staleness (tr, trace->obj_site[GPOINTER_TO_UINT (key) - 1], (double) (r->te_ns - e->add_ns));
+          /* elements never removed are stale until te */
+          g_hash_table_iter_init (&ei, tr->elements);
+          while (g_hash_table_iter_next (&ei, &key, &ev))
+            {
+              Element *e = ev;
+              if (!e->removed)
+                add_staleness (tr, trace->obj_site[GPOINTER_TO_UINT (key) - 1], (double) (r->te_ns - e->add_ns));
+            }
+          r->sc_upper_bound = TRUE;
         }
       c = g_new0 (TmContainer, 1);
+      c->exact = ops != NULL && st.ops > 0;
+      c->ops = st.ops;
       c->head_object = tr->head_object;
       c->type = tr->type;
       c->first_gc = tr->first_gc;

@@ -23,6 +23,13 @@
  *   LC  leak confidence = SC^(1 - MC): 0 when SC is 0, 1 when SC is 1, SC
  *       when MC is 0, rising to 1 as MC does (for SC > 0).
  *
+ * With container operations in the trace (CONTAINER_OP, recorded by
+ * `record --containers`), SC, #ADD, #REMOVE and the sites are exact, from
+ * the operations (tm-containers-ops.h): staleness restarts at every
+ * retrieval, and the sites are the callers that added the elements.  A
+ * container without any recorded operation keeps the graph estimate (and
+ * its `exact` is FALSE).
+ *
  * A container is leak-free (not ranked) when it has no elements at te, or
  * every element added within the region was also removed within it (#ADD
  * = #REMOVE), or it is not alive at te.  Within each container, the
@@ -36,7 +43,8 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint32  site;              /* site index of the elements (allocation site) */
+  guint32  site;              /* site index: the caller that added the elements (exact),
+                               * else the elements' allocation site */
   guint64  elements;
   double   mean_staleness;    /* fraction of te - ts */
 } TmContainerSite;
@@ -50,13 +58,16 @@ typedef struct {
   guint64  removes;           /* of those, gone again by te */
   guint64  bytes_at_end;      /* deep size at te */
   double   mc, sc, lc;
+  gboolean exact;             /* SC, adds, removes and sites from recorded operations */
+  guint64  ops;               /* its recorded operations up to te */
   GArray  *sites;             /* TmContainerSite, descending by mean staleness */
 } TmContainer;
 
 typedef struct {
   guint32    from_gc, to_gc;
   guint      n_graphs;        /* graph GCs used */
-  gboolean   sc_upper_bound;  /* TRUE: staleness from graphs (no retrievals known) */
+  gboolean   sc_upper_bound;  /* TRUE: some ranked container's staleness is from graphs */
+  gboolean   ops_recorded;    /* the trace has container operations */
   guint64    ts_ns, te_ns;
   GPtrArray *containers;      /* TmContainer*, not leak-free, descending by LC */
   guint32    leak_free;       /* containers alive at te excluded as leak-free */

@@ -1333,6 +1333,31 @@ tm_trace_builder_finish (TmTraceBuilder *b)
 }
 
 gboolean
+tm_trace_builder_container_op (TmTraceBuilder *b, guint64 kind, guint64 time_ns, guint64 container_id,
+                               guint64 element_id, guint64 site_id, guint64 thread_id, GError **error)
+{
+  TmContainerOp op = { 0 };
+
+  if (kind < TM_CONTAINER_OP_ADD || kind > TM_CONTAINER_OP_CLEAR)
+    return TRUE;   /* a later kind: skipped like an unknown record */
+  if (container_id == 0 || (element_id == 0) != (kind == TM_CONTAINER_OP_CLEAR))
+    return fail (error, "container operation %" G_GUINT64_FORMAT " on container %" G_GUINT64_FORMAT
+                 " with element %" G_GUINT64_FORMAT, kind, container_id, element_id);
+  if (!tm_id_map_lookup (&b->sites, site_id, &op.site))
+    return fail (error, "container operation at undefined site %" G_GUINT64_FORMAT, site_id);
+  if (!tm_id_map_lookup (&b->threads, thread_id, &op.thread))
+    return fail (error, "container operation on undefined thread %" G_GUINT64_FORMAT, thread_id);
+  if (!charge (b, sizeof op, error))
+    return FALSE;
+  op.kind = (guint32) kind;
+  op.time_ns = time_ns;
+  op.container = container_id;
+  op.element = element_id;
+  g_array_append_val (b->trace->container_ops, op);
+  return TRUE;
+}
+
+gboolean
 tm_trace_builder_tx_kind (TmTraceBuilder *b, guint64 id, const char *name, GError **error)
 {
   TmTxKind k;

@@ -138,6 +138,8 @@ void     tm_trace_builder_keep_all_rows (TmTraceBuilder *b);
 
 /* Transactions (TX_KIND, TRANSACTION): a run of an operator-named method
  * and the objects its thread allocated meanwhile (already ALLOCed). */
+gboolean tm_trace_builder_container_op (TmTraceBuilder *b, guint64 kind, guint64 time_ns, guint64 container_id,
+                                        guint64 element_id, guint64 site_id, guint64 thread_id, GError **error);
 gboolean tm_trace_builder_tx_kind     (TmTraceBuilder *b, guint64 id, const char *name, GError **error);
 gboolean tm_trace_builder_transaction (TmTraceBuilder *b, guint64 id, guint64 kind_id, guint64 thread_id,
                                        guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n,

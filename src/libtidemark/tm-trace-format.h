@@ -28,6 +28,7 @@ enum {
   TM_TAG_GRAPH_CONTEXT = 0x28,
   TM_TAG_TX_KIND     = 0x38,
   TM_TAG_TRANSACTION = 0x39,
+  TM_TAG_CONTAINER_OP = 0x40,
   TM_TAG_END         = 0x7F,
 };
 

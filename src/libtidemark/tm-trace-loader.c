@@ -328,6 +328,19 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
         return builder_result (all_ok);
       }
 
+    case TM_TAG_CONTAINER_OP:
+      {
+        guint64 kind = tm_payload_u (&c, "CONTAINER_OP kind");
+        guint64 t = tm_payload_u (&c, "CONTAINER_OP time");
+        guint64 container = tm_payload_u (&c, "CONTAINER_OP container");
+        guint64 element = tm_payload_u (&c, "CONTAINER_OP element");
+        guint64 site = tm_payload_u (&c, "CONTAINER_OP site");
+        guint64 thread = tm_payload_u (&c, "CONTAINER_OP thread");
+        if (!c.ok)
+          return payload_error (&c, rec->tag, error);
+        return builder_result (tm_trace_builder_container_op (b, kind, t, container, element, site, thread, error));
+      }
+
     case TM_TAG_TX_KIND:
       {
         guint64 id = tm_payload_u (&c, "TX_KIND id");

@@ -490,6 +490,20 @@ tm_trace_writer_oom (TmTraceWriter *w, guint64 time_ns, guint64 gc_before, guint
 }
 
 void
+tm_trace_writer_container_op (TmTraceWriter *w, guint kind, guint64 time_ns, guint64 container_id,
+                              guint64 element_id, guint64 site_id, guint64 thread_id)
+{
+  begin (w);
+  put_u (w, kind);
+  put_u (w, time_ns);
+  put_u (w, container_id);
+  put_u (w, element_id);
+  put_u (w, site_id);
+  put_u (w, thread_id);
+  finish (w, TM_TAG_CONTAINER_OP);
+}
+
+void
 tm_trace_writer_tx_kind (TmTraceWriter *w, guint64 id, const char *name)
 {
   begin (w);

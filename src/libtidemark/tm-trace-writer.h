@@ -59,6 +59,9 @@ void     tm_trace_writer_oom         (TmTraceWriter *w, guint64 time_ns, guint64
 /* Transactions: a kind (an operator-named method), then one record per
  * finished run with the objects its thread allocated (ids need not be
  * sorted: the writer sorts a copy). */
+/* CONTAINER_OP: kind is a TmContainerOpKind. */
+void     tm_trace_writer_container_op (TmTraceWriter *w, guint kind, guint64 time_ns, guint64 container_id,
+                                       guint64 element_id, guint64 site_id, guint64 thread_id);
 void     tm_trace_writer_tx_kind     (TmTraceWriter *w, guint64 id, const char *name);
 void     tm_trace_writer_transaction (TmTraceWriter *w, guint64 id, guint64 kind_id, guint64 thread_id,
                                       guint64 begin_ns, guint64 end_ns, const guint64 *object_ids, gsize n);

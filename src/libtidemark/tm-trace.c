@@ -90,6 +90,7 @@ tm_trace_new (const char *path, const char *format)
   t->tx_kinds = table_new (sizeof (TmTxKind), clear_tx_kind, &tx_kind);
   t->transactions = g_array_new (FALSE, TRUE, sizeof (TmTransaction));
   t->tx_objects = g_array_new (FALSE, FALSE, sizeof (guint32));
+  t->container_ops = g_array_new (FALSE, FALSE, sizeof (TmContainerOp));
   t->oom_events = g_array_new (FALSE, TRUE, sizeof (TmOomEvent));
   g_array_set_clear_func (t->oom_events, clear_oom);
   t->gcs = g_array_new (FALSE, TRUE, sizeof (TmGc));
@@ -134,6 +135,7 @@ tm_trace_unref (TmTrace *t)
   g_array_unref (t->tx_kinds);
   g_array_unref (t->transactions);
   g_array_unref (t->tx_objects);
+  g_array_unref (t->container_ops);
   g_free (t->obj_tx);
   g_array_unref (t->gcs);
   g_array_unref (t->space_usage);

@@ -175,6 +175,27 @@ typedef struct {
   guint64  first;         /* its objects: tx_objects[first .. first + n_objects) */
 } TmTransaction;
 
+/* Kinds of CONTAINER_OP (trace-format.md). */
+typedef enum {
+  TM_CONTAINER_OP_ADD = 1,
+  TM_CONTAINER_OP_GET = 2,
+  TM_CONTAINER_OP_REMOVE = 3,
+  TM_CONTAINER_OP_ADD_OR_GET = 4,   /* a get if the element is in the container, else an add */
+  TM_CONTAINER_OP_CLEAR = 5,        /* every element removed; element 0 */
+} TmContainerOpKind;
+
+/* One operation on a collection (CONTAINER_OP), in stream order (which
+ * is time order).  Objects by trace id, not index: an element may be an
+ * object without a row (it died young). */
+typedef struct {
+  guint64  time_ns;
+  guint64  container;     /* object id */
+  guint64  element;       /* object id, 0 for CLEAR */
+  guint32  site;          /* site index of the caller */
+  guint32  thread;        /* thread index */
+  guint32  kind;          /* TmContainerOpKind */
+} TmContainerOp;
+
 typedef struct {
   guint64  offset;        /* byte offset in the file (compressed offset for zstd) */
   char    *message;       /* human readable, names the file */
@@ -234,6 +255,7 @@ struct _TmTrace {
   GArray    *transactions;      /* TmTransaction, in stream order */
   GArray    *tx_objects;        /* guint32 object indices, sliced per transaction */
   guint32   *obj_tx;            /* object -> transaction kind index, NULL without transactions */
+  GArray    *container_ops;     /* TmContainerOp, in stream order */
 
   /* Timeline */
   GArray    *gcs;               /* TmGc, gcs[i].id == i + 1 */

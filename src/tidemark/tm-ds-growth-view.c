@@ -247,7 +247,8 @@ create_children (gpointer item, gpointer user_data)
 static void rebuild_rows (TmDsGrowthView *self);
 
 /* Leak confidence of a structure (tm-containers.h): staleness from the
- * graphs is an upper bound, marked with "≤". */
+ * graphs is an upper bound, marked with "≤"; from recorded container
+ * operations it is exact, unmarked. */
 static void
 fill_confidence (TmDsGrowthView *self, TmDsGrowthRow *row, const TmDsGrowthEntry *e)
 {
@@ -256,7 +257,7 @@ fill_confidence (TmDsGrowthView *self, TmDsGrowthRow *row, const TmDsGrowthEntry
   for (guint i = 0; i < self->containers->containers->len; i++)
     {
       const TmContainer *c = g_ptr_array_index (self->containers->containers, i);
-      const char *bound = self->containers->sc_upper_bound ? "≤ " : "";
+      const char *bound = c->exact ? "" : "≤ ";
 
       if (c->head_object != e->object_index)
         continue;

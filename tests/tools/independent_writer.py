@@ -7,7 +7,8 @@ It simulates a random heap with a seeded RNG, writes it with every liberty
 the format allows (ids in any order with negative deltas, zstd frames cut at
 arbitrary byte offsets so records straddle frames, DEATHS after GC_END,
 ROOTS split over several records, unknown tags, extra trailing payload
-bytes, TICKs and gc-0 deaths), and computes the truth itself: per GC the
+bytes, TICKs and gc-0 deaths, container operations with a kind from the
+future), and computes the truth itself: per GC the
 heap occupancy, live objects and reachable bytes.
 
 usage: independent_writer.py OUT.tmtrace EXPECTED.json SEED [--no-deaths] [--raw] [--markup-names]
@@ -71,7 +72,7 @@ def main():
     stream += rec(0x04, uv(5) + s("org.indie.Main.run()") + s("Main.java") + sv(-1))
     stream += rec(0x05, uv(6) + uv(1) + uv(5))
     stream += rec(0x06, uv(77) + s("worker"))
-    stream += rec(0x40, b"unknown extension record")
+    stream += rec(0x6A, b"unknown extension record")
 
     # ids: blocks of random ids, not ascending
     used = set()
@@ -93,6 +94,7 @@ def main():
     total_deaths = 0
     allocated_since = 0
     n_gcs = 30
+    container_ops = 0
     used_old = 0
     for g in range(1, n_gcs + 1):
         # allocate
@@ -128,6 +130,19 @@ def main():
         for src in list(edges):
             if rnd.random() < 0.05:
                 edges[src] = []
+        # container operations (CONTAINER_OP) on live objects, times rising
+        # within the interval; a kind from the future (9) is skipped
+        containers = [o for o in live if o in edges] or list(live)
+        op_t = now
+        for _ in range(rnd.randrange(0, 8)):
+            kind = rnd.choice([1, 1, 2, 3, 4, 5, 9])
+            c = rnd.choice(containers)
+            e = 0 if kind == 5 else rnd.choice(list(live))
+            op_t += rnd.randrange(1, 1000)
+            stream += rec(0x40, uv(kind) + uv(op_t) + uv(c) + uv(e) + uv(rnd.choice([0, 6])) + uv(rnd.choice([0, 77])),
+                          extra=b"\x01" if rnd.random() < 0.2 else b"")
+            if kind != 9:
+                container_ops += 1
         now += rnd.randrange(5_000_000, 20_000_000)
         if rnd.random() < 0.3:
             stream += rec(0x13, uv(now))
@@ -224,7 +239,8 @@ def main():
     with open(out_path, "wb") as f:
         f.write(data)
     with open(exp_path, "w") as f:
-        json.dump({"gcs": gcs, "allocs": total_allocs, "deaths": total_deaths if deaths_recorded else None}, f)
+        json.dump({"gcs": gcs, "allocs": total_allocs, "deaths": total_deaths if deaths_recorded else None,
+                   "container_ops": container_ops}, f)
 
 
 if __name__ == "__main__":

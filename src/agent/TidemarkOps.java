@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-3.0-or-later
+//
+// Loaded by the Tidemark agent into the boot class loader when it records
+// container operations (`record --containers`): the java.util collections
+// rewritten by TidemarkContainers call these methods, which pass each add,
+// get and remove to the agent (op, a native method it registers).  Kinds
+// as CONTAINER_OP in trace-format.md.  For maps the element is the value;
+// when the value is a set's marker (HashSet's and TreeSet's PRESENT, a
+// plain java.lang.Object; a ConcurrentHashMap key set's Boolean.TRUE) the
+// element is the key.
+
+import java.util.Map;
+
+public final class TidemarkOps {
+    private static final int ADD = 1;
+    private static final int GET = 2;
+    private static final int REMOVE = 3;
+    private static final int ADD_OR_GET = 4;
+    private static final int CLEAR = 5;
+
+    private TidemarkOps() {
+    }
+
+    static native void op(int kind, Object container, Object element);
+
+    private static Object element(Object key, Object value) {
+        if (value == null) {
+            return null;
+        }
+        Class<?> c = value.getClass();
+        return c == Object.class || c == Boolean.class ? key : value;
+    }
+
+    public static void add(Object c, Object e) {
+        if (e != null) {
+            op(ADD, c, e);
+        }
+    }
+
+    public static void clear(Object c) {
+        op(CLEAR, c, null);
+    }
+
+    public static void got(Object ret, Object c) {
+        if (ret != null) {
+            op(GET, c, ret);
+        }
+    }
+
+    public static void gotKey(Object ret, Object c, Object key) {
+        Object e = element(key, ret);
+        if (e != null) {
+            op(GET, c, e);
+        }
+    }
+
+    private static void entry(int kind, Object entry, Object c) {
+        if (entry instanceof Map.Entry) {
+            Map.Entry<?, ?> n = (Map.Entry<?, ?>) entry;
+            Object e = element(n.getKey(), n.getValue());
+            if (e != null) {
+                op(kind, c, e);
+            }
+        }
+    }
+
+    public static void gotEntry(Object entry, Object c) {
+        entry(GET, entry, c);
+    }
+
+    public static void removedEntry(Object entry, Object c) {
+        entry(REMOVE, entry, c);
+    }
+
+    // at the entry of a method that deletes `entry` from c
+    public static void removeEntry(Object c, Object entry) {
+        entry(REMOVE, entry, c);
+    }
+
+    public static void removed(Object ret, Object c) {
+        if (ret != null) {
+            op(REMOVE, c, ret);
+        }
+    }
+
+    public static void removedIf(boolean done, Object c, Object e) {
+        if (done && e != null) {
+            op(REMOVE, c, e);
+        }
+    }
+
+    // after a put that found `old` (null: none)
+    public static void putDone(Object old, Object map, Object key, Object value, boolean onlyIfAbsent) {
+        Object e = element(key, value);
+        Object o = element(key, old);
+        if (o == null) {
+            if (e != null) {
+                op(ADD, map, e);
+            }
+        } else if (onlyIfAbsent || o == e) {
+            op(GET, map, o);
+        } else {
+            op(REMOVE, map, o);
+            if (e != null) {
+                op(ADD, map, e);
+            }
+        }
+    }
+
+    public static void treePutDone(Object old, Object map, Object key, Object value, boolean replaceOld) {
+        putDone(old, map, key, value, !replaceOld);
+    }
+
+    // ConcurrentHashMap.replaceNode: value null removes, else replaces
+    public static void replaced(Object old, Object map, Object key, Object value) {
+        Object o = element(key, old);
+        if (o == null) {
+            return;
+        }
+        op(REMOVE, map, o);
+        Object e = element(key, value);
+        if (e != null) {
+            op(ADD, map, e);
+        }
+    }
+
+    public static void set(Object old, Object list, Object value) {
+        if (old == value) {
+            return;
+        }
+        if (old != null) {
+            op(REMOVE, list, old);
+        }
+        if (value != null) {
+            op(ADD, list, value);
+        }
+    }
+
+    public static void addOrGet(Object ret, Object map, Object key) {
+        Object e = element(key, ret);
+        if (e != null) {
+            op(ADD_OR_GET, map, e);
+        }
+    }
+}
