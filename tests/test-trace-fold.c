@@ -12,8 +12,16 @@
 #include "tm-error.h"
 
 #define N_GCS        14
+/* intervals of 896 (14 blocks of 64) and 900 allocations: they start on
+ * block boundaries and inside blocks */
 #define PER_INTERVAL 900
-#define N_OBJECTS    ((N_GCS + 1) * PER_INTERVAL)
+#define N_OBJECTS    ((N_GCS + 1) * PER_INTERVAL - (N_GCS + 2) / 2 * 4)
+
+static guint
+interval_size (guint g)
+{
+  return g % 2 ? 896 : 900;
+}
 
 static TmTrace *
 build_trace (gboolean keep_rows, guint32 seed)
@@ -43,7 +51,7 @@ build_trace (gboolean keep_rows, guint32 seed)
     {
       TmSpaceUsageRecord usage = { 1, 1000, 500, 4096 };
 
-      for (guint i = 0; i < PER_INTERVAL; i++, next_id++)
+      for (guint i = 0; i < interval_size (g); i++, next_id++)
         {
           guint type = g_rand_int_range (rand, 1, 3);
           tm_trace_writer_alloc (w, next_id, type, 1, 1, type == 1 ? 16 : 40 + g_rand_int_range (rand, 0, 64), 0, 0);
@@ -57,7 +65,7 @@ build_trace (gboolean keep_rows, guint32 seed)
       g_array_set_size (dead, 0);
       for (guint64 id = 1; id < next_id; id++)
         {
-          gboolean young = id > next_id - PER_INTERVAL;
+          gboolean young = id >= next_id - interval_size (g);
           guint p = young ? ((id / 200) % 3 == 0 ? 100 : (id / 200) % 3 == 1 ? 0 : 75) : 8;
           if (death[id] == 0 && (guint) g_rand_int_range (rand, 0, 100) < p)
             {
@@ -74,7 +82,7 @@ build_trace (gboolean keep_rows, guint32 seed)
 
           /* the heap after GC g: born before its start, not dead in it */
           g_array_set_size (live, 0);
-          for (guint64 id = 1; id <= (guint64) g * PER_INTERVAL; id++)
+          for (guint64 id = 1; id < next_id; id++)
             if (death[id] == 0)
               g_array_append_val (live, id);
           tm_trace_writer_graph_begin (w, g);

@@ -515,7 +515,7 @@ static gsize
 bytes_per_object (const TmTrace *t)
 {
   return 5 * sizeof (guint32) + ((t->flags & TM_TRACE_FLAG_OBJECT_SPACE) ? 1 : 0)
-         + (t->obj_ids ? sizeof (guint64) : 0) + (t->obj_seq ? sizeof (guint32) : 0);
+         + (t->obj_ids ? sizeof (guint64) : 0);
 }
 
 static void
@@ -533,8 +533,6 @@ grow_objects (TmTraceBuilder *b)
     t->obj_space = g_renew (guint8, t->obj_space, cap);
   if (t->obj_ids)
     t->obj_ids = g_renew (guint64, t->obj_ids, cap);
-  if (t->obj_seq)
-    t->obj_seq = g_renew (guint32, t->obj_seq, cap);
   b->capacity = cap;
 }
 
@@ -663,8 +661,6 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
     }
   if (t->obj_space != NULL)
     t->obj_space[i] = (guint8) space;
-  if (t->obj_seq != NULL)
-    t->obj_seq[i] = (guint32) seq;
   if (t->obj_ids != NULL)
     {
       t->obj_ids[i] = object_id;
@@ -822,22 +818,14 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
 
   if (b->keep_rows || t->id_index != NULL || t->tx_kinds->len > 1)
     return;
-  if (t->obj_seq == NULL && b->next_fold <= last)
-    {
-      /* until now every object had a row: its number is its index (over
-       * the limit, the next growing event stops the load) */
-      b->charged += MAX (b->capacity, 1) * sizeof (guint32);
-      t->obj_seq = g_new (guint32, MAX (b->capacity, 1));
-      for (guint64 i = 0; i < t->n_objects; i++)
-        t->obj_seq[i] = (guint32) i;
-    }
   for (; b->next_fold <= last; b->next_fold++)
     {
       guint before = t->short_lived->len;
-      guint64 blocks_before = t->n_seq_blocks;
+      guint64 blocks_before = t->n_seq_blocks, row_blocks_before = t->n_row_blocks;
       tm_trace_fold_interval (t, b->next_fold);
       b->charged += (t->short_lived->len - before) * sizeof (TmShortLived) + sizeof (guint64)
-                    + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock);
+                    + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock)
+                    + (t->n_row_blocks - row_blocks_before) * sizeof (guint32);
     }
 }
 
@@ -1258,8 +1246,6 @@ shrink_objects (TmTraceBuilder *b)
     t->obj_space = g_renew (guint8, t->obj_space, n);
   if (t->obj_ids)
     t->obj_ids = g_renew (guint64, t->obj_ids, n);
-  if (t->obj_seq)
-    t->obj_seq = g_renew (guint32, t->obj_seq, n);
   b->capacity = n;
   if (t->id_index != NULL && t->obj_ids != old_ids)
     rebuild_id_index (b);

@@ -104,7 +104,6 @@ move_rows (TmTrace *t, guint64 from, guint64 to, guint64 count)
   MOVE (obj_thread);
   MOVE (obj_size);
   MOVE (obj_death);
-  MOVE (obj_seq);
   if (t->obj_space != NULL)
     MOVE (obj_space);
   if (t->obj_ids != NULL)
@@ -149,30 +148,44 @@ tm_trace_short_lived_pad (TmTrace *t, guint32 len)
     g_array_append_val (t->short_lived_first, end);
 }
 
-void
-tm_trace_index_rows (TmTrace *t, guint64 dense_row, guint64 dense_seq)
+guint64
+tm_trace_folded_seq (const TmTrace *t, guint64 row)
 {
-  guint64 blocks = (dense_seq + 63) / 64;
-  /* the last block may have been cut at the old dense_seq: redo it */
-  guint64 k = t->n_seq_blocks > 0 ? t->n_seq_blocks - 1 : 0;
-  guint64 r = t->n_seq_blocks > 0 ? t->seq_blocks[k].rows_before : 0;
+  guint64 k = t->row_blocks[row / 64], bits;
+  guint j;
 
-  t->dense_row = dense_row;
-  t->dense_seq = dense_seq;
-  if (blocks > t->n_seq_blocks)
-    t->seq_blocks = g_renew (TmSeqBlock, t->seq_blocks, blocks);
-  /* rows below dense_row hold exactly the numbers below dense_seq */
-  for (; k < blocks; k++)
+  /* the last block whose rows start at or before the row holds it */
+  while (k + 1 < t->n_seq_blocks && t->seq_blocks[k + 1].rows_before <= row)
+    k++;
+  bits = (guint64) t->seq_blocks[k].bits[1] << 32 | t->seq_blocks[k].bits[0];
+  for (j = (guint) (row - t->seq_blocks[k].rows_before); j > 0; j--)
+    bits &= bits - 1;
+  return k * 64 + (guint64) __builtin_ctzll (bits);
+}
+
+/* Numbers [lo_seq, hi_seq) get blocks (numbers below lo_seq have theirs). */
+static void
+grow_seq_blocks (TmTrace *t, guint64 hi_seq)
+{
+  guint64 blocks = (hi_seq + 63) / 64;
+
+  if (blocks <= t->n_seq_blocks)
+    return;
+  t->seq_blocks = g_renew (TmSeqBlock, t->seq_blocks, blocks);
+  memset (t->seq_blocks + t->n_seq_blocks, 0, (blocks - t->n_seq_blocks) * sizeof (TmSeqBlock));
+  t->n_seq_blocks = blocks;
+}
+
+/* The rows before each block from lo_seq's block on (it may be new),
+ * after their bits are set. */
+static void
+count_seq_blocks (TmTrace *t, guint64 lo_seq)
+{
+  for (guint64 k = MAX (lo_seq / 64, 1); k < t->n_seq_blocks; k++)
     {
-      guint64 bits = 0, end = (k + 1) * 64;
-
-      t->seq_blocks[k].rows_before = (guint32) r;
-      for (; r < dense_row && t->obj_seq[r] < end; r++)
-        bits |= G_GUINT64_CONSTANT (1) << (t->obj_seq[r] % 64);
-      t->seq_blocks[k].bits[0] = (guint32) bits;
-      t->seq_blocks[k].bits[1] = (guint32) (bits >> 32);
+      const TmSeqBlock *p = &t->seq_blocks[k - 1];
+      t->seq_blocks[k].rows_before = p->rows_before + tm_popcount64 ((guint64) p->bits[1] << 32 | p->bits[0]);
     }
-  t->n_seq_blocks = MAX (t->n_seq_blocks, blocks);
 }
 
 void
@@ -192,8 +205,10 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   g_autofree guint64 *old_of_new = NULL;
   guint64 w = lo, removed;
 
-  g_return_if_fail (t->obj_seq != NULL && t->id_index == NULL);
+  g_return_if_fail (t->id_index == NULL);
   g_return_if_fail (b + 1 >= t->short_lived_first->len);
+  /* the interval's rows are dense: row lo + k is number lo_seq + k */
+  g_return_if_fail (lo == t->dense_row && lo_seq == t->dense_seq && hi - lo == hi_seq - lo_seq);
 
   entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
   ft.entries = entries;
@@ -207,13 +222,18 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
         old_of_new[i] = i;
     }
 
+  grow_seq_blocks (t, hi_seq);
+  if ((hi + 63) / 64 > t->n_row_blocks)
+    t->row_blocks = g_renew (guint32, t->row_blocks, (hi + 63) / 64);
   for (guint64 i = lo; i < hi; i++)
     {
+      guint64 seq = lo_seq + (i - lo);
+
       if (t->obj_death[i] == dies_in)
         {
           guint32 s32 = t->obj_size[i];
           guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, i);
-          guint64 born = tm_lifetime_birth_ns (t->obj_seq[i], lo_seq, hi_seq, t0, t1);
+          guint64 born = tm_lifetime_birth_ns (seq, lo_seq, hi_seq, t0, t1);
           guint64 age = t1 > born ? t1 - born : 0;
           TmShortLived *e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
                                             tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age));
@@ -230,7 +250,6 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
           t->obj_thread[w] = t->obj_thread[i];
           t->obj_size[w] = t->obj_size[i];
           t->obj_death[w] = t->obj_death[i];
-          t->obj_seq[w] = t->obj_seq[i];
           if (t->obj_space != NULL)
             t->obj_space[w] = t->obj_space[i];
           if (t->obj_ids != NULL)
@@ -238,8 +257,19 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
         }
       if (old_of_new != NULL)
         old_of_new[w] = i;
+      {
+        TmSeqBlock *blk = &t->seq_blocks[seq / 64];
+        if (seq % 64 < 32)
+          blk->bits[0] |= 1u << (seq % 64);
+        else
+          blk->bits[1] |= 1u << (seq % 64 - 32);
+      }
+      if (w % 64 == 0)
+        t->row_blocks[w / 64] = (guint32) (seq / 64);
       w++;
     }
+  count_seq_blocks (t, lo_seq);
+  t->n_row_blocks = (w + 63) / 64;
 
   removed = hi - w;
   if (removed > 0)
@@ -260,7 +290,8 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
     }
 
   g_free (ft.slots);
-  tm_trace_index_rows (t, w, hi_seq);
+  t->dense_row = w;
+  t->dense_seq = hi_seq;
 
   /* intervals before b that were never folded have no counters */
   tm_trace_short_lived_pad (t, b + 1);

@@ -28,7 +28,7 @@ tm_popcount64 (guint64 x)
   return (guint) ((x * G_GUINT64_CONSTANT (0x0101010101010101)) >> 56);
 }
 
-/* The row of allocation number seq, if it has one (with obj_seq): O(1),
+/* The row of allocation number seq, if it has one: O(1),
  * one 12-byte block read below dense_seq. */
 static inline gboolean
 tm_trace_row_for_seq (const TmTrace *trace, guint64 seq, guint64 *index)
@@ -60,17 +60,7 @@ tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hi
   /* dense ids (every recorder that numbers objects 1, 2, 3...) */
   if (G_LIKELY (trace->obj_ids == NULL))
     {
-      if (id < trace->first_id)
-        return FALSE;
-      if (trace->obj_seq == NULL)
-        {
-          if (id - trace->first_id >= trace->n_objects)
-            return FALSE;
-          *index = id - trace->first_id;
-          return TRUE;
-        }
-      /* rows of the survivors only */
-      if (id - trace->first_id >= trace->total_allocs)
+      if (id < trace->first_id || id - trace->first_id >= trace->total_allocs)
         return FALSE;
       return tm_trace_row_for_seq (trace, id - trace->first_id, index);
     }
@@ -82,9 +72,6 @@ tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hi
  * the rows of the intervals after it (tm-trace-fold.c).  The trace's
  * intervals before b must be folded already. */
 void     tm_trace_fold_interval (TmTrace *trace, guint32 b);
-/* Rows from dense_row on are numbered from dense_seq on without gaps and
- * will not move; index the blocks of 64 numbers below dense_seq. */
-void     tm_trace_index_rows (TmTrace *trace, guint64 dense_row, guint64 dense_seq);
 /* Empty counter ranges up to short_lived_first->len == len. */
 void     tm_trace_short_lived_pad (TmTrace *trace, guint32 len);
 

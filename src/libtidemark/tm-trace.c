@@ -149,8 +149,8 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_death);
   g_free (t->obj_space);
   g_free (t->obj_ids);
-  g_free (t->obj_seq);
   g_free (t->seq_blocks);
+  g_free (t->row_blocks);
   g_array_unref (t->short_lived);
   g_array_unref (t->short_lived_first);
   g_clear_pointer (&t->size_overflow, g_hash_table_unref);
@@ -510,10 +510,9 @@ tm_trace_object_memory (const TmTrace *trace)
     per += 1;
   if (trace->obj_ids)
     per += sizeof (guint64);
-  if (trace->obj_seq)
-    per += sizeof (guint32);
   return per * trace->n_objects
          + trace->short_lived->len * sizeof (TmShortLived) + trace->n_seq_blocks * sizeof (TmSeqBlock)
+         + trace->n_row_blocks * sizeof (guint32)
          + trace->short_lived_first->len * sizeof (guint64)
          + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
          + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);

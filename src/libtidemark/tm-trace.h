@@ -294,8 +294,6 @@ struct _TmTrace {
   guint32   *obj_death;         /* GC id the object died in (or before), TM_ALIVE if never */
   guint8    *obj_space;         /* space index, or NULL when spaces are not recorded */
   guint64   *obj_ids;           /* NULL when ids are dense: id = first_id + seq */
-  guint32   *obj_seq;           /* allocation number (0-based, short-lived ones counted);
-                                 * NULL when every object has a row: seq = index */
   guint64    first_id;
   GHashTable *size_overflow;    /* object index -> guint64* size */
   GHashTable *id_index;         /* id -> index+1, only when ids are not ascending */
@@ -307,13 +305,17 @@ struct _TmTrace {
   GArray    *short_lived;       /* TmShortLived */
   GArray    *short_lived_first; /* guint64 */
   /*< private >*/
-  /* Finding the row of allocation number seq (with obj_seq): from
-   * dense_seq on every allocation has a row, dense_row + (seq - dense_seq);
-   * below, seq_blocks[seq / 64] says which of its 64 numbers have a row
-   * and how many rows come before them (a rank index: one popcount). */
+  /* Rows and allocation numbers (0-based, short-lived ones counted):
+   * from dense_row on, row dense_row + k is number dense_seq + k; below,
+   * seq_blocks[seq / 64] says which of its 64 numbers have a row and how
+   * many rows come before them (number -> row: one popcount), and
+   * row_blocks[row / 64] is the block of row row / 64 * 64 (row ->
+   * number: a short walk).  Without folding both are 0: row = number. */
   guint64    dense_seq, dense_row;
   TmSeqBlock *seq_blocks;
   guint64    n_seq_blocks;
+  guint32   *row_blocks;
+  guint64    n_row_blocks;
 
   /* Totals */
   guint64    total_allocs;
@@ -422,11 +424,14 @@ guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
 /* All allocations before GC_START of gc_id, short-lived ones included
  * (total_allocs after the last GC). */
 guint64     tm_trace_allocations_before_gc (const TmTrace *trace, guint32 gc_id);
+guint64     tm_trace_folded_seq          (const TmTrace *trace, guint64 index);
 /* Allocation number of an object row (0-based, in allocation order). */
 static inline guint64
 tm_trace_object_seq (const TmTrace *trace, guint64 index)
 {
-  return trace->obj_seq != NULL ? trace->obj_seq[index] : index;
+  if (G_LIKELY (index >= trace->dense_row))
+    return trace->dense_seq + (index - trace->dense_row);
+  return tm_trace_folded_seq (trace, index);
 }
 /* The short-lived counters of the objects born in interval b (after b
  * GC_STARTs, before the next): *n entries. */
