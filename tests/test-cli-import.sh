@@ -155,4 +155,8 @@ set -e
 [ "$rc" -eq 2 ] || fail "plain text exit $rc"
 [ ! -s "$dir/out" ] || fail "plain text: stdout not empty"
 grep -q "text.data" "$dir/err" || fail "plain text: message names the file"
+# heaptrack's windows speak of blocks, not of objects kept alive
+"$cli" windows "$src/heaptrack/leaker.zst" > "$dir/hw.txt" || fail "heaptrack windows"
+tr '\n' ' ' < "$dir/hw.txt" | tr -s ' ' | grep -q "blocks are allocated and not freed" || fail "heaptrack leak wording: $(cat "$dir/hw.txt")"
+if grep -q "kept alive" "$dir/hw.txt"; then fail "heaptrack leak says objects are kept alive"; fi
 echo "ok"

@@ -111,18 +111,23 @@ typedef struct {
   const char *gcs;       /* "GCs", "time points" */
   const char *labels[3]; /* per SeriesKind, lower case */
   const char *titles[3];
+  const char *kept;      /* what a leak does: "objects are being kept alive" */
+  const char *groups;    /* what trend shows grow */
 } Vocab;
 
 static const Vocab vocabs[] = {
   { SOURCE_JVM, N_("GC"), N_("GCs"),
     { N_("reachable memory"), N_("heap occupancy after whole-heap GCs"), N_("heap occupancy after GC") },
-    { N_("Reachable memory"), N_("Heap occupancy after whole-heap GCs"), N_("Heap occupancy after GC") } },
+    { N_("Reachable memory"), N_("Heap occupancy after whole-heap GCs"), N_("Heap occupancy after GC") },
+    N_("objects are being kept alive"), N_("the object groups that grow") },
   { SOURCE_GC_LOG, N_("GC"), N_("GCs"),
     { N_("reachable memory"), N_("occupancy after full collections"), N_("heap occupancy after GC") },
-    { N_("Reachable memory"), N_("Occupancy after full collections"), N_("Heap occupancy after GC") } },
+    { N_("Reachable memory"), N_("Occupancy after full collections"), N_("Heap occupancy after GC") },
+    N_("objects are being kept alive"), N_("the object groups that grow") },
   { SOURCE_HEAPTRACK, N_("time point"), N_("time points"),
     { N_("reachable memory"), N_("heap in use"), N_("heap in use") },
-    { N_("Reachable memory"), N_("Heap in use"), N_("Heap in use") } },
+    { N_("Reachable memory"), N_("Heap in use"), N_("Heap in use") },
+    N_("blocks are allocated and not freed"), N_("the call stacks whose allocations grow") },
 };
 
 static const Vocab *
@@ -755,6 +760,9 @@ age_sentence (const Evidence *ev, const Growth *g)
     return g_strdup_printf (_(" What grows is young: objects allocated in the window's first half hold only"
                               " %.0f%% of the growth at its end (a leak's would hold about half, and at least %.0f%%)."),
                             g->share * 100, ev->params->backlog_old_fraction * 100);
+  if (ev->voc->source == SOURCE_HEAPTRACK)
+    return g_strdup_printf (_(" What grows is old blocks accumulating: those allocated in the window's first half"
+                              " still hold %.0f%% of the growth at its end."), MIN (g->share, 1.0) * 100);
   return g_strdup_printf (_(" What grows is old objects accumulating: those allocated in the window's first half"
                             " still hold %.0f%% of the growth at its end."), MIN (g->share, 1.0) * 100);
 }
@@ -807,10 +815,10 @@ leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize 
     case VERDICT_LEAK:
       return g_strdup_printf (_(
         "%s grew from %s to %s over %s (%s/s, %s %u-%u), never fell below %.0f%% of its peak and was still"
-        " growing in the window's last third: objects are being kept alive.%s Inspect this window for %s"
+        " growing in the window's last third: %s.%s Inspect this window for %s"
         " (tidemark-cli %s TRACE --from-gc %u --to-gc %u).%s%s"),
-        label, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, params->leak_tolerance * 100, age,
-        graphs ? _("growing data structures") : _("the object groups that grow"),
+        label, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, params->leak_tolerance * 100, _(ev->voc->kept), age,
+        graphs ? _("growing data structures") : _(ev->voc->groups),
         graphs ? "ds-growth" : "trend", w->first_gc, w->last_gc, end, caveat);
     case VERDICT_BACKLOG:
       return g_strdup_printf (_(
