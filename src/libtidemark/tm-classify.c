@@ -79,6 +79,22 @@ tm_classifier_domain (TmClassifier c, const TmTrace *trace, guint32 gc_id)
     }
 }
 
+/* The first index given with `label` in `seen` (label -> index, owning
+ * its keys): `index` itself when the label is new.  Takes `label`. */
+static guint32
+first_with_label (GHashTable *seen, char *label, guint32 index)
+{
+  gpointer found = g_hash_table_lookup (seen, label);
+
+  if (found != NULL)
+    {
+      g_free (label);
+      return GPOINTER_TO_UINT (found);
+    }
+  g_hash_table_insert (seen, label, GUINT_TO_POINTER (index));
+  return index;
+}
+
 /* site index -> canonical frame index of frame `depth` (0 innermost),
  * merging frames that name the same method and line. */
 static guint32 *
@@ -102,19 +118,8 @@ site_frame_table (const TmTrace *trace, guint depth)
       if (frame_canon[f] == 0)
         {
           const TmFrame *frame = tm_trace_frame (trace, f);
-          char *label = g_strdup_printf ("%s:%d", frame->method ? frame->method : "", frame->line);
-          gpointer found = g_hash_table_lookup (canon, label);
-
-          if (found == NULL)
-            {
-              g_hash_table_insert (canon, label, GUINT_TO_POINTER (f));
-              frame_canon[f] = f;
-            }
-          else
-            {
-              frame_canon[f] = GPOINTER_TO_UINT (found);
-              g_free (label);
-            }
+          frame_canon[f] = first_with_label (canon, g_strdup_printf ("%s:%d", frame->method ? frame->method : "",
+                                                                     frame->line), f);
         }
       table[s] = frame_canon[f];
     }
@@ -146,19 +151,7 @@ package_table (const TmTrace *trace)
   for (guint32 t = 1; t < n; t++)
     {
       const char *name = tm_trace_type (trace, t)->name;
-      char *pkg = package_of (name ? name : "");
-      gpointer found = g_hash_table_lookup (first, pkg);
-
-      if (found == NULL)
-        {
-          g_hash_table_insert (first, pkg, GUINT_TO_POINTER (t));
-          table[t] = t;
-        }
-      else
-        {
-          table[t] = GPOINTER_TO_UINT (found);
-          g_free (pkg);
-        }
+      table[t] = first_with_label (first, package_of (name ? name : ""), t);
     }
   return table;
 }
