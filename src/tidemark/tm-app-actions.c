@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
- * The window's actions with parameters (see the header). */
+ * The window's analysis actions (see the header). */
 #include "tm-config.h"
 #include "tm-app-actions.h"
 #include "tm-heap-diff-view.h"
 #include "tm-heap-view.h"
+#include "tm-advice-view.h"
+#include "tm-allocations-view.h"
+#include "tm-calls-view.h"
+#include "tm-ds-growth-view.h"
+#include "tm-trend-view.h"
 
 #include <glib/gi18n.h>
 
@@ -112,6 +117,159 @@ window_step_action (GtkWidget *widget, const char *name, GVariant *param)
       gtk_widget_activate_action (widget, steps[i][1], NULL);
 }
 
+static void
+heap_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  TmTrace *trace = tm_app_window_get_trace (self);
+  guint gc;
+
+  if (trace == NULL || tm_trace_n_gcs (trace) == 0)
+    return;
+  /* The heap after the last GC of the selection, or of the whole trace. */
+  gc = tm_session_get_selected_last_gc (session);
+  if (gc == 0)
+    gc = tm_trace_n_gcs (trace);
+  tm_app_window_add_analysis_page (self, tm_heap_view_new (session, gc), NULL);
+}
+
+/* Data structure growth compares two heaps with graphs: the first and the
+ * last GC of the selection (or of the whole trace) that have one. */
+static void
+ds_growth_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  TmTrace *trace = tm_app_window_get_trace (self);
+  TmTimelineModel *m = tm_session_get_model (session);
+  GtkWidget *view;
+  TmRangeStats st;
+  guint first, last;
+
+  if (trace == NULL || m == NULL || m->n_gcs == 0)
+    return;
+  first = tm_session_get_selected_first_gc (session);
+  last = tm_session_get_selected_last_gc (session);
+  if (first == 0 || last == 0)
+    first = 1, last = m->n_gcs;
+  if (!tm_timeline_model_range_stats (m, first, last, &st) ||
+      st.reachable_first_gc == 0 || st.reachable_first_gc == st.reachable_last_gc)
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self),
+                                                  GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_INFO, GTK_BUTTONS_CLOSE,
+                                                  _("Not enough heap graphs in the selection"));
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog),
+                                                _("Data structure growth compares two GCs with a reference graph. "
+                                                  "Select a longer range that contains at least two of them."));
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+  view = tm_ds_growth_view_new (session);
+  tm_ds_growth_view_set_window (TM_DS_GROWTH_VIEW (view), st.reachable_first_gc, st.reachable_last_gc);
+  tm_app_window_add_analysis_page (self, view, NULL);
+}
+
+/* GC configuration advice for the selected GCs, or the whole run. */
+static void
+advice_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  TmTrace *trace = tm_app_window_get_trace (self);
+  GtkWidget *view;
+  guint first, last;
+
+  if (trace == NULL || tm_trace_n_gcs (trace) == 0)
+    return;
+  first = tm_session_get_selected_first_gc (session);
+  last = tm_session_get_selected_last_gc (session);
+  view = tm_advice_view_new (session, first, last);
+  tm_app_window_add_analysis_page (self, view, tm_section_get_title (TM_SECTION (view)));
+}
+
+/* The selected GCs, or every GC of the trace; FALSE when it has none. */
+static gboolean
+selected_or_whole_run (TmAppWindow *self, guint *first, guint *last)
+{
+  TmSession *session = tm_app_window_get_session (self);
+  TmTrace *trace = tm_app_window_get_trace (self);
+
+  if (trace == NULL || tm_trace_n_gcs (trace) == 0)
+    return FALSE;
+  *first = tm_session_get_selected_first_gc (session);
+  *last = tm_session_get_selected_last_gc (session);
+  if (*first == 0 || *last == 0)
+    *first = 1, *last = tm_trace_n_gcs (trace);
+  return TRUE;
+}
+
+/* TrendViz over the selected GCs, or the whole trace. */
+static void
+trend_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  GtkWidget *view;
+  guint first, last;
+
+  if (!selected_or_whole_run (self, &first, &last))
+    return;
+  view = tm_trend_view_new (session);
+  tm_trend_view_set_window (TM_TREND_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, view, NULL);
+}
+
+/* Allocations by call stack: heaptrack's summary, trees and flame graph. */
+static void
+call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  TmTrace *trace = tm_app_window_get_trace (self);
+
+  guint first, last;
+  g_autofree char *title = NULL;
+
+  if (trace == NULL)
+    return;
+  /* the selected window's call stacks: what it allocated and kept */
+  first = tm_session_get_selected_first_gc (session);
+  last = tm_session_get_selected_last_gc (session);
+  if (first == 0 || last == 0 || last < first)
+    first = last = 0;
+  if (last == 0)
+    title = g_strdup (_("Call Stacks"));
+  else if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    title = g_strdup_printf (_("Call Stacks, time points %u–%u"), first, last);
+  else
+    title = g_strdup_printf (_("Call Stacks, GC %u–%u"), first, last);
+  tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, first, last), title);
+}
+
+/* VM-level metrics (allocations, lifetimes, survival, floating garbage,
+ * transactions) over the selected GCs, or the whole trace. */
+static void
+allocations_at_selection_action (GtkWidget *widget, const char *name, GVariant *param)
+{
+  TmAppWindow *self = TM_APP_WINDOW (widget);
+  TmSession *session = tm_app_window_get_session (self);
+  GtkWidget *view;
+  guint first, last;
+
+  if (!selected_or_whole_run (self, &first, &last))
+    return;
+  view = tm_allocations_view_new (session);
+  tm_allocations_view_set_window (TM_ALLOCATIONS_VIEW (view), first, last);
+  tm_app_window_add_analysis_page (self, view, NULL);
+  /* the same view, on its page of the objects dead by their first GC (once
+   * in the window: the notebook moves the focus) */
+  if (g_strcmp0 (name, "win.short-lived-at-selection") == 0)
+    tm_allocations_view_show_page (TM_ALLOCATIONS_VIEW (view), TM_ALLOCATIONS_PAGE_SHORT_LIVED);
+}
+
 void
 tm_app_actions_install (GtkWidgetClass *widget_class)
 {
@@ -121,6 +279,13 @@ tm_app_actions_install (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.compare-heaps-at-selection", NULL,
                                    compare_heaps_at_selection_action);
   gtk_widget_class_install_action (widget_class, "win.window-step", "(is)", window_step_action);
+  gtk_widget_class_install_action (widget_class, "win.heap-at-selection", NULL, heap_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.call-stacks", NULL, call_stacks_action);
+  gtk_widget_class_install_action (widget_class, "win.ds-growth-at-selection", NULL, ds_growth_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.trend-at-selection", NULL, trend_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.allocations-at-selection", NULL, allocations_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.short-lived-at-selection", NULL, allocations_at_selection_action);
+  gtk_widget_class_install_action (widget_class, "win.advice-at-selection", NULL, advice_at_selection_action);
 }
 
 void
@@ -128,12 +293,23 @@ tm_app_actions_update (TmAppWindow *self)
 {
   TmTrace *trace = tm_app_window_get_trace (self);
   gboolean objects = has_objects (trace);
+  gboolean gcs = trace != NULL && tm_trace_n_gcs (trace) > 0;
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-gc", objects);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection-start", objects);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-heaps", objects);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-heaps-at-selection", objects);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.window-step", trace != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.heap-at-selection", gcs);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.ds-growth-at-selection", trace != NULL && trace->n_graphs >= 2);
+  /* GC configuration advice: not for heaptrack's time points */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.advice-at-selection",
+                                 gcs && g_strcmp0 (trace->format, "heaptrack") != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.trend-at-selection", gcs);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.allocations-at-selection", gcs && trace->total_allocs > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.short-lived-at-selection", gcs && trace->total_allocs > 0);
+  /* allocation sites with call stacks (always for heaptrack files) */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.call-stacks", trace != NULL && trace->sites->len > 1);
 }
 
 void

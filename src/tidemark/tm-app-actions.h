@@ -1,7 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The window's actions that take parameters, so buttons, menus,
- * shortcuts and other views can name exactly what to open:
+ * The window's analysis actions, so buttons, menus, shortcuts and other
+ * views can name exactly what to open.  Those without a parameter work on
+ * the selected GCs, or the whole run when nothing is selected:
+ *
+ *   win.heap-at-selection              the heap after the selection's last GC
+ *   win.ds-growth-at-selection         data structure growth between its
+ *                                      first and last GC with a graph
+ *   win.trend-at-selection             TrendViz
+ *   win.allocations-at-selection       VM-level metrics (allocations,
+ *   win.short-lived-at-selection       lifetimes, ...; or that view's page of
+ *                                      the objects dead by their first GC)
+ *   win.advice-at-selection            GC configuration advice
+ *   win.call-stacks                    allocations by call stack
  *
  *   win.heap-at-gc "u"                 the heap view after GC u
  *   win.heap-at-selection-start        the heap after the selection's first GC
