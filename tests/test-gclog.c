@@ -57,6 +57,9 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-nanos.log", 12, 12, 0, 0, 0, G_GUINT64_CONSTANT (13021000), "Serial" },
   { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
   { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
+  { "jdk21-zgc-generational.log", 5, 3, 0, 0, 2, G_GUINT64_CONSTANT (205000), "ZGC" },
+  /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
+  { "local-jdk17-zgc-debug.log", 7, 0, 0, 0, 7, G_GUINT64_CONSTANT (489000), "ZGC" },
   /* README "Added later": one file per shape that was misread */
   { "legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt", 2, 1, 0, 0, 1, G_GUINT64_CONSTANT (2074800), "CMS" },
   { "legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (46745120), "G1" },
@@ -289,6 +292,103 @@ test_heap_values (void)
     /* from its first pause's start (0.043 ms before the stamp its end has) */
     g_assert_cmpuint (tm_trace_gc (t, 3)->end_ns - tm_trace_gc (t, 3)->start_ns, ==, 521043000);
     g_assert_cmpuint (tm_trace_gc (t, 3)->start_ns, <, tm_trace_gc (t, 2)->start_ns);
+  }
+}
+
+static const TmGcPhase *
+find_phase (const TmTrace *t, const char *name, gint64 gc_id, guint *count)
+{
+  const TmGcPhase *found = NULL;
+
+  *count = 0;
+  for (guint i = 0; i < t->gc_phases->len; i++)
+    {
+      const TmGcPhase *ph = &g_array_index (t->gc_phases, TmGcPhase, i);
+      if (g_str_equal (ph->name, name) && (gc_id < 0 || ph->jvm_gc_id == gc_id))
+        {
+          (*count)++;
+          found = found ? found : ph;
+        }
+    }
+  return found;
+}
+
+static guint64
+meta_u64 (const TmTrace *t, const char *key)
+{
+  return g_ascii_strtoull (g_hash_table_lookup (t->meta, key), NULL, 10);
+}
+
+/* JDK 21 generational ZGC: each phase keeps its generation ("y:" in a
+ * minor collection, "Y:" and "O:" in a major one), each generation of a
+ * major collection is a span inside it, and debug-level sub-phases nest
+ * in the phases logged at info instead of counting twice. */
+static void
+test_generational_zgc (void)
+{
+  g_autoptr(TmTrace) t = load ("jdk21-zgc-generational.log");
+  const TmGcPhase *ph;
+  guint n;
+
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "true");
+  g_assert_cmpuint (meta_u64 (t, "gclog.max_heap"), ==, MB (1024));
+  /* GC(2) Major Collection (Proactive) 400M(39%)->210M(20%), Y 0.020 +
+   * 0.015 + 0.014 and O 0.018 + 0.011 ms; GC(3) ends inside it */
+  g_assert_cmpuint (tm_trace_gc (t, 3)->kind, ==, TM_GC_KIND_MINOR);
+  g_assert_cmpuint (tm_trace_gc (t, 3)->pause_ns, ==, 24000);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->kind, ==, TM_GC_KIND_CONCURRENT);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->pause_ns, ==, 78000);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->used_before, ==, MB (400));
+  g_assert_cmpuint (tm_trace_gc (t, 4)->used_after, ==, MB (210));
+  g_assert_cmpuint (tm_trace_gc (t, 4)->committed_after, ==, MB (512));
+  g_assert_cmpstr (tm_trace_gc (t, 4)->cause, ==, "Proactive");
+  g_assert_cmpstr (tm_trace_gc (t, 5)->cause, ==, "Allocation Stall");
+
+  /* minor collections' "y:" and the major ones' "Y:" are the young generation */
+  ph = find_phase (t, "Y: Pause Mark Start", -1, &n);
+  g_assert_cmpuint (n, ==, 5);
+  ph = find_phase (t, "O: Pause Mark End", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->kind, ==, TM_GC_PHASE_PAUSE);
+  g_assert_cmpuint (ph->end_ns - ph->start_ns, ==, 18000);
+  g_assert_null (find_phase (t, "Pause Mark Start", -1, &n));
+  ph = find_phase (t, "O: Concurrent Mark", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->end_ns, ==, G_GUINT64_CONSTANT (1150000000));
+
+  /* the generations of the two major collections, inside their cycles */
+  find_phase (t, "Young Generation", -1, &n);
+  g_assert_cmpuint (n, ==, 2);
+  ph = find_phase (t, "Old Generation", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->kind, ==, TM_GC_PHASE_CYCLE);
+  g_assert_cmpuint (ph->depth, ==, 1);
+  g_assert_cmpuint (ph->start_ns, ==, G_GUINT64_CONSTANT (1040000000));
+  g_assert_cmpuint (ph->end_ns, ==, G_GUINT64_CONSTANT (1180000000));
+
+  /* debug sub-phases nest; the info phases sum to 264.115 ms */
+  ph = find_phase (t, "Y: Concurrent Mark Roots", 0, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->depth, ==, 1);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_phases"), ==, 27);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 264115000);
+  find_phase (t, "Allocation Stall", -1, &n);
+  g_assert_cmpuint (n, ==, 1);
+
+  {
+    /* JDK 17 -Xlog:gc*=debug: 42 info-level concurrent phases, 65.289 ms
+     * (the debug ones have start lines and nest in them) */
+    g_autoptr(TmTrace) d = load ("local-jdk17-zgc-debug.log");
+    g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_phases"), ==, 42);
+    g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_ns"), ==, 65289000);
+    for (guint i = 0; i < d->gc_phases->len; i++)
+      {
+        const TmGcPhase *x = &g_array_index (d->gc_phases, TmGcPhase, i);
+        if (g_str_has_prefix (x->name, "Concurrent Roots") || g_str_has_prefix (x->name, "Concurrent Mark Try"))
+          g_assert_cmpuint (x->depth, >=, 1);
+        else if (x->kind == TM_GC_PHASE_CONCURRENT && g_str_equal (x->name, "Concurrent Relocate"))
+          g_assert_cmpuint (x->depth, ==, 0);
+      }
   }
 }
 
@@ -738,6 +838,7 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/gclog/heap-values", test_heap_values);
   g_test_add_func ("/gclog/added-later", test_added_later);
+  g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);

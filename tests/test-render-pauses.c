@@ -169,6 +169,41 @@ test_zgc_lane (void)
   cairo_surface_destroy (surface);
 }
 
+/* Shenandoah: a degenerated GC is a bar of its own colour in the lane,
+ * however short it is at the chart's scale */
+static void
+test_degenerated_marker (void)
+{
+  g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+  g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 300);
+  cairo_t *cr = cairo_create (surface);
+  TmChartOptions o;
+  TmChartLayout l;
+  int deg = -1, lane_y, n_marked = 0;
+  double x;
+
+  for (guint i = 0; i < m->n_phases; i++)
+    if (m->phase_kind[i] == TM_GC_PHASE_DEGENERATED)
+      deg = (int) i;
+  g_assert_cmpint (deg, >=, 0);
+  /* 184.489 ms in a 60 s view: less than 3 px, still 3 px wide */
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 800, 300);
+  o.view_start_ns = m->phase_start[deg] - 30e9;
+  o.view_end_ns = m->phase_end[deg] + 30e9;
+  tm_chart_render (cr, m, &o, &l);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  x = tm_chart_layout_ns_to_x (&l, (m->phase_start[deg] + m->phase_end[deg]) / 2);
+  lane_y = (int) (l.y + l.height + 3 + TM_CHART_PHASE_LANE / 2);
+  g_assert_true (near (pixel (surface, (int) floor (x), lane_y), tm_chart_pause_color (TM_PAUSE_DEGENERATED, FALSE), 1.0));
+  for (int dx = -5; dx <= 5; dx++)
+    if (near (pixel (surface, (int) floor (x) + dx, lane_y), tm_chart_pause_color (TM_PAUSE_DEGENERATED, FALSE), 1.0))
+      n_marked++;
+  g_assert_cmpint (n_marked, >=, 3);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -176,5 +211,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render-pauses/bars", test_pause_bars);
   g_test_add_func ("/render-pauses/histogram", test_histogram);
   g_test_add_func ("/render-pauses/zgc-lane", test_zgc_lane);
+  g_test_add_func ("/render-pauses/degenerated-marker", test_degenerated_marker);
   return g_test_run ();
 }

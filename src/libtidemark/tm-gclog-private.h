@@ -82,6 +82,8 @@ typedef struct {
   const char *collector;      /* string pool; NULL until known */
   gboolean    cycle_mode;     /* ZGC/Shenandoah: one event per GC id */
   gboolean    generational;   /* generational ZGC or Shenandoah */
+  const char *gen_prefix;     /* generational ZGC: "Y: " or "O: " of the current line, else NULL */
+  gboolean    line_debug;     /* the current line's level is debug or trace (a sub-phase) */
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */

@@ -438,7 +438,10 @@ tm_gclog_add_phase (TmGclogParser *p, TmGcPhaseKind kind, gint64 jvm_id, guint64
                     const char *name, const char *name_end, const char *detail)
 {
   TmGcPhase ph = { 0 };
-  g_autofree char *n = g_strndup (name, phase_name_end (name, name_end) - name);
+  const char *ne = phase_name_end (name, name_end);
+  /* generational ZGC: which generation's phase, as the log says it */
+  g_autofree char *n = p->gen_prefix ? g_strdup_printf ("%s%.*s", p->gen_prefix, (int) (ne - name), name)
+                                     : g_strndup (name, ne - name);
 
   ph.end_ns = end_ns;
   ph.start_ns = end_ns >= dur_ns ? end_ns - dur_ns : 0;
