@@ -480,7 +480,7 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (tm_gclog_has_prefix (s, end, map[i].prefix))
+    if (s < end && *s == map[i].prefix[0] && tm_gclog_has_prefix (s, end, map[i].prefix))
       {
         const char *q = s + strlen (map[i].prefix);
         guint64 b, a, c;

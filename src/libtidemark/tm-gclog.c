@@ -22,13 +22,6 @@
 
 /* ---- small parsing helpers ------------------------------------------- */
 
-gboolean
-tm_gclog_has_prefix (const char *s, const char *end, const char *prefix)
-{
-  gsize n = strlen (prefix);
-  return (gsize) (end - s) >= n && memcmp (s, prefix, n) == 0;
-}
-
 const char *
 tm_gclog_find (const char *s, const char *end, const char *needle)
 {
