@@ -392,6 +392,85 @@ test_generational_zgc (void)
   }
 }
 
+/* Age tables: -Xlog:gc+age=trace (JDK 17, real) and the JDK 8
+ * -XX:+PrintTenuringDistribution lines inside ParNew and G1 records. */
+static void
+test_age_tables (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "advice", "jdk17-longlived-SerialGC-age.log.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+  const TmGcAges *a;
+
+  g_assert_no_error (error);
+  /* 84 "Pause Young" lines, each with its table */
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 84);
+  g_assert_nonnull (t->gc_ages);
+  g_assert_cmpuint (t->gc_ages->len, ==, 84);
+  a = &g_array_index (t->gc_ages, TmGcAges, 1);
+  g_assert_cmpuint (a->gc, ==, 2);
+  g_assert_cmpuint (a->threshold, ==, 15);
+  g_assert_cmpuint (a->max_threshold, ==, 15);
+  g_assert_cmpuint (a->desired_survivor, ==, 8388608);
+  g_assert_cmpuint (a->bytes[1], ==, 365864);
+  g_assert_cmpuint (a->bytes[2], ==, 746360);
+  g_assert_cmpuint (a->bytes[3], ==, 0);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+
+  {
+    static const char parnew[] =
+      "2014-07-24T09:47:44.452+0200: 0.452: [GC (Allocation Failure) 2014-07-24T09:47:44.452+0200: 0.452: [ParNew\n"
+      "Desired survivor size 1114112 bytes, new threshold 1 (max 6)\n"
+      "- age   1:    2209784 bytes,    2209784 total\n"
+      ": 19136K->2176K(19136K), 0.0123000 secs] 19136K->5000K(63360K), 0.0124000 secs] "
+      "[Times: user=0.02 sys=0.00, real=0.01 secs] \n"
+      "2014-07-24T09:47:44.652+0200: 0.652: [GC (Allocation Failure) 2014-07-24T09:47:44.652+0200: 0.652: [ParNew\n"
+      "Desired survivor size 1114112 bytes, new threshold 6 (max 6)\n"
+      "- age   1:     100000 bytes,     100000 total\n"
+      "- age   2:      50000 bytes,     150000 total\n"
+      ": 19136K->150K(19136K), 0.0023000 secs] 21960K->3000K(63360K), 0.0024000 secs] "
+      "[Times: user=0.00 sys=0.00, real=0.00 secs] \n";
+    g_autoptr(TmTrace) l = tm_gclog_import_bytes ((const guint8 *) parnew, sizeof parnew - 1, "parnew.log", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_trace_n_gcs (l), ==, 2);
+    g_assert_cmpuint (l->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (l, 1)->pause_ns, ==, 12400000);
+    g_assert_cmpuint (l->gc_ages->len, ==, 2);
+    a = &g_array_index (l->gc_ages, TmGcAges, 0);
+    g_assert_cmpuint (a->gc, ==, 1);
+    g_assert_cmpuint (a->threshold, ==, 1);
+    g_assert_cmpuint (a->max_threshold, ==, 6);
+    g_assert_cmpuint (a->desired_survivor, ==, 1114112);
+    g_assert_cmpuint (a->bytes[1], ==, 2209784);
+    a = &g_array_index (l->gc_ages, TmGcAges, 1);
+    g_assert_cmpuint (a->gc, ==, 2);
+    g_assert_cmpuint (a->bytes[2], ==, 50000);
+  }
+  {
+    static const char g1[] =
+      "0.234: [GC pause (G1 Evacuation Pause) (young)\n"
+      "Desired survivor size 1048576 bytes, new threshold 15 (max 15)\n"
+      "- age   1:     305560 bytes,     305560 total\n"
+      ", 0.0041467 secs]\n"
+      "   [Parallel Time: 3.5 ms, GC Workers: 4]\n"
+      "   [Eden: 12.0M(12.0M)->0.0B(11.0M) Survivors: 0.0B->2048.0K Heap: 12.0M(256.0M)->1020.5K(256.0M)]\n"
+      " [Times: user=0.01 sys=0.00, real=0.00 secs] \n";
+    g_autoptr(TmTrace) l = tm_gclog_import_bytes ((const guint8 *) g1, sizeof g1 - 1, "g1.log", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_trace_n_gcs (l), ==, 1);
+    g_assert_cmpuint (l->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (l, 1)->used_before, ==, MB (12));
+    g_assert_cmpuint (l->gc_ages->len, ==, 1);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).bytes[1], ==, 305560);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).threshold, ==, 15);
+  }
+  {
+    /* no age lines: no tables */
+    g_autoptr(TmTrace) l = load ("jdk17-serial.log");
+    g_assert_null (l->gc_ages);
+  }
+}
+
 /* The values README.md's "Added later" table gives for each shape. */
 static void
 test_added_later (void)
@@ -839,6 +918,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/heap-values", test_heap_values);
   g_test_add_func ("/gclog/added-later", test_added_later);
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
+  g_test_add_func ("/gclog/age-tables", test_age_tables);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);

@@ -65,6 +65,7 @@ typedef struct {
   gboolean    deleted;        /* merged into another event */
   gboolean    has_duration;   /* the end line carried a duration */
   gboolean    evac_failed;    /* to-space exhausted / overflow, promotion failed */
+  guint32     ages;           /* index + 1 of its age table in TmGclogParser.ages, 0 = none */
 } TmGclogEvent;
 
 typedef struct {
@@ -100,6 +101,8 @@ typedef struct {
   guint64     max_heap;
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
   GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */
+  GArray     *ages;           /* TmGcAges (gc = 0 until the GC is numbered) */
+  guint32     pending_ages;   /* legacy: index + 1 of the table printed inside the record being read */
 
   char       *vm_version;
   char       *command_line;
@@ -145,6 +148,11 @@ void     tm_gclog_add_phase      (TmGclogParser *p, TmGcPhaseKind kind, gint64 j
 guint    tm_gclog_phase_depth    (TmGclogParser *p, gint64 jvm_id, gboolean end_line);
 
 /* Number parsing; all return FALSE and leave *s alone on failure. */
+/* -Xlog:gc+age / -XX:+PrintTenuringDistribution lines ("Desired survivor
+ * size ...", "Age table with threshold ...", "- age   1: ..."): into
+ * table *ages (index + 1, a new one when 0).  FALSE if not such a line. */
+gboolean tm_gclog_age_line      (TmGclogParser *p, const char *s, const char *end, guint32 *ages);
+
 gboolean tm_gclog_parse_size     (const char **s, const char *end, guint64 *bytes);
 gboolean tm_gclog_parse_decimal  (const char **s, const char *end, guint scale_pow10, guint64 *value);
 gboolean tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, guint64 *after,

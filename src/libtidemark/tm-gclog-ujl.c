@@ -941,8 +941,18 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     pause_line (p, id, q, end);
   else if (tm_gclog_has_prefix (q, end, "Concurrent "))
     pause_mode_concurrent (p, id, q, end);
-  else
-    detail_line (p, id, q, end);
+  else if (!detail_line (p, id, q, end) && (*q == 'D' || *q == 'A' || *q == '-'))
+    {
+      /* gc+age: the survivors of this GC by age */
+      TmGclogEvent *e = open_event (p, id);
+      guint32 ages = e ? e->ages : 0;
+      if (tm_gclog_age_line (p, q, end, &ages))
+        {
+          if (e == NULL)
+            e = add_open_event (p, id);
+          e->ages = ages;
+        }
+    }
 }
 
 void

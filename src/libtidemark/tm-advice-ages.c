@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ * Survival by age from the age tables of young GCs; see tm-advice-ages.h. */
+#include "tm-advice-ages.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* the ratio at an age counts once this many pairs measured it */
+#define MIN_PAIRS 3
+/* surviving this share of the next young GC is "lives on" */
+#define STABLE_SURVIVAL 0.9
+
+static int
+compare_u64 (const void *a, const void *b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return (x > y) - (x < y);
+}
+
+static int
+compare_u8 (const void *a, const void *b)
+{
+  return (int) *(const guint8 *) a - (int) *(const guint8 *) b;
+}
+
+static guint
+lower_bound (const GArray *ages, guint32 gc)
+{
+  guint lo = 0, hi = ages->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (ages, TmGcAges, mid).gc < gc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+const TmGcAges *
+tm_trace_gc_ages (const TmTrace *trace, guint32 gc)
+{
+  guint i;
+
+  if (trace->gc_ages == NULL)
+    return NULL;
+  i = lower_bound (trace->gc_ages, gc);
+  return i < trace->gc_ages->len && g_array_index (trace->gc_ages, TmGcAges, i).gc == gc
+         ? &g_array_index (trace->gc_ages, TmGcAges, i) : NULL;
+}
+
+static guint64
+total_bytes (const TmGcAges *a)
+{
+  guint64 s = 0;
+  for (guint k = 1; k <= TM_GC_MAX_AGE; k++)
+    s += a->bytes[k];
+  return s;
+}
+
+/* Nothing but concurrent-cycle pauses (G1 Remark, Cleanup) between two
+ * young GCs: the survivors of the first are the input of the second. */
+static gboolean
+consecutive (const TmTrace *trace, guint32 a, guint32 b)
+{
+  for (guint32 id = a + 1; id < b; id++)
+    if (tm_trace_gc (trace, id)->kind != TM_GC_KIND_CONCURRENT)
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+tm_age_curve_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, TmAgeCurve *out)
+{
+  guint lo, hi, n;
+  g_autofree guint64 *totals = NULL;
+  g_autofree guint8 *thresholds = NULL;
+  g_autofree guint64 *desired = NULL;
+  guint n_thr = 0, n_des = 0;
+  double from[TM_GC_MAX_AGE + 1] = { 0 }, to[TM_GC_MAX_AGE + 1] = { 0 };
+
+  memset (out, 0, sizeof *out);
+  for (guint k = 0; k <= TM_GC_MAX_AGE; k++)
+    out->survival[k] = -1;
+  if (trace->gc_ages == NULL)
+    return FALSE;
+  if (first_gc == 0 && last_gc == 0)
+    last_gc = G_MAXUINT32;
+  lo = lower_bound (trace->gc_ages, first_gc);
+  hi = last_gc == G_MAXUINT32 ? trace->gc_ages->len : lower_bound (trace->gc_ages, last_gc + 1);
+  if (hi <= lo)
+    return FALSE;
+  n = hi - lo;
+  totals = g_new (guint64, n);
+  thresholds = g_new (guint8, n);
+  desired = g_new (guint64, n);
+
+  for (guint i = lo; i < hi; i++)
+    {
+      const TmGcAges *a = &g_array_index (trace->gc_ages, TmGcAges, i);
+      guint64 tot = total_bytes (a);
+
+      totals[out->n_tables++] = tot;
+      out->mean_total += (double) tot;
+      for (guint k = 1; k <= TM_GC_MAX_AGE; k++)
+        out->mean_bytes[k] += (double) a->bytes[k];
+      out->max_threshold = MAX (out->max_threshold, a->max_threshold);
+      if (a->threshold > 0)
+        thresholds[n_thr++] = a->threshold;
+      if (a->desired_survivor > 0)
+        desired[n_des++] = a->desired_survivor;
+      if (a->threshold > 0 && a->threshold < a->max_threshold && a->desired_survivor > 0 && tot > a->desired_survivor)
+        out->n_forced++;
+
+      if (i + 1 < hi)
+        {
+          const TmGcAges *b = &g_array_index (trace->gc_ages, TmGcAges, i + 1);
+          guint8 keep = MIN (a->threshold, b->threshold);
+
+          if (keep == 0 || !consecutive (trace, a->gc, b->gc))
+            continue;
+          out->n_pairs++;
+          /* age k stays in the survivor spaces while k is below the threshold */
+          for (guint k = 1; k < keep && k < TM_GC_MAX_AGE; k++)
+            if (a->bytes[k] > 0)
+              {
+                from[k] += (double) a->bytes[k];
+                to[k] += (double) b->bytes[k + 1];
+                out->survival_pairs[k]++;
+              }
+        }
+    }
+  out->mean_total /= n;
+  for (guint k = 1; k <= TM_GC_MAX_AGE; k++)
+    {
+      out->mean_bytes[k] /= n;
+      if (out->survival_pairs[k] >= MIN_PAIRS && from[k] > 0)
+        out->survival[k] = MIN (1.0, to[k] / from[k]);
+    }
+  qsort (totals, n, sizeof totals[0], compare_u64);
+  out->p90_total = totals[MIN (n - 1, (guint) (0.9 * n))];
+  if (n_thr > 0)
+    {
+      qsort (thresholds, n_thr, 1, compare_u8);
+      out->median_threshold = thresholds[n_thr / 2];
+    }
+  if (n_des > 0)
+    {
+      qsort (desired, n_des, sizeof desired[0], compare_u64);
+      out->desired_survivor = desired[n_des / 2];
+    }
+
+  /* the youngest age from which every measured age lives on */
+  for (guint k = TM_GC_MAX_AGE; k >= 1; k--)
+    {
+      guint measured = 0;
+      gboolean stable = out->survival[k] >= STABLE_SURVIVAL;
+      for (guint j = k; j <= TM_GC_MAX_AGE && stable; j++)
+        if (out->survival[j] >= 0)
+          {
+            stable = out->survival[j] >= STABLE_SURVIVAL;
+            measured++;
+          }
+      if (out->survival[k] >= 0 && !stable)
+        break;
+      if (stable && measured >= 2)
+        out->stable_age = k;
+    }
+  return TRUE;
+}
