@@ -23,32 +23,22 @@ compare_u8 (const void *a, const void *b)
   return (int) *(const guint8 *) a - (int) *(const guint8 *) b;
 }
 
-static guint
-lower_bound (const GArray *ages, guint32 gc)
+static int
+compare_gc (gconstpointer a, gconstpointer b)
 {
-  guint lo = 0, hi = ages->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (ages, TmGcAges, mid).gc < gc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
+  guint32 x = ((const TmGcAges *) a)->gc, y = ((const TmGcAges *) b)->gc;
+  return (x > y) - (x < y);
 }
 
 const TmGcAges *
 tm_trace_gc_ages (const TmTrace *trace, guint32 gc)
 {
+  TmGcAges key = { .gc = gc };
   guint i;
 
-  if (trace->gc_ages == NULL)
+  if (trace->gc_ages == NULL || !g_array_binary_search (trace->gc_ages, &key, compare_gc, &i))
     return NULL;
-  i = lower_bound (trace->gc_ages, gc);
-  return i < trace->gc_ages->len && g_array_index (trace->gc_ages, TmGcAges, i).gc == gc
-         ? &g_array_index (trace->gc_ages, TmGcAges, i) : NULL;
+  return &g_array_index (trace->gc_ages, TmGcAges, i);
 }
 
 static guint64
@@ -88,8 +78,11 @@ tm_age_curve_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, T
     return FALSE;
   if (first_gc == 0 && last_gc == 0)
     last_gc = G_MAXUINT32;
-  lo = lower_bound (trace->gc_ages, first_gc);
-  hi = last_gc == G_MAXUINT32 ? trace->gc_ages->len : lower_bound (trace->gc_ages, last_gc + 1);
+  /* a table per young GC at most: a scan is cheap next to the rules */
+  for (lo = 0; lo < trace->gc_ages->len && g_array_index (trace->gc_ages, TmGcAges, lo).gc < first_gc; lo++)
+    ;
+  for (hi = lo; hi < trace->gc_ages->len && g_array_index (trace->gc_ages, TmGcAges, hi).gc <= last_gc; hi++)
+    ;
   if (hi <= lo)
     return FALSE;
   n = hi - lo;
