@@ -525,6 +525,107 @@ test_survivor_too_small (void)
   }
 }
 
+/* A recording with lifetimes: GCs 10, 20, ... 60 are full, the others
+ * young, MaxTenuringThreshold=4 on the command line.  Before each of GCs
+ * 1-30: 50 objects that die at once, 10 of 100 KiB promoted after 4 young
+ * GCs and freed by the next full GC (or, `late`, by the one after), 5 of
+ * 100 KiB that live on. */
+static TmTrace *
+build_lifetimes (gboolean late)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("lifetimes.tmtrace", "tmtrace");
+  TmTraceHeader h = { .version = 1, .vm_name = "HotSpot", .vm_version = "17",
+                      .command_line = "java -Xmx64m -XX:MaxTenuringThreshold=4 App", .pointer_size = 8 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) deaths = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                        (GDestroyNotify) g_array_unref);
+  guint64 id = 0, t = 0;
+
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_type (b, 1, "byte[]", 0, &error));
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", &error));
+  g_assert_true (tm_trace_builder_space (b, OLD, TM_SPACE_KIND_OLD, "Old", &error));
+  for (guint g = 1; g <= 60; g++)
+    {
+      TmSpaceUsageRecord u = { OLD, 10 * MIB, 10 * MIB, 64 * MIB };
+      GArray *dead = g_hash_table_lookup (deaths, GUINT_TO_POINTER (g));
+      if (g <= 30)
+        {
+          /* promoted at the 4th young GC from GC g on, freed by the full GC after it */
+          guint young = 0, p = g, d;
+          for (p = g; young < 4; p++)
+            young += p % 10 ? 1 : 0;
+          p--;
+          d = (p / 10 + 1 + (late ? 1 : 0)) * 10;
+          for (guint k = 0; k < 65; k++)
+            {
+              guint die = k < 50 ? g : k < 60 ? d : 0;
+              g_assert_true (tm_trace_builder_alloc (b, ++id, 1, 0, 1, k < 50 ? 64 : 100 * 1024, 0, 0, &error));
+              if (die > 0 && die <= 60)
+                {
+                  GArray *a = g_hash_table_lookup (deaths, GUINT_TO_POINTER (die));
+                  if (a == NULL)
+                    g_hash_table_insert (deaths, GUINT_TO_POINTER (die), a = g_array_new (FALSE, FALSE, sizeof (guint64)));
+                  g_array_append_val (a, id);
+                }
+            }
+          dead = g_hash_table_lookup (deaths, GUINT_TO_POINTER (g));
+        }
+      t += 100 * MS;
+      g_assert_true (tm_trace_builder_gc_start (b, g, t, g % 10 ? TM_GC_KIND_MINOR : TM_GC_KIND_MAJOR, "G1",
+                                                "Allocation Failure", &error));
+      t += 5 * MS;
+      g_assert_true (tm_trace_builder_gc_end (b, g, t, 5 * MS, 1, &u, &error));
+      if (dead != NULL)
+        g_assert_true (tm_trace_builder_deaths (b, g, (guint64 *) (gpointer) dead->data, dead->len, &error));
+    }
+  tm_trace_builder_end (b, id, 0, 60, t);
+  return tm_trace_builder_finish (b);
+}
+
+static void
+test_premature_promotion_lifetimes (void)
+{
+  {
+    g_autoptr(TmTrace) t = build_lifetimes (FALSE);
+    g_autoptr(GPtrArray) advice = NULL;
+    TmPromotionLifetimes pl;
+    const TmAdvice *a;
+
+    g_assert_cmpuint (tm_trace_tenuring_threshold (t), ==, 4);
+    g_assert_true (tm_promotion_lifetimes (t, 0, 0, 4, &pl));
+    g_assert_cmpuint (pl.n_young, ==, 54);
+    g_assert_cmpuint (pl.n_old, ==, 6);
+    g_assert_cmpuint (pl.promoted_objects, ==, 450);
+    g_assert_cmpuint (pl.soon_objects, ==, 300);
+    g_assert_cmpuint (pl.soon_bytes, ==, 300 * 100 * 1024);
+    /* ages at death: 4 to 12 young GCs, three quarters 10 or less */
+    g_assert_cmpuint (pl.soon_age_p75, ==, 10);
+    g_assert_cmpuint (pl.soon_gcs->len, ==, 4);
+    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 0), ==, 10);
+    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 3), ==, 40);
+    tm_promotion_lifetimes_clear (&pl);
+
+    advice = tm_advise (t, 0, 0, NULL);
+    a = find_rule (advice, "premature-promotion");
+    g_assert_nonnull (a);
+    g_assert_cmpstr (a->flags, ==, "-XX:MaxTenuringThreshold=11");
+    g_assert_cmpuint (a->n_gcs, ==, 4);
+    g_assert_nonnull (strstr (a->finding, "67%"));
+
+    /* a window that ends before the first of them is freed: nothing died yet */
+    g_ptr_array_unref (g_steal_pointer (&advice));
+    advice = tm_advise (t, 1, 9, NULL);
+    g_assert_null (find_rule (advice, "premature-promotion"));
+  }
+  {
+    /* the medium objects outlive one full GC after promotion: silent */
+    g_autoptr(TmTrace) t = build_lifetimes (TRUE);
+    g_autoptr(GPtrArray) advice = tm_advise (t, 0, 0, NULL);
+    g_assert_null (find_rule (advice, "premature-promotion"));
+  }
+}
+
 /* Real JDK 17 logs of tests/data/advice/Survivors.java (README there):
  * each mode gives the advice its survivors call for, and no other about
  * survivors. */
@@ -697,6 +798,7 @@ main (int argc, char **argv)
   g_test_add_func ("/advice/tenuring-threshold", test_tenuring_threshold);
   g_test_add_func ("/advice/survivor-too-small", test_survivor_too_small);
   g_test_add_func ("/advice/age-logs", test_age_logs);
+  g_test_add_func ("/advice/premature-promotion-lifetimes", test_premature_promotion_lifetimes);
   g_test_add_func ("/advice/latency-pauses", test_latency_pauses);
   return g_test_run ();
 }

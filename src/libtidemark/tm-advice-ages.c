@@ -18,6 +18,13 @@ compare_u64 (const void *a, const void *b)
 }
 
 static int
+compare_u32 (const void *a, const void *b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return (x > y) - (x < y);
+}
+
+static int
 compare_u8 (const void *a, const void *b)
 {
   return (int) *(const guint8 *) a - (int) *(const guint8 *) b;
@@ -163,3 +170,132 @@ tm_age_curve_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, T
     }
   return TRUE;
 }
+
+/* ---- promotion from recorded lifetimes ------------------------------- */
+
+guint
+tm_trace_tenuring_threshold (const TmTrace *trace)
+{
+  const char *cl = trace->command_line ? strstr (trace->command_line, "-XX:MaxTenuringThreshold=") : NULL;
+  const char *collectors = g_hash_table_lookup (trace->meta, "collectors");
+  const char *collector = tm_trace_n_gcs (trace) > 0 ? tm_trace_gc (trace, 1)->collector : NULL;
+
+  if (cl != NULL)
+    {
+      guint64 v = g_ascii_strtoull (cl + 25, NULL, 10);
+      if (v <= TM_GC_MAX_AGE)
+        return (guint) v;
+    }
+  /* the agent names the JVM's collectors ("ParNew", "PS Scavenge") */
+  if ((collectors && strstr (collectors, "ParNew")) || (collector && strstr (collector, "ParNew")) ||
+      (collector && g_str_equal (collector, "CMS")))
+    return 6;
+  if ((collectors && strstr (collectors, "PS Scavenge")) || (collector && strstr (collector, "PS Scavenge")) ||
+      (collector && g_str_equal (collector, "Parallel")))
+    return 7;
+  return TM_GC_MAX_AGE;
+}
+
+static gboolean
+is_young (TmGcKind k)
+{
+  return k == TM_GC_KIND_MINOR || k == TM_GC_KIND_MIXED;
+}
+
+static gboolean
+is_old (TmGcKind k)
+{
+  return k == TM_GC_KIND_MAJOR || k == TM_GC_KIND_MIXED || k == TM_GC_KIND_CONCURRENT;
+}
+
+void
+tm_promotion_lifetimes_clear (TmPromotionLifetimes *p)
+{
+  g_clear_pointer (&p->soon_gcs, g_array_unref);
+}
+
+gboolean
+tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc, guint threshold,
+                        TmPromotionLifetimes *out)
+{
+  guint32 n = tm_trace_n_gcs (trace);
+  g_autofree guint32 *young_before = NULL;   /* [g]: young GCs among 1..g */
+  g_autofree guint32 *old_before = NULL;
+  g_autofree guint32 *young_ids = NULL;      /* [k]: id of the (k+1)-th young GC */
+  g_autofree guint64 *soon_at = NULL;        /* [g]: bytes freed soon after promotion by GC g */
+  g_autoptr(GArray) ages = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint n_young = 0;
+
+  memset (out, 0, sizeof *out);
+  out->threshold = threshold;
+  if (n == 0 || trace->n_objects == 0 || threshold == 0)
+    return FALSE;
+  if (first_gc == 0 && last_gc == 0)
+    {
+      first_gc = 1;
+      last_gc = n;
+    }
+  young_before = g_new0 (guint32, n + 1);
+  old_before = g_new0 (guint32, n + 1);
+  young_ids = g_new0 (guint32, n + 1);
+  soon_at = g_new0 (guint64, n + 1);
+  for (guint32 g = 1; g <= n; g++)
+    {
+      TmGcKind k = tm_trace_gc (trace, g)->kind;
+      young_before[g] = young_before[g - 1] + (is_young (k) ? 1 : 0);
+      old_before[g] = old_before[g - 1] + (is_old (k) ? 1 : 0);
+      if (is_young (k))
+        young_ids[n_young++] = g;
+      if (g >= first_gc && g <= last_gc)
+        {
+          out->n_young += is_young (k) ? 1 : 0;
+          out->n_old += is_old (k) ? 1 : 0;
+        }
+    }
+
+  /* objects born before GC b + 1 and after GC b's start: birth b */
+  for (guint32 b = 0; b < n; b++)
+    {
+      guint64 lo = b == 0 ? 0 : tm_trace_gc (trace, b)->allocs_before;
+      guint64 hi = tm_trace_gc (trace, b + 1)->allocs_before;
+      guint32 p;
+
+      if (young_before[b] + threshold > n_young)
+        break;   /* nobody born from here on lived to be promoted */
+      p = young_ids[young_before[b] + threshold - 1];   /* where it was promoted */
+      if (p > last_gc)
+        break;
+      for (guint64 i = lo; i < hi && i < trace->n_objects; i++)
+        {
+          guint32 d = trace->obj_death[i];
+          guint64 size;
+
+          if ((d != TM_ALIVE && (d <= p || d < first_gc || d > last_gc)) ||
+              (d == TM_ALIVE && young_before[last_gc] < young_before[b] + threshold))
+            continue;
+          size = tm_trace_object_size (trace, i);
+          out->promoted_bytes += size;
+          out->promoted_objects++;
+          /* freed at the first old collection after its promotion */
+          if (d != TM_ALIVE && old_before[d - 1] == old_before[p])
+            {
+              guint32 age = young_before[d - 1] - young_before[b];
+              out->soon_bytes += size;
+              out->soon_objects++;
+              soon_at[d] += size;
+              g_array_append_val (ages, age);
+            }
+        }
+    }
+  if (ages->len > 0)
+    {
+      g_array_sort (ages, (GCompareFunc) compare_u32);
+      out->soon_age_p75 = g_array_index (ages, guint32, MIN (ages->len - 1, (guint) (0.75 * ages->len)));
+    }
+  out->soon_gcs = g_array_new (FALSE, FALSE, sizeof (guint32));
+  for (guint32 g = first_gc; g <= last_gc; g++)
+    if (soon_at[g] > 0)
+      g_array_append_val (out->soon_gcs, g);
+  return TRUE;
+}
+

@@ -30,6 +30,31 @@ typedef struct {
                                                * measured age, at least 2 of them); 0 = none */
 } TmAgeCurve;
 
+/* Promotion from recorded lifetimes (a Tidemark trace's objects): an
+ * object that survived `threshold` young GCs was promoted at the last of
+ * them; it died "soon after" when no old-generation collection (full,
+ * mixed or concurrent) came between its promotion and the GC that freed
+ * it, i.e. the first chance to free it did. */
+typedef struct {
+  guint     threshold;            /* the tenuring threshold assumed */
+  guint     n_young, n_old;       /* young and old-generation collections in the range */
+  guint64   promoted_bytes;       /* promoted objects that died in the range or live at its end */
+  guint64   promoted_objects;
+  guint64   soon_bytes;           /* ... of them freed by the first old collection after promotion */
+  guint64   soon_objects;
+  guint     soon_age_p75;         /* young GCs those survived before they died, 75th percentile */
+  GArray   *soon_gcs;             /* guint32: the GCs that freed them, ascending */
+} TmPromotionLifetimes;
+
+/* The tenuring threshold a recording ran with: -XX:MaxTenuringThreshold
+ * from its command line, else the collector's default (CMS 6, Parallel's
+ * initial 7, 15 for the others). */
+guint        tm_trace_tenuring_threshold (const TmTrace *trace);
+/* FALSE when the trace has no object lifetimes or the range no GC. */
+gboolean     tm_promotion_lifetimes  (const TmTrace *trace, guint32 first_gc, guint32 last_gc, guint threshold,
+                                      TmPromotionLifetimes *out);
+void         tm_promotion_lifetimes_clear (TmPromotionLifetimes *p);
+
 /* FALSE when the range has no age table. */
 gboolean     tm_age_curve_compute    (const TmTrace *trace, guint32 first_gc, guint32 last_gc, TmAgeCurve *out);
 /* The age table of GC id, or NULL. */

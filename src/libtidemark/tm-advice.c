@@ -279,6 +279,59 @@ frees_half_of_old (Ctx *c, const TmGc *gc)
          && (double) (ob - MIN (ob, oa)) >= 0.5 * (double) ob;
 }
 
+/* From recorded lifetimes: most of what is promoted is freed by the first
+ * old-generation collection after its promotion. */
+static void
+premature_promotion_lifetimes (Ctx *c)
+{
+  TmPromotionLifetimes pl;
+  double share;
+  guint t = tm_trace_tenuring_threshold (c->trace), want;
+  TmAdvice *a;
+  g_autofree char *pb = NULL, *sb = NULL, *young = NULL, *no = NULL;
+
+  if (!tm_promotion_lifetimes (c->trace, c->first, c->last, t, &pl))
+    return;
+  share = pl.promoted_bytes > 0 ? (double) pl.soon_bytes / (double) pl.promoted_bytes : 0;
+  /* half of the promoted bytes, and 1 MiB, die at the first chance */
+  if (pl.n_young < 10 || pl.n_old < 2 || share < 0.5 || pl.soon_bytes < MIB)
+    {
+      tm_promotion_lifetimes_clear (&pl);
+      return;
+    }
+  a = add (c, "premature-promotion", _("Objects promoted too early die in the old generation"),
+           pause_share (c, c->st.pause_total_ns) * share);
+  for (guint i = 0; i < pl.soon_gcs->len; i++)
+    evidence (a, g_array_index (pl.soon_gcs, guint32, i));
+  pb = tm_format_bytes ((double) pl.promoted_bytes);
+  sb = tm_format_bytes ((double) pl.soon_bytes);
+  no = g_strdup_printf ("%" G_GUINT64_FORMAT, pl.promoted_objects);
+  a->finding = g_strdup_printf (_("Of %s promoted after %u young GCs (%s objects, from the recorded lifetimes), "
+                                "%s (%.0f%%) were freed by the first old-generation collection after their "
+                                "promotion: they died at %u young GCs of age or younger (75th percentile)."),
+                                pb, t, no, sb, share * 100, pl.soon_age_p75);
+  /* keep them young until the age most of them die at */
+  want = pl.soon_age_p75 + 1;
+  if (want <= TM_GC_MAX_AGE)
+    {
+      a->action = g_strdup_printf (_("Keep them in the young generation until they die: a tenuring threshold of %u "
+                                   "covers three quarters of them, with survivor space to hold them."), want);
+      a->flags = g_strdup_printf ("-XX:MaxTenuringThreshold=%u", want);
+    }
+  else
+    {
+      /* more young GCs than any threshold: fewer, larger young GCs */
+      double f = (double) want / TM_GC_MAX_AGE;
+      if (c->st.young_committed_bytes > 0)
+        young = jvm_size (round_size (f * (double) c->st.young_committed_bytes));
+      a->action = g_strdup_printf (_("They outlive the highest tenuring threshold (15): a young generation %.1f "
+                                   "times as large makes young GCs that much rarer, so that they die young."), f);
+      a->flags = young ? g_strdup_printf ("-Xmn%s -XX:MaxTenuringThreshold=15", young)
+                       : g_strdup ("-XX:MaxTenuringThreshold=15");
+    }
+  tm_promotion_lifetimes_clear (&pl);
+}
+
 /* Most of what minor GCs keep is promoted, and the old generation then frees it. */
 static void
 rule_premature_promotion (Ctx *c)
@@ -289,6 +342,12 @@ rule_premature_promotion (Ctx *c)
   TmAdvice *a;
   g_autofree char *pr = NULL, *yc = NULL, *flags_mn = NULL;
 
+  /* lifetimes say it object by object; generation sizes only in sum */
+  if (c->trace->n_objects > 0)
+    {
+      premature_promotion_lifetimes (c);
+      return;
+    }
   if (s->n_minor < 10 || s->promoted_bytes <= 0 || s->old_before_bytes <= 0)
     return;
   promo = s->promoted_bytes / (s->promoted_bytes + s->young_freed_bytes);
