@@ -103,7 +103,7 @@ rules "$adv/jdk17-longlived-SerialGC-age.log.gz" > /dev/null
 json "$dir/a.json" "
 a = [x for x in d['advice'] if x['rule'] == 'tenuring-threshold']
 assert len(a) == 1 and a[0]['flags'] == '-XX:MaxTenuringThreshold=2', d['advice']
-assert a[0]['n_gcs'] >= 80 and 'age 2' in a[0]['finding']
+assert a[0]['n_gcs'] >= 80 and 'reach age 2' in a[0]['finding'] and 'ages 2 to 14' in a[0]['finding']
 " || fail "tenuring-threshold"
 r=$(rules --from-gc 1 --to-gc 30 "$adv/jdk17-longlived-SerialGC-age.log.gz")
 grep -qw tenuring-threshold <<< "$r" || fail "tenuring-threshold in a window: $r"

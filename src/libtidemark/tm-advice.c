@@ -457,10 +457,10 @@ static void
 rule_tenuring_threshold (Ctx *c, const TmAgeCurve *ac)
 {
   guint k = ac->stable_age;
-  double recopied = 0;
+  double recopied = 0, lo = 1, hi = 0;
+  guint last = k;
   TmAdvice *a;
   g_autofree char *rb = NULL;
-  GString *curve;
 
   if (ac->n_tables < 10 || k == 0 || k >= ac->median_threshold || ac->mean_total <= 0)
     return;
@@ -482,17 +482,20 @@ rule_tenuring_threshold (Ctx *c, const TmAgeCurve *ac)
             break;
           }
     }
-  curve = g_string_new (NULL);
-  for (guint j = k; j <= TM_GC_MAX_AGE && curve->len < 120; j++)
+  for (guint j = k; j <= TM_GC_MAX_AGE; j++)
     if (ac->survival[j] >= 0)
-      g_string_append_printf (curve, "%s%u: %.0f%%", curve->len ? ", " : "", j, ac->survival[j] * 100);
+      {
+        lo = MIN (lo, ac->survival[j]);
+        hi = MAX (hi, ac->survival[j]);
+        last = j;
+      }
   rb = tm_format_bytes (recopied);
   a->finding = g_strdup_printf (_("In %u young GCs' age tables, objects that reach age %u survive the next young GC "
-                                "almost all (by age: %s), yet the tenuring threshold is %u: %s of older survivors, "
-                                "%.0f%% of each GC's survivors, are copied again every time."),
-                                ac->n_tables, k, curve->str, ac->median_threshold, rb,
+                                "almost all (ages %u to %u: %.1f%% to %.1f%% of their bytes), yet the tenuring "
+                                "threshold is %u: %s of older survivors, %.0f%% of each GC's survivors, are copied "
+                                "again every time."),
+                                ac->n_tables, k, k, last, lo * 100, hi * 100, ac->median_threshold, rb,
                                 recopied / ac->mean_total * 100);
-  g_string_free (curve, TRUE);
   a->action = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                             "Promote them after %u young GC: they live on anyway, and copying "
                                             "them costs pause time.",
