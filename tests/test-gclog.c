@@ -471,6 +471,30 @@ test_age_tables (void)
   }
 }
 
+/* A message of the gc tags that spans lines (JDK 17 G1 at trace level)
+ * continues on indented, undecorated lines: not program output. */
+static void
+test_continuation (void)
+{
+  static const char log[] =
+    "[0.111s][info ][gc,start             ] GC(0) Pause Young (Normal) (G1 Evacuation Pause)\n"
+    "[0.111s][trace][gc,task              ] GC(0) WorkerPolicy::calc_default_active_workers() : active_workers(): 1"
+    "  new_active_workers: 2  prev_active_workers: 1\n"
+    " active_workers_by_JT: 2  active_workers_by_heap_size: 2\n"
+    "[0.111s][info ][gc,task              ] GC(0) Using 2 workers of 2 for evacuation\n"
+    "[0.118s][info ][gc                   ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 7M->3M(48M) 6.843ms\n"
+    "program output\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "cont.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 6843000);
+  /* only the unindented line is reported */
+  g_assert_cmpuint (t->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 6: 1 lines are not unified"));
+}
+
 /* The values README.md's "Added later" table gives for each shape. */
 static void
 test_added_later (void)
@@ -919,6 +943,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/added-later", test_added_later);
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/age-tables", test_age_tables);
+  g_test_add_func ("/gclog/continuation", test_continuation);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);

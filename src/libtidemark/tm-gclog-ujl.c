@@ -843,6 +843,11 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
            * loading): only its first line is decorated. */
           if (!p->prev_gc_tag)
             return;
+          /* the indented rest of a message of the gc tags that spans lines
+           * (G1's "WorkerPolicy::calc_default_active_workers()" at trace
+           * level continues with " active_workers_by_JT: ...") */
+          if (*line == ' ' || *line == '\t')
+            return;
           /* program output mixed into a log written to stdout: reported
            * once at the end (tm_gclog_ujl_finish) */
           if (p->n_foreign_lines++ == 0)
