@@ -593,6 +593,10 @@ test_premature_promotion_lifetimes (void)
     const TmAdvice *a;
 
     g_assert_cmpuint (tm_trace_tenuring_threshold (t), ==, 4);
+    /* a recorder's META wins over the command line */
+    g_hash_table_insert (t->meta, g_strdup ("jvm.MaxTenuringThreshold"), g_strdup ("6"));
+    g_assert_cmpuint (tm_trace_tenuring_threshold (t), ==, 6);
+    g_hash_table_remove (t->meta, "jvm.MaxTenuringThreshold");
     g_assert_true (tm_promotion_lifetimes (t, 0, 0, 4, &pl));
     g_assert_cmpuint (pl.n_young, ==, 54);
     g_assert_cmpuint (pl.n_old, ==, 6);

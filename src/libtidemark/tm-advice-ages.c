@@ -177,7 +177,16 @@ guint
 tm_trace_tenuring_threshold (const TmTrace *trace)
 {
   const char *cl = trace->command_line ? strstr (trace->command_line, "-XX:MaxTenuringThreshold=") : NULL;
+  const char *flag = g_hash_table_lookup (trace->meta, "jvm.MaxTenuringThreshold");
   const char *collectors = g_hash_table_lookup (trace->meta, "collectors");
+
+  /* a recorder that read the JVM's flag says it in META */
+  if (flag != NULL)
+    {
+      guint64 v = g_ascii_strtoull (flag, NULL, 10);
+      if (v >= 1 && v <= TM_GC_MAX_AGE)
+        return (guint) v;
+    }
   const char *collector = tm_trace_n_gcs (trace) > 0 ? tm_trace_gc (trace, 1)->collector : NULL;
 
   if (cl != NULL)

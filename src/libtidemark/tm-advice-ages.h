@@ -46,9 +46,10 @@ typedef struct {
   GArray   *soon_gcs;             /* guint32: the GCs that freed them, ascending */
 } TmPromotionLifetimes;
 
-/* The tenuring threshold a recording ran with: -XX:MaxTenuringThreshold
- * from its command line, else the collector's default (CMS 6, Parallel's
- * initial 7, 15 for the others). */
+/* The tenuring threshold a recording ran with: META
+ * "jvm.MaxTenuringThreshold" (a recorder that read the flag), else
+ * -XX:MaxTenuringThreshold from its command line, else the collector's
+ * default (CMS 6, Parallel's initial 7, 15 for the others). */
 guint        tm_trace_tenuring_threshold (const TmTrace *trace);
 /* FALSE when the trace has no object lifetimes or the range no GC. */
 gboolean     tm_promotion_lifetimes  (const TmTrace *trace, guint32 first_gc, guint32 last_gc, guint threshold,
