@@ -471,6 +471,45 @@ test_age_tables (void)
   }
 }
 
+/* JDK 11-16 ZGC with gc+phases=debug: "Pause Roots ..." sub-phases of
+ * Pause Mark Start are inside it, not pauses of their own; the cycle
+ * line has no duration. */
+static void
+test_zgc11_debug (void)
+{
+  static const char log[] =
+    "[0.018s][info][gc     ] Using The Z Garbage Collector\n"
+    "[0.250s][info][gc,start ] GC(0) Garbage Collection (Warmup)\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots Setup 0.004ms\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots ClassLoaderDataGraph 0.052ms\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots 0.210ms\n"
+    "[0.250s][info ][gc,phases] GC(0) Pause Mark Start 0.512ms\n"
+    "[0.260s][debug][gc,phases] GC(0) Concurrent Mark Try Flush 0.020ms\n"
+    "[0.260s][info ][gc,phases] GC(0) Concurrent Mark 9.800ms\n"
+    "[0.260s][info ][gc,phases] GC(0) Pause Mark End 0.203ms\n"
+    "[0.264s][info ][gc,phases] GC(0) Pause Relocate Start 0.300ms\n"
+    "[0.268s][info ][gc,phases] GC(0) Concurrent Relocate 3.900ms\n"
+    "[0.268s][info ][gc,heap  ] GC(0)                Mark Start          Mark End        Relocate Start      Relocate End"
+    "           High               Low\n"
+    "[0.268s][info ][gc,heap  ] GC(0)  Capacity:      128M (12%)         128M (12%)         128M (12%)         128M (12%)"
+    "         128M (12%)         128M (12%)\n"
+    "[0.268s][info ][gc       ] GC(0) Garbage Collection (Warmup) 104M(10%)->30M(3%)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "zgc11.log", &error);
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 512000 + 203000 + 300000);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (104));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (30));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->committed_after, ==, MB (128));
+  g_assert_null (find_phase (t, "Pause Roots", -1, &n));
+  g_assert_cmpuint (find_phase (t, "Concurrent Mark Try Flush", 0, &n)->depth, ==, 1);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 13700000);
+}
+
 /* A message of the gc tags that spans lines (JDK 17 G1 at trace level)
  * continues on indented, undecorated lines: not program output. */
 static void
@@ -944,6 +983,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/age-tables", test_age_tables);
   g_test_add_func ("/gclog/continuation", test_continuation);
+  g_test_add_func ("/gclog/zgc11-debug", test_zgc11_debug);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);
