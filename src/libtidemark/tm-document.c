@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * One document per opened input (see the header). */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 #include "tm-document.h"
 #include "tm-error.h"
 
@@ -508,7 +509,7 @@ tm_document_class_tree (TmDocument           *self,
   if (depth + first == 0 || depth + first > TM_CLASSIFY_MAX_DEPTH)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "a classification needs 1 to %u levels (got %u)", TM_CLASSIFY_MAX_DEPTH, depth + first);
+                   _("a classification needs 1 to %u levels (got %u)"), TM_CLASSIFY_MAX_DEPTH, depth + first);
       return NULL;
     }
   if ((heap = tm_heap_cache_get (self->heaps, gc_id, progress, progress_data, cancellable, error)) == NULL)
@@ -755,7 +756,7 @@ tm_document_path_to_root (TmDocument    *self,
   if (!tm_heap_graph_node_for_object (graph, object_index, &node))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "object %u is not alive after GC %u", object_index, gc_id);
+                   _("object %u is not alive after GC %u"), object_index, gc_id);
       return NULL;
     }
   return tm_root_path_new (heap, node, error);
