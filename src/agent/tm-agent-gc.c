@@ -24,7 +24,11 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
 
   g->start_ns = tm_agent_now_ns ();
   g->end_ns = 0;
+  /* Counted before the id is read: a writer that does not count this GC
+   * yet read its watermark before the id, so the marker goes after it. */
+  __atomic_store_n (&g->last_id, G_MAXUINT64, __ATOMIC_RELEASE);
   g_atomic_int_set (&a->gc_started, n);
+  __atomic_store_n (&g->last_id, __atomic_load_n (&a->next_id, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 }
 
 /* Default spacing (no graph-every given): a graph at the first GC at

@@ -134,7 +134,7 @@ tm_agent_graph_gate_wait (void)
 }
 
 /* Writer side: walks the heap for the GC at the gate, then opens it.
- * The GC's marker is queued already (tm_agent_pump syncs first). */
+ * The GC's last object id was set when it started. */
 void
 tm_agent_graph_gate_serve (void)
 {
@@ -150,12 +150,6 @@ tm_agent_graph_gate_serve (void)
   for (int i = 0; i < 1000 && g_atomic_int_get (&a->gc_started) != g_atomic_int_get (&a->gc_finished); i++)
     g_usleep (1000);
   m = g_atomic_int_get (&a->gc_finished);
-  /* The GC's marker (and with it the last object id of its heap) may not
-   * be queued yet: a GC that started after this pump read the count.
-   * Allocating threads wait at the gate, so this is the id they left. */
-  pthread_mutex_lock (&a->queue_lock);
-  tm_agent_queue_sync_gcs_locked ((guint) m);
-  pthread_mutex_unlock (&a->queue_lock);
   if (m > n && (guint) m > a->w_gcs_written)
     {
       TmAgentGc *due = &a->gcs[n % TM_AGENT_GC_RING], *latest = &a->gcs[m % TM_AGENT_GC_RING];
