@@ -199,8 +199,8 @@ tm_agent_queue_merge (void)
   for (TmAgentThread *t = __atomic_load_n (&a->threads, __ATOMIC_ACQUIRE); t != NULL; t = t->registered_next)
     {
       TmAgentAllocBlock *head, *tail;
-      if (t->buf_head == NULL)
-        continue;
+      /* always under the lock: an empty buffer may belong to a thread
+       * between taking an id and appending its record */
       pthread_mutex_lock (&t->buf_lock);
       head = t->buf_head;
       tail = t->buf_tail;

@@ -436,26 +436,26 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
    * still counts down from a draw of the default 512 KiB interval, so it
    * burns that with throwaway arrays until a sample comes.  The forced GC
    * then retires the TLABs handed out before sampling was on (else their
-   * rest goes unreported).  The queue lock keeps allocating threads
+   * rest goes unreported; sampled mode, which has no exact counts to
+   * keep, spares itself both).  The queue lock keeps allocating threads
    * waiting while the heap walk gives the objects already there ids. */
   pthread_mutex_lock (&a->queue_lock);
   g_atomic_int_set (&a->init_check, a->opts.sample_bytes == 0);
   (*jvmti)->SetHeapSamplingInterval (jvmti, (jint) a->opts.sample_bytes);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
   if (a->opts.sample_bytes == 0)
-    for (guint i = 0; i < 4096 && !t->sampled; i++)
-      {
-        jbyteArray burn = (*jni)->NewByteArray (jni, 256 * 1024);
-        if (burn == NULL)
-          {
-            (*jni)->ExceptionClear (jni);
-            break;
-          }
-        (*jni)->DeleteLocalRef (jni, burn);
-      }
-  (*jvmti)->ForceGarbageCollection (jvmti);
-  if (a->opts.sample_bytes == 0)
     {
+      for (guint i = 0; i < 4096 && !t->sampled; i++)
+        {
+          jbyteArray burn = (*jni)->NewByteArray (jni, 256 * 1024);
+          if (burn == NULL)
+            {
+              (*jni)->ExceptionClear (jni);
+              break;
+            }
+          (*jni)->DeleteLocalRef (jni, burn);
+        }
+      (*jvmti)->ForceGarbageCollection (jvmti);
       /* the types of the objects there are defined before any of them */
       a->q_first = TRUE;
       pthread_mutex_lock (&t->buf_lock);
@@ -558,8 +558,12 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     {
       g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);
       g_autofree char *walk_total = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_total_ns / 1000000);
+      g_autofree char *walk_cpu = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_cpu_total_ns / 1000000);
+      g_autofree char *cpu = g_strdup_printf ("%" G_GINT64_FORMAT, (tm_agent_cpu_ns () - a->start_cpu_ns) / 1000000);
       tm_trace_writer_meta (a->writer, "graph_walk_max_ms", walk_max);
       tm_trace_writer_meta (a->writer, "graph_walk_total_ms", walk_total);
+      tm_trace_writer_meta (a->writer, "graph_walk_cpu_ms", walk_cpu);
+      tm_trace_writer_meta (a->writer, "process_cpu_ms", cpu);
     }
   }
   tm_trace_writer_end (a->writer, a->w_allocs, a->w_deaths, a->w_gcs_written, (guint64) tm_agent_now_ns ());
@@ -612,6 +616,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   memset (a, 0, sizeof *a);
   clock_gettime (CLOCK_MONOTONIC, &ts);
   a->start_mono_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+  a->start_cpu_ns = tm_agent_cpu_ns ();
   a->vm = vm;
 
   if (!tm_agent_options_parse (options, &a->opts, &error))

@@ -203,6 +203,7 @@ typedef struct {
   JavaVM   *vm;
   TmAgentOptions opts;
   gint64    start_mono_ns;
+  gint64    start_cpu_ns;       /* process CPU time at load */
 
   volatile gint stopping;
   volatile gint in_flight;
@@ -268,6 +269,8 @@ typedef struct {
   volatile gint64 w_last_graph_end;
   volatile gint64 w_last_graph_cost;
   volatile gint64 w_walk_total_ns;
+  volatile gint64 w_last_graph_cpu;   /* process CPU time of the last walk */
+  volatile gint64 w_walk_cpu_total_ns;
   gint64    w_walk_max_ns;
   volatile guint  w_graphs_taken;
   guint8   *w_dead;               /* bitmap over object ids */
@@ -329,6 +332,7 @@ void     tm_agent_gc_reset_counts (JNIEnv *jni);
 gboolean tm_agent_gc_ready (guint n, gboolean final);
 void     tm_agent_gc_write (JNIEnv *jni, guint n);
 void     tm_agent_gc_write_spaces (void);
+gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
 
 /* Graphs (tm-agent-graph.c) */
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);
