@@ -26,6 +26,8 @@
 #include <string.h>
 #include <time.h>
 
+static gboolean verbose;
+
 typedef struct {
   TmAppWindow *win;
   gint64  t0, last;
@@ -64,8 +66,15 @@ after_paint_cb (GdkFrameClock *clock, Run *r)
     r->first_chart_ms = (now - r->t0) / 1000.0;
   if (r->frame_start != 0 && tm_app_window_get_trace (r->win) == NULL)
     {
+      double cpu = thread_cpu_ms () - r->frame_cpu_start;
+
       r->frame_loading_ms = MAX (r->frame_loading_ms, (now - r->frame_start) / 1000.0);
-      r->frame_cpu_ms = MAX (r->frame_cpu_ms, thread_cpu_ms () - r->frame_cpu_start);
+      r->frame_cpu_ms = MAX (r->frame_cpu_ms, cpu);
+      if (verbose && cpu > 4)
+        g_printerr ("frame at %.0f ms: %.1f ms CPU, page %s, %u GCs shown\n", (now - r->t0) / 1000.0, cpu,
+                    tm_app_window_get_page (r->win),
+                    tm_session_get_model (tm_app_window_get_session (r->win))
+                      ? tm_session_get_model (tm_app_window_get_session (r->win))->n_gcs : 0);
     }
   r->frame_start = 0;
 }
@@ -151,6 +160,7 @@ main (int argc, char **argv)
   int n_runs = 3;
   GOptionEntry entries[] = {
     { "runs", 'n', 0, G_OPTION_ARG_INT, &n_runs, "Opens per trace (default 3)", "N" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose, "Print every frame over 4 ms of CPU while loading", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("TRACE... - time to the first chart and main-loop stalls");
