@@ -272,6 +272,9 @@ load_partial_cb (TmTimelineModel *partial, gpointer data)
       gtk_progress_bar_set_fraction (self->load_strip_progress,
                                      gtk_progress_bar_get_fraction (self->progress_bar));
       gtk_widget_set_visible (self->load_strip, TRUE);
+      /* no windows of a trace shown before: they come with the whole */
+      tm_windows_sidebar_set_windows (self->sidebar, NULL, NULL);
+      tm_windows_sidebar_set_status (self->sidebar, _("Suspicious windows are looked for once the whole trace is read."));
       gtk_stack_set_visible_child_name (self->main_stack, "trace");
     }
 }
@@ -343,7 +346,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   /* a heaptrack file's first answers are heaptrack's: its summary page
    * (of the whole recording: nothing is selected yet) */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
-    tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, 0, 0), _("Call Stacks"));
+    tm_app_window_add_analysis_page (self, tm_calls_view_new (self->session, 0, 0), NULL);
 }
 
 void
