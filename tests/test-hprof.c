@@ -523,7 +523,8 @@ cancel_at_progress (double fraction, gpointer data)
 static void
 test_jvm_cancel_late (void)
 {
-  const double at[] = { 0.5, 0.8, 0.86 };
+  /* resolving (0.77-0.85 of the progress), then marking from 0.85 */
+  const double at[] = { 0.5, 0.8, 0.85 };
 
   if (jvm_dump2 == NULL)
     {
@@ -541,6 +542,61 @@ test_jvm_cancel_late (void)
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_assert_false (c.backwards);
     }
+}
+
+/* The builder's graph in one piece (what the importer hands over): a
+ * chain from the root through the first half of the objects, the second
+ * half unreached.  A cancelled marking leaves the GC without a graph. */
+static void
+test_graph_csr_cancel (void)
+{
+  const guint32 n = 200000, half = n / 2;
+  g_autofree guint32 *types = g_new (guint32, n);
+  g_autofree guint64 *sizes = g_new (guint64, n);
+  g_autofree guint32 *off = g_new (guint32, n + 1);
+  g_autofree guint32 *dst = g_new (guint32, n);
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  const guint32 root = 0;
+  TmTraceHeader h = { .version = 1, .vm_name = "test", .vm_version = "", .command_line = "",
+                      .pointer_size = 8, .flags = TM_TRACE_FLAG_GRAPHS };
+  TmTraceBuilder *b = tm_trace_builder_new ("(memory)", "test");
+  g_autoptr(TmTrace) t = NULL;
+  guint32 m = 0;
+
+  tm_trace_builder_header (b, &h);
+  tm_trace_builder_keep_all_rows (b);
+  g_assert_true (tm_trace_builder_type (b, 7, "Node", 0, NULL));
+  for (guint32 i = 0; i < n; i++)
+    {
+      types[i] = 7;
+      sizes[i] = 16 + 8 * (i % 2);
+      off[i] = m;
+      if (i + 1 < half)
+        dst[m++] = i + 1;
+    }
+  off[n] = m;
+  g_assert_true (tm_trace_builder_alloc_run (b, 1, n, types, sizes, NULL));
+  g_assert_true (tm_trace_builder_gc_start (b, 1, 10, TM_GC_KIND_MAJOR, "heap dump", "test", NULL));
+  g_assert_true (tm_trace_builder_gc_end (b, 1, 10, 0, 0, NULL, NULL));
+
+  g_cancellable_cancel (cancel);
+  g_assert_false (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  g_cancellable_reset (cancel);
+  g_assert_true (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_no_error (error);
+  tm_trace_builder_end (b, n, 0, 1, 10);
+  t = tm_trace_builder_finish (b);
+  g_assert_cmpuint (t->n_objects, ==, n);
+  g_assert_true (tm_trace_gc (t, 1)->has_graph);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_objects, ==, half);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_bytes, ==, (guint64) half * 20);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->live_objects, ==, half);
+  g_assert_cmpuint (t->obj_death[half - 1], ==, TM_ALIVE);
+  g_assert_cmpuint (t->obj_death[half], ==, 1);
 }
 
 /* ---- the root-path classifier ------------------------------------------ */
@@ -674,6 +730,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hprof/jvm/counts-retained-path", test_jvm);
   g_test_add_func ("/hprof/jvm/gzip-and-two-dumps", test_jvm_gzip_growth);
   g_test_add_func ("/hprof/jvm/cancel-late", test_jvm_cancel_late);
+  g_test_add_func ("/hprof/builder/graph-csr-cancel", test_graph_csr_cancel);
   if (!g_getenv ("TM_TEST_NO_JVM"))
     make_jvm_dumps ();
   ret = g_test_run ();

@@ -58,8 +58,9 @@ void     hprof_addr_clear (HprofAddrIndex *x);
 typedef struct {
   /* a type is used for the first time (import only) */
   void (*type)   (gpointer user, guint32 type_id, const char *name, guint32 flags);
-  /* object `index` (0-based, dump order) of a type, with its shallow size */
-  void (*object) (gpointer user, guint32 index, guint32 type_id, guint64 size);
+  /* objects first .. first + n - 1 (0-based, dump order), each with its
+   * type and shallow size; the sink may rewrite type_ids */
+  void (*objects) (gpointer user, guint32 first, guint n, guint32 *type_ids, const guint64 *sizes);
   /* a thread seen in a root (serial number from the dump) */
   void (*thread) (gpointer user, guint32 serial);
   /* at the end (import only): the superclass of a type; superclasses
@@ -89,10 +90,11 @@ typedef struct {
   /* objects */
   guint32     n_objects;
   guint64     total_bytes;
-  /* resolved references, grouped by source in dump order */
-  TmVecU32    src;            /* source object index, one per edge */
+  /* resolved references in compressed-sparse-row form: object i
+   * references dst[off[i] .. off[i + 1]), in dump order */
+  TmVecU32    off;            /* n_objects + 1 entries */
   TmVecU32    dst;            /* target object index */
-  TmVecU32    label;          /* with labels only */
+  TmVecU32    label;          /* with labels only: parallel to dst */
   GArray     *roots;          /* HprofRoot */
   GPtrArray  *labels;         /* with labels only: label -> "field" / "Class.field"; [0] = NULL */
   guint64     dangling_refs;  /* targets not in the dump */
