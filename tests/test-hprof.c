@@ -648,7 +648,8 @@ test_root_classify_written (void)
 static void
 test_addr_index (gconstpointer data)
 {
-  guint n_runs_wanted = GPOINTER_TO_UINT (data);
+  guint n_runs_wanted = GPOINTER_TO_UINT (data) & 0xffff;
+  gboolean odd = GPOINTER_TO_UINT (data) >> 16;   /* addresses that 4-byte keys cannot hold */
   g_autoptr(GRand) rand = g_rand_new_with_seed (23 + n_runs_wanted);
   g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   HprofAddrIndex x = { 0 };
@@ -659,6 +660,9 @@ test_addr_index (gconstpointer data)
   /* runs: slices of a shuffled set of ascending blocks, some repeated */
   for (guint i = 0; i < n; i++)
     addr[i] = 0x100000 + (guint64) i * 16 * (1 + i % 3);
+  if (odd)
+    for (guint i = 1000; i < n; i += 1000)
+      addr[i] += i % 3000 == 0 ? G_GUINT64_CONSTANT (1) << 40 : 4;
   for (guint r = 0; r < n_runs_wanted; r++)
     {
       guint a = g_rand_int_range (rand, 0, n), b = g_rand_int_range (rand, 0, n);
@@ -723,6 +727,8 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/addr-index/ascending", GUINT_TO_POINTER (0), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/few-runs", GUINT_TO_POINTER (8), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/many-runs", GUINT_TO_POINTER (3000), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/ascending-wide", GUINT_TO_POINTER (0x10000), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/many-runs-wide", GUINT_TO_POINTER (0x10000 | 3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
   g_test_add_func ("/hprof/root-classify/written", test_root_classify_written);
   g_test_add_func ("/hprof/every-cut", test_every_cut);

@@ -26,10 +26,14 @@ G_BEGIN_DECLS
 
 typedef struct _HprofParser HprofParser;
 
-/* Object address -> object index (dump order), tm-hprof-addr.c. */
+/* Object address -> object index (dump order), tm-hprof-addr.c.  Keys
+ * of a run are 4 bytes (base + 8 * k32[i]) where addresses allow, as
+ * HotSpot's 8-byte aligned ones within 32 GiB do; else 8. */
 typedef struct {
+  guint32 *k32;        /* ascending, or NULL: */
   guint64 *key;        /* ascending */
-  guint32 *idx;        /* NULL: key[i] is object first + i */
+  guint64  base;
+  guint32 *idx;        /* NULL: key i is object first + i */
   guint32  first;
   gsize    len;
   gsize    cur;        /* while reading: first key >= the last address added */
@@ -40,7 +44,12 @@ typedef struct {
 typedef struct {
   HprofAddrRun runs[64];   /* sorted runs, each under half the one below */
   guint        n_runs;
-  TmVecU64     cur;        /* the ascending run being read */
+  /* the ascending run being read: compact in cur32 until an address
+   * does not fit, then in cur */
+  TmVecU32     cur32;
+  TmVecU64     cur;
+  guint64      cur_base;
+  gboolean     cur_wide;
   guint32      cur_first;
   guint64      last;       /* the last address offered (added or not) */
   gboolean     offered;
