@@ -81,6 +81,15 @@ typedef struct {
   gboolean (*over_budget) (gpointer user, guint64 parser_bytes);
 } HprofSink;
 
+/* A sink whose calls run on a thread of their own, in order, while the
+ * parser reads on (tm-hprof-pipe.c): parse with hprof_pipe_sink() and the
+ * pipe as its user; hprof_pipe_free() waits for the last call. */
+typedef struct _HprofPipe HprofPipe;
+
+HprofPipe       *hprof_pipe_new  (const HprofSink *inner, gpointer user);
+const HprofSink *hprof_pipe_sink (void);
+void             hprof_pipe_free (HprofPipe *pipe);
+
 /* A root, resolved: object index, TmRootKind, thread serial, label. */
 typedef struct {
   guint32 object;

@@ -278,7 +278,13 @@ tm_hprof_import_many (const char * const *paths,
 
       im.dump = k;
       g_array_set_size (im.local_type, 0);
-      if (!tm_hprof_parse (files[k].path, &import_sink, &im, FALSE, dump_progress, &im, cancellable, &r, &local))
+      HprofPipe *pipe = hprof_pipe_new (&import_sink, &im);
+      gboolean parsed = tm_hprof_parse (files[k].path, hprof_pipe_sink (), pipe, FALSE, dump_progress, &im,
+                                        cancellable, &r, &local);
+
+      /* the model is complete once its thread is done */
+      hprof_pipe_free (pipe);
+      if (!parsed)
         {
           if (k == 0 || g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             {
