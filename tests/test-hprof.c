@@ -243,6 +243,85 @@ test_written (gconstpointer data)
   check_test_heap (tz, id_size);
 }
 
+/* Enough references (1.2 M) that they are resolved in two halves at once:
+ * a chain of N nodes with an array of all of them in the middle of the
+ * dump, every 1000th link pointing outside the dump.  Counts, edges and
+ * their labels on both sides of the middle are known. */
+static void
+test_many_references (void)
+{
+  const guint32 n = 600000;
+  const guint64 node_class = 0x108, array_class = 0x118, array = 0x10, dangle = 0x7000000000;
+  HwField next_field[] = { { 21, 2, 0 } };
+  g_autofree guint64 *elems = g_new (guint64, n);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmHeapGraph) g = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL, *label = NULL;
+  guint64 dangling = 0;
+  guint32 va, v1, v2, at[] = { 17, n / 2 + 1234, n - 3 };
+  HprofW w;
+
+  hw_begin (&w, 8, TRUE, 1000);
+  hw_utf8 (&w, 11, "java/lang/Object");
+  hw_utf8 (&w, 12, "Node");
+  hw_utf8 (&w, 14, "[LNode;");
+  hw_utf8 (&w, 21, "next");
+  hw_load_class (&w, 1, HW_OBJECT, 11);
+  hw_load_class (&w, 2, node_class, 12);
+  hw_load_class (&w, 3, array_class, 14);
+  hw_heap_begin (&w, 0);
+  hw_class_dump (&w, HW_OBJECT, 0, 0, 0, NULL, 0, NULL, 0);
+  hw_class_dump (&w, node_class, HW_OBJECT, 0, 8, NULL, 0, next_field, 1);
+  hw_class_dump (&w, array_class, HW_OBJECT, 0, 0, NULL, 0, NULL, 0);
+  hw_u1 (&w, 0x01); hw_id (&w, array); hw_id (&w, 0x9999);     /* JNI global */
+  for (guint32 i = 0; i < n; i++)
+    elems[i] = 0x100000 + 16 * (guint64) i;
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint64 next = i + 1 == n ? 0 : i % 1000 == 999 ? dangle + i : elems[i + 1];
+      if (i == n / 2)
+        hw_obj_array (&w, array, array_class, elems, n);   /* refers forward too */
+      hw_instance (&w, elems[i], node_class, 8);
+      hw_id (&w, next);
+      dangling += next >= dangle;
+    }
+  hw_heap_end (&w);
+  hw_finish (&w);
+  bytes = g_byte_array_free_to_bytes (w.out);
+  path = write_file ("many.hprof", bytes);
+  t = load (path);
+
+  g_assert_cmpuint (t->n_objects, ==, n + 1 + 3);
+  label = g_strdup_printf ("%" G_GUINT64_FORMAT, dangling);
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "hprof.dangling_references"), ==, label);
+  g_clear_pointer (&label, g_free);
+  g_assert_cmpuint (dangling, ==, (n - 1) / 1000);
+  /* every node through the array, the array, the class objects */
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_objects, ==, n + 1 + 3);
+
+  g = tm_heap_graph_read (t, 1, NULL, &error);
+  g_assert_no_error (error);
+  /* array -> every node, node -> next (not the dangling ones), two
+   * classes -> their superclass */
+  g_assert_cmpuint (g->n_edges, ==, n + (n - 1 - dangling) + 2);
+  g_assert_true (tm_heap_graph_node_for_object (g, 3 + n / 2, &va));   /* objects: 3 classes, n/2 nodes, the array */
+  for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+    {
+      guint32 i = at[k], row = 3 + i + (i >= n / 2 ? 1 : 0);
+      g_autofree char *want = g_strdup_printf ("[%u]", i);
+      g_assert_true (tm_heap_graph_node_for_object (g, row, &v1));
+      g_assert_true (tm_heap_graph_node_for_object (g, row + 1 + (i + 1 == n / 2), &v2));
+      label = tm_heap_graph_edge_label (g, va, v1);
+      g_assert_cmpstr (label, ==, want);
+      g_clear_pointer (&label, g_free);
+      label = tm_heap_graph_edge_label (g, v1, v2);
+      g_assert_cmpstr (label, ==, "next");
+      g_clear_pointer (&label, g_free);
+    }
+}
+
 static void
 test_unknown_subrecord (void)
 {
@@ -730,6 +809,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/addr-index/ascending-wide", GUINT_TO_POINTER (0x10000), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/many-runs-wide", GUINT_TO_POINTER (0x10000 | 3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
+  g_test_add_func ("/hprof/written/many-references", test_many_references);
   g_test_add_func ("/hprof/root-classify/written", test_root_classify_written);
   g_test_add_func ("/hprof/every-cut", test_every_cut);
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);

@@ -275,6 +275,14 @@ hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
 {
   HprofAddrRun cur = { 0 };
 
+  if (x->sealed)
+    {
+      /* the largest run first: most addresses are there */
+      for (guint i = 0; i < x->n_runs; i++)
+        if (run_find (&x->runs[x->order[i]], addr, index))
+          return TRUE;
+      return FALSE;
+    }
   for (guint i = 0; i < x->n_runs; i++)
     if (run_find (&x->runs[i], addr, index))
       return TRUE;
@@ -317,8 +325,16 @@ hprof_addr_seal (HprofAddrIndex *x)
 {
   close_run (x, FALSE);
   for (guint i = 0; i < x->n_runs; i++)
-    if (x->runs[i].len >= DIR_MIN_LEN)
-      build_dir (&x->runs[i]);
+    {
+      guint k = i;
+      if (x->runs[i].len >= DIR_MIN_LEN)
+        build_dir (&x->runs[i]);
+      /* insertion by size: a few dozen runs at most */
+      for (; k > 0 && x->runs[x->order[k - 1]].len < x->runs[i].len; k--)
+        x->order[k] = x->order[k - 1];
+      x->order[k] = (guint8) i;
+    }
+  x->sealed = TRUE;
 }
 
 guint64

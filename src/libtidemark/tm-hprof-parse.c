@@ -109,8 +109,8 @@ struct _HprofParser {
   guint64            edges_dropped;  /* past MAX_EDGES */
 
   /* objects not yet handed to the sink */
-  guint32            bt_type[BATCH];
-  guint64            bt_size[BATCH];
+  guint32           *bt_type;        /* BATCH each, handed over full */
+  guint64           *bt_size;
   guint              bt_n;
 
   const HprofSink   *sink;
@@ -455,7 +455,8 @@ static void
 flush_objects (HprofParser *p)
 {
   if (p->bt_n > 0)
-    p->sink->objects (p->user, p->r->n_objects - p->bt_n, p->bt_n, p->bt_type, p->bt_size);
+    p->sink->objects (p->user, p->r->n_objects - p->bt_n, p->bt_n, g_steal_pointer (&p->bt_type),
+                      g_steal_pointer (&p->bt_size));
   p->bt_n = 0;
 }
 
@@ -477,6 +478,11 @@ add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64
   p->r->total_bytes += size;
   if (p->sink && p->sink->objects)
     {
+      if (p->bt_type == NULL)
+        {
+          p->bt_type = g_new (guint32, BATCH);
+          p->bt_size = g_new (guint64, BATCH);
+        }
       p->bt_type[p->bt_n] = type_id;
       p->bt_size[p->bt_n] = size;
       if (++p->bt_n == BATCH)
@@ -1031,46 +1037,123 @@ define_hierarchy (HprofParser *p)
     }
 }
 
+/* Resolving the references of objects [lo, hi): the targets' indices go
+ * to dst[0..], their labels to lab[0..], off[i] becomes the count before
+ * object i; e_lo and e_hi are off[lo] and off[hi] before any of that. */
+typedef struct {
+  HprofParser *p;
+  guint32      lo, hi, e_lo, e_hi;
+  guint32     *dst, *lab;
+  gboolean     report;        /* progress from this part */
+  guint32      kept;
+  guint64      dangling;
+  gboolean     cancelled;
+} ResolvePart;
+
+static gpointer
+resolve_part (gpointer data)
+{
+  ResolvePart *part = data;
+  HprofParser *p = part->p;
+  guint32 *off = p->e_off.data, e0 = part->e_lo, m = 0;
+  const guint64 *addr = p->e_addr.data;
+  const guint32 *lab_in = p->e_label.data;
+
+  for (guint32 i = part->lo; i < part->hi; i++)
+    {
+      guint32 e1 = i + 1 == part->hi ? part->e_hi : off[i + 1];
+
+      off[i] = m;
+      for (guint32 e = e0; e < e1; e++)
+        {
+          guint64 a = addr[e];
+          guint32 t;
+          if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > part->e_lo))
+            {
+              if (g_cancellable_is_cancelled (p->cancellable))
+                {
+                  part->cancelled = TRUE;
+                  return NULL;
+                }
+              if (part->report && p->progress != NULL)
+                p->progress (READ_SHARE + (1 - READ_SHARE) * (double) (e - part->e_lo) / (double) (part->e_hi - part->e_lo),
+                             p->progress_data);
+            }
+          if (!hprof_addr_find (&p->map, a, &t))
+            {
+              part->dangling++;
+              continue;
+            }
+          if (p->want_labels)
+            part->lab[m] = lab_in[e];
+          part->dst[m++] = t;
+        }
+      e0 = e1;
+    }
+  part->kept = m;
+  return NULL;
+}
+
+#define RESOLVE_SPLIT (1u << 20)   /* references worth a second thread */
+
 /* FALSE if cancelled. */
 static gboolean
 resolve (HprofParser *p)
 {
   HprofResult *r = p->r;
-  guint32 *off = p->e_off.data, *dst, e0 = 0;
+  guint32 *off, *dst, total, split = 0;
+  ResolvePart parts[2] = { { 0 } };
+  GThread *second = NULL;
   gsize m = 0;
 
   hprof_addr_seal (&p->map);
   tm_vec_u32_push (&p->e_off, (guint32) p->e_addr.len);
   off = p->e_off.data;
+  total = off[r->n_objects];
   /* references: compacted in place, object by object; the targets'
    * indices go where their addresses were (index m lies below address e
-   * for m <= e), which spares fresh pages for a copy */
+   * for m <= e), which spares fresh pages for a copy.  Two halves at
+   * once: the upper half writes into its own addresses' bytes (from
+   * u32 index 2 * its first), then moves down. */
   dst = (guint32 *) (gpointer) p->e_addr.data;
-  for (guint32 i = 0; i < r->n_objects; i++)
+  if (total >= RESOLVE_SPLIT)
     {
-      guint32 e1 = off[i + 1];
-
-      off[i] = (guint32) m;
-      for (guint32 e = e0; e < e1; e++)
+      guint32 lo = 0, hi = r->n_objects;
+      while (lo < hi)
         {
-          guint32 t;
-          if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > 0))
-            {
-              if (g_cancellable_is_cancelled (p->cancellable))
-                return FALSE;
-              if (p->progress != NULL)
-                p->progress (READ_SHARE + (1 - READ_SHARE) * (double) e / (double) p->e_addr.len, p->progress_data);
-            }
-          if (!hprof_addr_find (&p->map, p->e_addr.data[e], &t))
-            {
-              r->dangling_refs++;
-              continue;
-            }
-          if (p->want_labels)
-            p->e_label.data[m] = p->e_label.data[e];
-          dst[m++] = t;
+          guint32 mid = lo + (hi - lo) / 2;
+          if (off[mid] < total / 2)
+            lo = mid + 1;
+          else
+            hi = mid;
         }
-      e0 = e1;
+      split = lo;
+    }
+  parts[0] = (ResolvePart) { p, 0, split > 0 ? split : r->n_objects, 0, split > 0 ? off[split] : total,
+                             dst, p->e_label.data, TRUE };
+  if (split > 0)
+    {
+      parts[1] = (ResolvePart) { p, split, r->n_objects, off[split], total, dst + 2 * (gsize) off[split],
+                                 p->want_labels ? p->e_label.data + off[split] : NULL, FALSE };
+      second = g_thread_try_new ("tm-hprof-resolve", resolve_part, &parts[1], NULL);
+      if (second == NULL)
+        resolve_part (&parts[1]);
+    }
+  resolve_part (&parts[0]);
+  if (second != NULL)
+    g_thread_join (second);
+  if (parts[0].cancelled || parts[1].cancelled)
+    return FALSE;
+  m = parts[0].kept;
+  r->dangling_refs += parts[0].dangling + parts[1].dangling;
+  if (split > 0)
+    {
+      memmove (dst + m, parts[1].dst, parts[1].kept * sizeof *dst);
+      if (p->want_labels)
+        memmove (p->e_label.data + m, parts[1].lab, parts[1].kept * sizeof (guint32));
+      for (guint32 i = split; i < r->n_objects; i++)
+        off[i] += (guint32) m;
+      m += parts[1].kept;
     }
   off[r->n_objects] = (guint32) m;
   r->dst.data = g_renew (guint32, dst, MAX (m, 1));
@@ -1281,6 +1364,8 @@ out:
   g_hash_table_unref (p.threads_seen);
   hprof_addr_clear (&p.map);
   tm_vec_u32_clear (&p.e_off);
+  g_free (p.bt_type);
+  g_free (p.bt_size);
   tm_vec_u64_clear (&p.e_addr);
   tm_vec_u32_clear (&p.e_label);
   tm_vec_u64_clear (&p.r_addr);

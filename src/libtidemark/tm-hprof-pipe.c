@@ -48,7 +48,7 @@ consume (gpointer data)
           pipe->inner->type (pipe->user, ev->a, ev->name, ev->b);
           break;
         case EV_OBJECTS:
-          pipe->inner->objects (pipe->user, ev->a, ev->b, ev->types, ev->sizes);
+          pipe->inner->objects (pipe->user, ev->a, ev->b, g_steal_pointer (&ev->types), g_steal_pointer (&ev->sizes));
           (void) g_atomic_int_dec_and_test (&pipe->in_flight);
           break;
         case EV_THREAD:
@@ -110,7 +110,7 @@ pipe_type (gpointer user, guint32 type_id, const char *name, guint32 flags)
 }
 
 static void
-pipe_objects (gpointer user, guint32 first, guint n, guint32 *type_ids, const guint64 *sizes)
+pipe_objects (gpointer user, guint32 first, guint n, guint32 *type_ids, guint64 *sizes)
 {
   HprofPipe *pipe = user;
   Event *ev;
@@ -126,8 +126,8 @@ pipe_objects (gpointer user, guint32 first, guint n, guint32 *type_ids, const gu
   ev->kind = EV_OBJECTS;
   ev->a = first;
   ev->b = n;
-  ev->types = g_memdup2 (type_ids, n * sizeof *type_ids);
-  ev->sizes = g_memdup2 (sizes, n * sizeof *sizes);
+  ev->types = type_ids;
+  ev->sizes = sizes;
   g_atomic_int_inc (&pipe->in_flight);
   push (pipe, ev);
 }

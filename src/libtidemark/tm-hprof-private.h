@@ -54,6 +54,8 @@ typedef struct {
   guint64      last;       /* the last address offered (added or not) */
   gboolean     offered;
   guint32      n;          /* objects added: the next one's index */
+  guint8       order[64];  /* after sealing: runs by size, largest first */
+  gboolean     sealed;
 } HprofAddrIndex;
 
 /* Adds the next object (index x->n); FALSE if the address is there. */
@@ -68,8 +70,8 @@ typedef struct {
   /* a type is used for the first time (import only) */
   void (*type)   (gpointer user, guint32 type_id, const char *name, guint32 flags);
   /* objects first .. first + n - 1 (0-based, dump order), each with its
-   * type and shallow size; the sink may rewrite type_ids */
-  void (*objects) (gpointer user, guint32 first, guint n, guint32 *type_ids, const guint64 *sizes);
+   * type and shallow size; the sink takes both arrays (g_free) */
+  void (*objects) (gpointer user, guint32 first, guint n, guint32 *type_ids, guint64 *sizes);
   /* a thread seen in a root (serial number from the dump) */
   void (*thread) (gpointer user, guint32 serial);
   /* at the end (import only): the superclass of a type; superclasses

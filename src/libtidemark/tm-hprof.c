@@ -89,13 +89,15 @@ sink_hierarchy (gpointer user, guint32 local, guint32 super_local)
 }
 
 static void
-sink_objects (gpointer user, guint32 first, guint n, guint32 *type_ids, const guint64 *sizes)
+sink_objects (gpointer user, guint32 first, guint n, guint32 *type_ids, guint64 *sizes)
 {
   Import *im = user;
 
   for (guint k = 0; k < n; k++)
     type_ids[k] = global_type (im, type_ids[k]);
   tm_trace_builder_alloc_run (im->b, im->base + first + 1, n, type_ids, sizes, im->error ? NULL : &im->error);
+  g_free (type_ids);
+  g_free (sizes);
 }
 
 static void

@@ -1218,18 +1218,21 @@ tm_trace_builder_graph_csr (TmTraceBuilder *b, guint64 gc_id, guint64 first_obje
   dense = n == 0 || (tm_trace_object_index_for_id (t, first_object_id, &first)
                      && first + n <= t->n_objects && t->obj_ids == NULL);
   b->mark = (TmTraceMark) { .n_objects = t->n_objects, .bits = g_new0 (guint64, t->n_objects / 64 + 1) };
-  for (guint64 w = 0; w < ((guint64) n + 63) / 64; w++)
-    for (guint64 word = local[w]; word != 0; word &= word - 1)
-      {
-        guint64 v = w * 64 + (guint64) __builtin_ctzll (word), row = first + v;
-        if (dense || tm_trace_object_index_for_id (t, first_object_id + v, &row))
-          tm_bitmap_set (b->mark.bits, row);
-        else
-          {
-            reached--;
-            dropped++;
-          }
-      }
+  if (dense && first % 64 == 0)
+    memcpy (b->mark.bits + first / 64, local, ((gsize) n + 63) / 64 * sizeof (guint64));
+  else
+    for (guint64 w = 0; w < ((guint64) n + 63) / 64; w++)
+      for (guint64 word = local[w]; word != 0; word &= word - 1)
+        {
+          guint64 v = w * 64 + (guint64) __builtin_ctzll (word), row = first + v;
+          if (dense || tm_trace_object_index_for_id (t, first_object_id + v, &row))
+            tm_bitmap_set (b->mark.bits, row);
+          else
+            {
+              reached--;
+              dropped++;
+            }
+        }
   b->mark.reach_objects = reached;
   if (dropped > 0)
     tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " names %" G_GUINT64_FORMAT " unknown objects",
