@@ -272,6 +272,9 @@ load_partial_cb (TmTimelineModel *partial, gpointer data)
       gtk_progress_bar_set_fraction (self->load_strip_progress,
                                      gtk_progress_bar_get_fraction (self->progress_bar));
       gtk_widget_set_visible (self->load_strip, TRUE);
+      /* no windows of a trace shown before: they come with the whole */
+      tm_windows_sidebar_set_windows (self->sidebar, NULL, NULL);
+      tm_windows_sidebar_set_status (self->sidebar, _("Suspicious windows are looked for once the whole trace is read."));
       gtk_stack_set_visible_child_name (self->main_stack, "trace");
     }
 }

@@ -3,9 +3,9 @@
  * Charts stream in while a trace loads: on a synthetic leak of ~2
  * million allocations, the window shows the charts of the GCs read so far
  * before the load finishes (the trace page with no trace yet), each
- * snapshot a prefix of the final timeline that grows; the progress and
- * Cancel stay reachable, and cancelling mid-load leaves the empty window
- * with no chart.  Exits 77 (skip) when no display can be opened.
+ * snapshot a prefix of the final timeline that grows, and no suspicious
+ * windows of the trace shown before; cancelling mid-load leaves the
+ * empty window with no chart.  Exits 77 (skip) when no display can be opened.
  */
 #include "tm-config.h"
 #include "gui-test-util.h"
@@ -41,6 +41,8 @@ watch (TmAppWindow *win, Seen *seen)
       seen->first_end_ns = m->end_ns[m->n_gcs - 1];
     }
   seen->shrank |= m->n_gcs < seen->last_n;
+  /* no windows of the trace shown before: they come with the whole */
+  g_assert_null (gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 0));
   seen->last_n = m->n_gcs;
   seen->n_partials++;
   /* the charts follow the whole of what is read so far */
@@ -67,6 +69,10 @@ test_partial_charts (void)
   gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
   TmTimelineModel *whole;
   Seen seen = { 0 };
+
+  /* a trace shown first, with its windows listed */
+  tm_gui_test_open_and_wait (win, fx.leak_path);
+  g_assert_nonnull (gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 0));
 
   tm_app_window_open (win, file);
   while (tm_app_window_is_busy (win) && g_get_monotonic_time () < deadline)
