@@ -18,6 +18,7 @@
  * those embedded in the file, "S leak:PATTERN") count apart.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -324,7 +325,7 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
     }
   if (!p->have_version && line[0] != 'v' && line[0] != '#')
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)", p->path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a heaptrack data file (no version line)"), p->path);
       return FALSE;
     }
   switch (line[0])
@@ -741,7 +742,7 @@ tm_heaptrack_profile_read_range (const char     *path,
   tm_heaptrack_source_close (src);
   if (!failed && !p.have_version)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a heaptrack data file (no version line)"), path);
       failed = TRUE;
     }
   if (failed)

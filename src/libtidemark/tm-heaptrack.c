@@ -23,6 +23,7 @@
  * on its own thread, and tm-heaptrack-source.c decompresses.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -725,7 +726,7 @@ tm_heaptrack_import_full (const char          *path,
                 }
               else if (!looks_like_heaptrack (c->text, c->text_len))
                 {
-                  g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a heaptrack data file (no version line)",
+                  g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a heaptrack data file (no version line)"),
                                path);
                   failed = TRUE;
                 }
@@ -759,7 +760,7 @@ tm_heaptrack_import_full (const char          *path,
             }
           if (!failed && g_cancellable_is_cancelled (cancellable))
             {
-              g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+              g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("%s: loading cancelled"), path);
               failed = TRUE;
             }
           if (!failed && (p.over_limit || tm_trace_builder_over_memory_limit (p.b)))
@@ -812,12 +813,12 @@ tm_heaptrack_import_full (const char          *path,
 
   if (!failed && g_cancellable_is_cancelled (cancellable))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("%s: loading cancelled"), path);
       failed = TRUE;
     }
   if (!failed && first)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty heaptrack file", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: empty heaptrack file"), path);
       failed = TRUE;
     }
   if (failed)

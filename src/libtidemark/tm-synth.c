@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 /* ---- vocabulary: types, frames, sites, threads -------------------------- */
 
@@ -811,13 +812,13 @@ tm_synth_write (const TmSynthOptions *opt, TmTraceWriter *w, GError **error)
   if (!plan_for (opt->scenario, &plan))
     {
       g_autofree char *known = g_strjoinv (", ", (char **) tm_synth_scenarios ());
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "unknown scenario '%s' (known: %s)",
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("unknown scenario '%s' (known: %s)"),
                    opt->scenario ? opt->scenario : "", known);
       return FALSE;
     }
   if (!(opt->scale > 0) || opt->scale > 10000)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "scale must be in (0, 10000]");
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("scale must be in (0, 10000]"));
       return FALSE;
     }
 

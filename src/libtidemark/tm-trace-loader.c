@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 /* Importers of other formats register here. */
 typedef struct {
@@ -66,7 +67,7 @@ typedef struct {
 static DecodeResult
 payload_error (TmPayload *c, guint8 tag, GError **error)
 {
-  g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "record 0x%02x: %s is malformed or cut short", tag,
+  g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("record 0x%02x: %s is malformed or cut short"), tag,
                c->what ? c->what : "a field");
   return DECODE_STOP;
 }
@@ -127,7 +128,7 @@ decode_alloc (Decoder *d, const TmRecord *rec, GError **error)
   for (guint i = 0; i < 7; i++)
     if (G_UNLIKELY (!tm_uvarint_read (&p, end, &v[i])))
       {
-        g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "record 0x10: ALLOC field %u is malformed or cut short", i + 1);
+        g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("record 0x10: ALLOC field %u is malformed or cut short"), i + 1);
         return DECODE_STOP;
       }
   d->prev_alloc_id += (guint64) ((gint64) (v[0] >> 1) ^ -(gint64) (v[0] & 1));
@@ -210,13 +211,13 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
           return payload_error (&c, rec->tag, error);
         if (d->have_header)
           {
-            g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "a second HEADER record");
+            g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("a second HEADER record"));
             return DECODE_SKIP;
           }
         if (h.version != 1)
           {
             g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
-                         "trace format version %u is not supported (this reader knows version 1)", h.version);
+                         _("trace format version %u is not supported (this reader knows version 1)"), h.version);
             return DECODE_STOP;
           }
         h.vm_name = vm;
@@ -571,7 +572,7 @@ load_from_reader (TmTraceReader  *r,
           if (!d.have_header)
             {
               /* nothing usable came before: the whole file is unusable */
-              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header: %s", path,
+              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: damaged header: %s"), path,
                            without_name (local->message, path));
               trace = NULL;
               goto out_free;
@@ -626,7 +627,7 @@ load_from_reader (TmTraceReader  *r,
             }
           if (!d.have_header)
             {
-              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header at byte offset 0: %s",
+              g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: damaged header at byte offset 0: %s"),
                            path, local ? local->message : "malformed");
               trace = NULL;
               goto out_free;
@@ -731,7 +732,7 @@ tm_trace_detect_format (const char *path, GError **error)
 
   if (g_file_test (path, G_FILE_TEST_IS_DIR))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, "%s: is a directory", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, _("%s: is a directory"), path);
       return NULL;
     }
   head = g_malloc (SNIFF_BYTES);
@@ -740,7 +741,7 @@ tm_trace_detect_format (const char *path, GError **error)
     return NULL;
   if (n == 0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: empty file", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: empty file"), path);
       return NULL;
     }
   sniff = tm_trace_sniff_content (head, (gsize) n);
@@ -753,7 +754,7 @@ tm_trace_detect_format (const char *path, GError **error)
   if (sniff == TM_SNIFF_MAYBE)
     return "tmtrace";
   g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
-               "%s: not a trace of any known format (Tidemark trace, HotSpot GC log, heaptrack file or HPROF heap dump)", path);
+               _("%s: not a trace of any known format (Tidemark trace, HotSpot GC log, heaptrack file or HPROF heap dump)"), path);
   return NULL;
 }
 
@@ -824,8 +825,8 @@ tm_trace_load_files (const char *const   *paths,
       if ((strcmp (format, "gc-log") != 0 && strcmp (format, "hprof") != 0) || strcmp (format, first) != 0)
         {
           g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
-                       "%s: only GC logs (as the rotated parts of one log) or HPROF heap dumps (of one process) "
-                       "can be opened together, and this is a %s file", paths[i], format);
+                       _("%s: only GC logs (as the rotated parts of one log) or HPROF heap dumps (of one process) "
+                       "can be opened together, and this is a %s file"), paths[i], format);
           return NULL;
         }
     }

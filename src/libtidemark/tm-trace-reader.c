@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <zstd.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 #define CHUNK_SIZE  (1u << 20)
 #define N_CHUNKS    4
@@ -184,7 +185,7 @@ reader_new (const char *name, int fd, GBytes *bytes, guint64 size, GError **erro
     }
   if (!tm_trace_sniff (head, (gsize) n))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a Tidemark trace (no zstd frame or TMTRACE1 magic at byte offset 0)", name);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a Tidemark trace (no zstd frame or TMTRACE1 magic at byte offset 0)"), name);
       tm_trace_reader_free (r);
       return NULL;
     }
@@ -210,7 +211,7 @@ tm_trace_reader_new (const char *path, GError **error)
     }
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s: not a regular file", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("%s: not a regular file"), path);
       close (fd);
       return NULL;
     }
@@ -225,7 +226,7 @@ tm_trace_reader_new_for_fd (int fd, const char *name, GError **error)
 
   if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, "%s: not a regular file", name);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE, _("%s: not a regular file"), name);
       return NULL;
     }
   if ((own = fcntl (fd, F_DUPFD_CLOEXEC, 0)) < 0)
@@ -852,7 +853,7 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
               if (r->final_error != NULL)
                 return fail_at (r, error, "no trace stream");
               g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE,
-                           "%s: the decompressed stream does not start with TMTRACE1 (byte offset 0)", r->name);
+                           _("%s: the decompressed stream does not start with TMTRACE1 (byte offset 0)"), r->name);
               return TM_READ_ERROR;
             }
           consume (r, TM_TRACE_MAGIC_LEN);

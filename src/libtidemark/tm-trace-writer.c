@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <zstd.h>
 #include <glib/gstdio.h>
+#include <glib/gi18n-lib.h>
 
 struct _TmTraceWriter {
   int          fd;            /* -1 for memory */
@@ -112,7 +113,7 @@ emit (TmTraceWriter *w, const guint8 *data, gsize len)
           int e = errno;
           if (e == EINTR)
             continue;
-          g_set_error (&w->error, G_IO_ERROR, g_io_error_from_errno (e), "write failed: %s", g_strerror (e));
+          g_set_error (&w->error, G_IO_ERROR, g_io_error_from_errno (e), _("write failed: %s"), g_strerror (e));
           return;
         }
       data += n;
@@ -145,7 +146,7 @@ close_frame (TmTraceWriter *w)
   if (ZSTD_isError (n))
     {
       if (w->error == NULL)
-        g_set_error (&w->error, TM_ERROR, TM_ERROR_FAILED, "zstd: %s", ZSTD_getErrorName (n));
+        g_set_error (&w->error, TM_ERROR, TM_ERROR_FAILED, _("zstd: %s"), ZSTD_getErrorName (n));
     }
   else
     emit (w, w->zbuf, n);
@@ -570,7 +571,7 @@ tm_trace_writer_close (TmTraceWriter *w, GError **error)
       if (close (w->fd) != 0 && ok)
         {
           int e = errno;
-          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), "close failed: %s", g_strerror (e));
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (e), _("close failed: %s"), g_strerror (e));
           ok = FALSE;
         }
       w->fd = -1;
