@@ -7,6 +7,7 @@
  * which is reported with its byte offset.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -298,7 +299,7 @@ read_source (TmGclogRead *r, TmHeaptrackSource *src, GError **error)
             {
               if (g_cancellable_is_cancelled (r->cancellable))
                 {
-                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, "%s: loading cancelled", p->path);
+                  g_set_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED, _("%s: loading cancelled"), p->path);
                   ok = FALSE;
                   goto out;
                 }
@@ -433,7 +434,7 @@ tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError *
     name = "(memory)";
   if (len == 0 || (f = fmemopen ((void *) data, len, "rb")) == NULL)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not a HotSpot GC log", name);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a HotSpot GC log"), name);
       return NULL;
     }
   return import_source (tm_heaptrack_source_new_for_file (f, name), name,

@@ -13,6 +13,7 @@
  * file is checked against its record before it is used.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -972,14 +973,14 @@ parse_header (HprofParser *p, GError **error)
   need (p, 64);
   if (p->len < sizeof magic - 1 || memcmp (p->buf, magic, sizeof magic - 1) != 0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not an HPROF heap dump", p->path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not an HPROF heap dump"), p->path);
       return FALSE;
     }
   while (n < p->len && n < 32 && p->buf[n] != 0)
     n++;
   if (n == p->len || n == 32 || p->len < n + 13)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: damaged header: the HPROF header is cut short or malformed (byte offset 0)",
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: damaged header: the HPROF header is cut short or malformed (byte offset 0)"),
                    p->path);
       return FALSE;
     }

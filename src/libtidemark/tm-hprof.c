@@ -9,6 +9,7 @@
  * GC k-1 and die at GC k+1, so the heap state at GC k is exactly dump k.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -168,7 +169,7 @@ peek_time (const char *path, guint64 *ms, GError **error)
     z++;
   if (n < 16 || memcmp (head, "JAVA PROFILE 1.0", 16) != 0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, "%s: not an HPROF heap dump", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not an HPROF heap dump"), path);
       return FALSE;
     }
   if (z + 13 > n)
@@ -438,7 +439,7 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
 
   if (path == NULL)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "GC %u names no heap dump file", gc_id);
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, _("GC %u names no heap dump file"), gc_id);
       return NULL;
     }
   if (!tm_hprof_parse (path, NULL, NULL, TRUE, NULL, NULL, cancellable, &r, error))
