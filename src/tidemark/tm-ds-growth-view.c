@@ -324,6 +324,7 @@ update_sites (TmDsGrowthView *self)
                              : _("Allocation sites of the elements of %s, by staleness (an upper bound from the reference graphs)"),
                              name);
   gtk_label_set_text (self->sites_label, heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->sites_label), heading);
   tm_text_table_clear (self->sites_table);
   for (guint i = 0; i < c->sites->len; i++)
     {
@@ -387,6 +388,7 @@ fill_by_site (TmDsGrowthView *self)
                             r->sc_upper_bound ? _("≤ marks upper bounds: the reference graphs show when elements come and go, not when they are read.")
                                               : _("Staleness is exact: from the recorded container operations."));
   gtk_label_set_text (self->by_site_note, note);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_site_note), note);
 }
 
 static void
