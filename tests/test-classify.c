@@ -244,7 +244,7 @@ test_oracle (void)
       g_assert_cmpuint (f.n, ==, n_live);
       f.reach = test_reach (tm_heap_analysis_get_graph (f.heap), NULL);
 
-      for (guint c = 0; c < TM_N_CLASSIFIERS; c++)
+      for (guint c = 0; c < TM_N_OBJECT_CLASSIFIERS; c++)
         {
           TmClassifier one = c;
           check_tree (&f, &one, 1);
@@ -412,7 +412,7 @@ test_pairs_level (void)
 
   memset (&levels[0], 0, sizeof levels[0]);
   levels[0].name = "parity";
-  levels[0].builtin = TM_N_CLASSIFIERS;
+  levels[0].classifier = TM_CLASSIFIER_NONE;
   levels[0].domain = pairs_domain;
   levels[0].pairs = pairs_classify;
   levels[0].label = pairs_label;

@@ -176,18 +176,19 @@ test_chain_parse (void)
   g_assert_false (tm_classify_chain_parse ("type,leafs", chain, &depth, &error));
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
   g_assert_nonnull (strstr (error->message, "'leafs'"));
-  /* the registry: editor choices map both ways, names round-trip, every
-   * classifier has a title, the built-in parser refuses the others */
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+  /* the registry: names round-trip, every classifier has a title and a
+   * distinct name, the per-object parser refuses the others */
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
     {
-      TmClassifier c = tm_chain_choice_classifier (i), back;
+      TmClassifier c = (TmClassifier) i, back;
 
-      g_assert_cmpuint (tm_chain_classifier_choice (c), ==, i);
+      for (guint j = 0; j < i; j++)
+        g_assert_cmpstr (tm_chain_classifier_to_string (c), !=, tm_chain_classifier_to_string ((TmClassifier) j));
       g_assert_true (tm_chain_classifier_from_string (tm_chain_classifier_to_string (c), &back));
       g_assert_cmpint (back, ==, c);
       g_assert_cmpstr (tm_chain_classifier_title (c), !=, "");
-      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == (c < TM_N_CLASSIFIERS));
-      g_assert_true (tm_chain_classifier_needs_graph (c) == (c >= TM_N_CLASSIFIERS));
+      g_assert_true (tm_classifier_from_string (tm_chain_classifier_to_string (c), NULL) == (c < TM_N_OBJECT_CLASSIFIERS));
+      g_assert_true (tm_chain_classifier_needs_graph (c) == (c >= TM_N_OBJECT_CLASSIFIERS));
     }
   g_clear_error (&error);
   g_assert_false (tm_classifier_chain_parse ("type,leaves", chain, &depth, &error));
@@ -200,7 +201,9 @@ test_chain_parse (void)
   g_assert_cmpint (chain[0], ==, TM_CLASSIFIER_ROOT_PATH);
   g_assert_true (tm_classify_chain_needs_graph (chain, 1));
   g_assert_false (tm_classify_chain_needs_ds (chain, 2));
-  g_assert_cmpint (tm_chain_choice_classifier (TM_N_CLASSIFIERS), ==, TM_CLASSIFIER_LEAVES);
+  g_assert_true (tm_chain_classifier_is_ds (TM_CLASSIFIER_LEAVES) && tm_chain_classifier_is_ds (TM_CLASSIFIER_CONTAINING_DS));
+  g_assert_false (tm_chain_classifier_is_ds (TM_CLASSIFIER_ROOT_PATH) || tm_chain_classifier_is_ds (TM_CLASSIFIER_PACKAGE));
+  g_assert_cmpint (tm_chain_classifier_ds (TM_CLASSIFIER_DEEP_LEAVES), ==, TM_DS_CLASSIFIER_DEEP_LEAVES);
 }
 
 static void

@@ -11,85 +11,73 @@
 #include <glib/gi18n-lib.h>
 #include <string.h>
 
-/* The registry of the classifiers a chain can use: ids, the names of
- * `--classify` and the titles the app shows (translated there), in the
- * order of the app's dropdowns (the chain choices). */
+/* The registry of every classifier: the names of `--classify` and the
+ * titles the app shows (translated there), by TmClassifier. */
 static const struct {
-  TmClassifier id;
   const char  *name;
   const char  *title;
-} registry[TM_CHAIN_N_CHOICES] = {
-  { TM_CLASSIFIER_TYPE,          "type",          N_("Type") },
-  { TM_CLASSIFIER_PACKAGE,       "package",       N_("Package") },
-  { TM_CLASSIFIER_SITE,          "site",          N_("Allocation site") },
-  { TM_CLASSIFIER_CALL_SITE,     "call-site",     N_("Call site") },
-  { TM_CLASSIFIER_THREAD,        "thread",        N_("Thread") },
-  { TM_CLASSIFIER_SPACE,         "space",         N_("Space") },
-  { TM_CLASSIFIER_AGE,           "age",           N_("Age (GCs survived)") },
-  { TM_CLASSIFIER_TRANSACTION,   "transaction",   N_("Transaction") },
-  { TM_CLASSIFIER_LEAVES,        "leaves",        N_("Data structure leaves") },
-  { TM_CLASSIFIER_DEEP_LEAVES,   "deep-leaves",   N_("Data structure deep leaves") },
-  { TM_CLASSIFIER_CONTAINING_DS, "containing-ds", N_("Containing data structure") },
-  { TM_CLASSIFIER_ROOT_PATH,     "root-path",     N_("Root path") },
+} registry[TM_N_CLASSIFIERS] = {
+  [TM_CLASSIFIER_TYPE]          = { "type",          N_("Type") },
+  [TM_CLASSIFIER_PACKAGE]       = { "package",       N_("Package") },
+  [TM_CLASSIFIER_SITE]          = { "site",          N_("Allocation site") },
+  [TM_CLASSIFIER_CALL_SITE]     = { "call-site",     N_("Call site") },
+  [TM_CLASSIFIER_THREAD]        = { "thread",        N_("Thread") },
+  [TM_CLASSIFIER_SPACE]         = { "space",         N_("Space") },
+  [TM_CLASSIFIER_AGE]           = { "age",           N_("Age (GCs survived)") },
+  [TM_CLASSIFIER_TRANSACTION]   = { "transaction",   N_("Transaction") },
+  [TM_CLASSIFIER_LEAVES]        = { "leaves",        N_("Data structure leaves") },
+  [TM_CLASSIFIER_DEEP_LEAVES]   = { "deep-leaves",   N_("Data structure deep leaves") },
+  [TM_CLASSIFIER_CONTAINING_DS] = { "containing-ds", N_("Containing data structure") },
+  [TM_CLASSIFIER_ROOT_PATH]     = { "root-path",     N_("Root path") },
 };
 
-TmClassifier
-tm_chain_choice_classifier (guint choice)
-{
-  g_return_val_if_fail (choice < TM_CHAIN_N_CHOICES, TM_CLASSIFIER_TYPE);
-  return registry[choice].id;
-}
+/* the data-structure classifiers in TmDsClassifier's order */
+G_STATIC_ASSERT (TM_CLASSIFIER_DEEP_LEAVES - TM_CLASSIFIER_LEAVES == TM_DS_CLASSIFIER_DEEP_LEAVES);
+G_STATIC_ASSERT (TM_CLASSIFIER_CONTAINING_DS - TM_CLASSIFIER_LEAVES == TM_DS_CLASSIFIER_CONTAINING_DS);
+G_STATIC_ASSERT (TM_DS_N_CLASSIFIERS == 3);
 
 gboolean
 tm_chain_classifier_is_ds (TmClassifier c)
 {
-  return (guint) c >= (guint) TM_CLASSIFIER_DS_FIRST &&
-         (guint) c < (guint) TM_CLASSIFIER_DS_FIRST + TM_DS_N_CLASSIFIERS;
+  return c >= TM_CLASSIFIER_LEAVES && c <= TM_CLASSIFIER_CONTAINING_DS;
 }
 
 gboolean
 tm_chain_classifier_needs_graph (TmClassifier c)
 {
-  return tm_chain_classifier_is_ds (c) || c == TM_CLASSIFIER_ROOT_PATH;
-}
-
-guint
-tm_chain_classifier_choice (TmClassifier c)
-{
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    if (registry[i].id == c)
-      return i;
-  g_return_val_if_reached (0);
+  return c >= TM_N_OBJECT_CLASSIFIERS && c < TM_N_CLASSIFIERS;
 }
 
 TmDsClassifier
 tm_chain_classifier_ds (TmClassifier c)
 {
   g_return_val_if_fail (tm_chain_classifier_is_ds (c), TM_DS_CLASSIFIER_CONTAINING_DS);
-  return (TmDsClassifier) (c - TM_CLASSIFIER_DS_FIRST);
+  return (TmDsClassifier) (c - TM_CLASSIFIER_LEAVES);
 }
 
 const char *
 tm_chain_classifier_to_string (TmClassifier c)
 {
-  return registry[tm_chain_classifier_choice (c)].name;
+  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
+  return registry[c].name;
 }
 
 const char *
 tm_chain_classifier_title (TmClassifier c)
 {
-  return registry[tm_chain_classifier_choice (c)].title;
+  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "?");
+  return registry[c].title;
 }
 
 gboolean
 tm_chain_classifier_from_string (const char *name, TmClassifier *out)
 {
   g_return_val_if_fail (name != NULL, FALSE);
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
     if (strcmp (name, registry[i].name) == 0)
       {
         if (out)
-          *out = registry[i].id;
+          *out = (TmClassifier) i;
         return TRUE;
       }
   return FALSE;
@@ -101,7 +89,7 @@ known_names (void)
 {
   GString *s = g_string_new (NULL);
 
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
     g_string_append_printf (s, "%s%s", i ? ", " : "", registry[i].name);
   return g_string_free (s, FALSE);
 }
@@ -296,7 +284,7 @@ tm_classify_chain_levels (TmHeapCache        *heaps,
       d->state = tm_heap_state_ref (state);
       d->which = tm_chain_classifier_ds (chain[i]);
       levels[i].name = tm_chain_classifier_to_string (chain[i]);
-      levels[i].builtin = TM_N_CLASSIFIERS;
+      levels[i].classifier = chain[i];
       levels[i].data = d;
       levels[i].data_free = ds_level_free;
       levels[i].domain = ds_domain;
@@ -330,7 +318,7 @@ tm_classify_heads_level (TmHeapCache    *heaps,
   d = g_new0 (DsLevel, 1);
   d->state = state;
   level->name = "data-structures";
-  level->builtin = TM_N_CLASSIFIERS;
+  level->classifier = TM_CLASSIFIER_NONE;
   level->data = d;
   level->data_free = ds_level_free;
   level->domain = heads_domain;

@@ -1,10 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Classifier chains as users pick them (`heap`, `trend`, the app's heap
- * view and trend charts): the built-in classifiers of tm-classify.h plus
+ * view and trend charts): any TmClassifier of tm-classify.h, including
  * the data-structure classifiers `leaves`, `deep-leaves`, `containing-ds`
- * (tm-ds-classify.h), in one array of TmClassifier.  The data-structure
- * entries use the values TM_CLASSIFIER_LEAVES.. after TM_N_CLASSIFIERS.
+ * (tm-ds-classify.h) and `root-path` (tm-root-classify.h).
  *
  * The data-structure levels need the structures detected on the heap
  * state's graph: they take them from the trace's TmHeapCache (which owns
@@ -18,19 +17,6 @@
 #include "tm-heap-cache.h"
 
 G_BEGIN_DECLS
-
-#define TM_CLASSIFIER_DS_FIRST      ((TmClassifier) (TM_N_CLASSIFIERS + 1))
-#define TM_CLASSIFIER_LEAVES        ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_LEAVES))
-#define TM_CLASSIFIER_DEEP_LEAVES   ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_DEEP_LEAVES))
-#define TM_CLASSIFIER_CONTAINING_DS ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_CLASSIFIER_CONTAINING_DS))
-/* by the start of the objects' paths from the GC roots (tm-root-classify.h) */
-#define TM_CLASSIFIER_ROOT_PATH     ((TmClassifier) (TM_CLASSIFIER_DS_FIRST + TM_DS_N_CLASSIFIERS))
-
-/* Choices of a chain editor: the built-in classifiers, then the three
- * data-structure ones, then root-path (choice i <-> classifier). */
-#define TM_CHAIN_N_CHOICES (TM_N_CLASSIFIERS + TM_DS_N_CLASSIFIERS + 1)
-TmClassifier tm_chain_choice_classifier    (guint choice);
-guint        tm_chain_classifier_choice    (TmClassifier c);
 
 gboolean     tm_chain_classifier_is_ds     (TmClassifier c);
 /* data-structure and root-path levels: only at GCs with a reference

@@ -40,7 +40,7 @@ cmp_child_bytes_desc (const void *a, const void *b)
 static guint32
 builtin_domain (const TmClassLevel *level, TmHeapAnalysis *heap)
 {
-  return tm_classifier_domain (level->builtin, heap->trace, heap->gc_id);
+  return tm_classifier_domain (level->classifier, heap->trace, heap->gc_id);
 }
 
 static void
@@ -51,30 +51,30 @@ builtin_keys (const TmClassLevel *level, TmHeapAnalysis *heap,
 
   if (items == NULL)
     {
-      tm_classifier_keys (level->builtin, heap->trace, heap->gc_id, heap->objects, n, keys);
+      tm_classifier_keys (level->classifier, heap->trace, heap->gc_id, heap->objects, n, keys);
       return;
     }
   objs = g_new (guint32, MAX (n, 1));
   for (guint32 i = 0; i < n; i++)
     objs[i] = heap->objects[items[i]];
-  tm_classifier_keys (level->builtin, heap->trace, heap->gc_id, objs, n, keys);
+  tm_classifier_keys (level->classifier, heap->trace, heap->gc_id, objs, n, keys);
 }
 
 static char *
 builtin_label (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key)
 {
-  return tm_classifier_key_label (level->builtin, heap->trace, key);
+  return tm_classifier_key_label (level->classifier, heap->trace, key);
 }
 
 void
 tm_class_level_init_builtin (TmClassLevel *level, TmClassifier c)
 {
   g_return_if_fail (level != NULL);
-  g_return_if_fail (c < TM_N_CLASSIFIERS);
+  g_return_if_fail (tm_classifier_is_per_object (c));
 
   memset (level, 0, sizeof *level);
   level->name = tm_classifier_to_string (c);
-  level->builtin = c;
+  level->classifier = c;
   level->domain = builtin_domain;
   level->keys = builtin_keys;
   level->label = builtin_label;
@@ -286,7 +286,7 @@ tm_class_tree_new_for_levels (TmHeapAnalysis     *heap,
   for (guint l = 0; l < depth; l++)
     {
       tree->levels[l] = levels[l];
-      tree->chain[l] = levels[l].builtin;
+      tree->chain[l] = levels[l].classifier;
     }
   tree->nodes = g_array_new (FALSE, FALSE, sizeof (TmClassNode));
 

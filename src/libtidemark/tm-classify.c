@@ -12,7 +12,6 @@
 const char *
 tm_classifier_to_string (TmClassifier c)
 {
-  g_return_val_if_fail (c < TM_N_CLASSIFIERS, "unknown");
   return tm_chain_classifier_to_string (c);
 }
 
@@ -22,7 +21,7 @@ tm_classifier_from_string (const char *name, TmClassifier *out)
   TmClassifier c;
 
   g_return_val_if_fail (name != NULL, FALSE);
-  if (!tm_chain_classifier_from_string (name, &c) || c >= TM_N_CLASSIFIERS)
+  if (!tm_chain_classifier_from_string (name, &c) || !tm_classifier_is_per_object (c))
     return FALSE;
   if (out)
     *out = c;
@@ -48,7 +47,7 @@ tm_classifier_chain_parse (const char    *list,
                      tm_chain_classifier_to_string (chain[i]));
         return FALSE;
       }
-    else if (chain[i] >= TM_N_CLASSIFIERS)
+    else if (!tm_classifier_is_per_object (chain[i]))
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
                      "%s needs a heap state's reference graph, which this analysis does not read",

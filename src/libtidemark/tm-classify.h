@@ -21,31 +21,50 @@
 
 G_BEGIN_DECLS
 
+/* Every classifier a user can pick, in one numbering (also the order of
+ * the app's menus).  The first ones give a key per object from the trace
+ * alone (tm-classify.c); the last ones need the heap state's reference
+ * graph and come as levels of their own (tm-classify-chain.h). */
 typedef enum {
   TM_CLASSIFIER_TYPE,
+  TM_CLASSIFIER_PACKAGE,     /* its type's package ("java.util" for java.util.HashMap$Node[]) */
   TM_CLASSIFIER_SITE,        /* allocating method and line (innermost frame) */
   TM_CLASSIFIER_CALL_SITE,   /* its caller: frame 1 of the site */
   TM_CLASSIFIER_THREAD,
   TM_CLASSIFIER_SPACE,
   TM_CLASSIFIER_AGE,         /* GCs survived: gc_id - birth GC */
   TM_CLASSIFIER_TRANSACTION, /* the kind of transaction that allocated it (record --transaction) */
-  TM_CLASSIFIER_PACKAGE,     /* its type's package ("java.util" for java.util.HashMap$Node[]) */
-  TM_N_CLASSIFIERS
+  TM_CLASSIFIER_LEAVES,        /* data-structure leaves (tm-ds-classify.h) */
+  TM_CLASSIFIER_DEEP_LEAVES,
+  TM_CLASSIFIER_CONTAINING_DS,
+  TM_CLASSIFIER_ROOT_PATH,     /* the start of the objects' paths from the GC roots */
+  TM_N_CLASSIFIERS,
+  /* TmClassLevel.classifier of a level that is none of the above */
+  TM_CLASSIFIER_NONE = TM_N_CLASSIFIERS
 } TmClassifier;
+
+/* The per-object classifiers are those before TM_CLASSIFIER_LEAVES. */
+#define TM_N_OBJECT_CLASSIFIERS TM_CLASSIFIER_LEAVES
+
+static inline gboolean
+tm_classifier_is_per_object (TmClassifier c)
+{
+  return (guint) c < (guint) TM_N_OBJECT_CLASSIFIERS;
+}
 
 #define TM_CLASSIFY_MAX_DEPTH 8
 
 /* Names (and titles) of every classifier are in one registry:
- * tm-classify-chain.h.  These accept the built-in ones only. */
+ * tm-classify-chain.h.  These accept the per-object ones only. */
 const char *tm_classifier_to_string   (TmClassifier c);
 gboolean    tm_classifier_from_string (const char *name, TmClassifier *out);
-/* tm_classify_chain_parse, refusing the data-structure classifiers. */
+/* tm_classify_chain_parse, refusing the classifiers that need a graph. */
 gboolean    tm_classifier_chain_parse (const char    *list,
                                        TmClassifier  *chain,
                                        guint         *depth,
                                        GError       **error);
 
-/* Keys are < tm_classifier_domain (). */
+/* Keys are < tm_classifier_domain ().  Per-object classifiers only. */
 guint32     tm_classifier_domain      (TmClassifier c, const TmTrace *trace, guint32 gc_id);
 guint32     tm_classifier_key         (TmClassifier c, const TmTrace *trace, guint32 gc_id, guint32 object_index);
 /* Display label of a key, owned by the caller. */
@@ -81,7 +100,7 @@ typedef struct _TmClassLevel TmClassLevel;
 
 struct _TmClassLevel {
   const char     *name;
-  TmClassifier    builtin;      /* TM_N_CLASSIFIERS for other levels */
+  TmClassifier    classifier;   /* TM_CLASSIFIER_NONE for a level of its own */
   gpointer        data;
   GDestroyNotify  data_free;    /* called when the tree is freed */
   guint32       (*domain) (const TmClassLevel *level, TmHeapAnalysis *heap);
@@ -92,7 +111,7 @@ struct _TmClassLevel {
   char         *(*label)  (const TmClassLevel *level, TmHeapAnalysis *heap, guint32 key);
 };
 
-/* A built-in classifier as a level. */
+/* A per-object classifier as a level. */
 void         tm_class_level_init_builtin    (TmClassLevel *level, TmClassifier c);
 
 typedef struct _TmClassTree TmClassTree;
@@ -103,7 +122,7 @@ struct _TmClassTree {
   GMutex          lock;
   /*< public, read-only >*/
   TmHeapAnalysis *heap;
-  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];   /* TM_N_CLASSIFIERS for other levels */
+  TmClassifier    chain[TM_CLASSIFY_MAX_DEPTH];   /* the levels' classifiers */
   TmClassLevel    levels[TM_CLASSIFY_MAX_DEPTH];
   guint           depth;
   GArray         *nodes;    /* TmClassNode; 0 is the root */

@@ -58,14 +58,15 @@ tm_group_metrics_get (const TmGroupMetrics *m, TmHeapMetric metric)
 /* ---- building ---- */
 
 /* What pairs a group of one side with the other's: the classifier key
- * for built-in levels, else the label. */
+ * for per-object levels, else the label (the graph levels number their
+ * groups per heap state). */
 static char *
 match_key (TmClassTree *tree, guint32 node, char **label)
 {
   const TmClassNode *n = tm_class_tree_node (tree, node);
 
   *label = tm_class_tree_node_label (tree, node);
-  if (n->level > 0 && tree->levels[n->level - 1].builtin != TM_N_CLASSIFIERS)
+  if (n->level > 0 && tm_classifier_is_per_object (tree->levels[n->level - 1].classifier))
     return g_strdup_printf ("%u", n->key);
   return g_strdup (*label);
 }
@@ -82,7 +83,7 @@ same_levels (TmClassTree *a, TmClassTree *b)
   if (a->depth != b->depth)
     return FALSE;
   for (guint i = 0; i < a->depth; i++)
-    if (a->levels[i].builtin != b->levels[i].builtin || g_strcmp0 (a->levels[i].name, b->levels[i].name) != 0)
+    if (a->levels[i].classifier != b->levels[i].classifier || g_strcmp0 (a->levels[i].name, b->levels[i].name) != 0)
       return FALSE;
   return TRUE;
 }

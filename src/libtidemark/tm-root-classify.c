@@ -150,7 +150,7 @@ tm_root_classify_level (TmHeapAnalysis *heap, TmClassLevel *level, GCancellable 
     }
 
   level->name = "root-path";
-  level->builtin = TM_N_CLASSIFIERS;
+  level->classifier = TM_CLASSIFIER_ROOT_PATH;
   level->data = d;
   level->data_free = root_level_free;
   level->domain = root_domain;

@@ -48,24 +48,20 @@ tm_trend_metric_label (TmTrendMetric metric)
 static const char *
 classifier_label (TmClassifier c)
 {
-  /* the data-structure classifiers of tm-classify-chain.h */
-  if (c == TM_CLASSIFIER_LEAVES)
-    return _("leaves");
-  if (c == TM_CLASSIFIER_DEEP_LEAVES)
-    return _("deep leaves");
-  if (c == TM_CLASSIFIER_CONTAINING_DS)
-    return _("containing data structure");
-  if (c == TM_CLASSIFIER_ROOT_PATH)
-    return _("root path");
   switch (c)
     {
     case TM_CLASSIFIER_TYPE:      return _("type");
+    case TM_CLASSIFIER_PACKAGE:   return _("package");
     case TM_CLASSIFIER_SITE:      return _("allocation site");
     case TM_CLASSIFIER_CALL_SITE: return _("call site");
     case TM_CLASSIFIER_THREAD:    return _("thread");
     case TM_CLASSIFIER_SPACE:     return _("space");
     case TM_CLASSIFIER_AGE:       return _("age");
     case TM_CLASSIFIER_TRANSACTION: return _("transaction");
+    case TM_CLASSIFIER_LEAVES:    return _("leaves");
+    case TM_CLASSIFIER_DEEP_LEAVES: return _("deep leaves");
+    case TM_CLASSIFIER_CONTAINING_DS: return _("containing data structure");
+    case TM_CLASSIFIER_ROOT_PATH: return _("root path");
     case TM_N_CLASSIFIERS:
     default:                      return "?";
     }

@@ -18,7 +18,7 @@ struct _TmChainEditor
 
   TmClassifier  chain[TM_CLASSIFY_MAX_DEPTH];
   guint         depth;
-  guint         add_choices[TM_CHAIN_N_CHOICES];   /* Add's items: classifiers not in the chain */
+  guint         add_choices[TM_N_CLASSIFIERS];   /* Add's items: classifiers not in the chain */
   guint         n_add_choices;
   gboolean      has_graph;
   guint         gc_id;
@@ -31,20 +31,20 @@ static guint signals[N_SIGNALS];
 
 static void rebuild_chips (TmChainEditor *self);
 
-/* The classifier Add's item stands for, or TM_CHAIN_N_CHOICES. */
+/* The classifier Add's item stands for, or TM_N_CLASSIFIERS. */
 static guint
 selected_add_choice (TmChainEditor *self)
 {
   guint item = gtk_drop_down_get_selected (self->add_dropdown);
 
-  return item < self->n_add_choices ? self->add_choices[item] : TM_CHAIN_N_CHOICES;
+  return item < self->n_add_choices ? self->add_choices[item] : TM_N_CLASSIFIERS;
 }
 
 static gboolean
 choice_allowed (TmChainEditor *self, guint choice)
 {
-  return choice < TM_CHAIN_N_CHOICES
-         && (self->has_graph || !tm_chain_classifier_needs_graph (tm_chain_choice_classifier (choice)));
+  return choice < TM_N_CLASSIFIERS
+         && (self->has_graph || !tm_chain_classifier_needs_graph ((TmClassifier) choice));
 }
 
 static void
@@ -53,11 +53,11 @@ update_add_button (TmChainEditor *self)
   guint choice = selected_add_choice (self);
   g_autofree char *tooltip = NULL;
 
-  if (choice < TM_CHAIN_N_CHOICES && !choice_allowed (self, choice)
-      && tm_chain_choice_classifier (choice) == TM_CLASSIFIER_ROOT_PATH)
+  if (choice < TM_N_CLASSIFIERS && !choice_allowed (self, choice)
+      && (TmClassifier) choice == TM_CLASSIFIER_ROOT_PATH)
     tooltip = g_strdup_printf (_("Paths from the GC roots follow the reference graph, and GC %u has none"),
                                self->gc_id);
-  else if (choice < TM_CHAIN_N_CHOICES && !choice_allowed (self, choice))
+  else if (choice < TM_N_CLASSIFIERS && !choice_allowed (self, choice))
     tooltip = g_strdup_printf (_("Data structures are detected on the reference graph, and GC %u has none"),
                                self->gc_id);
   else
@@ -73,13 +73,13 @@ static void
 refill_add_dropdown (TmChainEditor *self)
 {
   g_autoptr(GtkStringList) titles = gtk_string_list_new (NULL);
-  guint previous = self->n_add_choices > 0 ? selected_add_choice (self) : tm_chain_classifier_choice (TM_CLASSIFIER_SITE);
+  guint previous = self->n_add_choices > 0 ? selected_add_choice (self) : TM_CLASSIFIER_SITE;
   guint select = 0;
 
   self->n_add_choices = 0;
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
     {
-      TmClassifier c = tm_chain_choice_classifier (i);
+      TmClassifier c = (TmClassifier) i;
       gboolean used = FALSE;
 
       for (guint d = 0; d < self->depth && !used; d++)
@@ -188,7 +188,7 @@ add_clicked_cb (GtkButton *button, TmChainEditor *self)
 
   if (!choice_allowed (self, choice) || self->depth >= TM_CLASSIFY_MAX_DEPTH)
     return;
-  self->chain[self->depth++] = tm_chain_choice_classifier (choice);
+  self->chain[self->depth++] = (TmClassifier) choice;
   changed (self);
 }
 

@@ -324,13 +324,13 @@ tm_heap_diff_view_get_gcs (TmHeapDiffView *self, guint *from_gc, guint *to_gc)
 static TmClassifier
 position_classifier (guint position)
 {
-  return position < TM_N_CLASSIFIERS ? (TmClassifier) position : TM_CLASSIFIER_ROOT_PATH;
+  return position < TM_N_OBJECT_CLASSIFIERS ? (TmClassifier) position : TM_CLASSIFIER_ROOT_PATH;
 }
 
 static guint
 classifier_position (TmClassifier c)
 {
-  return c < TM_N_CLASSIFIERS ? (guint) c : TM_N_CLASSIFIERS;
+  return tm_classifier_is_per_object (c) ? (guint) c : TM_N_OBJECT_CLASSIFIERS;
 }
 
 void
@@ -338,7 +338,7 @@ tm_heap_diff_view_set_chain (TmHeapDiffView *self, const TmClassifier *chain, gu
 {
   g_return_if_fail (TM_IS_HEAP_DIFF_VIEW (self));
   g_return_if_fail (depth >= 1 && depth <= 2);
-  g_return_if_fail (chain[0] < TM_N_CLASSIFIERS || chain[0] == TM_CLASSIFIER_ROOT_PATH);
+  g_return_if_fail (tm_classifier_is_per_object (chain[0]) || chain[0] == TM_CLASSIFIER_ROOT_PATH);
 
   self->chain[0] = chain[0];
   self->depth = depth;
@@ -653,7 +653,7 @@ tm_heap_diff_view_init (TmHeapDiffView *self)
 
   /* TRANSLATORS: no second classifier */
   gtk_string_list_append (level2, _("nothing"));
-  for (guint i = 0; i <= TM_N_CLASSIFIERS; i++)
+  for (guint i = 0; i <= TM_N_OBJECT_CLASSIFIERS; i++)
     {
       gtk_string_list_append (level1, _(tm_chain_classifier_title (position_classifier (i))));
       gtk_string_list_append (level2, _(tm_chain_classifier_title (position_classifier (i))));

@@ -112,8 +112,8 @@ classifier_list (void)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
 
-  for (guint i = 0; i < TM_CHAIN_N_CHOICES; i++)
-    gtk_string_list_append (list, _(tm_chain_classifier_title (tm_chain_choice_classifier (i))));
+  for (guint i = 0; i < TM_N_CLASSIFIERS; i++)
+    gtk_string_list_append (list, _(tm_chain_classifier_title ((TmClassifier) i)));
   return list;
 }
 
@@ -481,7 +481,7 @@ settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
   metric = gtk_drop_down_get_selected (self->metric_dropdown);
   every = gtk_drop_down_get_selected (self->every_dropdown);
 
-  group_c = group < TM_CHAIN_N_CHOICES ? tm_chain_choice_classifier (group) : self->request.chain[self->request.n_drill];
+  group_c = group < TM_N_CLASSIFIERS ? (TmClassifier) group : self->request.chain[self->request.n_drill];
   if (group_c != self->request.chain[self->request.n_drill])
     {
       self->request.chain[self->request.n_drill] = group_c;
@@ -502,8 +502,8 @@ settings_changed_cb (GObject *object, GParamSpec *pspec, TmTrendPanel *self)
       self->request.interval_ns = plans[every].interval_ns;
       recompute = TRUE;
     }
-  if (gtk_drop_down_get_selected (self->next_dropdown) < TM_CHAIN_N_CHOICES)
-    tm_trend_panel_set_next_classifier (self, tm_chain_choice_classifier (gtk_drop_down_get_selected (self->next_dropdown)));
+  if (gtk_drop_down_get_selected (self->next_dropdown) < TM_N_CLASSIFIERS)
+    tm_trend_panel_set_next_classifier (self, (TmClassifier) (gtk_drop_down_get_selected (self->next_dropdown)));
   self->sort = MIN (gtk_drop_down_get_selected (self->sort_dropdown), TM_TREND_N_SORTS - 1);
   self->top = (guint) gtk_spin_button_get_value_as_int (self->top_spin);
   self->with_other = gtk_check_button_get_active (self->other_check);
@@ -523,8 +523,8 @@ sync_controls (TmTrendPanel *self)
     if (plans[i].every == self->request.every && plans[i].interval_ns == self->request.interval_ns)
       plan = i;
   self->updating = TRUE;
-  gtk_drop_down_set_selected (self->group_dropdown, tm_chain_classifier_choice (self->request.chain[self->request.n_drill]));
-  gtk_drop_down_set_selected (self->next_dropdown, tm_chain_classifier_choice (self->request.chain[self->request.n_drill + 1]));
+  gtk_drop_down_set_selected (self->group_dropdown, (guint) (self->request.chain[self->request.n_drill]));
+  gtk_drop_down_set_selected (self->next_dropdown, (guint) (self->request.chain[self->request.n_drill + 1]));
   gtk_drop_down_set_selected (self->metric_dropdown, self->request.metric);
   gtk_drop_down_set_selected (self->sort_dropdown, self->sort);
   gtk_drop_down_set_selected (self->every_dropdown, plan);
@@ -567,11 +567,11 @@ void
 tm_trend_panel_set_next_classifier (TmTrendPanel *self, TmClassifier classifier)
 {
   g_return_if_fail (TM_IS_TREND_PANEL (self));
-  if (classifier >= TM_N_CLASSIFIERS && !tm_chain_classifier_needs_graph (classifier))
+  if (classifier >= TM_N_CLASSIFIERS)
     return;
   /* only drill-downs use it: no recomputation */
   self->request.chain[self->request.n_drill + 1] = classifier;
-  if (gtk_drop_down_get_selected (self->next_dropdown) != tm_chain_classifier_choice (classifier))
+  if (gtk_drop_down_get_selected (self->next_dropdown) != (guint) classifier)
     sync_controls (self);
 }
 

@@ -152,12 +152,12 @@ test_drill_down (void)
   /* grouping the top chart by another classifier drops the drill-down */
   {
     GtkDropDown *group = GTK_DROP_DOWN (tm_gui_test_find_widget (GTK_WIDGET (top), GTK_TYPE_DROP_DOWN));
-    gtk_drop_down_set_selected (group, tm_chain_classifier_choice (TM_CLASSIFIER_THREAD));
+    gtk_drop_down_set_selected (group, TM_CLASSIFIER_THREAD);
     g_assert_cmpuint (tm_trend_view_get_n_charts (view), ==, 1);
     g_assert_cmpint (tm_trend_panel_get_selected (top), ==, -1);
     tm_gui_test_spin_until (panel_done, top, 30000);
     g_assert_cmpint (tm_trend_panel_get_trend (top)->level_classifier, ==, TM_CLASSIFIER_THREAD);
-    gtk_drop_down_set_selected (group, tm_chain_classifier_choice (TM_CLASSIFIER_TYPE));
+    gtk_drop_down_set_selected (group, TM_CLASSIFIER_TYPE);
   }
 
   /* a retained chart: only GCs with a graph */
