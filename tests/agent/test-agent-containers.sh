@@ -44,4 +44,39 @@ else:
     raise AssertionError('cache not ranked: it gained elements and lost none')
 PY
 "$cli" containers "$t" --from-gc 1 --to-gc "$n" | grep -q "exact" || fail "text says exact"
+
+# The operations beyond put/get/remove (ContainerOps.java): Vector and
+# Stack, Hashtable, PriorityQueue, addAll, removeIf and removeAll, each on
+# its own container; the adds, removes and operations of each as counted
+# by hand in the program's comments.
+t2="$dir/ops.tmtrace"
+"$cli" record --containers --graph-every 1 -o "$t2" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
+  -cp "$TM_AGENT_CLASSES" ContainerOps > "$dir/out2" 2> "$dir/err2" || fail "record ContainerOps: $(cat "$dir/err2")"
+grep -qx "107 2221331" "$dir/out2" || fail "ContainerOps output: $(cat "$dir/out2")"
+n=$("$cli" info "$t2" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
+"$cli" ds-growth "$t2" --from-gc 1 --to-gc "$n" --json > "$dir/g2.json" || fail "ds-growth ContainerOps"
+"$cli" containers "$t2" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/c2.json" || fail "containers ContainerOps"
+python3 - "$dir/g2.json" "$dir/c2.json" <<'PY' || fail "ContainerOps operations"
+import json, sys
+g = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))
+ours = {e['object_id']: e['type'] for e in g['structures'] if 'ContainerOps.<clinit>' in e.get('site', '')}
+expected = {   # type: (adds, removes, operations, elements at the end: a map's keys and values)
+    'java.util.Vector': (5, 3, 10, 2), 'java.util.Stack': (3, 1, 6, 2), 'java.util.Hashtable': (4, 2, 8, 4),
+    'java.util.PriorityQueue': (4, 3, 8, 1), 'java.util.ArrayList': (4, 1, 5, 3),
+    'java.util.LinkedList': (3, 0, 3, 3), 'java.util.ArrayDeque': (3, 2, 5, 1),
+}
+assert sorted(ours.values()) == sorted(expected), sorted(ours.values())
+seen = set()
+for x in c['containers']:
+    if x['object_id'] not in ours:
+        continue
+    t = ours[x['object_id']]
+    got = (x['adds'], x['removes'], x['operations'], x['elements'])
+    assert x['staleness'] == 'exact', (t, x)
+    assert got == expected[t], (t, got, expected[t])
+    assert all('ContainerOps.main' in s['site'] for s in x['sites']), (t, x['sites'])
+    seen.add(t)
+assert seen == set(expected), sorted(set(expected) - seen)
+PY
 echo ok

@@ -17,10 +17,19 @@
 #   tests/bench/bench-agent.sh [--large] [BUILD_DIR]     (default: build)
 #   BENCH_RUNS=N   rounds (default 3)
 #   BENCH_ONLY=RE  only the workloads whose name matches RE (grep -E)
+#
+#   tests/bench/bench-agent.sh --containers [BUILD_DIR]
+# instead measures recording container operations (containers=1, as
+# `record --containers`) against full recording without them and no
+# agent: OpsBench (tests/agent/OpsBench.java, collection operations only,
+# timed by its own loop) and javac compiling seven java.util sources; the
+# cost per recorded operation and the trace bytes it adds.
 set -euo pipefail
 
 large=0
+containers=0
 if [ "${1:-}" = "--large" ]; then large=1; shift; fi
+if [ "${1:-}" = "--containers" ]; then containers=1; shift; fi
 src_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(cd "${1:-$src_dir/build}" && pwd)"
 runs="${BENCH_RUNS:-3}"
@@ -96,6 +105,87 @@ zip=""
 for z in "$jdk/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
   if [ -f "$z" ]; then zip="$z"; break; fi
 done
+
+# ---- --containers: the cost of container operations ----
+if [ "$containers" = 1 ]; then
+  cmodes=(none "full:stack-depth=2" "containers:stack-depth=2,containers=1")
+  # ops_once LABEL OPTS -> "loop-seconds wall-seconds" (OpsBench's own timer)
+  ops_once () {
+    local label="$1" opts="$2" t0 t1 out
+    t0=$(now)
+    if [ -n "$opts" ]; then
+      out=$(JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/ops-$label.tmtrace,$opts" \
+            "$java" -cp "$classes" OpsBench "${OPS_ROUNDS:-2000}" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+    else
+      out=$("$java" -cp "$classes" OpsBench "${OPS_ROUNDS:-2000}" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+    fi
+    t1=$(now)
+    echo "$(echo "$out" | awk '{ print $2 / 1e9 }') $(echo "$t1 - $t0" | bc -l)"
+    echo "$out" | awk '{ print $1 }' > "$tmp/ops-calls"
+  }
+  info_of () {   # TRACE -> "container_ops bytes"
+    echo "$("$cli" info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["container_ops"])') $(stat -c %s "$1")"
+  }
+  # row WORKLOAD LABEL MEDIAN BASE FULL TRACE: one table row
+  row () {
+    local name="$1" label="$2" med="$3" base="$4" full="$5" trace="$6"
+    if [ "$label" = none ]; then
+      printf "| %s | %s | %.3f s | 1.00 | | | | |\n" "$name" "$label" "$med"; return
+    fi
+    local cops bytes; read -r cops bytes < <(info_of "$trace")
+    if [ "$label" = full ]; then
+      printf "| %s | %s | %.3f s | %.2f | | %.2f MiB | | |\n" "$name" "$label" "$med" "$(echo "$med / $base" | bc -l)" \
+        "$(echo "$bytes / 1048576" | bc -l)"
+      echo "$bytes" > "$tmp/full-bytes"; return
+    fi
+    printf "| %s | %s | %.3f s | %.2f | %d | %.2f MiB | %.2f us | %.2f |\n" "$name" "$label" "$med" \
+      "$(echo "$med / $base" | bc -l)" "$cops" "$(echo "$bytes / 1048576" | bc -l)" \
+      "$(echo "($med - $full) * 1000000 / $cops" | bc -l)" "$(echo "($bytes - $(cat "$tmp/full-bytes")) / $cops" | bc -l)"
+  }
+  echo "bench-agent --containers: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| workload | mode | time | slowdown | container ops recorded | trace | cost per op (vs full) | trace bytes per op |"
+  echo "|---|---|---|---|---|---|---|---|"
+  declare -A loop wall
+  for ((r = 0; r < runs; r++)); do
+    for m in "${cmodes[@]}"; do
+      label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
+      read -r l w < <(ops_once "$label" "$opts")
+      loop[$label]+="$l "; wall[$label]+="$w "
+    done
+  done
+  base=$(echo ${loop[none]} | tr ' ' '\n' | median); full=$(echo ${loop[full]} | tr ' ' '\n' | median)
+  for m in "${cmodes[@]}"; do
+    label="${m%%:*}"
+    row "OpsBench ${OPS_ROUNDS:-2000} ($(cat "$tmp/ops-calls") calls; loop time)" "$label" \
+      "$(echo ${loop[$label]} | tr ' ' '\n' | median)" "$base" "$full" "$tmp/ops-$label.tmtrace"
+  done
+  if [ -n "$zip" ]; then
+    mkdir -p "$tmp/jsrc"
+    unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
+      'java.base/java/util/ArrayList.java' 'java.base/java/util/LinkedList.java' 'java.base/java/util/Collections.java' \
+      'java.base/java/util/Arrays.java' 'java.base/java/util/concurrent/ConcurrentHashMap.java' -d "$tmp/jsrc"
+    declare -A jt
+    for ((r = 0; r < runs; r++)); do
+      for m in "${cmodes[@]}"; do
+        label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
+        jt[$label]+="$(run_once "javac-$label" "$opts" "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" \
+                       -d "$tmp/out" $(find "$tmp/jsrc" -name '*.java')) "
+      done
+    done
+    base=$(echo ${jt[none]} | tr ' ' '\n' | median); full=$(echo ${jt[full]} | tr ' ' '\n' | median)
+    for m in "${cmodes[@]}"; do
+      label="${m%%:*}"
+      row "javac 7 java.util sources" "$label" "$(echo ${jt[$label]} | tr ' ' '\n' | median)" "$base" "$full" \
+        "$tmp/javac-$label.tmtrace"
+    done
+  else
+    echo "bench-agent: no src.zip (install openjdk-17-source): the javac row is left out" >&2
+  fi
+  echo
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 echo "bench-agent: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
