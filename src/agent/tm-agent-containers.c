@@ -12,8 +12,8 @@
  * the ClassFileLoadHook of a RetransformClasses at VMInit), inserting
  * calls to TidemarkOps, whose native `op` is here.  The rewritten
  * methods stay compiled and inlined as usual; the cost per operation is
- * the JNI call, two tag lookups, a short stack walk for the caller and
- * the queue append.
+ * the JNI call, two tag lookups, for adds a short stack walk for the
+ * caller, and the queue append.
  *
  * Containers and elements are named by the ids the allocation recording
  * gave them (their tags); operations on objects without one (the agent's
@@ -188,7 +188,10 @@ op_native (JNIEnv *jni, jclass cls, jint kind, jobject container, jobject elemen
     }
   if (G_UNLIKELY (g_atomic_int_get (&a->graph_gate) != 0))
     tm_agent_graph_gate_wait ();
-  if (a->opts.stack_depth > 0)
+  /* the caller matters for the elements' stints, which start at an add
+   * (the sites by staleness); a get or remove only needs its time, and
+   * the stack walk is most of an operation's cost */
+  if (a->opts.stack_depth > 0 && (kind == TM_CONTAINER_OP_ADD || kind == TM_CONTAINER_OP_ADD_OR_GET))
     {
       jint want = COP_FEW_SKIP + (jint) a->opts.stack_depth;
 

@@ -4,8 +4,11 @@
 // container operations: ROUNDS x 1000 iterations of a HashMap put, get and
 // (every other time) remove, and an ArrayList add, get and remove, on a
 // pool of 4096 values allocated up front (so the agent knows them all).
-// Prints the operations done and the loop's own time (ns), so a
-// per-operation cost can be taken without the JVM's start and exit.
+// Prints the operations done, the loop's own time and its thread's CPU
+// time (ns), so a per-operation cost can be taken without the JVM's start
+// and exit, and on a loaded machine from the CPU time it took.
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -25,6 +28,8 @@ public final class OpsBench {
         List<String> list = new ArrayList<>();
         long sum = 0;
         long ops = 0;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         for (int r = 0; r < rounds; r++) {
             for (int i = 0; i < 1000; i++) {
@@ -47,6 +52,7 @@ public final class OpsBench {
             }
         }
         long t1 = System.nanoTime();
-        System.out.println(ops + " " + (t1 - t0) + " " + sum);
+        long c1 = threads.getCurrentThreadCpuTime();
+        System.out.println(ops + " " + (t1 - t0) + " " + (c1 - c0) + " " + sum);
     }
 }

@@ -107,78 +107,91 @@ for z in "$jdk/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
 done
 
 # ---- --containers: the cost of container operations ----
+# Wall time and CPU time (on a shared machine the CPU time is the steadier
+# figure): OpsBench's loop timed by itself (its thread's CPU), javac as a
+# whole process (user + system of the JVM and all its threads).
 if [ "$containers" = 1 ]; then
   cmodes=(none "full:stack-depth=2" "containers:stack-depth=2,containers=1")
-  # ops_once LABEL OPTS -> "loop-seconds wall-seconds" (OpsBench's own timer)
+  rounds="${OPS_ROUNDS:-300}"
+  # ops_once LABEL OPTS -> "wall-seconds cpu-seconds" of OpsBench's loop
   ops_once () {
-    local label="$1" opts="$2" t0 t1 out
-    t0=$(now)
+    local label="$1" opts="$2" out
     if [ -n "$opts" ]; then
       out=$(JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/ops-$label.tmtrace,$opts" \
-            "$java" -cp "$classes" OpsBench "${OPS_ROUNDS:-2000}" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+            "$java" -cp "$classes" OpsBench "$rounds" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
     else
-      out=$("$java" -cp "$classes" OpsBench "${OPS_ROUNDS:-2000}" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+      out=$("$java" -cp "$classes" OpsBench "$rounds" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
     fi
-    t1=$(now)
-    echo "$(echo "$out" | awk '{ print $2 / 1e9 }') $(echo "$t1 - $t0" | bc -l)"
     echo "$out" | awk '{ print $1 }' > "$tmp/ops-calls"
+    echo "$out" | awk '{ print $2 / 1e9, $3 / 1e9 }'
   }
-  info_of () {   # TRACE -> "container_ops bytes"
-    echo "$("$cli" info "$1" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["container_ops"])') $(stat -c %s "$1")"
+  # javac_once LABEL OPTS -> "wall-seconds cpu-seconds" of the whole JVM
+  javac_once () {
+    local label="$1" opts="$2" TIMEFORMAT='%R %U %S' t
+    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+    t=$( { time {
+      if [ -n "$opts" ]; then
+        JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/javac-$label.tmtrace,$opts" "$javac" -nowarn \
+          --patch-module java.base="$tmp/jsrc/java.base" -d "$tmp/out" $(find "$tmp/jsrc" -name '*.java') >/dev/null 2>&1
+      else
+        "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" -d "$tmp/out" \
+          $(find "$tmp/jsrc" -name '*.java') >/dev/null 2>&1
+      fi; } ; } 2>&1 )
+    echo "$t" | awk '{ print $1, $2 + $3 }'
   }
-  # row WORKLOAD LABEL MEDIAN BASE FULL TRACE: one table row
-  row () {
-    local name="$1" label="$2" med="$3" base="$4" full="$5" trace="$6"
-    if [ "$label" = none ]; then
-      printf "| %s | %s | %.3f s | 1.00 | | | | |\n" "$name" "$label" "$med"; return
-    fi
-    local cops bytes; read -r cops bytes < <(info_of "$trace")
-    if [ "$label" = full ]; then
-      printf "| %s | %s | %.3f s | %.2f | | %.2f MiB | | |\n" "$name" "$label" "$med" "$(echo "$med / $base" | bc -l)" \
-        "$(echo "$bytes / 1048576" | bc -l)"
-      echo "$bytes" > "$tmp/full-bytes"; return
-    fi
-    printf "| %s | %s | %.3f s | %.2f | %d | %.2f MiB | %.2f us | %.2f |\n" "$name" "$label" "$med" \
-      "$(echo "$med / $base" | bc -l)" "$cops" "$(echo "$bytes / 1048576" | bc -l)" \
-      "$(echo "($med - $full) * 1000000 / $cops" | bc -l)" "$(echo "($bytes - $(cat "$tmp/full-bytes")) / $cops" | bc -l)"
+  med () { tr ' ' '\n' | sed '/^$/d' | median; }
+  # table NAME PREFIX: rows of the modes from the arrays wall_* and cpu_* and the traces PREFIX-LABEL.tmtrace
+  table () {
+    local name="$1" prefix="$2" bw bc fw fc fb=0
+    bw=$(echo ${wall[none]} | med); bc=$(echo ${cpu[none]} | med)
+    fw=$(echo ${wall[full]} | med); fc=$(echo ${cpu[full]} | med)
+    for m in "${cmodes[@]}"; do
+      local label="${m%%:*}" w c cops bytes
+      w=$(echo ${wall[$label]} | med); c=$(echo ${cpu[$label]} | med)
+      if [ "$label" = none ]; then
+        printf "| %s | %s | %.2f s | %.2f s | 1.00 | | | | | |\n" "$name" "$label" "$w" "$c"; continue
+      fi
+      cops=$("$cli" info "$tmp/$prefix-$label.tmtrace" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["container_ops"])')
+      bytes=$(stat -c %s "$tmp/$prefix-$label.tmtrace")
+      if [ "$label" = full ]; then
+        fb=$bytes
+        printf "| %s | %s | %.2f s | %.2f s | %.2f | | %.2f MiB | | | |\n" "$name" "$label" "$w" "$c" \
+          "$(echo "$c / $bc" | bc -l)" "$(echo "$bytes / 1048576" | bc -l)"
+      else
+        printf "| %s | %s | %.2f s | %.2f s | %.2f | %d | %.2f MiB | **%.2f us** | %.2f us | %.2f |\n" "$name" "$label" \
+          "$w" "$c" "$(echo "$c / $bc" | bc -l)" "$cops" "$(echo "$bytes / 1048576" | bc -l)" \
+          "$(echo "($c - $fc) * 1000000 / $cops" | bc -l)" "$(echo "($w - $fw) * 1000000 / $cops" | bc -l)" \
+          "$(echo "($bytes - $fb) / $cops" | bc -l)"
+      fi
+    done
   }
   echo "bench-agent --containers: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo
-  echo "| workload | mode | time | slowdown | container ops recorded | trace | cost per op (vs full) | trace bytes per op |"
-  echo "|---|---|---|---|---|---|---|---|"
-  declare -A loop wall
+  echo "| workload | mode | wall | CPU | CPU vs none | container ops recorded | trace | CPU per op (vs full) | wall per op (vs full) | trace bytes per op |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  declare -A wall cpu
   for ((r = 0; r < runs; r++)); do
     for m in "${cmodes[@]}"; do
       label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
-      read -r l w < <(ops_once "$label" "$opts")
-      loop[$label]+="$l "; wall[$label]+="$w "
+      read -r w c < <(ops_once "$label" "$opts")
+      wall[$label]+="$w "; cpu[$label]+="$c "
     done
   done
-  base=$(echo ${loop[none]} | tr ' ' '\n' | median); full=$(echo ${loop[full]} | tr ' ' '\n' | median)
-  for m in "${cmodes[@]}"; do
-    label="${m%%:*}"
-    row "OpsBench ${OPS_ROUNDS:-2000} ($(cat "$tmp/ops-calls") calls; loop time)" "$label" \
-      "$(echo ${loop[$label]} | tr ' ' '\n' | median)" "$base" "$full" "$tmp/ops-$label.tmtrace"
-  done
+  table "OpsBench $rounds ($(cat "$tmp/ops-calls") calls; its loop)" ops
   if [ -n "$zip" ]; then
     mkdir -p "$tmp/jsrc"
     unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
       'java.base/java/util/ArrayList.java' 'java.base/java/util/LinkedList.java' 'java.base/java/util/Collections.java' \
       'java.base/java/util/Arrays.java' 'java.base/java/util/concurrent/ConcurrentHashMap.java' -d "$tmp/jsrc"
-    declare -A jt
+    wall=(); cpu=()
     for ((r = 0; r < runs; r++)); do
       for m in "${cmodes[@]}"; do
         label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
-        jt[$label]+="$(run_once "javac-$label" "$opts" "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" \
-                       -d "$tmp/out" $(find "$tmp/jsrc" -name '*.java')) "
+        read -r w c < <(javac_once "$label" "$opts")
+        wall[$label]+="$w "; cpu[$label]+="$c "
       done
     done
-    base=$(echo ${jt[none]} | tr ' ' '\n' | median); full=$(echo ${jt[full]} | tr ' ' '\n' | median)
-    for m in "${cmodes[@]}"; do
-      label="${m%%:*}"
-      row "javac 7 java.util sources" "$label" "$(echo ${jt[$label]} | tr ' ' '\n' | median)" "$base" "$full" \
-        "$tmp/javac-$label.tmtrace"
-    done
+    table "javac 7 java.util sources (whole JVM)" javac
   else
     echo "bench-agent: no src.zip (install openjdk-17-source): the javac row is left out" >&2
   fi
