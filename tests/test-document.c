@@ -21,6 +21,7 @@
 #include "heap-test-util.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 typedef struct {
@@ -481,6 +482,126 @@ test_path_to_root (void)
   }
 }
 
+/* ---- streaming: the charts of a trace still loading ---- */
+
+typedef struct {
+  GPtrArray *models;
+  GThread   *thread;       /* where they must arrive; NULL: any */
+  gboolean   after_result;
+  gboolean   done;
+  GError    *error;
+  TmDocument *doc;
+} Stream;
+
+static void
+collect_partial (TmTimelineModel *partial, gpointer data)
+{
+  Stream *s = data;
+
+  if (s->thread != NULL)
+    g_assert_true (g_thread_self () == s->thread);
+  if (s->done)
+    s->after_result = TRUE;
+  g_ptr_array_add (s->models, tm_timeline_model_ref (partial));
+  /* a slow reader: the next GC's snapshot is due when reading resumes */
+  if (s->thread == NULL && s->models->len < 3)
+    g_usleep (G_USEC_PER_SEC / 4);
+}
+
+static void
+stream_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  Stream *s = data;
+
+  s->doc = tm_document_load_finish (result, &s->error);
+  s->done = TRUE;
+}
+
+static void
+assert_same_double (double a, double b)
+{
+  if (isnan (a) || isnan (b))
+    g_assert_true (isnan (a) && isnan (b));
+  else
+    g_assert_cmpfloat (a, ==, b);
+}
+
+/* Every snapshot is the final timeline cut at its last GC, and each
+ * extends the one before. */
+static void
+assert_prefixes (GPtrArray *models, const TmTimelineModel *whole)
+{
+  guint prev = 0;
+
+  for (guint k = 0; k < models->len; k++)
+    {
+      const TmTimelineModel *m = models->pdata[k];
+      guint n = m->n_gcs;
+
+      g_assert_cmpuint (n, >, prev);
+      g_assert_cmpuint (n, <, whole->n_gcs);   /* the last GC is never settled before the end */
+      g_assert_cmpuint (m->n_spaces, ==, whole->n_spaces);
+      g_assert_cmpfloat ((double) m->duration_ns, ==, m->end_ns[n - 1]);
+      for (guint i = 0; i < n; i++)
+        {
+          g_assert_cmpfloat (m->start_ns[i], ==, whole->start_ns[i]);
+          g_assert_cmpfloat (m->end_ns[i], ==, whole->end_ns[i]);
+          g_assert_cmpfloat (m->used_before[i], ==, whole->used_before[i]);
+          g_assert_cmpfloat (m->used_after[i], ==, whole->used_after[i]);
+          g_assert_cmpfloat (m->live_objects[i], ==, whole->live_objects[i]);
+          g_assert_cmpfloat (m->allocations[i], ==, whole->allocations[i]);
+          g_assert_cmpfloat (m->overhead[i], ==, whole->overhead[i]);
+          assert_same_double (m->reachable[i], whole->reachable[i]);
+          for (guint s = 0; s < m->n_spaces; s++)
+            {
+              g_assert_cmpfloat (m->space_after[(gsize) s * n + i], ==, whole->space_after[(gsize) s * whole->n_gcs + i]);
+              g_assert_cmpfloat (m->layer_top[(gsize) s * 2 * n + 2 * i],
+                                 ==, whole->layer_top[(gsize) s * 2 * whole->n_gcs + 2 * i]);
+            }
+        }
+      prev = n;
+    }
+}
+
+static void
+test_streaming (void)
+{
+  Stream s = { g_ptr_array_new_with_free_func ((GDestroyNotify) tm_timeline_model_unref) };
+  TmLoadOptions options = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(TmTimelineModel) whole = NULL;
+
+  /* on the loading thread: the first as soon as GC 1 is settled, then
+   * a few a second (the callback makes reading slow at first) */
+  options.partial_timeline = collect_partial;
+  options.partial_data = &s;
+  trace = tm_trace_load_full (fx.path, &options, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  whole = tm_timeline_model_new (trace);
+  g_assert_cmpuint (whole->n_gcs, >=, 10);
+  g_assert_cmpuint (s.models->len, >=, 3);
+  for (guint k = 0; k < 3; k++)
+    g_assert_cmpuint (((TmTimelineModel *) s.models->pdata[k])->n_gcs, ==, k + 1);
+  assert_prefixes (s.models, whole);
+
+  /* the document's async load delivers them on this thread, never after
+   * the result (a load this small may finish before any is shown) */
+  g_ptr_array_set_size (s.models, 0);
+  s.thread = g_thread_self ();
+  tm_document_load_files_streaming_async ((const char *[]) { fx.path }, 1, NULL, NULL, collect_partial, &s,
+                                          NULL, stream_done, &s);
+  while (!s.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_no_error (s.error);
+  for (int i = 0; i < 100; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_false (s.after_result);
+  assert_prefixes (s.models, tm_document_get_timeline (s.doc));
+  g_clear_object (&s.doc);
+  g_ptr_array_unref (s.models);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -494,6 +615,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/open-handle", test_open_handle);
   g_test_add_func ("/document/windows-once", test_windows_once);
   g_test_add_func ("/document/path-to-root", test_path_to_root);
+  g_test_add_func ("/document/streaming", test_streaming);
   ret = g_test_run ();
   fixture_teardown ();
   return ret;

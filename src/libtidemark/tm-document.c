@@ -324,6 +324,29 @@ tm_document_load_files_async (const char * const  *paths,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
 {
+  tm_document_load_files_streaming_async (paths, n, options, progress, NULL, progress_data,
+                                          cancellable, callback, user_data);
+}
+
+/* Loading thread: hands the snapshot to the main context (latest wins). */
+static void
+load_offer_partial (TmTimelineModel *partial, gpointer data)
+{
+  tm_progress_offer (data, tm_timeline_model_ref (partial), (GDestroyNotify) tm_timeline_model_unref);
+}
+
+void
+tm_document_load_files_streaming_async (const char * const    *paths,
+                                        guint                   n,
+                                        const TmLoadOptions    *options,
+                                        TmProgressFunc          progress,
+                                        TmPartialTimelineFunc   partial,
+                                        gpointer                progress_data,
+                                        GCancellable           *cancellable,
+                                        GAsyncReadyCallback     callback,
+                                        gpointer                user_data)
+{
+  TmProgress *reports = NULL;
   LoadArgs *a;
 
   g_return_if_fail (paths != NULL && n > 0);
@@ -333,8 +356,18 @@ tm_document_load_files_async (const char * const  *paths,
     a->paths[i] = g_strdup (paths[i]);
   if (options != NULL)
     a->options = *options;
+  a->options.partial_timeline = NULL;
+  a->options.partial_data = NULL;
+  if (progress != NULL || partial != NULL)
+    reports = tm_progress_new (progress, (TmProgressPayloadFunc) partial, progress_data, cancellable);
+  if (partial != NULL)
+    {
+      /* the work's own reference to the TmProgress outlives the load */
+      a->options.partial_timeline = load_offer_partial;
+      a->options.partial_data = reports;
+    }
   run_async (NULL, tm_document_load_async, load_work, a, (GDestroyNotify) load_args_free, g_object_unref,
-             progress_for (progress, progress_data, cancellable), cancellable, callback, user_data);
+             reports, cancellable, callback, user_data);
 }
 
 void

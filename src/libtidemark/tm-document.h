@@ -84,6 +84,21 @@ void             tm_document_load_files_async (const char * const  *paths,
                                               GCancellable         *cancellable,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
+/* The same with the charts streaming in: `partial` receives, on the
+ * calling thread's main context with `progress_data`, the timeline of the
+ * GCs read so far (TmLoadOptions.partial_timeline), each one extending
+ * the last; coalesced with the progress (the newest wins), and nothing
+ * after the result or once `cancellable` is cancelled.  Finish with
+ * tm_document_load_finish (). */
+void             tm_document_load_files_streaming_async (const char * const    *paths,
+                                                         guint                   n,
+                                                         const TmLoadOptions    *options,
+                                                         TmProgressFunc          progress,
+                                                         TmPartialTimelineFunc   partial,
+                                                         gpointer                progress_data,
+                                                         GCancellable           *cancellable,
+                                                         GAsyncReadyCallback     callback,
+                                                         gpointer                user_data);
 /* A document over a trace built in memory (synthesized, tests). */
 TmDocument      *tm_document_new_for_trace   (TmTrace              *trace);
 

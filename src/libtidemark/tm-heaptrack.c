@@ -691,6 +691,8 @@ tm_heaptrack_import_full (const char          *path,
   p.path = path;
   p.b = tm_trace_builder_new (path, "heaptrack");
   tm_trace_builder_set_memory_limit (p.b, tm_load_options_memory_limit (options));
+  if (options != NULL)
+    tm_trace_builder_set_partial_timeline (p.b, options->partial_timeline, options->partial_data);
   p.strings = g_ptr_array_new_with_free_func (g_free);
   p.ips = g_array_new (FALSE, FALSE, sizeof (HtIp));
   p.frames = g_array_new (FALSE, FALSE, sizeof (HtFrame));

@@ -16,8 +16,20 @@
 
 G_BEGIN_DECLS
 
+typedef struct _TmTimelineModel TmTimelineModel;
+
+/* The charts of what is read so far (tm_timeline_model_new_prefix),
+ * called on the loading thread; take a reference to keep it. */
+typedef void (*TmPartialTimelineFunc) (TmTimelineModel *partial, gpointer user_data);
+
 typedef struct {
   guint64 memory_limit;   /* bytes the model may take; 0 = tm_memory_limit_default () */
+  /* Streaming: while a trace loads, the timeline of its settled GCs (a
+   * prefix, each snapshot extending the last) a few times a second, the
+   * first as soon as one GC is settled.  NULL: none.  Sources that build
+   * GC by GC (.tmtrace, heaptrack) honour it. */
+  TmPartialTimelineFunc partial_timeline;
+  gpointer              partial_data;
 } TmLoadOptions;
 
 /* Half of the physical memory, or of the cgroup's limit if lower. */

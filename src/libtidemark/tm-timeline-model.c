@@ -5,6 +5,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Stacking order, bottom to top: long-lived memory at the bottom, so the
@@ -72,7 +73,22 @@ allocation_rates (TmTimelineModel *m, const TmTrace *trace)
 TmTimelineModel *
 tm_timeline_model_new (const TmTrace *trace)
 {
+  g_return_val_if_fail (trace != NULL, NULL);
+  return tm_timeline_model_new_prefix (trace, tm_trace_n_gcs (trace));
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return (x > y) - (x < y);
+}
+
+TmTimelineModel *
+tm_timeline_model_new_prefix (const TmTrace *trace, guint n_gcs)
+{
   TmTimelineModel *m;
+  gboolean prefix;
   g_autoptr(GArray) slots = g_array_new (FALSE, FALSE, sizeof (SpaceSlot));
   g_autofree int *slot_of_space = NULL;
   guint n, n_space_table;
@@ -80,13 +96,15 @@ tm_timeline_model_new (const TmTrace *trace)
 
   g_return_val_if_fail (trace != NULL, NULL);
 
-  n = tm_trace_n_gcs (trace);
+  n = MIN (n_gcs, tm_trace_n_gcs (trace));
+  prefix = n < tm_trace_n_gcs (trace);
   n_space_table = trace->spaces ? trace->spaces->len : 0;
 
   m = g_new0 (TmTimelineModel, 1);
   m->ref_count = 1;
   m->n_gcs = n;
-  m->duration_ns = trace->duration_ns;
+  /* a prefix ends with its last GC: what follows is not read yet */
+  m->duration_ns = prefix ? 0 : trace->duration_ns;
 
   /* Which heap spaces appear in the usage records. */
   slot_of_space = g_new (int, MAX (n_space_table, 1));
@@ -149,6 +167,8 @@ tm_timeline_model_new (const TmTrace *trace)
   m->oom_ns = g_new0 (double, MAX (m->n_oom, 1));
   for (guint i = 0; i < m->n_oom; i++)
     m->oom_ns[i] = (double) tm_trace_oom_event (trace, i)->time_ns;
+  /* a trace being read has them in file order (a late OOM record) */
+  qsort (m->oom_ns, m->n_oom, sizeof (double), compare_doubles);
   m->reachable = g_new0 (double, MAX (n, 1));
   m->committed = g_new0 (double, MAX (n, 1));
   m->live_objects = g_new0 (double, MAX (n, 1));

@@ -108,6 +108,10 @@ struct _TmTimelineModel {
 };
 
 TmTimelineModel *tm_timeline_model_new    (const TmTrace *trace);
+/* The model of GCs 1..n_gcs only (all if there are fewer): the charts of
+ * a trace still being read, whose later snapshots extend it.  Its
+ * duration ends with GC n_gcs. */
+TmTimelineModel *tm_timeline_model_new_prefix (const TmTrace *trace, guint n_gcs);
 TmTimelineModel *tm_timeline_model_ref    (TmTimelineModel *model);
 void             tm_timeline_model_unref  (TmTimelineModel *model);
 

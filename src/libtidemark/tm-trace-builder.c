@@ -14,6 +14,7 @@
 #include "tm-format-util.h"
 #include "tm-load-options.h"
 #include "tm-checked.h"
+#include "tm-timeline-model.h"
 
 #include <string.h>
 
@@ -65,6 +66,11 @@ struct _TmTraceBuilder {
   guint64   charged;
   gboolean  over_limit;
   GArray   *hierarchy;        /* PendingHierarchy, resolved at finish */
+
+  /* streaming: the charts of the settled GCs, now and then */
+  TmPartialTimelineFunc partial;
+  gpointer  partial_data;
+  gint64    partial_at_us;    /* when the last one went out; 0: none yet */
 
   guint64   n_warnings;
   TmWarning last_dropped;     /* the newest warning past MAX_WARNINGS */
@@ -829,6 +835,60 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
     }
 }
 
+/* Live objects after each of the first n GCs: born before its start
+ * minus deaths so far. */
+static void
+compute_live (TmTraceBuilder *b, guint n)
+{
+  TmTrace *t = b->trace;
+  guint64 dead = 0, dead_bytes = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      TmGc *gc = &g_array_index (t->gcs, TmGc, i);
+      guint32 id = gc->id;
+      guint64 born_bytes = g_array_index (b->bytes_before, guint64, i);
+
+      if (id < b->deaths_at->len)
+        {
+          dead += g_array_index (b->deaths_at, guint64, id);
+          dead_bytes = tm_add_sat (dead_bytes, g_array_index (b->death_bytes_at, guint64, id));
+        }
+      gc->live_objects = gc->allocations_before >= dead ? gc->allocations_before - dead : 0;
+      gc->live_bytes = born_bytes >= dead_bytes ? born_bytes - dead_bytes : 0;
+    }
+}
+
+void
+tm_trace_builder_set_partial_timeline (TmTraceBuilder *b, TmPartialTimelineFunc func, gpointer data)
+{
+  b->partial = func;
+  b->partial_data = data;
+}
+
+/* The first snapshot goes out at once, the next ones this far apart: the
+ * charts grow a few times a second, and each snapshot costs O(GCs). */
+#define PARTIAL_EVERY_US (G_USEC_PER_SEC / 5)
+
+/* GCs 1..settled have everything they will have (deaths, graphs marked). */
+static void
+maybe_publish (TmTraceBuilder *b, guint settled)
+{
+  gint64 now;
+  TmTimelineModel *m;
+
+  if (b->partial == NULL || settled == 0)
+    return;
+  now = g_get_monotonic_time ();
+  if (b->partial_at_us != 0 && now - b->partial_at_us < PARTIAL_EVERY_US)
+    return;
+  b->partial_at_us = now;
+  compute_live (b, settled);
+  m = tm_timeline_model_new_prefix (b->trace, settled);
+  b->partial (m, b->partial_data);
+  tm_timeline_model_unref (m);
+}
+
 gboolean
 tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, guint kind,
                            const char *collector, const char *cause, GError **error)
@@ -864,6 +924,7 @@ tm_trace_builder_gc_start (TmTraceBuilder *b, guint64 gc_id, guint64 time_ns, gu
   gc.allocations_before = t->total_allocs;
   g_array_append_val (b->bytes_before, t->total_alloc_bytes);
   gc.usage_first = t->space_usage->len;
+  maybe_publish (b, t->gcs->len);
   g_array_append_val (t->gcs, gc);
 
   b->gcs_started = (guint32) gc_id;
@@ -1255,7 +1316,6 @@ TmTrace *
 tm_trace_builder_finish (TmTraceBuilder *b)
 {
   TmTrace *t = b->trace;
-  guint64 dead = 0, dead_bytes = 0;
   TmTrace *result;
 
   join_marking (b);
@@ -1305,22 +1365,7 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   if (b->capacity > 0 && t->obj_ids == NULL && t->total_allocs == 0)
     t->first_id = 1;
 
-  /* Live objects after each GC: born before its start minus deaths so far. */
-  for (guint i = 0; i < t->gcs->len; i++)
-    {
-      TmGc *gc = &g_array_index (t->gcs, TmGc, i);
-      guint32 id = gc->id;
-
-      guint64 born_bytes = g_array_index (b->bytes_before, guint64, i);
-
-      if (id < b->deaths_at->len)
-        {
-          dead += g_array_index (b->deaths_at, guint64, id);
-          dead_bytes = tm_add_sat (dead_bytes, g_array_index (b->death_bytes_at, guint64, id));
-        }
-      gc->live_objects = gc->allocations_before >= dead ? gc->allocations_before - dead : 0;
-      gc->live_bytes = born_bytes >= dead_bytes ? born_bytes - dead_bytes : 0;
-    }
+  compute_live (b, t->gcs->len);
   t->total_deaths = b->death_count;
 
   if (t->has_end)

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "tm-trace.h"
+#include "tm-load-options.h"
 
 G_BEGIN_DECLS
 
@@ -63,6 +64,10 @@ void     tm_trace_builder_close_past_limit     (TmTraceBuilder *b);
 /* Memory an importer keeps for the model's sake (its own tables): counts
  * against the same budget. */
 gboolean tm_trace_builder_charge               (TmTraceBuilder *b, guint64 bytes, GError **error);
+
+/* Streaming (TmLoadOptions.partial_timeline): the builder calls `func`
+ * with the timeline of the GCs settled so far, from GC_START events. */
+void     tm_trace_builder_set_partial_timeline (TmTraceBuilder *b, TmPartialTimelineFunc func, gpointer data);
 
 /* A copy of `s` owned by the trace being built (one per distinct string),
  * for names that many events share (GC causes, collectors). */

@@ -548,6 +548,8 @@ load_from_reader (TmTraceReader  *r,
   TmTrace *trace;
 
   tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
+  if (options != NULL)
+    tm_trace_builder_set_partial_timeline (b, options->partial_timeline, options->partial_data);
   d.b = b;
   d.usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
   d.roots = g_array_new (FALSE, FALSE, sizeof (TmRootRecord));

@@ -35,6 +35,9 @@ struct _TmAppWindow
   GtkWidget            *sample_button;
   GtkLabel             *loading_label;
   GtkProgressBar       *progress_bar;
+  GtkWidget            *load_strip;
+  GtkLabel             *load_strip_label;
+  GtkProgressBar       *load_strip_progress;
   GtkLabel             *range_label;
   TmChartView          *memory_chart;
   TmChartView          *objects_chart;
@@ -237,6 +240,43 @@ load_progress_cb (double fraction, gpointer data)
   TmAppWindow *self = data;   /* alive: nothing is delivered after load_cb */
 
   gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+  gtk_progress_bar_set_fraction (self->load_strip_progress, fraction);
+}
+
+/* Which charts a timeline has data for.  A timeline of time points
+ * (heaptrack) has no GC pauses to chart; `objects`: allocations counted. */
+static void
+show_charts_for (TmAppWindow *self, const TmTimelineModel *model, gboolean objects)
+{
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
+  /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
+  gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && objects);
+  gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
+  /* the pause charts where there are pauses to chart */
+  gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), model->n_pauses > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), model->n_pauses > 0);
+}
+
+/* The charts of what is read so far, while reading goes on (progress and
+ * cancel move to the strip above them). */
+static void
+load_partial_cb (TmTimelineModel *partial, gpointer data)
+{
+  TmAppWindow *self = data;   /* alive: nothing is delivered after load_cb */
+
+  tm_session_set_partial_timeline (self->session, partial);
+  show_charts_for (self, partial, partial->total_allocations > 0);
+  if (!gtk_widget_get_visible (self->load_strip))
+    {
+      gtk_label_set_label (self->load_strip_label, gtk_label_get_label (self->loading_label));
+      gtk_progress_bar_set_fraction (self->load_strip_progress,
+                                     gtk_progress_bar_get_fraction (self->progress_bar));
+      gtk_widget_set_visible (self->load_strip, TRUE);
+      /* no windows of a trace shown before: they come with the whole */
+      tm_windows_sidebar_set_windows (self->sidebar, NULL, NULL);
+      tm_windows_sidebar_set_status (self->sidebar, _("Suspicious windows are looked for once the whole trace is read."));
+      gtk_stack_set_visible_child_name (self->main_stack, "trace");
+    }
 }
 
 static void
@@ -256,11 +296,13 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   /* cancelled now that it is done: no progress is delivered after this */
   g_cancellable_cancel (self->load_cancellable);
   g_clear_object (&self->load_cancellable);
+  gtk_widget_set_visible (self->load_strip, FALSE);
 
   if (document == NULL)
     {
       g_autoptr(GFile) failed = g_object_ref (file);
 
+      tm_session_set_document (self->session, NULL);   /* the charts read so far */
       g_clear_object (&self->file);
       set_title (self, _("Tidemark"), NULL);
       gtk_stack_set_visible_child_name (self->main_stack, "empty");
@@ -294,18 +336,8 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
     set_title (self, name, subtitle);
   }
 
-  /* Charts appear as soon as the timeline is there; windows follow.  A
-   * timeline of time points (heaptrack) has no GC pauses to chart. */
-  {
-    TmTimelineModel *model = tm_document_get_timeline (self->document);
-    gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
-    /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
-    gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && has_objects (trace));
-    gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
-    /* the pause charts where there are pauses to chart */
-    gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), model->n_pauses > 0);
-    gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), model->n_pauses > 0);
-  }
+  /* Charts appear as soon as the timeline is there; windows follow. */
+  show_charts_for (self, tm_document_get_timeline (self->document), has_objects (trace));
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -345,6 +377,7 @@ tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
   tm_session_set_document (self->session, NULL);
   g_clear_object (&self->document);
   gtk_info_bar_set_revealed (self->info_bar, FALSE);
+  gtk_widget_set_visible (self->load_strip, FALSE);
 
   g_set_object (&self->file, file);
   self->load_cancellable = g_cancellable_new ();
@@ -383,8 +416,9 @@ tm_app_window_open_files (TmAppWindow *self, GFile *const *files, guint n)
   /* the budget is read here: the worker does not touch GSettings */
   tm_settings_load_options (tm_settings_get (), &options);
   /* more than one: the rotated parts of one GC log, one timeline */
-  tm_document_load_files_async ((const char * const *) paths->pdata, paths->len, &options, load_progress_cb, self,
-                                self->load_cancellable, load_cb, g_object_ref (self));
+  tm_document_load_files_streaming_async ((const char * const *) paths->pdata, paths->len, &options,
+                                          load_progress_cb, load_partial_cb, self,
+                                          self->load_cancellable, load_cb, g_object_ref (self));
 }
 
 /* ------------------------------------------------------------------ */
@@ -791,6 +825,9 @@ tm_app_window_class_init (TmAppWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, sample_button);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, loading_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, load_strip);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, load_strip_label);
+  gtk_widget_class_bind_template_child (widget_class, TmAppWindow, load_strip_progress);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, range_label);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, memory_chart);
   gtk_widget_class_bind_template_child (widget_class, TmAppWindow, objects_chart);

@@ -8,7 +8,8 @@ struct _TmSession
 {
   GObject          parent_instance;
   TmDocument      *document;
-  TmTimelineModel *model;           /* the document's */
+  TmTimelineModel *model;           /* the document's, or partial */
+  TmTimelineModel *partial;         /* owned: a trace still loading */
   TmTrace         *trace;
   double           whole_start, whole_end;
   double           visible_start, visible_end;
@@ -65,6 +66,7 @@ tm_session_finalize (GObject *object)
   TmSession *self = TM_SESSION (object);
 
   g_clear_object (&self->document);
+  g_clear_pointer (&self->partial, tm_timeline_model_unref);
   g_clear_pointer (&self->windows, g_ptr_array_unref);
   g_clear_pointer (&self->bands, g_free);
   G_OBJECT_CLASS (tm_session_parent_class)->finalize (object);
@@ -164,6 +166,7 @@ tm_session_set_document (TmSession *self, TmDocument *document)
   g_return_if_fail (document == NULL || TM_IS_DOCUMENT (document));
 
   g_set_object (&self->document, document);
+  g_clear_pointer (&self->partial, tm_timeline_model_unref);
   self->trace = document ? tm_document_get_trace (document) : NULL;
   self->model = model = document ? tm_document_get_timeline (document) : NULL;
 
@@ -181,6 +184,32 @@ tm_session_set_document (TmSession *self, TmDocument *document)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_END]);
   tm_session_clear_selection (self);
   tm_session_reset_zoom (self);
+}
+
+void
+tm_session_set_partial_timeline (TmSession *self, TmTimelineModel *partial)
+{
+  gboolean whole;
+
+  g_return_if_fail (TM_IS_SESSION (self));
+  g_return_if_fail (partial != NULL);
+
+  if (self->document != NULL)
+    return;
+  whole = self->partial == NULL ||
+          (self->visible_start <= self->whole_start && self->visible_end >= self->whole_end);
+  tm_timeline_model_ref (partial);
+  g_clear_pointer (&self->partial, tm_timeline_model_unref);
+  self->model = self->partial = partial;
+  self->whole_start = 0;
+  self->whole_end = MAX ((double) partial->duration_ns, MIN_SPAN_NS);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WHOLE_END]);
+  if (whole)
+    tm_session_reset_zoom (self);
+  else
+    tm_session_set_visible (self, self->visible_start, self->visible_end);
+  /* the charts redraw for the new data even when the range stays */
+  emit_changed (self);
 }
 
 TmDocument *

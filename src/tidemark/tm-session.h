@@ -22,6 +22,11 @@ TmSession       *tm_session_new              (void);
 /* The opened input (NULL: none); resets ranges and selection.  Views get
  * the document, its trace and chart model from here. */
 void             tm_session_set_document     (TmSession *self, TmDocument *document);
+/* While a trace loads (no document yet): the timeline read so far, which
+ * the charts draw.  The time range grows with it; a view that showed the
+ * whole keeps showing the whole, a zoomed one stays.  Setting the
+ * document drops it. */
+void             tm_session_set_partial_timeline (TmSession *self, TmTimelineModel *partial);
 TmDocument      *tm_session_get_document     (TmSession *self);
 TmTrace         *tm_session_get_trace        (TmSession *self);
 TmTimelineModel *tm_session_get_model        (TmSession *self);
