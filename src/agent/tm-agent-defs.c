@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * Definitions the allocation records refer to: threads, types, frames and
- * sites, interned under queue_lock and queued before their first use. */
+ * sites, interned under queue_lock and queued before their first use
+ * (before the id of the ALLOC that uses them is given out). */
 #include "tm-agent.h"
 
 #include <string.h>
@@ -45,13 +46,13 @@ frame_key_equal (gconstpointer a, gconstpointer b)
 }
 
 static guint32
-site_key_compute_hash (const TmAgentSiteKey *k)
+frames_hash (const jvmtiFrameInfo *frames, guint32 depth)
 {
-  guint64 h = G_GUINT64_CONSTANT (1469598103934665603) ^ k->depth;
-  for (guint32 i = 0; i < k->depth; i++)
+  guint64 h = G_GUINT64_CONSTANT (1469598103934665603) ^ depth;
+  for (guint32 i = 0; i < depth; i++)
     {
-      h = (h ^ (guint64) (gsize) k->f[i].method) * G_GUINT64_CONSTANT (1099511628211);
-      h = (h ^ (guint64) k->f[i].location) * G_GUINT64_CONSTANT (1099511628211);
+      h = (h ^ (guint64) (gsize) frames[i].method) * G_GUINT64_CONSTANT (1099511628211);
+      h = (h ^ (guint64) frames[i].location) * G_GUINT64_CONSTANT (1099511628211);
     }
   return (guint32) (h ^ (h >> 32));
 }
@@ -123,8 +124,15 @@ tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create)
     return NULL;
   if (t == NULL && create)
     {
+      TmAgentThread *head;
       t = g_new0 (TmAgentThread, 1);
+      pthread_mutex_init (&t->buf_lock, NULL);
       (*jvmti)->SetThreadLocalStorage (jvmti, NULL, t);
+      /* never removed: the writer may still have its buffer to take */
+      head = __atomic_load_n (&tm_agent.threads, __ATOMIC_RELAXED);
+      do
+        t->registered_next = head;
+      while (!__atomic_compare_exchange_n (&tm_agent.threads, &head, t, TRUE, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
     }
   return t;
 }
@@ -352,7 +360,7 @@ tm_agent_site_locked (jvmtiEnv *jvmti, const jvmtiFrameInfo *frames, jint depth)
       key->f[i].method = frames[i].method;
       key->f[i].location = frames[i].location;
     }
-  key->hash = site_key_compute_hash (key);
+  key->hash = frames_hash (frames, key->depth);
   v = g_hash_table_lookup (a->sites, key);
   if (v != NULL)
     return GPOINTER_TO_UINT (v);
@@ -370,5 +378,44 @@ tm_agent_site_locked (jvmtiEnv *jvmti, const jvmtiFrameInfo *frames, jint depth)
   }
   size = sizeof (TmAgentSiteKey) + key->depth * sizeof (TmAgentFrameKey);
   g_hash_table_insert (a->sites, g_memdup2 (key, size), GUINT_TO_POINTER (id));
+  return id;
+}
+
+guint32
+tm_agent_site (jvmtiEnv *jvmti, TmAgentThread *t, const jvmtiFrameInfo *frames, jint depth)
+{
+  TmAgentSiteCacheEntry *e;
+  guint32 hash, id;
+
+  if (depth <= 0)
+    return 0;
+  if (depth > TM_AGENT_SITE_CACHE_DEPTH)
+    {
+      pthread_mutex_lock (&tm_agent.queue_lock);
+      id = tm_agent_site_locked (jvmti, frames, depth);
+      pthread_mutex_unlock (&tm_agent.queue_lock);
+      return id;
+    }
+  hash = frames_hash (frames, (guint32) depth);
+  e = &t->sites[hash % TM_AGENT_SITE_CACHE];
+  if (e->id != 0 && e->hash == hash && e->depth == (guint32) depth)
+    {
+      gboolean same = TRUE;
+      for (jint i = 0; i < depth && same; i++)
+        same = e->method[i] == frames[i].method && e->location[i] == frames[i].location;
+      if (same)
+        return e->id;
+    }
+  pthread_mutex_lock (&tm_agent.queue_lock);
+  id = tm_agent_site_locked (jvmti, frames, depth);
+  pthread_mutex_unlock (&tm_agent.queue_lock);
+  e->hash = hash;
+  e->depth = (guint32) depth;
+  e->id = id;
+  for (jint i = 0; i < depth; i++)
+    {
+      e->method[i] = frames[i].method;
+      e->location[i] = frames[i].location;
+    }
   return id;
 }

@@ -24,22 +24,38 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
 
   g->start_ns = tm_agent_now_ns ();
   g->end_ns = 0;
+  /* Counted before the id is read: a writer that does not count this GC
+   * yet read its watermark before the id, so the marker goes after it. */
+  __atomic_store_n (&g->last_id, G_MAXUINT64, __ATOMIC_RELEASE);
   g_atomic_int_set (&a->gc_started, n);
+  __atomic_store_n (&g->last_id, __atomic_load_n (&a->next_id, __ATOMIC_ACQUIRE), __ATOMIC_RELEASE);
 }
 
 /* Default spacing (no graph-every given): a graph at the first GC at
  * least TM_AGENT_GRAPH_SPACING after the last one, as long as all walks
  * so far plus the next (estimated by the last) stay within
- * TM_AGENT_GRAPH_BUDGET of the run time.  The budget is cumulative, so a
- * cheap stretch earns graphs for a costly one and early GCs get graphs
- * (a 10 s run with walks of up to ~0.3 s gets 8 or more). */
+ * TM_AGENT_GRAPH_BUDGET of the run, in wall time or in the process's CPU
+ * time.  Wall time is what a mostly idle program (a service waiting for
+ * requests) has to spare; CPU time keeps the share steady on a loaded
+ * machine, where waiting for a core stretches a walk's wall time more
+ * than the program's run so far.  The budget is cumulative, so a cheap
+ * stretch earns graphs for a costly one and early GCs get graphs. */
 #define TM_AGENT_GRAPH_SPACING (G_GINT64_CONSTANT (500) * 1000 * 1000)
 #define TM_AGENT_GRAPH_BUDGET  0.25
+
+gint64
+tm_agent_cpu_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+}
 
 static gboolean
 graph_due (guint n, gint64 now)
 {
   TmAgent *a = &tm_agent;
+  gboolean wall_ok, cpu_ok;
 
   if (a->opts.graph_every == 0)
     return FALSE;
@@ -47,7 +63,10 @@ graph_due (guint n, gint64 now)
     return n % a->opts.graph_every == 0;
   if (a->w_graphs_taken > 0 && now - a->w_last_graph_end < TM_AGENT_GRAPH_SPACING)
     return FALSE;
-  if ((double) (a->w_walk_total_ns + a->w_last_graph_cost) > TM_AGENT_GRAPH_BUDGET * (double) now)
+  wall_ok = (double) (a->w_walk_total_ns + a->w_last_graph_cost) <= TM_AGENT_GRAPH_BUDGET * (double) now;
+  cpu_ok = (double) (a->w_walk_cpu_total_ns + a->w_last_graph_cpu)
+           <= TM_AGENT_GRAPH_BUDGET * (double) (tm_agent_cpu_ns () - a->start_cpu_ns);
+  if (!wall_ok && !cpu_ok)
     {
       a->w_graphs_skipped++;
       return FALSE;

@@ -25,6 +25,7 @@ struct _TmAgentGraph {
   GArray  *roots;        /* TmAgentRoot */
   guint64  last_id;      /* objects with ids above are not in the heap state */
   gint64   walk_ns;
+  gint64   walk_cpu_ns;  /* the process's CPU time meanwhile */
   gboolean failed;
   char     failure[96];
 };
@@ -91,7 +92,7 @@ tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
 {
   TmAgentGraph *g = g_new0 (TmAgentGraph, 1);
   jvmtiHeapCallbacks cb;
-  gint64 t0 = tm_agent_now_ns ();
+  gint64 t0 = tm_agent_now_ns (), cpu0 = tm_agent_cpu_ns ();
   jvmtiError err;
 
   g->edges = g_array_sized_new (FALSE, FALSE, sizeof (TmAgentEdge), 1 << 16);
@@ -106,6 +107,7 @@ tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
       g_snprintf (g->failure, sizeof g->failure, "FollowReferences failed (JVMTI error %d)", (int) err);
     }
   g->walk_ns = tm_agent_now_ns () - t0;
+  g->walk_cpu_ns = tm_agent_cpu_ns () - cpu0;
   return g;
 }
 
@@ -134,7 +136,7 @@ tm_agent_graph_gate_wait (void)
 }
 
 /* Writer side: walks the heap for the GC at the gate, then opens it.
- * The GC's marker is queued already (tm_agent_pump syncs first). */
+ * The GC's last object id was set when it started. */
 void
 tm_agent_graph_gate_serve (void)
 {
@@ -150,12 +152,6 @@ tm_agent_graph_gate_serve (void)
   for (int i = 0; i < 1000 && g_atomic_int_get (&a->gc_started) != g_atomic_int_get (&a->gc_finished); i++)
     g_usleep (1000);
   m = g_atomic_int_get (&a->gc_finished);
-  /* The GC's marker (and with it the last object id of its heap) may not
-   * be queued yet: a GC that started after this pump read the count.
-   * Allocating threads wait at the gate, so this is the id they left. */
-  pthread_mutex_lock (&a->queue_lock);
-  tm_agent_queue_sync_gcs_locked ((guint) m);
-  pthread_mutex_unlock (&a->queue_lock);
   if (m > n && (guint) m > a->w_gcs_written)
     {
       TmAgentGc *due = &a->gcs[n % TM_AGENT_GC_RING], *latest = &a->gcs[m % TM_AGENT_GC_RING];
@@ -170,6 +166,8 @@ tm_agent_graph_gate_serve (void)
   /* read by the GC finish callback to space the next graphs */
   a->w_last_graph_cost = g->graph->walk_ns;
   a->w_walk_total_ns += g->graph->walk_ns;
+  a->w_last_graph_cpu = g->graph->walk_cpu_ns;
+  a->w_walk_cpu_total_ns += g->graph->walk_cpu_ns;
   a->w_walk_max_ns = MAX (a->w_walk_max_ns, g->graph->walk_ns);
   a->w_last_graph_end = tm_agent_now_ns ();
   a->w_graphs_taken++;
@@ -338,7 +336,7 @@ tm_agent_graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
   g_autoptr(GArray) targets = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) roots = g_array_new (FALSE, FALSE, sizeof (TmAgentRootOut));
   guint64 listed = 0;
-  gboolean sorted = TRUE, complete = TRUE;
+  gboolean grouped = TRUE, complete = TRUE;
   guint32 *thread_ids;
 
   if (g->failed)
@@ -356,19 +354,36 @@ tm_agent_graph_write (TmAgentGraph *g, guint gc_id, gboolean final_deaths)
   if (final_deaths)
     x.visited = g_malloc0 (g->last_id / 8 + 1);
 
-  /* FollowReferences reports all references of an object together; sort
-   * only when that does not hold. */
+  /* FollowReferences visits each object once and reports its references
+   * together: runs of one source are all the grouping needed (REFS may
+   * come in any order).  Sort only if a source shows up in two runs. */
   edges = (TmAgentEdge *) (void *) g->edges->data;
-  for (guint i = 1; i < g->edges->len && sorted; i++)
-    if (edges[i].src < edges[i - 1].src)
-      sorted = FALSE;
-  if (!sorted)
-    qsort (edges, g->edges->len, sizeof *edges, edge_cmp);
-
   x.foreign = g_hash_table_new (g_direct_hash, g_direct_equal);
-  for (guint i = 0; i < g->edges->len; i++)
-    if ((i == 0 || edges[i].src != edges[i - 1].src) && !is_recorded (g, edges[i].src))
-      g_hash_table_insert (x.foreign, GSIZE_TO_POINTER ((gsize) edges[i].src), GSIZE_TO_POINTER ((gsize) i + 1));
+  {
+    g_autofree guint8 *seen_src = g_malloc0 (g->last_id / 8 + 1);
+    for (guint i = 0; i < g->edges->len && grouped; i++)
+      {
+        jlong src = edges[i].src;
+        if (i > 0 && src == edges[i - 1].src)
+          continue;
+        if (is_recorded (g, src))
+          {
+            guint8 bit = (guint8) (1u << (src & 7));
+            grouped = (seen_src[src >> 3] & bit) == 0;
+            seen_src[src >> 3] |= bit;
+          }
+        else
+          grouped = g_hash_table_insert (x.foreign, GSIZE_TO_POINTER ((gsize) src), GSIZE_TO_POINTER ((gsize) i + 1));
+      }
+  }
+  if (!grouped)
+    {
+      qsort (edges, g->edges->len, sizeof *edges, edge_cmp);
+      g_hash_table_remove_all (x.foreign);
+      for (guint i = 0; i < g->edges->len; i++)
+        if ((i == 0 || edges[i].src != edges[i - 1].src) && !is_recorded (g, edges[i].src))
+          g_hash_table_insert (x.foreign, GSIZE_TO_POINTER ((gsize) edges[i].src), GSIZE_TO_POINTER ((gsize) i + 1));
+    }
 
   tm_trace_writer_graph_begin (a->writer, gc_id);
 

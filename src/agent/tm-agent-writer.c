@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
- * The writer side: takes the queued events, writes them in order through
+ * The writer side: takes the merged events, writes them in order through
  * TmTraceWriter, puts each GC (and its graph) where its marker is, and
  * places deaths per the format's rule (DEATHS n after GC_END n, before
  * GC_START n+1). */
@@ -102,7 +102,7 @@ write_event (const TmAgentEvent *ev)
       for (guint64 gap = a->w_last_id + 1; gap < ev->id; gap++)
         tm_agent_mark_dead (gap);
       tm_trace_writer_alloc (a->writer, ev->id, ev->x, ev->site, ev->thread, ev->size, 0, ev->u.length);
-      a->w_last_id = ev->id;
+      __atomic_store_n (&a->w_last_id, ev->id, __ATOMIC_RELAXED);
       a->w_allocs++;
       break;
     case TM_EV_TYPE:
@@ -139,24 +139,8 @@ tm_agent_pump (JNIEnv *jni, gboolean final)
   gint64 t0 = tm_agent_now_ns ();
   guint started = (guint) g_atomic_int_get (&a->gc_started);
   guint finished = (guint) g_atomic_int_get (&a->gc_finished);
-  TmAgentChunk *taken;
 
-  pthread_mutex_lock (&a->queue_lock);
-  tm_agent_queue_sync_gcs_locked (started);
-  taken = tm_agent_queue_steal_locked ();
-  pthread_mutex_unlock (&a->queue_lock);
-  if (taken != NULL)
-    {
-      TmAgentChunk *last = taken;
-      while (last->next != NULL)
-        last = last->next;
-      if (a->w_tail != NULL)
-        a->w_tail->next = taken;
-      else
-        a->w_head = taken;
-      a->w_tail = last;
-    }
-
+  tm_agent_queue_merge ();
   tm_agent_graph_gate_serve ();
   tm_agent_gc_match (jni, finished);
 

@@ -46,6 +46,32 @@ system_property (jvmtiEnv *jvmti, const char *name)
 
 /* ---- allocation and free callbacks ---- */
 
+/* The per-thread cache of the last classes allocated spares a tag map
+ * lookup (and the lock) per allocation. */
+static guint32
+alloc_type (jvmtiEnv *jvmti, JNIEnv *jni, TmAgentThread *t, jclass klass, guint32 *flags)
+{
+  guint k;
+  guint32 type;
+
+  for (k = 0; k < G_N_ELEMENTS (t->cache); k++)
+    if (t->cache[k].klass != NULL && (*jni)->IsSameObject (jni, klass, t->cache[k].klass))
+      {
+        *flags = t->cache[k].flags;
+        return t->cache[k].type;
+      }
+  k = t->cache_next++ % G_N_ELEMENTS (t->cache);
+  pthread_mutex_lock (&tm_agent.queue_lock);
+  type = tm_agent_type_locked (jvmti, klass, 0, flags);
+  pthread_mutex_unlock (&tm_agent.queue_lock);
+  if (t->cache[k].klass != NULL)
+    (*jni)->DeleteWeakGlobalRef (jni, t->cache[k].klass);
+  t->cache[k].klass = (*jni)->NewWeakGlobalRef (jni, klass);
+  t->cache[k].type = type;
+  t->cache[k].flags = *flags;
+  return type;
+}
+
 static void JNICALL
 on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, jclass klass, jlong size)
 {
@@ -53,14 +79,14 @@ on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, 
   jvmtiFrameInfo frames[TM_AGENT_MAX_DEPTH];
   jint depth = 0;
   TmAgentThread *t;
-  guint gcs;
+  TmAgentAlloc *al;
+  guint32 type, flags = 0, site, tid;
+  guint64 id;
+  gboolean init;
 
   g_atomic_int_inc (&a->in_flight);
   if (g_atomic_int_get (&a->stopping))
     goto out;
-  /* read before anything that may wait for a safepoint: the GC count is
-   * what orders this allocation against collections */
-  gcs = (guint) g_atomic_int_get (&a->gc_started);
   t = tm_agent_thread_get (jvmti, TRUE);
   if (t == NULL)
     goto out;
@@ -74,57 +100,53 @@ on_sampled_alloc (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jobject object, 
   if (a->opts.stack_depth > 0)
     (*jvmti)->GetStackTrace (jvmti, NULL, 0, (jint) a->opts.stack_depth, frames, &depth);
 
-  pthread_mutex_lock (&a->queue_lock);
-  if (G_UNLIKELY (a->q_events >= TM_AGENT_QUEUE_CAP))
-    a->dropped++;
-  else
+  /* definitions first: queued before this ALLOC's id is given out */
+  type = alloc_type (jvmti, jni, t, klass, &flags);
+  site = tm_agent_site (jvmti, t, frames, depth);
+  if (G_UNLIKELY (!t->defined))
     {
-      TmAgentEvent *ev;
-      guint32 type, flags = 0, site, tid;
-      jlong tag = 0;
-
-      if (G_UNLIKELY (g_atomic_int_get (&a->init_check))
-          && (*jvmti)->GetTag (jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
-        goto unlock;   /* tagged by the VMInit heap walk already */
-      tm_agent_queue_sync_gcs_locked (gcs);
-      type = 0;
-      for (guint k = 0; k < G_N_ELEMENTS (t->cache); k++)
-        if (t->cache[k].klass != NULL && (*jni)->IsSameObject (jni, klass, t->cache[k].klass))
-          {
-            type = t->cache[k].type;
-            flags = t->cache[k].flags;
-            break;
-          }
-      if (type == 0)
-        {
-          guint k = t->cache_next++ % G_N_ELEMENTS (t->cache);
-          type = tm_agent_type_locked (jvmti, klass, 0, &flags);
-          if (t->cache[k].klass != NULL)
-            (*jni)->DeleteWeakGlobalRef (jni, t->cache[k].klass);
-          t->cache[k].klass = (*jni)->NewWeakGlobalRef (jni, klass);
-          t->cache[k].type = type;
-          t->cache[k].flags = flags;
-        }
-      site = tm_agent_site_locked (jvmti, frames, depth);
-      tid = t->defined ? t->id : tm_agent_thread_define_locked (jvmti, t, thread);
-      if ((*jvmti)->SetTag (jvmti, object, (jlong) (a->next_id + 1)) != JVMTI_ERROR_NONE)
-        goto unlock;
-      ev = tm_agent_queue_push_locked ();
-      ev->kind = TM_EV_ALLOC;
-      ev->id = ++a->next_id;
-      if (G_UNLIKELY (t->tx_depth > 0))
-        g_array_append_val (t->tx_ids, ev->id);
-      ev->x = type;
-      ev->site = site;
-      ev->thread = tid;
-      ev->size = (guint64) size;
-      ev->u.length = (flags & (TM_TYPE_FLAG_REF_ARRAY | TM_TYPE_FLAG_PRIM_ARRAY))
-                     ? (guint64) (*jni)->GetArrayLength (jni, object) : 0;
-      a->allocs++;
-      a->alloc_bytes += (guint64) size;
+      pthread_mutex_lock (&a->queue_lock);
+      tm_agent_thread_define_locked (jvmti, t, thread);
+      pthread_mutex_unlock (&a->queue_lock);
     }
+  tid = t->id;
+
+  /* While VMInit gives the objects already in the heap their ids (under
+   * queue_lock), allocations wait for it and skip what it tagged. */
+  init = G_UNLIKELY (g_atomic_int_get (&a->init_check));
+  if (init)
+    pthread_mutex_lock (&a->queue_lock);
+  pthread_mutex_lock (&t->buf_lock);
+  if (init)
+    {
+      jlong tag = 0;
+      if ((*jvmti)->GetTag (jvmti, object, &tag) == JVMTI_ERROR_NONE && tag != 0)
+        goto unlock;
+    }
+  if (G_UNLIKELY (__atomic_load_n (&a->next_id, __ATOMIC_RELAXED)
+                  - __atomic_load_n (&a->w_last_id, __ATOMIC_RELAXED) >= TM_AGENT_QUEUE_CAP))
+    {
+      __atomic_add_fetch (&a->dropped, 1, __ATOMIC_RELAXED);
+      goto unlock;
+    }
+  id = __atomic_add_fetch (&a->next_id, 1, __ATOMIC_ACQ_REL);
+  /* a failed SetTag leaves a hole: the writer declares that id dead */
+  if ((*jvmti)->SetTag (jvmti, object, (jlong) id) != JVMTI_ERROR_NONE)
+    goto unlock;
+  al = tm_agent_thread_push_locked (t);
+  al->id = id;
+  al->type = type;
+  al->site = site;
+  al->thread = tid;
+  al->size = (guint64) size;
+  al->length = (flags & (TM_TYPE_FLAG_REF_ARRAY | TM_TYPE_FLAG_PRIM_ARRAY))
+               ? (guint64) (*jni)->GetArrayLength (jni, object) : 0;
+  if (G_UNLIKELY (t->tx_depth > 0))
+    g_array_append_val (t->tx_ids, id);
 unlock:
-  pthread_mutex_unlock (&a->queue_lock);
+  pthread_mutex_unlock (&t->buf_lock);
+  if (init)
+    pthread_mutex_unlock (&a->queue_lock);
 out:
   g_atomic_int_dec_and_test (&a->in_flight);
 }
@@ -224,7 +246,7 @@ preexisting_cb (jlong class_tag, jlong size, jlong *tag_ptr, jint length, void *
   TmAgentPreexisting p;
 
   if (*tag_ptr == 0)
-    *tag_ptr = (jlong) ++tm_agent.next_id;
+    *tag_ptr = (jlong) __atomic_add_fetch (&tm_agent.next_id, 1, __ATOMIC_RELAXED);
   p.tag = *tag_ptr;
   p.class_tag = class_tag;
   p.size = (guint64) size;
@@ -240,10 +262,12 @@ preexisting_cmp (const void *a, const void *b)
   return (x->tag > y->tag) - (x->tag < y->tag);
 }
 
-/* Gives every object already in the heap an id and an ALLOC with site 0.
- * Class mirrors first, so that every object's type is known. */
+/* Gives every object already in the heap an id and an ALLOC with site 0,
+ * buffered as this thread's (t->buf_lock held throughout, so the writer
+ * takes them all at once).  Class mirrors first, so that every object's
+ * type is known. */
 static void
-tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
+tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni, TmAgentThread *t)
 {
   TmAgent *a = &tm_agent;
   jclass *classes = NULL;
@@ -260,7 +284,7 @@ tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
           jlong tag = 0;
           (*jvmti)->GetTag (jvmti, classes[i], &tag);
           if (tag == 0)
-            (*jvmti)->SetTag (jvmti, classes[i], (jlong) ++a->next_id);
+            (*jvmti)->SetTag (jvmti, classes[i], (jlong) __atomic_add_fetch (&a->next_id, 1, __ATOMIC_RELAXED));
         }
       for (jint i = 0; i < n_classes; i++)
         {
@@ -278,21 +302,18 @@ tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni)
   for (guint i = 0; i < objs->len; i++)
     {
       const TmAgentPreexisting *p = &g_array_index (objs, TmAgentPreexisting, i);
-      TmAgentEvent *ev;
+      TmAgentAlloc *al;
       guint32 flags;
 
       if (p->tag <= 0 || (p->tag & TM_AGENT_TEMP_TAG))
         continue;
-      ev = tm_agent_queue_push_locked ();
-      ev->kind = TM_EV_ALLOC;
-      ev->id = (guint64) p->tag;
-      ev->x = tm_agent_type_for_tag_locked (p->class_tag, &flags);
-      ev->site = 0;
-      ev->thread = 0;
-      ev->size = p->size;
-      ev->u.length = p->length > 0 ? (guint64) p->length : 0;
-      a->allocs++;
-      a->alloc_bytes += p->size;
+      al = tm_agent_thread_push_locked (t);
+      al->id = (guint64) p->tag;
+      al->type = tm_agent_type_for_tag_locked (p->class_tag, &flags);
+      al->site = 0;
+      al->thread = 0;
+      al->size = p->size;
+      al->length = p->length > 0 ? (guint64) p->length : 0;
     }
 }
 
@@ -415,26 +436,33 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
    * still counts down from a draw of the default 512 KiB interval, so it
    * burns that with throwaway arrays until a sample comes.  The forced GC
    * then retires the TLABs handed out before sampling was on (else their
-   * rest goes unreported).  The queue lock keeps allocating threads
+   * rest goes unreported; sampled mode, which has no exact counts to
+   * keep, spares itself both).  The queue lock keeps allocating threads
    * waiting while the heap walk gives the objects already there ids. */
   pthread_mutex_lock (&a->queue_lock);
   g_atomic_int_set (&a->init_check, a->opts.sample_bytes == 0);
   (*jvmti)->SetHeapSamplingInterval (jvmti, (jint) a->opts.sample_bytes);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
   if (a->opts.sample_bytes == 0)
-    for (guint i = 0; i < 4096 && !t->sampled; i++)
-      {
-        jbyteArray burn = (*jni)->NewByteArray (jni, 256 * 1024);
-        if (burn == NULL)
-          {
-            (*jni)->ExceptionClear (jni);
-            break;
-          }
-        (*jni)->DeleteLocalRef (jni, burn);
-      }
-  (*jvmti)->ForceGarbageCollection (jvmti);
-  if (a->opts.sample_bytes == 0)
-    tag_preexisting_locked (jvmti, jni);
+    {
+      for (guint i = 0; i < 4096 && !t->sampled; i++)
+        {
+          jbyteArray burn = (*jni)->NewByteArray (jni, 256 * 1024);
+          if (burn == NULL)
+            {
+              (*jni)->ExceptionClear (jni);
+              break;
+            }
+          (*jni)->DeleteLocalRef (jni, burn);
+        }
+      (*jvmti)->ForceGarbageCollection (jvmti);
+      /* the types of the objects there are defined before any of them */
+      a->q_first = TRUE;
+      pthread_mutex_lock (&t->buf_lock);
+      tag_preexisting_locked (jvmti, jni, t);
+      pthread_mutex_unlock (&t->buf_lock);
+      a->q_first = FALSE;
+    }
   pthread_mutex_unlock (&a->queue_lock);
 
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
@@ -530,8 +558,12 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     {
       g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);
       g_autofree char *walk_total = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_total_ns / 1000000);
+      g_autofree char *walk_cpu = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_cpu_total_ns / 1000000);
+      g_autofree char *cpu = g_strdup_printf ("%" G_GINT64_FORMAT, (tm_agent_cpu_ns () - a->start_cpu_ns) / 1000000);
       tm_trace_writer_meta (a->writer, "graph_walk_max_ms", walk_max);
       tm_trace_writer_meta (a->writer, "graph_walk_total_ms", walk_total);
+      tm_trace_writer_meta (a->writer, "graph_walk_cpu_ms", walk_cpu);
+      tm_trace_writer_meta (a->writer, "process_cpu_ms", cpu);
     }
   }
   tm_trace_writer_end (a->writer, a->w_allocs, a->w_deaths, a->w_gcs_written, (guint64) tm_agent_now_ns ());
@@ -584,6 +616,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   memset (a, 0, sizeof *a);
   clock_gettime (CLOCK_MONOTONIC, &ts);
   a->start_mono_ns = (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
+  a->start_cpu_ns = tm_agent_cpu_ns ();
   a->vm = vm;
 
   if (!tm_agent_options_parse (options, &a->opts, &error))

@@ -3,9 +3,15 @@
  * Internal state of the Tidemark JVMTI agent (docs/agent.md), shared by
  * its files.  Threads and locks:
  *
- *  - allocating threads (SampledObjectAlloc) take queue_lock around id
- *    assignment, SetTag and the append to the event queue, so object ids
- *    are dense and ascending in stream order;
+ *  - allocating threads (SampledObjectAlloc) append their ALLOC records
+ *    to a buffer of their own under its buf_lock, which they hold from
+ *    taking an object id (an atomic counter) through SetTag to the append;
+ *    the writer takes each buffer under that lock, so every id below the
+ *    counter it read first is in a buffer it took, and merges the records
+ *    into id order (object ids are dense and ascending in stream order);
+ *  - definitions (types, frames, sites, threads) and the other events go
+ *    through one queue under queue_lock, each stamped with the id counter
+ *    and the GC count at its append: the writer puts it after that ALLOC;
  *  - GC start/finish callbacks (VM thread, at a safepoint) only write
  *    timestamps and bump atomic counters: no locks, no I/O;
  *  - ObjectFree callbacks (a JDK thread, holding the JVMTI tag map lock)
@@ -15,8 +21,9 @@
  *  - while a due graph waits to be walked (graph_gate), allocating threads
  *    wait on gate_cond before taking any lock.
  *
- * queue_lock may be held across SetTag/JNI calls that block for a
- * safepoint; that is safe because no safepoint-time callback takes it.
+ * queue_lock and buf_lock may be held across SetTag/JNI calls that block
+ * for a safepoint; that is safe because no safepoint-time callback takes
+ * them and the writer holds them only to take what is queued.
  */
 #pragma once
 
@@ -86,6 +93,8 @@ typedef struct {
   guint32  site;    /* ALLOC */
   guint32  thread;  /* ALLOC */
   guint64  size;    /* ALLOC */
+  guint64  seq;     /* queued events: the last object id given out when queued */
+  guint32  gcn;     /* queued events: GCs started when queued */
   union {
     guint64  length;  /* ALLOC array length */
     char    *str;     /* THREAD name; FRAME "method\0file" */
@@ -103,7 +112,42 @@ struct _TmAgentChunk {
   TmAgentEvent  ev[TM_AGENT_CHUNK_EVENTS];
 };
 
+/* An ALLOC as an allocating thread buffers it. */
 typedef struct {
+  guint64 id;
+  guint64 size;
+  guint64 length;   /* array length */
+  guint32 type;
+  guint32 site;
+  guint32 thread;
+} TmAgentAlloc;
+
+#define TM_AGENT_BLOCK_ALLOCS 1024
+typedef struct _TmAgentAllocBlock TmAgentAllocBlock;
+struct _TmAgentAllocBlock {
+  TmAgentAllocBlock *next;
+  guint              n;
+  TmAgentAlloc       a[TM_AGENT_BLOCK_ALLOCS];
+};
+
+/* Sites this thread used last, by the hash of their frames (depth up to 4). */
+#define TM_AGENT_SITE_CACHE       64
+#define TM_AGENT_SITE_CACHE_DEPTH 4
+typedef struct {
+  guint32   hash;
+  guint32   depth;
+  guint32   id;
+  jmethodID method[TM_AGENT_SITE_CACHE_DEPTH];
+  jlocation location[TM_AGENT_SITE_CACHE_DEPTH];
+} TmAgentSiteCacheEntry;
+
+typedef struct _TmAgentThread TmAgentThread;
+struct _TmAgentThread {
+  /* buf_lock: this thread's ALLOCs not yet taken by the writer */
+  pthread_mutex_t    buf_lock;
+  TmAgentAllocBlock *buf_head, *buf_tail;
+  TmAgentThread     *registered_next;   /* all threads, newest first */
+  TmAgentSiteCacheEntry sites[TM_AGENT_SITE_CACHE];
   guint32 id;
   gint    agent_depth;    /* > 0: allocations of this thread are the agent's own */
   gboolean defined;
@@ -121,7 +165,7 @@ typedef struct {
   guint32 tx_kind;
   gint64  tx_begin_ns;
   GArray *tx_ids;         /* guint64 ids of the objects it allocated */
-} TmAgentThread;
+};
 
 typedef struct {
   guint64 bean_id;
@@ -138,8 +182,9 @@ typedef struct {
   /* written by the GC callbacks */
   volatile gint64 start_ns;
   volatile gint64 end_ns;
-  /* written under queue_lock when the GC's marker is queued */
-  guint64  last_id;
+  /* the last object id given out when the GC started (G_MAXUINT64 for a
+   * moment while the start callback runs) */
+  volatile guint64 last_id;
   /* writer side */
   gboolean matched;        /* collector/bean decided */
   gint64   matched_at;
@@ -158,6 +203,7 @@ typedef struct {
   JavaVM   *vm;
   TmAgentOptions opts;
   gint64    start_mono_ns;
+  gint64    start_cpu_ns;       /* process CPU time at load */
 
   volatile gint stopping;
   volatile gint in_flight;
@@ -166,15 +212,16 @@ typedef struct {
   volatile gint agent_done;
   gint64    temp_tags;
 
+  volatile guint64 next_id;     /* last object id given out (atomic) */
+  volatile guint64 dropped;     /* atomic */
+  TmAgentThread * volatile threads;  /* every thread seen, newest first */
+
   /* queue_lock */
   pthread_mutex_t queue_lock;
   TmAgentChunk *q_head, *q_tail;
   guint64   q_events;
-  guint64   next_id;            /* last object id given out */
-  guint     gcs_queued;
-  guint64   dropped;
-  guint64   allocs;
-  guint64   alloc_bytes;
+  guint     q_gcn_floor;        /* GCs a caller saw started before its append */
+  gboolean  q_first;            /* VMInit tags the heap: queue ahead of every ALLOC */
   GHashTable *types;            /* class tag -> TmAgentType* */
   GHashTable *methods;          /* jmethodID -> TmAgentMethod* */
   GHashTable *frames;           /* TmAgentFrameKey* -> id */
@@ -203,8 +250,12 @@ typedef struct {
   /* writer_lock */
   pthread_mutex_t writer_lock;
   TmTraceWriter *writer;
-  TmAgentChunk *w_head, *w_tail;  /* taken from the queue, not yet written */
-  guint64   w_last_id;
+  TmAgentChunk *w_head, *w_tail;  /* merged into stream order, not yet written */
+  TmAgentChunk *p_head, *p_tail;  /* taken from the queue, not yet merged */
+  GArray   *w_carry;              /* TmAgentAlloc taken but above the merge's watermark */
+  guint64   w_merged_id;          /* ALLOCs up to this id are merged */
+  guint     w_gcs_merged;         /* GC markers up to this one are merged */
+  volatile guint64 w_last_id;
   gint64    w_safe_tick;          /* a TICK at this time keeps times monotonic */
   gint64    w_last_tick;
   guint     w_gcs_written;
@@ -218,6 +269,8 @@ typedef struct {
   volatile gint64 w_last_graph_end;
   volatile gint64 w_last_graph_cost;
   volatile gint64 w_walk_total_ns;
+  volatile gint64 w_last_graph_cpu;   /* process CPU time of the last walk */
+  volatile gint64 w_walk_cpu_total_ns;
   gint64    w_walk_max_ns;
   volatile guint  w_graphs_taken;
   guint8   *w_dead;               /* bitmap over object ids */
@@ -253,8 +306,12 @@ tm_agent_now_ns (void)
 /* Queue (tm-agent-queue.c); *_locked need queue_lock. */
 TmAgentEvent *tm_agent_queue_push_locked (void);
 void          tm_agent_queue_sync_gcs_locked (guint gc_started);
-TmAgentChunk *tm_agent_queue_steal_locked (void);
 void          tm_agent_event_clear (TmAgentEvent *ev);
+/* An allocating thread's next ALLOC slot; needs t->buf_lock. */
+TmAgentAlloc *tm_agent_thread_push_locked (TmAgentThread *t);
+/* Writer: takes the thread buffers and the queue and appends what is
+ * complete to w_head..w_tail in stream order, GC markers included. */
+void          tm_agent_queue_merge (void);
 
 /* Definitions (tm-agent-defs.c); need queue_lock. */
 TmAgentThread *tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create);
@@ -262,6 +319,8 @@ guint32  tm_agent_thread_define_locked (jvmtiEnv *jvmti, TmAgentThread *t, jthre
 guint32  tm_agent_type_locked  (jvmtiEnv *jvmti, jclass klass, jlong klass_tag, guint32 *flags);
 guint32  tm_agent_type_for_tag_locked (jlong klass_tag, guint32 *flags);
 guint32  tm_agent_site_locked  (jvmtiEnv *jvmti, const jvmtiFrameInfo *frames, jint depth);
+/* The site through the thread's cache; takes queue_lock on a miss. */
+guint32  tm_agent_site (jvmtiEnv *jvmti, TmAgentThread *t, const jvmtiFrameInfo *frames, jint depth);
 void     tm_agent_defs_init (void);
 
 /* GCs (tm-agent-gc.c) */
@@ -273,6 +332,7 @@ void     tm_agent_gc_reset_counts (JNIEnv *jni);
 gboolean tm_agent_gc_ready (guint n, gboolean final);
 void     tm_agent_gc_write (JNIEnv *jni, guint n);
 void     tm_agent_gc_write_spaces (void);
+gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
 
 /* Graphs (tm-agent-graph.c) */
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);

@@ -65,10 +65,12 @@ run (char **argv, char **out, char **err)
 
 /* Runs main_class (with main_arg if not NULL) under the agent; the JVM
  * must exit with expect_status and print main_class first.  Its stdout is
- * returned in *stdout_out if that is not NULL. */
+ * returned in *stdout_out if that is not NULL.  With a shell_prefix (shell
+ * commands such as a ulimit), the JVM runs under /bin/sh after them. */
 static TmTrace *
-record_run (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
-            const char *main_class, const char *main_arg, int expect_status, char **stdout_out)
+record_run_in (const char *shell_prefix, const char *dir, const char *name, const char *agent_opts,
+               const char * const *jvm_args, const char *main_class, const char *main_arg, int expect_status,
+               char **stdout_out)
 {
   g_autofree char *java = java_path ("java");
   g_autofree char *trace = g_build_filename (dir, name, NULL);
@@ -80,6 +82,14 @@ record_run (const char *dir, const char *name, const char *agent_opts, const cha
   TmTrace *t;
   int status;
 
+  g_autofree char *script = shell_prefix ? g_strdup_printf ("%s && exec \"$0\" \"$@\"", shell_prefix) : NULL;
+
+  if (script != NULL)
+    {
+      g_ptr_array_add (argv, (char *) "/bin/sh");
+      g_ptr_array_add (argv, (char *) "-c");
+      g_ptr_array_add (argv, script);
+    }
   g_ptr_array_add (argv, java);
   for (guint i = 0; jvm_args && jvm_args[i]; i++)
     g_ptr_array_add (argv, (char *) jvm_args[i]);
@@ -102,6 +112,13 @@ record_run (const char *dir, const char *name, const char *agent_opts, const cha
   if (stdout_out != NULL)
     *stdout_out = g_steal_pointer (&out);
   return t;
+}
+
+static TmTrace *
+record_run (const char *dir, const char *name, const char *agent_opts, const char * const *jvm_args,
+            const char *main_class, const char *main_arg, int expect_status, char **stdout_out)
+{
+  return record_run_in (NULL, dir, name, agent_opts, jvm_args, main_class, main_arg, expect_status, stdout_out);
 }
 
 static TmTrace *
@@ -738,6 +755,79 @@ test_oom (void)
   remove_tree (dir);
 }
 
+/* The OutOfMemoryErrors outside the Java heap are recorded with their
+ * kind, and `tidemark-cli info` names it; no graph is taken for them (the
+ * throwing thread may hold VM locks a heap walk needs). */
+typedef struct {
+  const char *main_class;
+  const char *main_arg;
+  const char *shell_prefix;
+  const char *jvm_arg;
+  TmOomKind   kind;
+  const char *info_text;
+} OomRun;
+
+static void
+test_oom_kind (gconstpointer data)
+{
+  const OomRun *r = data;
+  const char *args[] = { "-Xmx32m", "-XX:+UseSerialGC", r->jvm_arg, NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run_in (r->shell_prefix, dir, "oom.tmtrace", NULL, args, r->main_class, r->main_arg,
+                                        1, NULL);
+  g_autofree char *trace = g_build_filename (dir, "oom.tmtrace", NULL);
+  g_autofree char *info = NULL, *err = NULL;
+  char *cli[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "info", trace, NULL };
+  const TmOomEvent *ev;
+
+  assert_clean (t);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (tm_trace_n_oom_events (t), >=, 1);
+  ev = tm_trace_oom_event (t, 0);
+  g_assert_cmpint (ev->kind, ==, r->kind);
+  g_assert_cmpstr (tm_trace_thread (t, ev->thread)->name, ==, "main");
+  g_assert_cmpuint (ev->gc_before, <=, tm_trace_n_gcs (t));
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    g_assert_cmpint (tm_trace_gc (t, n)->graph_context, !=, TM_GRAPH_AT_OOM);
+  g_assert_cmpint (run (cli, &info, &err), ==, 0);
+  g_assert_nonnull (strstr (info, r->info_text));
+  remove_tree (dir);
+}
+
+/* The default spacing gives a run of about ten seconds (on an idle
+ * machine) at least 8 graphs.  GraphRun does a fixed amount of work, so a
+ * loaded machine stretches its run and its walks alike; the budget also
+ * counts in CPU time, which waiting for a core does not stretch. */
+static void
+test_graph_count (void)
+{
+  const char *args[] = { "-XX:+UseSerialGC", "-Xmn8m", "-Xmx64m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run (dir, "graphs.tmtrace", NULL, args, "GraphRun", "200", 0, NULL);
+  guint graphs = 0;
+
+  assert_clean (t);
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    {
+      const TmGc *gc = tm_trace_gc (t, n);
+      g_assert_false (gc->graph_failed);
+      if (gc->has_graph)
+        {
+          graphs++;
+          /* the live ring of 5000 int[64] (272 bytes each) */
+          g_assert_cmpuint (gc->reachable_bytes, >=, 5000u * 272);
+        }
+    }
+  g_test_message ("%u graphs in %u GCs, %.1f s; walks %" G_GUINT64_FORMAT " ms wall, %" G_GUINT64_FORMAT
+                  " ms CPU of %" G_GUINT64_FORMAT " ms", graphs, tm_trace_n_gcs (t), t->duration_ns / 1e9,
+                  meta_u64 (t, "graph_walk_total_ms"), meta_u64 (t, "graph_walk_cpu_ms"), meta_u64 (t, "process_cpu_ms"));
+  g_assert_cmpuint (graphs, >=, 8);
+  /* and the final one, after the program ended */
+  g_assert_true (tm_trace_gc (t, tm_trace_n_gcs (t))->has_graph);
+  g_assert_cmpint (tm_trace_gc (t, tm_trace_n_gcs (t))->graph_context, ==, TM_GRAPH_POST_MORTEM);
+  remove_tree (dir);
+}
+
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
 static void
@@ -824,6 +914,18 @@ main (int argc, char **argv)
       }
   }
   g_test_add_func ("/agent/oom", test_oom);
+  {
+    static const OomRun metaspace = { "MetaspaceOom", NULL, NULL, "-XX:MaxMetaspaceSize=16m", TM_OOM_METASPACE,
+                                      "OutOfMemoryError: metaspace" };
+    /* thread stacks of 256 MiB in 3 GB of address space: creating a
+     * thread fails after a few (the limit does not apply to root's
+     * process count, the address space limit does) */
+    static const OomRun threads = { "ThreadOom", "256", "ulimit -v 3000000", "-XX:CompressedClassSpaceSize=64m",
+                                    TM_OOM_THREADS, "OutOfMemoryError: native threads" };
+    g_test_add_data_func ("/agent/oom-metaspace", &metaspace, test_oom_kind);
+    g_test_add_data_func ("/agent/oom-threads", &threads, test_oom_kind);
+  }
+  g_test_add_func ("/agent/graph-count", test_graph_count);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
   g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);

@@ -4,8 +4,11 @@
 # Slowdown of the JVMTI agent against the same JVM without it, measured
 # side by side: every round runs each mode once, in turn (so load changes
 # hit all modes alike), and each mode's median over the rounds is shown,
-# with the load average before and after.  Workloads:
-#   - AllocBench (tests/agent/AllocBench.java): allocation-heavy,
+# with the load average before and after.  Wall time and CPU time
+# (user + sys of the JVM, the steadier figure on a shared machine) are
+# both shown.  Workloads:
+#   - AllocBench (tests/agent/AllocBench.java): allocation-heavy, on one
+#     thread and on four threads,
 #   - javac compiling seven java.util sources from the JDK's src.zip
 #     (openjdk-17-source; tidemark-dev.sh installs it),
 #   - javac compiling this repository's Java files,
@@ -17,6 +20,10 @@
 #   tests/bench/bench-agent.sh [--large] [BUILD_DIR]     (default: build)
 #   BENCH_RUNS=N   rounds (default 3)
 #   BENCH_ONLY=RE  only the workloads whose name matches RE (grep -E)
+#   BENCH_MODES=RE only the modes whose label matches RE (none always runs)
+#   BENCH_ALLOC_ROUNDS=N  AllocBench's rounds (default 200, 80 000 allocations each)
+#   BENCH_BASE_AGENT=SO  also run full mode with this (older) agent build,
+#                  as mode "full-base", side by side with the current one
 #
 #   tests/bench/bench-agent.sh --containers [BUILD_DIR]
 # instead measures recording container operations (containers=1, as
@@ -51,20 +58,23 @@ unset JAVA_TOOL_OPTIONS _JAVA_OPTIONS
 
 now () { date +%s.%N; }
 
-# run_once LABEL AGENT_OPTS CMD... -> seconds on stdout (trace kept in $tmp/LABEL.tmtrace)
+# run_once LABEL AGENT_OPTS CMD... -> "wall_seconds cpu_seconds" on stdout
+# (trace kept in $tmp/LABEL.tmtrace); AGENT_OPTS may start with SO: to use
+# another agent build
 run_once () {
   local label="$1" opts="$2"; shift 2
-  local t0 t1
+  local t0 t1 so="$agent"
   rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+  if [[ "$opts" == *.so:* ]]; then so="${opts%%:*}"; opts="${opts#*:}"; fi
   t0=$(now)
   if [ -n "$opts" ]; then
-    JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/$label.tmtrace,$opts" "$@" >/dev/null 2>"$tmp/err" \
-      || { cat "$tmp/err" >&2; exit 1; }
+    JAVA_TOOL_OPTIONS="-agentpath:$so=output=$tmp/$label.tmtrace,$opts" \
+      /usr/bin/time -f "%U %S" -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   else
-    "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
+    /usr/bin/time -f "%U %S" -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   fi
   t1=$(now)
-  echo "$t1 - $t0" | bc -l
+  echo "$(echo "$t1 - $t0" | bc -l) $(awk '{ print $1 + $2 }' "$tmp/cpu")"
 }
 
 median () { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -73,38 +83,45 @@ median () { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2]
 bench () {
   local name="$1"; shift
   if [ -n "${BENCH_ONLY:-}" ] && ! grep -qE "$BENCH_ONLY" <<< "$name"; then return; fi
-  local modes=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "sampled-64k:sample-bytes=65536"
-               "sampled-512k:sample-bytes=524288")
-  declare -A times
+  local all=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "sampled-64k:sample-bytes=65536"
+             "sampled-512k:sample-bytes=524288") modes=()
+  if [ -n "${BENCH_BASE_AGENT:-}" ]; then all+=("full-base:$BENCH_BASE_AGENT:stack-depth=2"); fi
+  for m in "${all[@]}"; do
+    if [ "$m" = none ] || [ -z "${BENCH_MODES:-}" ] || grep -qE "$BENCH_MODES" <<< "${m%%:*}"; then modes+=("$m"); fi
+  done
+  declare -A walls cpus
   for ((r = 0; r < runs; r++)); do
     for m in "${modes[@]}"; do
-      local label="${m%%:*}" opts=""
+      local label="${m%%:*}" opts="" res
       [ "$m" != none ] && opts="${m#*:}"
-      times[$label]+="$(run_once "$label" "$opts" "$@") "
+      res=$(run_once "$label" "$opts" "$@")
+      walls[$label]+="${res% *} "
+      cpus[$label]+="${res#* } "
     done
   done
-  local base; base=$(echo ${times[none]} | tr ' ' '\n' | median)
+  local base cbase; base=$(echo ${walls[none]} | tr ' ' '\n' | median); cbase=$(echo ${cpus[none]} | tr ' ' '\n' | median)
   for m in "${modes[@]}"; do
-    local label="${m%%:*}" med
-    med=$(echo ${times[$label]} | tr ' ' '\n' | median)
+    local label="${m%%:*}" med cmed
+    med=$(echo ${walls[$label]} | tr ' ' '\n' | median)
+    cmed=$(echo ${cpus[$label]} | tr ' ' '\n' | median)
     if [ "$label" = none ]; then
-      printf "| %s | %s | %.2f s | 1.00 | | | | |\n" "$name" "$label" "$med"
+      printf "| %s | %s | %.2f s | 1.00 | %.2f s | 1.00 | | | | |\n" "$name" "$label" "$med" "$cmed"
     else
       local size allocs graphs
       size=$(stat -c %s "$tmp/$label.tmtrace")
       read -r allocs graphs < <("$cli" info "$tmp/$label.tmtrace" --json \
         | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["allocs"], d["graphs"])')
-      printf "| %s | %s | %.2f s | **%.2f** | %d | %d | %.2f MiB | %.2f |\n" "$name" "$label" "$med" \
-        "$(echo "$med / $base" | bc -l)" "$allocs" "$graphs" "$(echo "$size / 1048576" | bc -l)" \
-        "$(echo "$size / $allocs" | bc -l)"
+      printf "| %s | %s | %.2f s | **%.2f** | %.2f s | **%.2f** | %d | %d | %.2f MiB | %.2f |\n" "$name" "$label" \
+        "$med" "$(echo "$med / $base" | bc -l)" "$cmed" "$(echo "$cmed / $cbase" | bc -l)" "$allocs" "$graphs" \
+        "$(echo "$size / 1048576" | bc -l)" "$(echo "$size / $allocs" | bc -l)"
     fi
   done
 }
 
+# the sources of the JDK that compiles them (a newer JDK's java.util does
+# not compile with an older javac)
 zip=""
-for z in "$jdk/lib/src.zip" /usr/lib/jvm/*/lib/src.zip; do
-  if [ -f "$z" ]; then zip="$z"; break; fi
-done
+if [ -f "$jdk/lib/src.zip" ]; then zip="$jdk/lib/src.zip"; fi
 
 # ---- --containers: the cost of container operations ----
 # Wall time and CPU time (on a shared machine the CPU time is the steadier
@@ -202,9 +219,11 @@ fi
 
 echo "bench-agent: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| workload | mode | time | slowdown | allocations recorded | graphs | trace | bytes/allocation |"
-echo "|---|---|---|---|---|---|---|---|"
-bench "AllocBench 200" "$java" -cp "$classes" AllocBench 200
+echo "| workload | mode | wall | slowdown | CPU | CPU ratio | allocations recorded | graphs | trace | bytes/allocation |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
+ab="${BENCH_ALLOC_ROUNDS:-200}"
+bench "AllocBench $ab" "$java" -cp "$classes" AllocBench "$ab"
+bench "AllocBench $ab, 4 threads" "$java" -cp "$classes" AllocBench "$ab" 4
 if [ -n "$zip" ]; then
   mkdir -p "$tmp/jsrc"
   unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
