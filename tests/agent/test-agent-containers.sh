@@ -6,18 +6,24 @@
 # confidence, from exact staleness out of the recorded operations.
 set -euo pipefail
 . "$TM_SOURCE_DIR/tests/cli-test-lib.sh"
-t="$dir/cl.tmtrace"
 
-"$cli" record --containers --graph-every 1 -o "$t" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
-  -cp "$TM_AGENT_CLASSES" ContainerLeak 3000 > "$dir/out" 2> "$dir/err" || fail "record: $(cat "$dir/err")"
-grep -q "^[0-9]* 3000 3000$" "$dir/out" || fail "program output: $(cat "$dir/out")"
-n=$("$cli" info "$t" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
+# record NAME OUTPUT-LINE-RE CLASS ARGS...: records the program with its
+# container operations, checks its output, and writes NAME.g.json (size
+# growth) and NAME.c.json (leak confidence) over all its GCs
+record () {
+  local name="$1" want="$2" t="$dir/$1.tmtrace" n; shift 2
+  "$cli" record --containers --graph-every 1 -o "$t" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
+    -cp "$TM_AGENT_CLASSES" "$@" > "$dir/$name.out" 2> "$dir/$name.err" || fail "record $name: $(cat "$dir/$name.err")"
+  grep -qx "$want" "$dir/$name.out" || fail "$name output: $(cat "$dir/$name.out")"
+  n=$("$cli" info "$t" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
+  "$cli" ds-growth "$t" --from-gc 1 --to-gc "$n" --json > "$dir/$name.g.json" || fail "ds-growth $name"
+  "$cli" containers "$t" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/$name.c.json" || fail "containers $name"
+  "$cli" containers "$t" --from-gc 1 --to-gc "$n" | grep -q "exact" || fail "$name: text says exact"
+}
 
-# size growth: the cache first
-"$cli" ds-growth "$t" --from-gc 1 --to-gc "$n" --json > "$dir/g.json" || fail "ds-growth"
-# leak confidence: the audit map first
-"$cli" containers "$t" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/c.json" || fail "containers"
-python3 - "$dir/g.json" "$dir/c.json" <<'PY' || fail "rankings"
+# size growth: the cache first; leak confidence: the audit map first
+record leak "[0-9]* 3000 3000" ContainerLeak 3000
+python3 - "$dir/leak.g.json" "$dir/leak.c.json" <<'PY' || fail "rankings"
 import json, sys
 g = json.load(open(sys.argv[1]))
 c = json.load(open(sys.argv[2]))
@@ -43,20 +49,13 @@ if cache_id in by_id:                     # ranked (not leak-free): below the au
 else:
     raise AssertionError('cache not ranked: it gained elements and lost none')
 PY
-"$cli" containers "$t" --from-gc 1 --to-gc "$n" | grep -q "exact" || fail "text says exact"
 
 # The operations beyond put/get/remove (ContainerOps.java): Vector and
 # Stack, Hashtable, PriorityQueue, addAll, removeIf and removeAll, each on
 # its own container; the adds, removes and operations of each as counted
 # by hand in the program's comments.
-t2="$dir/ops.tmtrace"
-"$cli" record --containers --graph-every 1 -o "$t2" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
-  -cp "$TM_AGENT_CLASSES" ContainerOps > "$dir/out2" 2> "$dir/err2" || fail "record ContainerOps: $(cat "$dir/err2")"
-grep -qx "107 2221331" "$dir/out2" || fail "ContainerOps output: $(cat "$dir/out2")"
-n=$("$cli" info "$t2" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
-"$cli" ds-growth "$t2" --from-gc 1 --to-gc "$n" --json > "$dir/g2.json" || fail "ds-growth ContainerOps"
-"$cli" containers "$t2" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/c2.json" || fail "containers ContainerOps"
-python3 - "$dir/g2.json" "$dir/c2.json" <<'PY' || fail "ContainerOps operations"
+record ops "107 2221331" ContainerOps
+python3 - "$dir/ops.g.json" "$dir/ops.c.json" <<'PY' || fail "ContainerOps operations"
 import json, sys
 g = json.load(open(sys.argv[1]))
 c = json.load(open(sys.argv[2]))

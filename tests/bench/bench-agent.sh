@@ -187,27 +187,26 @@ if [ "$containers" = 1 ]; then
   echo "| workload | mode | wall | CPU | CPU vs none | container ops recorded | trace | CPU per op (vs full) | wall per op (vs full) | trace bytes per op |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   declare -A wall cpu
-  for ((r = 0; r < runs; r++)); do
-    for m in "${cmodes[@]}"; do
-      label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
-      read -r w c < <(ops_once "$label" "$opts")
-      wall[$label]+="$w "; cpu[$label]+="$c "
+  # alternate RUNNER: every round runs each mode once, in turn
+  alternate () {
+    local runner="$1" m label opts w c
+    wall=(); cpu=()
+    for ((r = 0; r < runs; r++)); do
+      for m in "${cmodes[@]}"; do
+        label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
+        read -r w c < <("$runner" "$label" "$opts")
+        wall[$label]+="$w "; cpu[$label]+="$c "
+      done
     done
-  done
+  }
+  alternate ops_once
   table "OpsBench $rounds ($(cat "$tmp/ops-calls") calls; its loop)" ops
   if [ -n "$zip" ]; then
     mkdir -p "$tmp/jsrc"
     unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
       'java.base/java/util/ArrayList.java' 'java.base/java/util/LinkedList.java' 'java.base/java/util/Collections.java' \
       'java.base/java/util/Arrays.java' 'java.base/java/util/concurrent/ConcurrentHashMap.java' -d "$tmp/jsrc"
-    wall=(); cpu=()
-    for ((r = 0; r < runs; r++)); do
-      for m in "${cmodes[@]}"; do
-        label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
-        read -r w c < <(javac_once "$label" "$opts")
-        wall[$label]+="$w "; cpu[$label]+="$c "
-      done
-    done
+    alternate javac_once
     table "javac 7 java.util sources (whole JVM)" javac
   else
     echo "bench-agent: no src.zip (install openjdk-17-source): the javac row is left out" >&2

@@ -76,6 +76,14 @@ assert_cell (TmTextTable *table, guint row, guint column, const char *expected)
 }
 
 static void
+assert_cell_prefix (TmTextTable *table, guint row, guint column, const char *prefix)
+{
+  g_autofree char *text = cell (table, row, column);
+
+  g_assert_true (g_str_has_prefix (text, prefix));
+}
+
+static void
 save_shot (GtkWidget *widget, const char *name)
 {
   g_autoptr(GError) error = NULL;
@@ -121,10 +129,7 @@ test_by_site (void)
 
   /* A's site first (highest LC), then B's; C and D are leak-free */
   g_assert_cmpuint (tm_text_table_get_n_rows (table), ==, 2);
-  {
-    g_autofree char *site = cell (table, 0, 0);
-    g_assert_true (g_str_has_prefix (site, "Registry.<init>()"));
-  }
+  assert_cell_prefix (table, 0, 0, "Registry.<init>()");
   assert_cell (table, 0, 1, "Box");
   assert_cell (table, 0, 2, "1");
   assert_cell (table, 0, 3, "+400 B");
@@ -133,10 +138,7 @@ test_by_site (void)
   assert_cell (table, 0, 6, lc_a);
   assert_cell (table, 0, 7, mc_a_text);
   assert_cell (table, 0, 8, "exact");
-  {
-    g_autofree char *site = cell (table, 1, 0);
-    g_assert_true (g_str_has_prefix (site, "Cache.<init>()"));
-  }
+  assert_cell_prefix (table, 1, 0, "Cache.<init>()");
   assert_cell (table, 1, 3, "+0 B");
   assert_cell (table, 1, 4, "2");
   assert_cell (table, 1, 5, "0.104");
@@ -146,7 +148,7 @@ test_by_site (void)
     g_assert_nonnull (strstr (tip, "Box @1"));
     g_assert_nonnull (strstr (tip, "SC^(1 − MC)"));
   }
-  /* sortable: by growth A stays first, by name ascending... any column */
+  /* sortable by any column: by staleness A stays first */
   tm_text_table_sort_by (table, 5);
   assert_cell (table, 0, 5, "0.600");
 
@@ -174,10 +176,7 @@ test_by_site (void)
   sites = tm_ds_growth_view_get_sites_table (view);
   g_assert_nonnull (sites);
   g_assert_cmpuint (tm_text_table_get_n_rows (sites), ==, 1);
-  {
-    g_autofree char *site = cell (sites, 0, 0);
-    g_assert_true (g_str_has_prefix (site, "Caller.use()"));
-  }
+  assert_cell_prefix (sites, 0, 0, "Caller.use()");
   assert_cell (sites, 0, 1, "5");
   assert_cell (sites, 0, 2, "0.600");
   tm_gui_test_spin (300);
