@@ -1140,15 +1140,11 @@ tm_document_call_data (TmDocument *self, guint from_gc, guint to_gc, GCancellabl
   return data;
 }
 
-typedef struct {
-  guint from_gc, to_gc;
-} CallDataArgs;
-
 static gpointer
 call_data_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
                 GCancellable *cancellable, GError **error)
 {
-  const CallDataArgs *a = args;
+  const WindowArgs *a = args;
   return tm_document_call_data (self, a->from_gc, a->to_gc, cancellable, error);
 }
 
@@ -1156,12 +1152,11 @@ void
 tm_document_call_data_async (TmDocument *self, guint from_gc, guint to_gc, GCancellable *cancellable,
                              GAsyncReadyCallback callback, gpointer user_data)
 {
-  CallDataArgs *a;
+  WindowArgs *a;
 
   g_return_if_fail (TM_IS_DOCUMENT (self));
-  a = g_new0 (CallDataArgs, 1);
-  a->from_gc = from_gc;
-  a->to_gc = to_gc;
+  a = g_new (WindowArgs, 1);
+  *a = (WindowArgs) { from_gc, to_gc, TM_CLASSIFIER_TYPE };
   run_async (self, tm_document_call_data_async, call_data_work, a, g_free,
              (GDestroyNotify) tm_call_data_unref, NULL, cancellable, callback, user_data);
 }
