@@ -422,6 +422,27 @@ test_windows_once (void)
   g_assert_true (leak);
 }
 
+/* Call data: the whole run's is kept, a window's is computed for it and
+ * counts only the objects allocated in it. */
+static void
+test_call_data_once (void)
+{
+  g_autoptr(TmDocument) doc = load ();
+  TmTrace *trace = tm_document_get_trace (doc);
+  guint n = tm_trace_n_gcs (trace);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmCallData) a = tm_document_call_data (doc, 0, 0, NULL, &error);
+  g_autoptr(TmCallData) b = tm_document_call_data (doc, 0, 0, NULL, &error);
+  g_autoptr(TmCallData) part = tm_document_call_data (doc, n / 2, n, NULL, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (a == b);
+  g_assert_true (part != a);
+  g_assert_cmpuint (part->from_gc, ==, n / 2);
+  g_assert_cmpuint (a->summary.allocations, >, part->summary.allocations);
+  g_assert_cmpuint (part->summary.allocations, >, 0);
+}
+
 /* Path to roots against a breadth-first search from the roots. */
 static void
 test_path_to_root (void)
@@ -615,6 +636,7 @@ main (int argc, char **argv)
   g_test_add_func ("/document/open-handle", test_open_handle);
   g_test_add_func ("/document/windows-once", test_windows_once);
   g_test_add_func ("/document/path-to-root", test_path_to_root);
+  g_test_add_func ("/document/call-data-once", test_call_data_once);
   g_test_add_func ("/document/streaming", test_streaming);
   ret = g_test_run ();
   fixture_teardown ();

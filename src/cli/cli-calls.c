@@ -61,7 +61,7 @@ tm_cli_load_calls (const char *command, const char *path, gint64 from_gc, gint64
       *exit_code = tm_cli_usage_error (command, "--from-gc comes after --to-gc");
       return FALSE;
     }
-  out->data = tm_call_data_load (trace, (guint) from_gc, (guint) to_gc, NULL, &error);
+  out->data = tm_document_call_data (doc, (guint) from_gc, (guint) to_gc, NULL, &error);
   if (out->data == NULL)
     {
       fprintf (stderr, "%s\n", error->message);

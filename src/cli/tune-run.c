@@ -15,7 +15,7 @@ void
 tm_tune_run_clear (TmTuneRun *run)
 {
   g_clear_pointer (&run->error, g_free);
-  g_clear_pointer (&run->trace, tm_trace_unref);
+  g_clear_object (&run->document);
   memset (run, 0, sizeof *run);
 }
 
@@ -114,12 +114,13 @@ tm_tune_run_jvm (char *const *argv, char *const *flags, const char *scratch_dir,
   if (run->error)
     return FALSE;
 
-  run->trace = tm_trace_load_full (log, tm_cli_load_options (), NULL, NULL, NULL, &error);
-  if (run->trace == NULL)
+  run->document = tm_document_load_files ((const char * const *) &log, 1, tm_cli_load_options (), NULL, NULL, NULL, &error);
+  if (run->document == NULL)
     {
       run->error = g_strdup_printf ("GC log unreadable: %s", error->message);
       return FALSE;
     }
+  run->trace = tm_document_get_trace (run->document);
   if (tm_trace_n_gcs (run->trace) == 0)
     {
       /* a run without a GC has nothing to compare; still a valid run */

@@ -13,7 +13,8 @@ typedef struct {
   char     *error;          /* why it failed (exit status, last output line) */
   double    wall_s;
   guint64   peak_rss;       /* bytes */
-  TmTrace  *trace;          /* the GC log, imported; NULL if failed */
+  TmDocument *document;     /* the GC log, opened; NULL if failed */
+  TmTrace  *trace;          /* its trace */
 } TmTuneRun;
 
 void     tm_tune_run_clear (TmTuneRun *run);

@@ -98,53 +98,6 @@ tm_call_data_load (TmTrace *trace, guint from_gc, guint to_gc, GCancellable *can
   return g_steal_pointer (&d);
 }
 
-typedef struct {
-  TmTrace *trace;
-  guint    from_gc, to_gc;
-} LoadArgs;
-
-static void
-load_args_free (gpointer data)
-{
-  LoadArgs *a = data;
-  tm_trace_unref (a->trace);
-  g_free (a);
-}
-
-static void
-load_thread (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
-{
-  LoadArgs *a = task_data;
-  GError *error = NULL;
-  TmCallData *d = tm_call_data_load (a->trace, a->from_gc, a->to_gc, cancellable, &error);
-
-  if (d == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, d, (GDestroyNotify) tm_call_data_unref);
-}
-
-void
-tm_call_data_load_async (TmTrace *trace, guint from_gc, guint to_gc, GCancellable *cancellable,
-                         GAsyncReadyCallback callback, gpointer user_data)
-{
-  g_autoptr(GTask) task = g_task_new (NULL, cancellable, callback, user_data);
-  LoadArgs *a = g_new0 (LoadArgs, 1);
-
-  a->trace = tm_trace_ref (trace);
-  a->from_gc = from_gc;
-  a->to_gc = to_gc;
-  g_task_set_source_tag (task, tm_call_data_load_async);
-  g_task_set_task_data (task, a, load_args_free);
-  g_task_run_in_thread (task, load_thread);
-}
-
-TmCallData *
-tm_call_data_load_finish (GAsyncResult *result, GError **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
 TmCallData *
 tm_call_data_ref (TmCallData *data)
 {

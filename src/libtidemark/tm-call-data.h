@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Everything the call-stack views show about one opened input, computed
- * once on a worker: the call profile, the summary figures and the
- * allocation-size histogram.  For heaptrack files they are heaptrack's own
+ * Everything the call-stack views show about one opened input (the
+ * document computes it on a worker: tm_document_call_data_async()): the
+ * call profile, the summary figures and the allocation-size histogram.  For heaptrack files they are heaptrack's own
  * (tm-heaptrack-profile.h, read again from the file); for traces they come
  * from the model (tm-calltree-trace.h): allocations, allocated bytes and
  * temporary objects from the objects, the peak from the timeline, no RSS.
@@ -35,14 +35,6 @@ TmCallData *tm_call_data_load        (TmTrace       *trace,
                                       guint          from_gc,
                                       guint          to_gc,
                                       GCancellable  *cancellable,
-                                      GError       **error);
-void        tm_call_data_load_async  (TmTrace             *trace,
-                                      guint                from_gc,
-                                      guint                to_gc,
-                                      GCancellable        *cancellable,
-                                      GAsyncReadyCallback  callback,
-                                      gpointer             user_data);
-TmCallData *tm_call_data_load_finish (GAsyncResult  *result,
                                       GError       **error);
 TmCallData *tm_call_data_ref         (TmCallData *data);
 void        tm_call_data_unref       (TmCallData *data);

@@ -6,6 +6,7 @@
  * classification tree.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -156,25 +157,25 @@ tm_churn_compute (const TmTrace *trace, guint32 from_gc, guint32 to_gc, const Tm
   g_return_val_if_fail (trace != NULL, NULL);
   if (tm_trace_n_gcs (trace) == 0)
     {
-      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "the trace has no GCs");
+      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("the trace has no GCs"));
       return NULL;
     }
   if (from_gc < 1 || to_gc < from_gc || to_gc > tm_trace_n_gcs (trace))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "window GC %u..%u is not within GC 1..%u",
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("window GC %u..%u is not within GC 1..%u"),
                    from_gc, to_gc, tm_trace_n_gcs (trace));
       return NULL;
     }
   if (depth > TM_CLASSIFY_MAX_DEPTH)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "at most %u classifiers", TM_CLASSIFY_MAX_DEPTH);
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("at most %u classifiers"), TM_CLASSIFY_MAX_DEPTH);
       return NULL;
     }
   for (guint l = 0; l < depth; l++)
     if (!tm_churn_classifier_ok (chain[l]))
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                     "short-lived objects can be grouped by type, package, site, call-site or thread, not by %s",
+                     _("short-lived objects can be grouped by type, package, site, call-site or thread, not by %s"),
                      tm_classifier_to_string (chain[l]));
         return NULL;
       }

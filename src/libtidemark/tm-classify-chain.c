@@ -112,20 +112,20 @@ tm_classify_chain_parse (const char *list, TmClassifier *chain, guint *depth, GE
       if (*depth >= TM_CLASSIFY_MAX_DEPTH - 1)
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "at most %d classifiers", TM_CLASSIFY_MAX_DEPTH - 1);
+                       _("at most %d classifiers"), TM_CLASSIFY_MAX_DEPTH - 1);
           return FALSE;
         }
       if (!tm_chain_classifier_from_string (name, &chain[*depth]))
         {
           g_autofree char *known = known_names ();
-          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "unknown classifier '%s' (known: %s)", name, known);
+          g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("unknown classifier '%s' (known: %s)"), name, known);
           return FALSE;
         }
       (*depth)++;
     }
   if (*depth == 0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "no classifier given");
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("no classifier given"));
       return FALSE;
     }
   return TRUE;
@@ -171,7 +171,7 @@ detection (TmHeapCache *heaps, TmHeapAnalysis *heap, GCancellable *cancellable, 
 {
   if (tm_heap_cache_get_trace (heaps) != tm_heap_analysis_get_trace (heap))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "the heap cache belongs to another trace");
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("the heap cache belongs to another trace"));
       return NULL;
     }
   return tm_heap_cache_get_ds (heaps, tm_heap_analysis_get_gc (heap), cancellable, error);
@@ -275,7 +275,7 @@ tm_classify_chain_levels (TmHeapCache        *heaps,
       if (heaps == NULL)
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "%s needs data structure descriptions", tm_chain_classifier_to_string (chain[i]));
+                       _("%s needs data structure descriptions"), tm_chain_classifier_to_string (chain[i]));
           goto fail;
         }
       if (state == NULL && (state = detection (heaps, heap, cancellable, error)) == NULL)

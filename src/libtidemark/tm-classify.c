@@ -6,6 +6,7 @@
 #include "tm-error.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 /* Names come from the registry of chain classifiers (tm-classify-chain.c). */
 
@@ -43,14 +44,14 @@ tm_classifier_chain_parse (const char    *list,
     if (tm_chain_classifier_is_ds (chain[i]))
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                     "%s needs data structures, which this analysis does not detect",
+                     _("%s needs data structures, which this analysis does not detect"),
                      tm_chain_classifier_to_string (chain[i]));
         return FALSE;
       }
     else if (!tm_classifier_is_per_object (chain[i]))
       {
         g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                     "%s needs a heap state's reference graph, which this analysis does not read",
+                     _("%s needs a heap state's reference graph, which this analysis does not read"),
                      tm_chain_classifier_to_string (chain[i]));
         return FALSE;
       }

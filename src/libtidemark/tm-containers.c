@@ -9,6 +9,7 @@
 #include "tm-error.h"
 
 #include <math.h>
+#include <glib/gi18n-lib.h>
 
 typedef struct {
   guint64  add_ns;
@@ -230,7 +231,7 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
   if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "the leak region must be GCs A < B within 1..%u (got %u..%u)",
+                   _("the leak region must be GCs A < B within 1..%u (got %u..%u)"),
                    tm_trace_n_gcs (trace), from_gc, to_gc);
       return NULL;
     }
@@ -247,7 +248,7 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
   if (r->n_graphs < 2)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
-                   "container leak confidence needs reference graphs at two or more GCs of %u..%u (%u there)",
+                   _("container leak confidence needs reference graphs at two or more GCs of %u..%u (%u there)"),
                    from_gc, to_gc, r->n_graphs);
       return NULL;
     }

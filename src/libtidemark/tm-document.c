@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * One document per opened input (see the header). */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 #include "tm-document.h"
 #include "tm-error.h"
 
@@ -19,6 +20,7 @@ struct _TmDocument {
   GPtrArray       *windows;       /* of windows_params / windows_all */
   TmWindowParams   windows_params;
   gboolean         windows_all;
+  TmCallData      *calls_all;     /* the whole run's call data, once asked for */
 };
 
 G_DEFINE_FINAL_TYPE (TmDocument, tm_document, G_TYPE_OBJECT)
@@ -32,6 +34,7 @@ tm_document_finalize (GObject *object)
   TmDocument *self = TM_DOCUMENT (object);
 
   g_clear_pointer (&self->windows, g_ptr_array_unref);
+  g_clear_pointer (&self->calls_all, tm_call_data_unref);
   g_clear_pointer (&self->heaps, tm_heap_cache_unref);
   g_clear_pointer (&self->timeline, tm_timeline_model_unref);
   g_clear_pointer (&self->trace, tm_trace_unref);
@@ -539,7 +542,7 @@ tm_document_class_tree (TmDocument           *self,
   if (depth + first == 0 || depth + first > TM_CLASSIFY_MAX_DEPTH)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "a classification needs 1 to %u levels (got %u)", TM_CLASSIFY_MAX_DEPTH, depth + first);
+                   _("a classification needs 1 to %u levels (got %u)"), TM_CLASSIFY_MAX_DEPTH, depth + first);
       return NULL;
     }
   if ((heap = tm_heap_cache_get (self->heaps, gc_id, progress, progress_data, cancellable, error)) == NULL)
@@ -786,7 +789,7 @@ tm_document_path_to_root (TmDocument    *self,
   if (!tm_heap_graph_node_for_object (graph, object_index, &node))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "object %u is not alive after GC %u", object_index, gc_id);
+                   _("object %u is not alive after GC %u"), object_index, gc_id);
       return NULL;
     }
   return tm_root_path_new (heap, node, error);
@@ -1106,6 +1109,62 @@ TmAdviceReport *
 tm_document_advice_finish (TmDocument *self, GAsyncResult *result, GError **error)
 {
   return finish (self, result, tm_document_advice_async, error);
+}
+
+/* ---- allocations by call stack ---- */
+
+TmCallData *
+tm_document_call_data (TmDocument *self, guint from_gc, guint to_gc, GCancellable *cancellable, GError **error)
+{
+  TmCallData *data;
+  gboolean whole = from_gc == 0 && to_gc == 0;
+
+  g_return_val_if_fail (TM_IS_DOCUMENT (self), NULL);
+  if (whole)
+    {
+      g_mutex_lock (&self->lock);
+      data = self->calls_all ? tm_call_data_ref (self->calls_all) : NULL;
+      g_mutex_unlock (&self->lock);
+      if (data)
+        return data;
+    }
+  /* computed outside the lock: two first askers may both compute it */
+  data = tm_call_data_load (self->trace, from_gc, to_gc, cancellable, error);
+  if (data && whole)
+    {
+      g_mutex_lock (&self->lock);
+      if (self->calls_all == NULL)
+        self->calls_all = tm_call_data_ref (data);
+      g_mutex_unlock (&self->lock);
+    }
+  return data;
+}
+
+static gpointer
+call_data_work (TmDocument *self, gpointer args, TmProgressFunc progress, gpointer progress_data,
+                GCancellable *cancellable, GError **error)
+{
+  const WindowArgs *a = args;
+  return tm_document_call_data (self, a->from_gc, a->to_gc, cancellable, error);
+}
+
+void
+tm_document_call_data_async (TmDocument *self, guint from_gc, guint to_gc, GCancellable *cancellable,
+                             GAsyncReadyCallback callback, gpointer user_data)
+{
+  WindowArgs *a;
+
+  g_return_if_fail (TM_IS_DOCUMENT (self));
+  a = g_new (WindowArgs, 1);
+  *a = (WindowArgs) { from_gc, to_gc, TM_CLASSIFIER_TYPE };
+  run_async (self, tm_document_call_data_async, call_data_work, a, g_free,
+             (GDestroyNotify) tm_call_data_unref, NULL, cancellable, callback, user_data);
+}
+
+TmCallData *
+tm_document_call_data_finish (TmDocument *self, GAsyncResult *result, GError **error)
+{
+  return finish (self, result, tm_document_call_data_async, error);
 }
 
 /* ---- any other work ---- */

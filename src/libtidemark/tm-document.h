@@ -40,6 +40,7 @@
 #include "tm-vm-metrics.h"
 #include "tm-containers.h"
 #include "tm-advice-report.h"
+#include "tm-call-data.h"
 #include "tm-windows.h"
 
 G_BEGIN_DECLS
@@ -377,6 +378,26 @@ void             tm_document_advice_async    (TmDocument           *self,
                                               GAsyncReadyCallback   callback,
                                               gpointer              user_data);
 TmAdviceReport  *tm_document_advice_finish   (TmDocument           *self,
+                                              GAsyncResult         *result,
+                                              GError              **error);
+
+/* ---- allocations by call stack (tm-call-data.h) ---- */
+
+/* The call profile, summary and size histogram of GCs (or heaptrack time
+ * points) from_gc..to_gc; 0, 0 for the whole run, which is kept: the
+ * Call Stacks page of a heaptrack file asks for it more than once. */
+TmCallData      *tm_document_call_data       (TmDocument           *self,
+                                              guint                 from_gc,
+                                              guint                 to_gc,
+                                              GCancellable         *cancellable,
+                                              GError              **error);
+void             tm_document_call_data_async (TmDocument           *self,
+                                              guint                 from_gc,
+                                              guint                 to_gc,
+                                              GCancellable         *cancellable,
+                                              GAsyncReadyCallback   callback,
+                                              gpointer              user_data);
+TmCallData      *tm_document_call_data_finish (TmDocument          *self,
                                               GAsyncResult         *result,
                                               GError              **error);
 

@@ -24,6 +24,7 @@
 #include "tm-error.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #define CHECK_MASK ((1u << 18) - 1)
 
@@ -137,7 +138,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
   n = graph->n_nodes;
   if (n == G_MAXUINT32)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED, "graph of GC %u has too many nodes", graph->gc_id);
+      g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED, _("graph of GC %u has too many nodes"), graph->gc_id);
       return NULL;
     }
 
@@ -265,7 +266,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
     if (sum > G_MAXUINT32)
       {
         g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
-                     "graph of GC %u has more than 2^32 cross references", graph->gc_id);
+                     _("graph of GC %u has more than 2^32 cross references"), graph->gc_id);
         goto fail;
       }
     bsrc = meter_alloc (&m, n_pairs, sizeof *bsrc, FALSE);

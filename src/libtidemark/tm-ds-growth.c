@@ -7,6 +7,7 @@
 #include "tm-error.h"
 
 #include <stdlib.h>
+#include <glib/gi18n-lib.h>
 
 const char *
 tm_ds_pattern_to_string (TmDsPattern pattern)
@@ -361,7 +362,7 @@ tm_ds_growth_new (TmHeapCache     *heaps,
   if (from_gc < 1 || to_gc > tm_trace_n_gcs (trace) || from_gc >= to_gc)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "the window must be GCs A < B within 1..%u (got %u..%u)",
+                   _("the window must be GCs A < B within 1..%u (got %u..%u)"),
                    tm_trace_n_gcs (trace), from_gc, to_gc);
       return NULL;
     }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * TmDsl: the set of descriptions from all loaded files. */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 #include "tm-dsl-private.h"
 #include "tm-install.h"
 #include "tm-error.h"
@@ -138,12 +139,12 @@ tm_dsl_add_file (TmDsl       *dsl,
     }
   if (S_ISDIR (st.st_mode))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: is a directory, not a description file", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, _("%s: is a directory, not a description file"), path);
       return FALSE;
     }
   if (!S_ISREG (st.st_mode))
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, "%s: not a regular file", path);
+      g_set_error (error, TM_ERROR, TM_ERROR_FAILED, _("%s: not a regular file"), path);
       return FALSE;
     }
   if ((guint64) st.st_size > TM_DSL_MAX_FILE_SIZE)

@@ -2,6 +2,7 @@
  * The GC knowledge base: workloads' features -> best configuration per
  * goal, stored as a GKeyFile, and the k-nearest-neighbour lookup. */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 #include "tm-gc-config.h"
 #include "tm-install.h"
 #include "tm-error.h"
@@ -110,7 +111,7 @@ tm_kb_load (const char *path, GError **error)
       e->description = g_key_file_get_string (kf, groups[i], "description", NULL);
       if (v == NULL || n != TM_GC_N_FEATURES)
         {
-          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: [%s]: features must be %d numbers", path,
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: [%s]: features must be %d numbers"), path,
                        groups[i], TM_GC_N_FEATURES);
           tm_kb_entry_free (e);
           return NULL;

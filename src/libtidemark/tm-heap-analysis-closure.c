@@ -33,6 +33,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #define CHECK_MASK ((1u << 16) - 1)
 
@@ -250,7 +251,7 @@ tm_heap_analysis_group_metrics (TmHeapAnalysis *self,
       if (items[i] >= self->n_items)
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "item %u out of range (heap has %u objects)", items[i], self->n_items);
+                       _("item %u out of range (heap has %u objects)"), items[i], self->n_items);
           return FALSE;
         }
     }

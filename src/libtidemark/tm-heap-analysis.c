@@ -162,7 +162,7 @@ tm_heap_analysis_new_from_fd (TmTrace        *trace,
   if (gc_id < 1 || gc_id > tm_trace_n_gcs (trace))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "GC %u does not exist (the trace has %u GCs)", gc_id, tm_trace_n_gcs (trace));
+                   _("GC %u does not exist (the trace has %u GCs)"), gc_id, tm_trace_n_gcs (trace));
       return NULL;
     }
   gc = tm_trace_gc (trace, gc_id);

@@ -9,6 +9,7 @@
 #include "tm-error.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 static const char *metric_names[TM_N_HEAP_METRICS] = {
   "objects", "bytes", "deep-objects", "deep-bytes", "retained-objects", "retained-bytes",
@@ -192,7 +193,7 @@ tm_heap_diff_new (TmClassTree   *before,
   if (tm_heap_analysis_get_trace (before->heap) != tm_heap_analysis_get_trace (after->heap) || !same_levels (before, after))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "heaps compare only when classified alike, on one trace");
+                   _("heaps compare only when classified alike, on one trace"));
       return NULL;
     }
 
@@ -287,7 +288,7 @@ tm_heap_diff_compute_metrics (TmHeapDiff    *diff,
   if (!diff->has_graph)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
-                   "deep and retained sizes compare only between two GCs with a reference graph");
+                   _("deep and retained sizes compare only between two GCs with a reference graph"));
       return FALSE;
     }
   n = &g_array_index (diff->nodes, TmHeapDiffNode, index);

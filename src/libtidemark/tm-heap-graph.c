@@ -7,6 +7,7 @@
 #include "tm-hprof.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 guint32 *
 tm_trace_live_objects (const TmTrace *trace, guint32 gc_id, guint32 *n)
@@ -291,7 +292,7 @@ read_graph_records (GraphRead *gr, TmTraceReader *r, guint32 gc_id, GCancellable
         return FALSE;
       if (st == TM_READ_EOF)
         {
-          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED, "%s: graph of GC %u ends early", tm_trace_reader_name (r), gc_id);
+          g_set_error (error, TM_ERROR, TM_ERROR_TRUNCATED, _("%s: graph of GC %u ends early"), tm_trace_reader_name (r), gc_id);
           return FALSE;
         }
       if ((++n & 0xffff) == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
@@ -365,7 +366,7 @@ read_graph_records (GraphRead *gr, TmTraceReader *r, guint32 gc_id, GCancellable
         case TM_TAG_GC_START:
         case TM_TAG_GRAPH_BEGIN:
         case TM_TAG_END:
-          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "%s: graph of GC %u has no GRAPH_END",
+          g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: graph of GC %u has no GRAPH_END"),
                        tm_trace_reader_name (r), gc_id);
           return FALSE;
         default:
@@ -422,7 +423,7 @@ tm_heap_graph_read_from_fd (TmTrace *trace, int fd, guint32 gc_id, GCancellable 
 
   if (gc_id == 0 || gc_id > trace->gcs->len)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "GC %u does not exist (the trace has %u GCs)",
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("GC %u does not exist (the trace has %u GCs)"),
                    gc_id, trace->gcs->len);
       return NULL;
     }
@@ -431,7 +432,7 @@ tm_heap_graph_read_from_fd (TmTrace *trace, int fd, guint32 gc_id, GCancellable 
     {
       g_autofree char *near = nearest_graphs (trace, gc_id);
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
-                   "GC %u has no reference graph, so only shallow sizes are known there (%s)", gc_id, near);
+                   _("GC %u has no reference graph, so only shallow sizes are known there (%s)"), gc_id, near);
       return NULL;
     }
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <glib/gi18n-lib.h>
 
 #define MIN_LIMIT (G_GUINT64_CONSTANT (1) << 20)
 
@@ -100,12 +101,12 @@ tm_parse_size (const char *text, guint64 *bytes, GError **error)
   v = v * (double) (G_GUINT64_CONSTANT (1) << shift);
   if (v >= 18446744073709551615.0)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "size '%s' is too large", text);
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("size '%s' is too large"), text);
       return FALSE;
     }
   if (v < (double) MIN_LIMIT)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "size '%s' is below the smallest limit, 1M", text);
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("size '%s' is below the smallest limit, 1M"), text);
       return FALSE;
     }
   *bytes = (guint64) v;
@@ -113,6 +114,6 @@ tm_parse_size (const char *text, guint64 *bytes, GError **error)
 
 bad:
   g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-               "'%s' is not a size (examples: 256M, 2G, 1.5G, 4096)", text);
+               _("'%s' is not a size (examples: 256M, 2G, 1.5G, 4096)"), text);
   return FALSE;
 }

@@ -6,6 +6,7 @@
  * roots' objects and their direct children are looked up by name.
  */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 
 #include <string.h>
 
@@ -98,7 +99,7 @@ tm_root_classify_level (TmHeapAnalysis *heap, TmClassLevel *level, GCancellable 
   if (g == NULL)
     {
       g_autofree char *why = tm_heap_analysis_no_graph_message (trace, tm_heap_analysis_get_gc (heap));
-      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "root-path: %s", why);
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, _("root-path: %s"), why);
       return FALSE;
     }
   paths = tm_root_paths_build (g, trace);

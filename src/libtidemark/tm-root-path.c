@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * Path to GC roots of an object or a group (see the header). */
 #include "tm-config.h"
+#include <glib/gi18n-lib.h>
 #include "tm-root-path.h"
 #include "tm-error.h"
 
@@ -107,7 +108,7 @@ tm_root_path_new (TmHeapAnalysis *heap, guint32 item, GError **error)
   tm_heap_analysis_get_objects (heap, &n_items);
   if (item >= n_items)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "item %u is not in the heap (it has %u)",
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("item %u is not in the heap (it has %u)"),
                    item, n_items);
       return NULL;
     }
@@ -137,7 +138,7 @@ tm_root_path_new_for_group (TmClassTree *tree, guint32 node, GError **error)
   best = tm_heap_analysis_representative (tree->heap, tree->members + n->first, n->count, &retained);
   if (best == G_MAXUINT32)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "the group is empty");
+      g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("the group is empty"));
       return NULL;
     }
   return path_new (tree->heap, best, retained, error);

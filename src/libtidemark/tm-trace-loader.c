@@ -143,6 +143,9 @@ decode_refs (Decoder *d, const TmRecord *rec, GError **error)
   guint64 src, n, prev;
   guint64 *out;
 
+  if (G_LIKELY (rec->refs != NULL))
+    /* decoded on the decompression thread */
+    return builder_result (tm_trace_builder_refs (d->b, rec->refs[0], (guint) rec->n_refs, rec->refs + 1, error));
   tm_payload_init (&c, rec->payload, rec->len);
   src = tm_payload_u (&c, "REFS object");
   n = tm_payload_count (&c, 1, "REFS count");

@@ -9,6 +9,7 @@
 #include "tm-trace-reader.h"
 #include "tm-trace-format.h"
 #include "tm-varint.h"
+#include "tm-payload.h"
 #include "tm-error.h"
 
 #include <errno.h>
@@ -21,6 +22,8 @@
 #define CHUNK_SIZE  (1u << 20)
 #define N_CHUNKS    4
 #define INPUT_SIZE  (1u << 17)
+/* REFS ids decoded per chunk at most (8 MiB); past it the loader decodes */
+#define MAX_CHUNK_IDS (1u << 20)
 
 typedef enum { CHUNK_DATA, CHUNK_EOF, CHUNK_ERROR } ChunkStatus;
 
@@ -29,8 +32,14 @@ typedef struct {
   guint32       len;          /* payload bytes */
   guint8        head;         /* tag and length bytes */
   guint8        tag;          /* (the consumer of an ALLOC reads only this entry) */
-  guint8        decoded;      /* ALLOC fields in `alloc` */
-  TmAllocFields alloc;
+  guint8        decoded;      /* ALLOC fields in `alloc`, REFS ids in `refs` */
+  union {
+    TmAllocFields alloc;
+    struct {
+      guint32   first;        /* the object's id at chunk->ids[first], its targets after it */
+      guint32   n;            /* targets */
+    } refs;
+  };
 } Entry;
 
 typedef struct {
@@ -42,6 +51,8 @@ typedef struct {
   ChunkStatus status;
   char       *message;        /* for CHUNK_ERROR */
   Entry      *entries;        /* the records found in it, one after the other */
+  guint64    *ids;            /* decoded REFS: object and target ids */
+  gsize       n_ids, ids_cap;
   guint       n_entries, entries_cap, next_entry;
   gsize       entry_pos;      /* where entries[next_entry] starts */
 } Chunk;
@@ -276,6 +287,7 @@ take_free_chunk (TmTraceReader *r)
         {
           c->len = c->pos = 0;
           c->n_entries = c->next_entry = 0;
+          c->n_ids = 0;
           c->entry_pos = 0;
           c->status = CHUNK_DATA;
           g_clear_pointer (&c->message, g_free);
@@ -319,6 +331,42 @@ decode_alloc_fields (const guint8 *p, const guint8 *end, TmAllocFields *f)
   f->size = (guint32) v[4];
   f->space = (guint32) v[5];
   f->array_length = (guint32) v[6];
+  return TRUE;
+}
+
+/* A REFS record's object and absolute target ids into c->ids, decoded
+ * exactly as the loader's decode_refs() does; FALSE (the loader decodes
+ * it, and reports what is wrong) for anything it would not accept. */
+static gboolean
+decode_refs_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
+{
+  TmPayload pl;
+  guint64 src, n, prev;
+  guint64 *out;
+
+  tm_payload_init (&pl, p, len);
+  src = tm_payload_u (&pl, NULL);
+  n = tm_payload_count (&pl, 1, NULL);
+  if (!pl.ok || n + 1 > MAX_CHUNK_IDS - MIN (c->n_ids, MAX_CHUNK_IDS))
+    return FALSE;
+  if (c->n_ids + n + 1 > c->ids_cap)
+    {
+      c->ids_cap = MAX (MAX (c->ids_cap * 2, c->n_ids + n + 1), 4096);
+      c->ids = g_renew (guint64, c->ids, c->ids_cap);
+    }
+  out = c->ids + c->n_ids;
+  out[0] = src;
+  prev = src;
+  for (guint64 i = 0; i < n && pl.ok; i++)
+    {
+      prev += (guint64) tm_payload_s (&pl, NULL);
+      out[1 + i] = prev;
+    }
+  if (!pl.ok)
+    return FALSE;
+  e->refs.first = (guint32) c->n_ids;
+  e->refs.n = (guint32) n;
+  c->n_ids += n + 1;
   return TRUE;
 }
 
@@ -419,7 +467,10 @@ split_chunk (TmTraceReader *r, Chunk *c)
       e->len = (guint32) len;
       e->head = (guint8) head;
       e->tag = p[0];
-      e->decoded = p[0] == TM_TAG_ALLOC && decode_alloc_fields (p + head, p + head + len, &e->alloc);
+      if (p[0] == TM_TAG_ALLOC)
+        e->decoded = decode_alloc_fields (p + head, p + head + len, &e->alloc);
+      else
+        e->decoded = p[0] == TM_TAG_REFS && decode_refs_ids (c, p + head, (gsize) len, e);
       pos += head + (gsize) len;
     }
 }
@@ -725,6 +776,7 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
     }
 
   rec->alloc = NULL;
+  rec->refs = NULL;
   /* Fastest path: the decompression thread split the chunk and a record
    * starts here.  Consuming it now is safe: the chunk is only released by
    * a later call. */
@@ -749,8 +801,13 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
           rec->raw_offset = r->raw_offset;
           rec->frame_offset = c->frame_offset;
           rec->frame_skip = c->raw_start + c->pos;
-          if (e->decoded)
+          if (e->decoded && e->tag == TM_TAG_ALLOC)
             rec->alloc = &e->alloc;
+          else if (e->decoded)
+            {
+              rec->refs = c->ids + e->refs.first;
+              rec->n_refs = e->refs.n;
+            }
           c->pos += e->head + (gsize) e->len;
           c->entry_pos = c->pos;
           r->raw_offset += e->head + (guint64) e->len;
@@ -880,6 +937,7 @@ tm_trace_reader_free (TmTraceReader *r)
         {
           g_free (c->data);
           g_free (c->entries);
+          g_free (c->ids);
           g_free (c->message);
           g_free (c);
         }

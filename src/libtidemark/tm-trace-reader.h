@@ -34,6 +34,10 @@ typedef struct {
   /* ALLOC records whose fields are well-formed and each fit 32 bits: the
    * fields, decoded already; else NULL.  Valid until the next call. */
   const TmAllocFields *alloc;
+  /* REFS records the decompression thread decoded: refs[0] is the object,
+   * refs[1..n_refs] its targets' ids; else NULL.  Valid until the next call. */
+  const guint64 *refs;
+  gsize          n_refs;
 } TmRecord;
 
 typedef enum {

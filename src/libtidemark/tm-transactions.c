@@ -6,6 +6,7 @@
 #include "tm-error.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 gboolean
 tm_transactions_present (const TmTrace *trace)
@@ -124,8 +125,8 @@ tm_transactions_analyse (TmTrace *trace, GCancellable *cancellable, GError **err
   if (!tm_transactions_present (trace))
     {
       g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                           "the trace has no transactions (record them with "
-                           "'tidemark-cli record --transaction Class.method -- java ...')");
+                           _("the trace has no transactions (record them with "
+                           "'tidemark-cli record --transaction Class.method -- java ...')"));
       return NULL;
     }
 

@@ -21,6 +21,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #define CHUNK (1u << 20)
 #define NO_SLOT G_MAXUINT32
@@ -208,7 +209,7 @@ static void
 no_group_error (const TmTrendRequest *req, guint level, GError **error)
 {
   g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-               "no %s group '%s' in GCs %u..%u",
+               _("no %s group '%s' in GCs %u..%u"),
                tm_chain_classifier_to_string (req->chain[level]), req->drill[level],
                req->from_gc, req->to_gc);
 }
@@ -318,7 +319,7 @@ one_pass (Acc *acc, GCancellable *cancellable, GError **error)
   if (req->n_drill > 0 && acc->slot_key->len == 0)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "group '%s' has no live objects in GCs %u..%u",
+                   _("group '%s' has no live objects in GCs %u..%u"),
                    req->drill[req->n_drill - 1], req->from_gc, req->to_gc);
       goto out;
     }
@@ -457,7 +458,7 @@ per_gc (Acc *acc, TmTrendPartialFunc partial, gpointer partial_data,
   if (!found)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "no group '%s' in GCs %u..%u", req->drill[req->n_drill - 1],
+                   _("no group '%s' in GCs %u..%u"), req->drill[req->n_drill - 1],
                    req->from_gc, req->to_gc);
       goto out;
     }
@@ -513,7 +514,7 @@ tm_trend_compute_cached (TmTrace              *trace,
       request->from_gc > tm_trace_n_gcs (trace))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "window GC %u..%u is not inside the trace's GCs 1..%u",
+                   _("window GC %u..%u is not inside the trace's GCs 1..%u"),
                    request->from_gc, request->to_gc, tm_trace_n_gcs (trace));
       return NULL;
     }
@@ -522,7 +523,7 @@ tm_trend_compute_cached (TmTrace              *trace,
   if (plan->len == 0)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
-                   "no GC in %u..%u has a reference graph, which %s needs",
+                   _("no GC in %u..%u has a reference graph, which %s needs"),
                    request->from_gc, request->to_gc,
                    tm_trend_metric_needs_graph (request->metric) ? tm_trend_metric_to_string (request->metric)
                    : tm_trend_request_uses_ds (request) ? "data structure detection" : "root-path");

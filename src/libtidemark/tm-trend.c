@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 static const char *metric_names[TM_TREND_N_METRICS] = {
   "objects", "bytes", "deep-objects", "deep-bytes", "retained-objects", "retained-bytes",
@@ -131,7 +132,7 @@ tm_trend_request_push_drill (TmTrendRequest *request, const char *label, GError 
   if (request->n_drill + 1 >= request->depth)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "cannot drill into '%s': the classifier chain has no level below %s",
+                   _("cannot drill into '%s': the classifier chain has no level below %s"),
                    label, tm_chain_classifier_to_string (request->chain[request->n_drill]));
       return FALSE;
     }
@@ -155,7 +156,7 @@ tm_trend_request_set_drill (TmTrendRequest *request, const char *path, GError **
       if (key[0] == '\0')
         {
           g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                       "empty key in drill path '%s'", path);
+                       _("empty key in drill path '%s'"), path);
           clear_drill (request);
           return FALSE;
         }

@@ -14,6 +14,7 @@
 #include "tm-error.h"
 
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #define KEY_BATCH (1u << 22)
 #define NO_GROUP G_MAXUINT32
@@ -25,13 +26,13 @@ check_window (const TmTrace *trace, guint32 from_gc, guint32 to_gc, GError **err
 
   if (n == 0)
     {
-      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "the trace has no GCs");
+      g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("the trace has no GCs"));
       return FALSE;
     }
   if (from_gc < 1 || to_gc < from_gc || to_gc > n)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "window GC %u..%u is not within GC 1..%u", from_gc, to_gc, n);
+                   _("window GC %u..%u is not within GC 1..%u"), from_gc, to_gc, n);
       return FALSE;
     }
   return TRUE;
@@ -54,8 +55,8 @@ classifier_is_per_object (TmClassifier c, GError **error)
     case TM_N_CLASSIFIERS:
     default:
       g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                   "allocations can be grouped by type, site, call-site or thread, not by %s",
-                   c < TM_N_CLASSIFIERS ? tm_classifier_to_string (c) : "that classifier");
+                   _("allocations can be grouped by type, site, call-site or thread, not by %s"),
+                   c < TM_N_CLASSIFIERS ? tm_classifier_to_string (c) : _("that classifier"));
       return FALSE;
     }
 }
@@ -337,7 +338,7 @@ tm_alloc_series_compute (TmTrace              *trace,
   if (request->depth < 1 || request->n_drill >= request->depth)
     {
       g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                           "the drill path needs a classifier below it");
+                           _("the drill path needs a classifier below it"));
       return NULL;
     }
   for (guint i = 0; i < request->depth; i++)
@@ -373,7 +374,7 @@ tm_alloc_series_compute (TmTrace              *trace,
   for (guint l = 0; l < request->n_drill; l++)
     if (!find_key_for_label (trace, request->chain[l], request->drill[l], &kb.drill_key[l]))
       {
-        g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, "no %s group '%s'",
+        g_set_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT, _("no %s group '%s'"),
                      tm_classifier_to_string (request->chain[l]), request->drill[l]);
         key_batcher_clear (&kb);
         return NULL;
@@ -1009,15 +1010,15 @@ tm_floating_garbage_supported (const TmTrace *trace, GError **error)
   if (trace->n_graphs == 0)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH,
-                   "floating garbage needs a recorded trace with reference graphs (%s has none)",
+                   _("floating garbage needs a recorded trace with reference graphs (%s has none)"),
                    g_strcmp0 (trace->format, "tmtrace") == 0 ? "this trace" : trace->format);
       return FALSE;
     }
   if (!(trace->flags & TM_TRACE_FLAG_DEATHS))
     {
       g_set_error_literal (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT,
-                           "floating garbage needs recorded deaths: without them every object a "
-                           "graph does not reach counts as dead in that GC");
+                           _("floating garbage needs recorded deaths: without them every object a "
+                           "graph does not reach counts as dead in that GC"));
       return FALSE;
     }
   return TRUE;
@@ -1079,7 +1080,7 @@ tm_floating_garbage_breakdown (TmHeapCache *heaps, guint32 gc_id, TmClassifier c
     return NULL;
   if (gc_id < 1 || gc_id > tm_trace_n_gcs (trace) || !tm_trace_gc (trace, gc_id)->has_graph)
     {
-      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, "GC %u has no reference graph", gc_id);
+      g_set_error (error, TM_ERROR, TM_ERROR_NO_GRAPH, _("GC %u has no reference graph"), gc_id);
       return NULL;
     }
   heap = tm_heap_cache_get (heaps, gc_id, NULL, NULL, cancellable, error);

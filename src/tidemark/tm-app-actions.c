@@ -228,25 +228,14 @@ call_stacks_action (GtkWidget *widget, const char *name, GVariant *param)
 {
   TmAppWindow *self = TM_APP_WINDOW (widget);
   TmSession *session = tm_app_window_get_session (self);
-  TmTrace *trace = tm_app_window_get_trace (self);
-
   guint first, last;
-  g_autofree char *title = NULL;
 
-  if (trace == NULL)
+  if (tm_app_window_get_trace (self) == NULL)
     return;
   /* the selected window's call stacks: what it allocated and kept */
   first = tm_session_get_selected_first_gc (session);
   last = tm_session_get_selected_last_gc (session);
-  if (first == 0 || last == 0 || last < first)
-    first = last = 0;
-  if (last == 0)
-    title = g_strdup (_("Call Stacks"));
-  else if (g_strcmp0 (trace->format, "heaptrack") == 0)
-    title = g_strdup_printf (_("Call Stacks, time points %u–%u"), first, last);
-  else
-    title = g_strdup_printf (_("Call Stacks, GC %u–%u"), first, last);
-  tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, first, last), title);
+  tm_app_window_add_analysis_page (self, tm_calls_view_new (session, first, last), NULL);
 }
 
 /* VM-level metrics (allocations, lifetimes, survival, floating garbage,

@@ -346,7 +346,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   /* a heaptrack file's first answers are heaptrack's: its summary page
    * (of the whole recording: nothing is selected yet) */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
-    tm_app_window_add_analysis_page (self, tm_calls_view_new (trace, 0, 0), _("Call Stacks"));
+    tm_app_window_add_analysis_page (self, tm_calls_view_new (self->session, 0, 0), NULL);
 }
 
 void

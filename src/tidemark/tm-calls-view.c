@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The call-stack views of one input (see tm-calls-view.h): loads
- * TmCallData on a worker, then hands it to the pages.
+ * The call-stack views of one input (see tm-calls-view.h): asks the
+ * document for its TmCallData, then hands it to the pages.
  */
 #include "tm-config.h"
 
@@ -9,10 +9,11 @@
 
 #include "tm-calls-view.h"
 #include "tm-call-data.h"
+#include "tm-document.h"
 
 struct _TmCallsView
 {
-  GtkWidget        parent_instance;
+  TmSection        parent_instance;
 
   GtkWidget       *box;
   GtkSpinner      *spinner;
@@ -30,7 +31,7 @@ struct _TmCallsView
   gboolean         ready;
 };
 
-G_DEFINE_FINAL_TYPE (TmCallsView, tm_calls_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (TmCallsView, tm_calls_view, TM_TYPE_SECTION)
 
 static void
 show_function_cb (TmCallsView *self, guint symbol, guint kind, TmNativeSummary *summary)
@@ -44,7 +45,7 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(TmCallsView) self = user_data;
   g_autoptr(GError) error = NULL;
-  TmCallData *data = tm_call_data_load_finish (result, &error);
+  TmCallData *data = tm_document_call_data_finish (TM_DOCUMENT (source), result, &error);
   g_autofree char *name = NULL;
 
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -77,12 +78,33 @@ loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
   tm_caller_callee_view_set_profile (self->caller_callee, data->calls);
 }
 
-GtkWidget *
-tm_calls_view_new (TmTrace *trace, guint from_gc, guint to_gc)
+static char *
+window_title (TmTrace *trace, guint from_gc, guint to_gc)
 {
-  TmCallsView *self = g_object_new (TM_TYPE_CALLS_VIEW, NULL);
+  if (to_gc == 0)
+    return g_strdup (_("Call Stacks"));
+  if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    return g_strdup_printf (_("Call Stacks, time points %u–%u"), from_gc, to_gc);
+  return g_strdup_printf (_("Call Stacks, GC %u–%u"), from_gc, to_gc);
+}
 
-  tm_call_data_load_async (trace, from_gc, to_gc, self->cancellable, loaded_cb, g_object_ref (self));
+GtkWidget *
+tm_calls_view_new (TmSession *session, guint from_gc, guint to_gc)
+{
+  TmCallsView *self;
+  TmDocument *document;
+  g_autofree char *title = NULL;
+
+  g_return_val_if_fail (TM_IS_SESSION (session), NULL);
+  g_return_val_if_fail (tm_session_get_document (session) != NULL, NULL);
+
+  self = g_object_new (TM_TYPE_CALLS_VIEW, "session", session, NULL);
+  document = tm_section_get_document (TM_SECTION (self));
+  if (to_gc == 0 || to_gc < from_gc)
+    from_gc = to_gc = 0;
+  title = window_title (tm_document_get_trace (document), from_gc, to_gc);
+  tm_section_set_title (TM_SECTION (self), title);
+  tm_document_call_data_async (document, from_gc, to_gc, self->cancellable, loaded_cb, g_object_ref (self));
   return GTK_WIDGET (self);
 }
 

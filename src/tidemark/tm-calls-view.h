@@ -3,13 +3,14 @@
  * Allocations by call stack, in heaptrack's views: the summary page, the
  * bottom-up and top-down trees, the caller/callee table and the flame graph, for heaptrack files
  * (heaptrack's own figures) and recorded traces (their sites' stacks).
- * The data is read on a worker when the view is created.
+ * The view is a TmSection: the document computes the data on a worker
+ * when the view is created, and the view names its window in its title.
  */
 #pragma once
 
 #include <gtk/gtk.h>
 
-#include "tm-trace.h"
+#include "tm-section.h"
 #include "tm-native-summary.h"
 #include "tm-call-tree-view.h"
 #include "tm-flame-view.h"
@@ -18,13 +19,13 @@
 G_BEGIN_DECLS
 
 #define TM_TYPE_CALLS_VIEW (tm_calls_view_get_type ())
-G_DECLARE_FINAL_TYPE (TmCallsView, tm_calls_view, TM, CALLS_VIEW, GtkWidget)
+G_DECLARE_FINAL_TYPE (TmCallsView, tm_calls_view, TM, CALLS_VIEW, TmSection)
 
 /* A window of GCs or time points (0, 0: the whole recording), see
- * tm_call_data_load(). */
-GtkWidget       *tm_calls_view_new         (TmTrace *trace,
-                                            guint    from_gc,
-                                            guint    to_gc);
+ * tm_document_call_data(). */
+GtkWidget       *tm_calls_view_new         (TmSession *session,
+                                            guint      from_gc,
+                                            guint      to_gc);
 /* TRUE once the data is in (or failed: see the status). */
 gboolean         tm_calls_view_is_ready    (TmCallsView *self);
 /* "summary", "bottom-up", "top-down", "caller-callee", "flame" */
