@@ -4,7 +4,9 @@
  * show it, and stays silent on a steady, healthy run and just below its
  * threshold. */
 #include "tm-advice.h"
+#include "tm-advice-ages.h"
 #include "tm-advice-report.h"
+#include "tm-gclog.h"
 #include "tm-gc-stats.h"
 #include "tm-trace-builder.h"
 
@@ -412,6 +414,262 @@ test_survivor_overflow (void)
   }
 }
 
+/* A steady run with an age table for each minor GC: ages 1..max_age,
+ * bytes[a] = age1 * survival^(a-1) (survival 1 from age 2 on when
+ * `lives_on`), threshold `thr`, desired survivor size `desired` MiB. */
+static void
+add_ages (TmTrace *t, guint64 age1, double s1, double s_rest, guint max_age, guint8 thr, guint64 desired)
+{
+  t->gc_ages = g_array_new (FALSE, TRUE, sizeof (TmGcAges));
+  for (guint32 id = 1; id <= tm_trace_n_gcs (t); id++)
+    {
+      TmGcAges a = { 0 };
+      double b = (double) age1;
+      if (tm_trace_gc (t, id)->kind != TM_GC_KIND_MINOR)
+        continue;
+      a.gc = id;
+      a.threshold = thr;
+      a.max_threshold = 15;
+      a.desired_survivor = desired * MIB;
+      for (guint k = 1; k <= MIN (max_age, thr); k++)
+        {
+          a.bytes[k] = (guint64) b;
+          b *= k == 1 ? s1 : s_rest;
+        }
+      g_array_append_val (t->gc_ages, a);
+    }
+}
+
+static const TmAdvice *
+find_rule (GPtrArray *advice, const char *rule)
+{
+  for (guint i = 0; i < advice->len; i++)
+    if (g_str_equal (((TmAdvice *) advice->pdata[i])->rule, rule))
+      return advice->pdata[i];
+  return NULL;
+}
+
+/* Survivors that live on from age 2: copied 13 more times at threshold 15. */
+static void
+test_tenuring_threshold (void)
+{
+  g_autofree Gc *g = steady (60);
+  TmAgeCurve ac;
+
+  {
+    /* 1 MiB new survivors a GC, 60% live on past age 1 */
+    g_autoptr(TmTrace) t = build (g, 60, "Serial", NULL);
+    g_autoptr(GPtrArray) advice = NULL;
+    const TmAdvice *a;
+    add_ages (t, MIB, 0.6, 1.0, 15, 15, 64);
+    g_assert_true (tm_age_curve_compute (t, 0, 0, &ac));
+    g_assert_cmpuint (ac.n_tables, ==, 57);
+    g_assert_cmpuint (ac.n_pairs, ==, 54);   /* not across the 3 full GCs */
+    g_assert_cmpfloat_with_epsilon (ac.survival[1], 0.6, 1e-6);
+    g_assert_cmpfloat_with_epsilon (ac.survival[7], 1.0, 1e-6);
+    g_assert_cmpuint (ac.stable_age, ==, 2);
+    advice = tm_advise (t, 0, 0, NULL);
+    a = find_rule (advice, "tenuring-threshold");
+    g_assert_nonnull (a);
+    g_assert_cmpstr (a->flags, ==, "-XX:MaxTenuringThreshold=2");
+    g_assert_cmpuint (a->n_gcs, ==, 57);
+    g_assert_null (find_rule (advice, "survivor-too-small"));
+  }
+  {
+    /* 85% survive each age: no age where they live on, silent */
+    g_autoptr(TmTrace) t = build (g, 60, "Serial", NULL);
+    g_autoptr(GPtrArray) advice = NULL;
+    add_ages (t, MIB, 0.85, 0.85, 15, 15, 64);
+    g_assert_true (tm_age_curve_compute (t, 0, 0, &ac));
+    g_assert_cmpuint (ac.stable_age, ==, 0);
+    advice = tm_advise (t, 0, 0, NULL);
+    g_assert_null (find_rule (advice, "tenuring-threshold"));
+  }
+  {
+    /* they live on, but only 64 KiB of them: copying them costs nothing */
+    g_autoptr(TmTrace) t = build (g, 60, "Serial", NULL);
+    g_autoptr(GPtrArray) advice = NULL;
+    add_ages (t, 40 * 1024, 0.6, 1.0, 4, 15, 64);
+    advice = tm_advise (t, 0, 0, NULL);
+    g_assert_null (find_rule (advice, "tenuring-threshold"));
+  }
+}
+
+/* The threshold pinned at 1 because 3 MiB of survivors exceed the desired
+ * 1 MiB: survivor space 3 times too small. */
+static void
+test_survivor_too_small (void)
+{
+  g_autofree Gc *g = steady (60);
+
+  {
+    g_autoptr(TmTrace) t = build (g, 60, "Serial", NULL);
+    g_autoptr(GPtrArray) advice = NULL;
+    const TmAdvice *a;
+    add_ages (t, 3 * MIB, 0.5, 0.5, 15, 1, 1);
+    advice = tm_advise (t, 0, 0, NULL);
+    a = find_rule (advice, "survivor-too-small");
+    g_assert_nonnull (a);
+    g_assert_cmpuint (a->n_gcs, ==, 57);
+    /* 3x: 10 / (r + 2) * 1.6 >= 3 for r = 3 */
+    g_assert_cmpstr (a->flags, ==, "-XX:SurvivorRatio=3 -XX:TargetSurvivorRatio=80");
+  }
+  {
+    /* within the desired size: the threshold stays, silent */
+    g_autoptr(TmTrace) t = build (g, 60, "Serial", NULL);
+    g_autoptr(GPtrArray) advice = NULL;
+    add_ages (t, 3 * MIB, 0.5, 0.5, 15, 15, 8);
+    advice = tm_advise (t, 0, 0, NULL);
+    g_assert_null (find_rule (advice, "survivor-too-small"));
+    g_assert_null (find_rule (advice, "tenuring-threshold"));
+  }
+}
+
+/* A recording with lifetimes: GCs 10, 20, ... 60 are full, the others
+ * young, MaxTenuringThreshold=4 on the command line.  Before each of GCs
+ * 1-30: 50 objects that die at once, 10 of 100 KiB promoted after 4 young
+ * GCs and freed by the next full GC (or, `late`, by the one after), 5 of
+ * 100 KiB that live on. */
+static TmTrace *
+build_lifetimes (gboolean late)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("lifetimes.tmtrace", "tmtrace");
+  TmTraceHeader h = { .version = 1, .vm_name = "HotSpot", .vm_version = "17",
+                      .command_line = "java -Xmx64m -XX:MaxTenuringThreshold=4 App", .pointer_size = 8 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GHashTable) deaths = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                                        (GDestroyNotify) g_array_unref);
+  guint64 id = 0, t = 0;
+
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_type (b, 1, "byte[]", 0, &error));
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", &error));
+  g_assert_true (tm_trace_builder_space (b, OLD, TM_SPACE_KIND_OLD, "Old", &error));
+  for (guint g = 1; g <= 60; g++)
+    {
+      TmSpaceUsageRecord u = { OLD, 10 * MIB, 10 * MIB, 64 * MIB };
+      GArray *dead = g_hash_table_lookup (deaths, GUINT_TO_POINTER (g));
+      if (g <= 30)
+        {
+          /* promoted at the 4th young GC from GC g on, freed by the full GC after it */
+          guint young = 0, p = g, d;
+          for (p = g; young < 4; p++)
+            young += p % 10 ? 1 : 0;
+          p--;
+          d = (p / 10 + 1 + (late ? 1 : 0)) * 10;
+          for (guint k = 0; k < 65; k++)
+            {
+              guint die = k < 50 ? g : k < 60 ? d : 0;
+              g_assert_true (tm_trace_builder_alloc (b, ++id, 1, 0, 1, k < 50 ? 64 : 100 * 1024, 0, 0, &error));
+              if (die > 0 && die <= 60)
+                {
+                  GArray *a = g_hash_table_lookup (deaths, GUINT_TO_POINTER (die));
+                  if (a == NULL)
+                    g_hash_table_insert (deaths, GUINT_TO_POINTER (die), a = g_array_new (FALSE, FALSE, sizeof (guint64)));
+                  g_array_append_val (a, id);
+                }
+            }
+          dead = g_hash_table_lookup (deaths, GUINT_TO_POINTER (g));
+        }
+      t += 100 * MS;
+      g_assert_true (tm_trace_builder_gc_start (b, g, t, g % 10 ? TM_GC_KIND_MINOR : TM_GC_KIND_MAJOR, "G1",
+                                                "Allocation Failure", &error));
+      t += 5 * MS;
+      g_assert_true (tm_trace_builder_gc_end (b, g, t, 5 * MS, 1, &u, &error));
+      if (dead != NULL)
+        g_assert_true (tm_trace_builder_deaths (b, g, (guint64 *) (gpointer) dead->data, dead->len, &error));
+    }
+  tm_trace_builder_end (b, id, 0, 60, t);
+  return tm_trace_builder_finish (b);
+}
+
+static void
+test_premature_promotion_lifetimes (void)
+{
+  {
+    g_autoptr(TmTrace) t = build_lifetimes (FALSE);
+    g_autoptr(GPtrArray) advice = NULL;
+    TmPromotionLifetimes pl;
+    const TmAdvice *a;
+
+    g_assert_cmpuint (tm_trace_tenuring_threshold (t), ==, 4);
+    /* a recorder's META wins over the command line */
+    g_hash_table_insert (t->meta, g_strdup ("jvm.MaxTenuringThreshold"), g_strdup ("6"));
+    g_assert_cmpuint (tm_trace_tenuring_threshold (t), ==, 6);
+    g_hash_table_remove (t->meta, "jvm.MaxTenuringThreshold");
+    g_assert_true (tm_promotion_lifetimes (t, 0, 0, 4, &pl));
+    g_assert_cmpuint (pl.n_young, ==, 54);
+    g_assert_cmpuint (pl.n_old, ==, 6);
+    g_assert_cmpuint (pl.promoted_objects, ==, 450);
+    g_assert_cmpuint (pl.soon_objects, ==, 300);
+    g_assert_cmpuint (pl.soon_bytes, ==, 300 * 100 * 1024);
+    /* ages at death: 4 to 12 young GCs, three quarters 10 or less */
+    g_assert_cmpuint (pl.soon_age_p75, ==, 10);
+    g_assert_cmpuint (pl.soon_gcs->len, ==, 4);
+    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 0), ==, 10);
+    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 3), ==, 40);
+    tm_promotion_lifetimes_clear (&pl);
+
+    advice = tm_advise (t, 0, 0, NULL);
+    a = find_rule (advice, "premature-promotion");
+    g_assert_nonnull (a);
+    g_assert_cmpstr (a->flags, ==, "-XX:MaxTenuringThreshold=11");
+    g_assert_cmpuint (a->n_gcs, ==, 4);
+    g_assert_nonnull (strstr (a->finding, "67%"));
+
+    /* a window that ends before the first of them is freed: nothing died yet */
+    g_ptr_array_unref (g_steal_pointer (&advice));
+    advice = tm_advise (t, 1, 9, NULL);
+    g_assert_null (find_rule (advice, "premature-promotion"));
+  }
+  {
+    /* the medium objects outlive one full GC after promotion: silent */
+    g_autoptr(TmTrace) t = build_lifetimes (TRUE);
+    g_autoptr(GPtrArray) advice = tm_advise (t, 0, 0, NULL);
+    g_assert_null (find_rule (advice, "premature-promotion"));
+  }
+}
+
+/* Real JDK 17 logs of tests/data/advice/Survivors.java (README there):
+ * each mode gives the advice its survivors call for, and no other about
+ * survivors. */
+static void
+test_age_logs (void)
+{
+  static const struct { const char *file; const char *rule; const char *flags; } cases[] = {
+    { "jdk17-longlived-SerialGC-age.log.gz", "tenuring-threshold", "-XX:MaxTenuringThreshold=2" },
+    { "jdk17-longlived-G1GC-age.log.gz", "tenuring-threshold", "-XX:MaxTenuringThreshold=2" },
+    { "jdk17-medium-SerialGC-age.log.gz", "survivor-too-small", "-XX:TargetSurvivorRatio=80" },
+    { "jdk17-medium-G1GC-age.log.gz", "survivor-too-small", "-XX:TargetSurvivorRatio=80" },
+    { "jdk17-short-SerialGC-age.log.gz", NULL, NULL },
+  };
+  static const char *const age_rules[] = { "tenuring-threshold", "survivor-too-small", "survivor-overflow",
+                                           "premature-promotion" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "advice", cases[i].file, NULL);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTrace) t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+      g_autoptr(GPtrArray) advice = NULL;
+
+      g_assert_no_error (error);
+      advice = tm_advise (t, 0, 0, NULL);
+      for (guint r = 0; r < G_N_ELEMENTS (age_rules); r++)
+        {
+          const TmAdvice *a = find_rule (advice, age_rules[r]);
+          g_test_message ("%s %s: %s", cases[i].file, age_rules[r], a ? a->finding : "-");
+          if (cases[i].rule && g_str_equal (age_rules[r], cases[i].rule))
+            {
+              g_assert_nonnull (a);
+              g_assert_nonnull (strstr (a->flags, cases[i].flags));
+            }
+          else
+            g_assert_null (a);
+        }
+    }
+}
+
 /* Parallel with full GC pauses of 300 ms: only for the latency goal. */
 static void
 test_latency_pauses (void)
@@ -541,6 +799,10 @@ main (int argc, char **argv)
   g_test_add_func ("/advice/young-too-small", test_young_too_small);
   g_test_add_func ("/advice/premature-promotion", test_premature_promotion);
   g_test_add_func ("/advice/survivor-overflow", test_survivor_overflow);
+  g_test_add_func ("/advice/tenuring-threshold", test_tenuring_threshold);
+  g_test_add_func ("/advice/survivor-too-small", test_survivor_too_small);
+  g_test_add_func ("/advice/age-logs", test_age_logs);
+  g_test_add_func ("/advice/premature-promotion-lifetimes", test_premature_promotion_lifetimes);
   g_test_add_func ("/advice/latency-pauses", test_latency_pauses);
   return g_test_run ();
 }

@@ -96,6 +96,22 @@ assert t['footprint'] == {'config': 'collector=Serial heap=1.5x', 'conditions': 
 "$cli" advise --json --no-kb "$logs/jdk17-g1.log" | python3 -c "import json,sys; assert 'similar' not in json.load(sys.stdin)" \
   || fail "--no-kb"
 
+# age tables of real JDK 17 logs (tests/data/advice/README.md): survivors
+# that live on from age 2 at threshold 15, a threshold pinned at 1, and
+# short-lived survivors with no advice; a window of the first 30 GCs too
+rules "$adv/jdk17-longlived-SerialGC-age.log.gz" > /dev/null
+json "$dir/a.json" "
+a = [x for x in d['advice'] if x['rule'] == 'tenuring-threshold']
+assert len(a) == 1 and a[0]['flags'] == '-XX:MaxTenuringThreshold=2', d['advice']
+assert a[0]['n_gcs'] >= 80 and 'reach age 2' in a[0]['finding'] and 'ages 2 to 14' in a[0]['finding']
+" || fail "tenuring-threshold"
+r=$(rules --from-gc 1 --to-gc 30 "$adv/jdk17-longlived-SerialGC-age.log.gz")
+grep -qw tenuring-threshold <<< "$r" || fail "tenuring-threshold in a window: $r"
+r=$(rules "$adv/jdk17-medium-SerialGC-age.log.gz")
+grep -qw survivor-too-small <<< "$r" || fail "survivor-too-small: $r"
+grep -qw tenuring-threshold <<< "$r" && fail "medium: tenuring-threshold"
+[ -z "$(rules "$adv/jdk17-short-SerialGC-age.log.gz")" ] || fail "short-lived survivors got advice"
+
 # usage and input errors
 set +e
 "$cli" advise --goal speed "$logs/jdk17-g1.log" 2>/dev/null; [ $? = 1 ] || fail "bad goal exit"

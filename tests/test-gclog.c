@@ -57,6 +57,9 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-nanos.log", 12, 12, 0, 0, 0, G_GUINT64_CONSTANT (13021000), "Serial" },
   { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
   { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
+  { "jdk21-zgc-generational.log", 5, 3, 0, 0, 2, G_GUINT64_CONSTANT (205000), "ZGC" },
+  /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
+  { "local-jdk17-zgc-debug.log", 7, 0, 0, 0, 7, G_GUINT64_CONSTANT (489000), "ZGC" },
   /* README "Added later": one file per shape that was misread */
   { "legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt", 2, 1, 0, 0, 1, G_GUINT64_CONSTANT (2074800), "CMS" },
   { "legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (46745120), "G1" },
@@ -290,6 +293,245 @@ test_heap_values (void)
     g_assert_cmpuint (tm_trace_gc (t, 3)->end_ns - tm_trace_gc (t, 3)->start_ns, ==, 521043000);
     g_assert_cmpuint (tm_trace_gc (t, 3)->start_ns, <, tm_trace_gc (t, 2)->start_ns);
   }
+}
+
+static const TmGcPhase *
+find_phase (const TmTrace *t, const char *name, gint64 gc_id, guint *count)
+{
+  const TmGcPhase *found = NULL;
+
+  *count = 0;
+  for (guint i = 0; i < t->gc_phases->len; i++)
+    {
+      const TmGcPhase *ph = &g_array_index (t->gc_phases, TmGcPhase, i);
+      if (g_str_equal (ph->name, name) && (gc_id < 0 || ph->jvm_gc_id == gc_id))
+        {
+          (*count)++;
+          found = found ? found : ph;
+        }
+    }
+  return found;
+}
+
+static guint64
+meta_u64 (const TmTrace *t, const char *key)
+{
+  return g_ascii_strtoull (g_hash_table_lookup (t->meta, key), NULL, 10);
+}
+
+/* JDK 21 generational ZGC: each phase keeps its generation ("y:" in a
+ * minor collection, "Y:" and "O:" in a major one), each generation of a
+ * major collection is a span inside it, and debug-level sub-phases nest
+ * in the phases logged at info instead of counting twice. */
+static void
+test_generational_zgc (void)
+{
+  g_autoptr(TmTrace) t = load ("jdk21-zgc-generational.log");
+  const TmGcPhase *ph;
+  guint n;
+
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "true");
+  g_assert_cmpuint (meta_u64 (t, "gclog.max_heap"), ==, MB (1024));
+  /* GC(2) Major Collection (Proactive) 400M(39%)->210M(20%), Y 0.020 +
+   * 0.015 + 0.014 and O 0.018 + 0.011 ms; GC(3) ends inside it */
+  g_assert_cmpuint (tm_trace_gc (t, 3)->kind, ==, TM_GC_KIND_MINOR);
+  g_assert_cmpuint (tm_trace_gc (t, 3)->pause_ns, ==, 24000);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->kind, ==, TM_GC_KIND_CONCURRENT);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->pause_ns, ==, 78000);
+  g_assert_cmpuint (tm_trace_gc (t, 4)->used_before, ==, MB (400));
+  g_assert_cmpuint (tm_trace_gc (t, 4)->used_after, ==, MB (210));
+  g_assert_cmpuint (tm_trace_gc (t, 4)->committed_after, ==, MB (512));
+  g_assert_cmpstr (tm_trace_gc (t, 4)->cause, ==, "Proactive");
+  g_assert_cmpstr (tm_trace_gc (t, 5)->cause, ==, "Allocation Stall");
+
+  /* minor collections' "y:" and the major ones' "Y:" are the young generation */
+  ph = find_phase (t, "Y: Pause Mark Start", -1, &n);
+  g_assert_cmpuint (n, ==, 5);
+  ph = find_phase (t, "O: Pause Mark End", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->kind, ==, TM_GC_PHASE_PAUSE);
+  g_assert_cmpuint (ph->end_ns - ph->start_ns, ==, 18000);
+  g_assert_null (find_phase (t, "Pause Mark Start", -1, &n));
+  ph = find_phase (t, "O: Concurrent Mark", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->end_ns, ==, G_GUINT64_CONSTANT (1150000000));
+
+  /* the generations of the two major collections, inside their cycles */
+  find_phase (t, "Young Generation", -1, &n);
+  g_assert_cmpuint (n, ==, 2);
+  ph = find_phase (t, "Old Generation", 2, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->kind, ==, TM_GC_PHASE_CYCLE);
+  g_assert_cmpuint (ph->depth, ==, 1);
+  g_assert_cmpuint (ph->start_ns, ==, G_GUINT64_CONSTANT (1040000000));
+  g_assert_cmpuint (ph->end_ns, ==, G_GUINT64_CONSTANT (1180000000));
+
+  /* debug sub-phases nest; the info phases sum to 264.115 ms */
+  ph = find_phase (t, "Y: Concurrent Mark Roots", 0, &n);
+  g_assert_nonnull (ph);
+  g_assert_cmpuint (ph->depth, ==, 1);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_phases"), ==, 27);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 264115000);
+  find_phase (t, "Allocation Stall", -1, &n);
+  g_assert_cmpuint (n, ==, 1);
+
+  {
+    /* JDK 17 -Xlog:gc*=debug: 42 info-level concurrent phases, 65.289 ms
+     * (the debug ones have start lines and nest in them) */
+    g_autoptr(TmTrace) d = load ("local-jdk17-zgc-debug.log");
+    g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_phases"), ==, 42);
+    g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_ns"), ==, 65289000);
+    for (guint i = 0; i < d->gc_phases->len; i++)
+      {
+        const TmGcPhase *x = &g_array_index (d->gc_phases, TmGcPhase, i);
+        if (g_str_has_prefix (x->name, "Concurrent Roots") || g_str_has_prefix (x->name, "Concurrent Mark Try"))
+          g_assert_cmpuint (x->depth, >=, 1);
+        else if (x->kind == TM_GC_PHASE_CONCURRENT && g_str_equal (x->name, "Concurrent Relocate"))
+          g_assert_cmpuint (x->depth, ==, 0);
+      }
+  }
+}
+
+/* Age tables: -Xlog:gc+age=trace (JDK 17, real) and the JDK 8
+ * -XX:+PrintTenuringDistribution lines inside ParNew and G1 records. */
+static void
+test_age_tables (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "advice", "jdk17-longlived-SerialGC-age.log.gz", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import (path, NULL, NULL, NULL, &error);
+  const TmGcAges *a;
+
+  g_assert_no_error (error);
+  /* 84 "Pause Young" lines, each with its table */
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 84);
+  g_assert_nonnull (t->gc_ages);
+  g_assert_cmpuint (t->gc_ages->len, ==, 84);
+  a = &g_array_index (t->gc_ages, TmGcAges, 1);
+  g_assert_cmpuint (a->gc, ==, 2);
+  g_assert_cmpuint (a->threshold, ==, 15);
+  g_assert_cmpuint (a->max_threshold, ==, 15);
+  g_assert_cmpuint (a->desired_survivor, ==, 8388608);
+  g_assert_cmpuint (a->bytes[1], ==, 365864);
+  g_assert_cmpuint (a->bytes[2], ==, 746360);
+  g_assert_cmpuint (a->bytes[3], ==, 0);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+
+  {
+    static const char parnew[] =
+      "2014-07-24T09:47:44.452+0200: 0.452: [GC (Allocation Failure) 2014-07-24T09:47:44.452+0200: 0.452: [ParNew\n"
+      "Desired survivor size 1114112 bytes, new threshold 1 (max 6)\n"
+      "- age   1:    2209784 bytes,    2209784 total\n"
+      ": 19136K->2176K(19136K), 0.0123000 secs] 19136K->5000K(63360K), 0.0124000 secs] "
+      "[Times: user=0.02 sys=0.00, real=0.01 secs] \n"
+      "2014-07-24T09:47:44.652+0200: 0.652: [GC (Allocation Failure) 2014-07-24T09:47:44.652+0200: 0.652: [ParNew\n"
+      "Desired survivor size 1114112 bytes, new threshold 6 (max 6)\n"
+      "- age   1:     100000 bytes,     100000 total\n"
+      "- age   2:      50000 bytes,     150000 total\n"
+      ": 19136K->150K(19136K), 0.0023000 secs] 21960K->3000K(63360K), 0.0024000 secs] "
+      "[Times: user=0.00 sys=0.00, real=0.00 secs] \n";
+    g_autoptr(TmTrace) l = tm_gclog_import_bytes ((const guint8 *) parnew, sizeof parnew - 1, "parnew.log", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_trace_n_gcs (l), ==, 2);
+    g_assert_cmpuint (l->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (l, 1)->pause_ns, ==, 12400000);
+    g_assert_cmpuint (l->gc_ages->len, ==, 2);
+    a = &g_array_index (l->gc_ages, TmGcAges, 0);
+    g_assert_cmpuint (a->gc, ==, 1);
+    g_assert_cmpuint (a->threshold, ==, 1);
+    g_assert_cmpuint (a->max_threshold, ==, 6);
+    g_assert_cmpuint (a->desired_survivor, ==, 1114112);
+    g_assert_cmpuint (a->bytes[1], ==, 2209784);
+    a = &g_array_index (l->gc_ages, TmGcAges, 1);
+    g_assert_cmpuint (a->gc, ==, 2);
+    g_assert_cmpuint (a->bytes[2], ==, 50000);
+  }
+  {
+    static const char g1[] =
+      "0.234: [GC pause (G1 Evacuation Pause) (young)\n"
+      "Desired survivor size 1048576 bytes, new threshold 15 (max 15)\n"
+      "- age   1:     305560 bytes,     305560 total\n"
+      ", 0.0041467 secs]\n"
+      "   [Parallel Time: 3.5 ms, GC Workers: 4]\n"
+      "   [Eden: 12.0M(12.0M)->0.0B(11.0M) Survivors: 0.0B->2048.0K Heap: 12.0M(256.0M)->1020.5K(256.0M)]\n"
+      " [Times: user=0.01 sys=0.00, real=0.00 secs] \n";
+    g_autoptr(TmTrace) l = tm_gclog_import_bytes ((const guint8 *) g1, sizeof g1 - 1, "g1.log", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_trace_n_gcs (l), ==, 1);
+    g_assert_cmpuint (l->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (l, 1)->used_before, ==, MB (12));
+    g_assert_cmpuint (l->gc_ages->len, ==, 1);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).bytes[1], ==, 305560);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).threshold, ==, 15);
+  }
+  {
+    /* no age lines: no tables */
+    g_autoptr(TmTrace) l = load ("jdk17-serial.log");
+    g_assert_null (l->gc_ages);
+  }
+}
+
+/* JDK 11-16 ZGC with gc+phases=debug: "Pause Roots ..." sub-phases of
+ * Pause Mark Start are inside it, not pauses of their own; the cycle
+ * line has no duration. */
+static void
+test_zgc11_debug (void)
+{
+  static const char log[] =
+    "[0.018s][info][gc     ] Using The Z Garbage Collector\n"
+    "[0.250s][info][gc,start ] GC(0) Garbage Collection (Warmup)\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots Setup 0.004ms\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots ClassLoaderDataGraph 0.052ms\n"
+    "[0.250s][debug][gc,phases] GC(0) Pause Roots 0.210ms\n"
+    "[0.250s][info ][gc,phases] GC(0) Pause Mark Start 0.512ms\n"
+    "[0.260s][debug][gc,phases] GC(0) Concurrent Mark Try Flush 0.020ms\n"
+    "[0.260s][info ][gc,phases] GC(0) Concurrent Mark 9.800ms\n"
+    "[0.260s][info ][gc,phases] GC(0) Pause Mark End 0.203ms\n"
+    "[0.264s][info ][gc,phases] GC(0) Pause Relocate Start 0.300ms\n"
+    "[0.268s][info ][gc,phases] GC(0) Concurrent Relocate 3.900ms\n"
+    "[0.268s][info ][gc,heap  ] GC(0)                Mark Start          Mark End        Relocate Start      Relocate End"
+    "           High               Low\n"
+    "[0.268s][info ][gc,heap  ] GC(0)  Capacity:      128M (12%)         128M (12%)         128M (12%)         128M (12%)"
+    "         128M (12%)         128M (12%)\n"
+    "[0.268s][info ][gc       ] GC(0) Garbage Collection (Warmup) 104M(10%)->30M(3%)\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "zgc11.log", &error);
+  guint n;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 512000 + 203000 + 300000);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (104));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (30));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->committed_after, ==, MB (128));
+  g_assert_null (find_phase (t, "Pause Roots", -1, &n));
+  g_assert_cmpuint (find_phase (t, "Concurrent Mark Try Flush", 0, &n)->depth, ==, 1);
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 13700000);
+}
+
+/* A message of the gc tags that spans lines (JDK 17 G1 at trace level)
+ * continues on indented, undecorated lines: not program output. */
+static void
+test_continuation (void)
+{
+  static const char log[] =
+    "[0.111s][info ][gc,start             ] GC(0) Pause Young (Normal) (G1 Evacuation Pause)\n"
+    "[0.111s][trace][gc,task              ] GC(0) WorkerPolicy::calc_default_active_workers() : active_workers(): 1"
+    "  new_active_workers: 2  prev_active_workers: 1\n"
+    " active_workers_by_JT: 2  active_workers_by_heap_size: 2\n"
+    "[0.111s][info ][gc,task              ] GC(0) Using 2 workers of 2 for evacuation\n"
+    "[0.118s][info ][gc                   ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 7M->3M(48M) 6.843ms\n"
+    "program output\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "cont.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 6843000);
+  /* only the unindented line is reported */
+  g_assert_cmpuint (t->warnings->len, ==, 1);
+  g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 6: 1 lines are not unified"));
 }
 
 /* The values README.md's "Added later" table gives for each shape. */
@@ -738,6 +980,10 @@ main (int argc, char **argv)
     }
   g_test_add_func ("/gclog/heap-values", test_heap_values);
   g_test_add_func ("/gclog/added-later", test_added_later);
+  g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
+  g_test_add_func ("/gclog/age-tables", test_age_tables);
+  g_test_add_func ("/gclog/continuation", test_continuation);
+  g_test_add_func ("/gclog/zgc11-debug", test_zgc11_debug);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);

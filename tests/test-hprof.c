@@ -243,6 +243,85 @@ test_written (gconstpointer data)
   check_test_heap (tz, id_size);
 }
 
+/* Enough references (1.2 M) that they are resolved in two halves at once:
+ * a chain of N nodes with an array of all of them in the middle of the
+ * dump, every 1000th link pointing outside the dump.  Counts, edges and
+ * their labels on both sides of the middle are known. */
+static void
+test_many_references (void)
+{
+  const guint32 n = 600000;
+  const guint64 node_class = 0x108, array_class = 0x118, array = 0x10, dangle = 0x7000000000;
+  HwField next_field[] = { { 21, 2, 0 } };
+  g_autofree guint64 *elems = g_new (guint64, n);
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmHeapGraph) g = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL, *label = NULL;
+  guint64 dangling = 0;
+  guint32 va, v1, v2, at[] = { 17, n / 2 + 1234, n - 3 };
+  HprofW w;
+
+  hw_begin (&w, 8, TRUE, 1000);
+  hw_utf8 (&w, 11, "java/lang/Object");
+  hw_utf8 (&w, 12, "Node");
+  hw_utf8 (&w, 14, "[LNode;");
+  hw_utf8 (&w, 21, "next");
+  hw_load_class (&w, 1, HW_OBJECT, 11);
+  hw_load_class (&w, 2, node_class, 12);
+  hw_load_class (&w, 3, array_class, 14);
+  hw_heap_begin (&w, 0);
+  hw_class_dump (&w, HW_OBJECT, 0, 0, 0, NULL, 0, NULL, 0);
+  hw_class_dump (&w, node_class, HW_OBJECT, 0, 8, NULL, 0, next_field, 1);
+  hw_class_dump (&w, array_class, HW_OBJECT, 0, 0, NULL, 0, NULL, 0);
+  hw_u1 (&w, 0x01); hw_id (&w, array); hw_id (&w, 0x9999);     /* JNI global */
+  for (guint32 i = 0; i < n; i++)
+    elems[i] = 0x100000 + 16 * (guint64) i;
+  for (guint32 i = 0; i < n; i++)
+    {
+      guint64 next = i + 1 == n ? 0 : i % 1000 == 999 ? dangle + i : elems[i + 1];
+      if (i == n / 2)
+        hw_obj_array (&w, array, array_class, elems, n);   /* refers forward too */
+      hw_instance (&w, elems[i], node_class, 8);
+      hw_id (&w, next);
+      dangling += next >= dangle;
+    }
+  hw_heap_end (&w);
+  hw_finish (&w);
+  bytes = g_byte_array_free_to_bytes (w.out);
+  path = write_file ("many.hprof", bytes);
+  t = load (path);
+
+  g_assert_cmpuint (t->n_objects, ==, n + 1 + 3);
+  label = g_strdup_printf ("%" G_GUINT64_FORMAT, dangling);
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "hprof.dangling_references"), ==, label);
+  g_clear_pointer (&label, g_free);
+  g_assert_cmpuint (dangling, ==, (n - 1) / 1000);
+  /* every node through the array, the array, the class objects */
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_objects, ==, n + 1 + 3);
+
+  g = tm_heap_graph_read (t, 1, NULL, &error);
+  g_assert_no_error (error);
+  /* array -> every node, node -> next (not the dangling ones), two
+   * classes -> their superclass */
+  g_assert_cmpuint (g->n_edges, ==, n + (n - 1 - dangling) + 2);
+  g_assert_true (tm_heap_graph_node_for_object (g, 3 + n / 2, &va));   /* objects: 3 classes, n/2 nodes, the array */
+  for (guint k = 0; k < G_N_ELEMENTS (at); k++)
+    {
+      guint32 i = at[k], row = 3 + i + (i >= n / 2 ? 1 : 0);
+      g_autofree char *want = g_strdup_printf ("[%u]", i);
+      g_assert_true (tm_heap_graph_node_for_object (g, row, &v1));
+      g_assert_true (tm_heap_graph_node_for_object (g, row + 1 + (i + 1 == n / 2), &v2));
+      label = tm_heap_graph_edge_label (g, va, v1);
+      g_assert_cmpstr (label, ==, want);
+      g_clear_pointer (&label, g_free);
+      label = tm_heap_graph_edge_label (g, v1, v2);
+      g_assert_cmpstr (label, ==, "next");
+      g_clear_pointer (&label, g_free);
+    }
+}
+
 static void
 test_unknown_subrecord (void)
 {
@@ -523,7 +602,8 @@ cancel_at_progress (double fraction, gpointer data)
 static void
 test_jvm_cancel_late (void)
 {
-  const double at[] = { 0.5, 0.8, 0.86 };
+  /* resolving (0.77-0.85 of the progress), then marking from 0.85 */
+  const double at[] = { 0.5, 0.8, 0.85 };
 
   if (jvm_dump2 == NULL)
     {
@@ -541,6 +621,61 @@ test_jvm_cancel_late (void)
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_assert_false (c.backwards);
     }
+}
+
+/* The builder's graph in one piece (what the importer hands over): a
+ * chain from the root through the first half of the objects, the second
+ * half unreached.  A cancelled marking leaves the GC without a graph. */
+static void
+test_graph_csr_cancel (void)
+{
+  const guint32 n = 200000, half = n / 2;
+  g_autofree guint32 *types = g_new (guint32, n);
+  g_autofree guint64 *sizes = g_new (guint64, n);
+  g_autofree guint32 *off = g_new (guint32, n + 1);
+  g_autofree guint32 *dst = g_new (guint32, n);
+  g_autoptr(GCancellable) cancel = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  const guint32 root = 0;
+  TmTraceHeader h = { .version = 1, .vm_name = "test", .vm_version = "", .command_line = "",
+                      .pointer_size = 8, .flags = TM_TRACE_FLAG_GRAPHS };
+  TmTraceBuilder *b = tm_trace_builder_new ("(memory)", "test");
+  g_autoptr(TmTrace) t = NULL;
+  guint32 m = 0;
+
+  tm_trace_builder_header (b, &h);
+  tm_trace_builder_keep_all_rows (b);
+  g_assert_true (tm_trace_builder_type (b, 7, "Node", 0, NULL));
+  for (guint32 i = 0; i < n; i++)
+    {
+      types[i] = 7;
+      sizes[i] = 16 + 8 * (i % 2);
+      off[i] = m;
+      if (i + 1 < half)
+        dst[m++] = i + 1;
+    }
+  off[n] = m;
+  g_assert_true (tm_trace_builder_alloc_run (b, 1, n, types, sizes, NULL));
+  g_assert_true (tm_trace_builder_gc_start (b, 1, 10, TM_GC_KIND_MAJOR, "heap dump", "test", NULL));
+  g_assert_true (tm_trace_builder_gc_end (b, 1, 10, 0, 0, NULL, NULL));
+
+  g_cancellable_cancel (cancel);
+  g_assert_false (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+
+  g_cancellable_reset (cancel);
+  g_assert_true (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_no_error (error);
+  tm_trace_builder_end (b, n, 0, 1, 10);
+  t = tm_trace_builder_finish (b);
+  g_assert_cmpuint (t->n_objects, ==, n);
+  g_assert_true (tm_trace_gc (t, 1)->has_graph);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_objects, ==, half);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->reachable_bytes, ==, (guint64) half * 20);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->live_objects, ==, half);
+  g_assert_cmpuint (t->obj_death[half - 1], ==, TM_ALIVE);
+  g_assert_cmpuint (t->obj_death[half], ==, 1);
 }
 
 /* ---- the root-path classifier ------------------------------------------ */
@@ -592,7 +727,8 @@ test_root_classify_written (void)
 static void
 test_addr_index (gconstpointer data)
 {
-  guint n_runs_wanted = GPOINTER_TO_UINT (data);
+  guint n_runs_wanted = GPOINTER_TO_UINT (data) & 0xffff;
+  gboolean odd = GPOINTER_TO_UINT (data) >> 16;   /* addresses that 4-byte keys cannot hold */
   g_autoptr(GRand) rand = g_rand_new_with_seed (23 + n_runs_wanted);
   g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   HprofAddrIndex x = { 0 };
@@ -603,6 +739,9 @@ test_addr_index (gconstpointer data)
   /* runs: slices of a shuffled set of ascending blocks, some repeated */
   for (guint i = 0; i < n; i++)
     addr[i] = 0x100000 + (guint64) i * 16 * (1 + i % 3);
+  if (odd)
+    for (guint i = 1000; i < n; i += 1000)
+      addr[i] += i % 3000 == 0 ? G_GUINT64_CONSTANT (1) << 40 : 4;
   for (guint r = 0; r < n_runs_wanted; r++)
     {
       guint a = g_rand_int_range (rand, 0, n), b = g_rand_int_range (rand, 0, n);
@@ -667,13 +806,17 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/addr-index/ascending", GUINT_TO_POINTER (0), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/few-runs", GUINT_TO_POINTER (8), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/many-runs", GUINT_TO_POINTER (3000), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/ascending-wide", GUINT_TO_POINTER (0x10000), test_addr_index);
+  g_test_add_data_func ("/hprof/addr-index/many-runs-wide", GUINT_TO_POINTER (0x10000 | 3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
+  g_test_add_func ("/hprof/written/many-references", test_many_references);
   g_test_add_func ("/hprof/root-classify/written", test_root_classify_written);
   g_test_add_func ("/hprof/every-cut", test_every_cut);
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);
   g_test_add_func ("/hprof/jvm/counts-retained-path", test_jvm);
   g_test_add_func ("/hprof/jvm/gzip-and-two-dumps", test_jvm_gzip_growth);
   g_test_add_func ("/hprof/jvm/cancel-late", test_jvm_cancel_late);
+  g_test_add_func ("/hprof/builder/graph-csr-cancel", test_graph_csr_cancel);
   if (!g_getenv ("TM_TEST_NO_JVM"))
     make_jvm_dumps ();
   ret = g_test_run ();

@@ -129,6 +129,24 @@ test_histogram (void)
   g_assert_cmpuint (h.n_pauses, <, 196);
 }
 
+/* The memory chart, 800 x 300, from t0 (to t1 unless 0). */
+static cairo_surface_t *
+render_memory (TmTimelineModel *m, double t0, double t1, TmChartLayout *l)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 300);
+  cairo_t *cr = cairo_create (surface);
+  TmChartOptions o;
+
+  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 800, 300);
+  o.view_start_ns = t0;
+  if (t1 > 0)
+    o.view_end_ns = t1;
+  tm_chart_render (cr, m, &o, l);
+  cairo_destroy (cr);
+  cairo_surface_flush (surface);
+  return surface;
+}
+
 /* ZGC: the pause chart shows the three single pauses of the cycle
  * (8, 11 and 6 µs), not the cycle's sum; the lane marks the stalls. */
 static void
@@ -136,9 +154,7 @@ test_zgc_lane (void)
 {
   g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
   g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
-  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 800, 300);
-  cairo_t *cr = cairo_create (surface);
-  TmChartOptions o;
+  cairo_surface_t *surface;
   TmChartLayout l;
   double lane;
   int stall_x;
@@ -151,11 +167,7 @@ test_zgc_lane (void)
   g_assert_true (tm_chart_has_phase_lane (m));
   g_assert_cmpfloat (tm_timeline_model_first_event (m), ==, 200343e6);
 
-  tm_chart_options_init (&o, TM_CHART_MEMORY, m, 800, 300);
-  o.view_start_ns = tm_timeline_model_first_event (m);
-  tm_chart_render (cr, m, &o, &l);
-  cairo_destroy (cr);
-  cairo_surface_flush (surface);
+  surface = render_memory (m, tm_timeline_model_first_event (m), 0, &l);
   lane = l.y + l.height + 3;
   /* the concurrent mark (200.344 s to 201.507 s) fills the lane's middle */
   g_assert_true (near (pixel (surface, (int) tm_chart_layout_ns_to_x (&l, 200.9e9), (int) (lane + TM_CHART_PHASE_LANE / 2)),
@@ -169,6 +181,34 @@ test_zgc_lane (void)
   cairo_surface_destroy (surface);
 }
 
+/* Shenandoah: a degenerated GC is a bar of its own colour in the lane,
+ * however short it is at the chart's scale */
+static void
+test_degenerated_marker (void)
+{
+  g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+  g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
+  cairo_surface_t *surface;
+  TmChartLayout l;
+  int deg = -1, lane_y, n_marked = 0;
+  double x;
+
+  for (guint i = 0; i < m->n_phases; i++)
+    if (m->phase_kind[i] == TM_GC_PHASE_DEGENERATED)
+      deg = (int) i;
+  g_assert_cmpint (deg, >=, 0);
+  /* 184.489 ms in a 60 s view: less than 3 px, still 3 px wide */
+  surface = render_memory (m, m->phase_start[deg] - 30e9, m->phase_end[deg] + 30e9, &l);
+  x = tm_chart_layout_ns_to_x (&l, (m->phase_start[deg] + m->phase_end[deg]) / 2);
+  lane_y = (int) (l.y + l.height + 3 + TM_CHART_PHASE_LANE / 2);
+  g_assert_true (near (pixel (surface, (int) floor (x), lane_y), tm_chart_pause_color (TM_PAUSE_DEGENERATED, FALSE), 1.0));
+  for (int dx = -5; dx <= 5; dx++)
+    if (near (pixel (surface, (int) floor (x) + dx, lane_y), tm_chart_pause_color (TM_PAUSE_DEGENERATED, FALSE), 1.0))
+      n_marked++;
+  g_assert_cmpint (n_marked, >=, 3);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -176,5 +216,6 @@ main (int argc, char **argv)
   g_test_add_func ("/render-pauses/bars", test_pause_bars);
   g_test_add_func ("/render-pauses/histogram", test_histogram);
   g_test_add_func ("/render-pauses/zgc-lane", test_zgc_lane);
+  g_test_add_func ("/render-pauses/degenerated-marker", test_degenerated_marker);
   return g_test_run ();
 }

@@ -117,7 +117,7 @@ print_text (const char *path, const TmTrace *trace, const TmWindowParams *params
       return;
     }
 
-  printf ("%-16s %-13s %-11s %-11s %-13s %s\n", "KIND", "GCS", "FROM", "TO", "SCORE", "SUSPICIOUS");
+  printf ("%-16s %-13s %-11s %-11s %-13s %s\n", "KIND", heaptrack ? "POINTS" : "GCS", "FROM", "TO", "SCORE", "SUSPICIOUS");
   for (guint i = 0; i < windows->len; i++)
     {
       const TmWindow *w = windows->pdata[i];

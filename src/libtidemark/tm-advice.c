@@ -2,6 +2,7 @@
  * GC configuration advice: one function per rule; see tm-advice.h and
  * docs/advice.md for the thresholds and why they are where they are. */
 #include "tm-advice.h"
+#include "tm-advice-ages.h"
 #include "tm-gc-stats.h"
 #include "tm-windows.h"
 #include "tm-format-util.h"
@@ -278,6 +279,59 @@ frees_half_of_old (Ctx *c, const TmGc *gc)
          && (double) (ob - MIN (ob, oa)) >= 0.5 * (double) ob;
 }
 
+/* From recorded lifetimes: most of what is promoted is freed by the first
+ * old-generation collection after its promotion. */
+static void
+premature_promotion_lifetimes (Ctx *c)
+{
+  TmPromotionLifetimes pl;
+  double share;
+  guint t = tm_trace_tenuring_threshold (c->trace), want;
+  TmAdvice *a;
+  g_autofree char *pb = NULL, *sb = NULL, *young = NULL, *no = NULL;
+
+  if (!tm_promotion_lifetimes (c->trace, c->first, c->last, t, &pl))
+    return;
+  share = pl.promoted_bytes > 0 ? (double) pl.soon_bytes / (double) pl.promoted_bytes : 0;
+  /* half of the promoted bytes, and 1 MiB, die at the first chance */
+  if (pl.n_young < 10 || pl.n_old < 2 || share < 0.5 || pl.soon_bytes < MIB)
+    {
+      tm_promotion_lifetimes_clear (&pl);
+      return;
+    }
+  a = add (c, "premature-promotion", _("Objects promoted too early die in the old generation"),
+           pause_share (c, c->st.pause_total_ns) * share);
+  for (guint i = 0; i < pl.soon_gcs->len; i++)
+    evidence (a, g_array_index (pl.soon_gcs, guint32, i));
+  pb = tm_format_bytes ((double) pl.promoted_bytes);
+  sb = tm_format_bytes ((double) pl.soon_bytes);
+  no = g_strdup_printf ("%" G_GUINT64_FORMAT, pl.promoted_objects);
+  a->finding = g_strdup_printf (_("Of %s promoted after %u young GCs (%s objects, from the recorded lifetimes), "
+                                "%s (%.0f%%) were freed by the first old-generation collection after their "
+                                "promotion: they died at %u young GCs of age or younger (75th percentile)."),
+                                pb, t, no, sb, share * 100, pl.soon_age_p75);
+  /* keep them young until the age most of them die at */
+  want = pl.soon_age_p75 + 1;
+  if (want <= TM_GC_MAX_AGE)
+    {
+      a->action = g_strdup_printf (_("Keep them in the young generation until they die: a tenuring threshold of %u "
+                                   "covers three quarters of them, with survivor space to hold them."), want);
+      a->flags = g_strdup_printf ("-XX:MaxTenuringThreshold=%u", want);
+    }
+  else
+    {
+      /* more young GCs than any threshold: fewer, larger young GCs */
+      double f = (double) want / TM_GC_MAX_AGE;
+      if (c->st.young_committed_bytes > 0)
+        young = jvm_size (round_size (f * (double) c->st.young_committed_bytes));
+      a->action = g_strdup_printf (_("They outlive the highest tenuring threshold (15): a young generation %.1f "
+                                   "times as large makes young GCs that much rarer, so that they die young."), f);
+      a->flags = young ? g_strdup_printf ("-Xmn%s -XX:MaxTenuringThreshold=15", young)
+                       : g_strdup ("-XX:MaxTenuringThreshold=15");
+    }
+  tm_promotion_lifetimes_clear (&pl);
+}
+
 /* Most of what minor GCs keep is promoted, and the old generation then frees it. */
 static void
 rule_premature_promotion (Ctx *c)
@@ -288,6 +342,12 @@ rule_premature_promotion (Ctx *c)
   TmAdvice *a;
   g_autofree char *pr = NULL, *yc = NULL, *flags_mn = NULL;
 
+  /* lifetimes say it object by object; generation sizes only in sum */
+  if (c->trace->n_objects > 0)
+    {
+      premature_promotion_lifetimes (c);
+      return;
+    }
   if (s->n_minor < 10 || s->promoted_bytes <= 0 || s->old_before_bytes <= 0)
     return;
   promo = s->promoted_bytes / (s->promoted_bytes + s->young_freed_bytes);
@@ -377,6 +437,145 @@ rule_survivor_overflow (Ctx *c)
   a->action = g_strdup (_("Allow more survivor space: a lower survivor ratio (the survivor limit is the "
                         "young generation divided by it) and a higher target occupancy."));
   a->flags = g_strdup ("-XX:SurvivorRatio=4 -XX:TargetSurvivorRatio=80");
+}
+
+/* Pause time of the young GCs of the range (what copying survivors costs). */
+static double
+young_pause_ns (Ctx *c)
+{
+  double ns = 0;
+  FOR_GCS (c, gc)
+    if (gc->kind == TM_GC_KIND_MINOR || gc->kind == TM_GC_KIND_MIXED)
+      ns += (double) gc->pause_ns;
+  return ns;
+}
+
+/* Survivors that live on once they reach some age are copied between
+ * the survivor spaces at every young GC until the threshold promotes
+ * them: a lower MaxTenuringThreshold promotes them at once. */
+static void
+rule_tenuring_threshold (Ctx *c, const TmAgeCurve *ac)
+{
+  guint k = ac->stable_age;
+  double recopied = 0, lo = 1, hi = 0;
+  guint last = k;
+  TmAdvice *a;
+  g_autofree char *rb = NULL;
+
+  if (ac->n_tables < 10 || k == 0 || k >= ac->median_threshold || ac->mean_total <= 0)
+    return;
+  for (guint j = k + 1; j <= TM_GC_MAX_AGE; j++)
+    recopied += ac->mean_bytes[j];
+  /* a fifth of what each young GC copies, and 256 KiB (a quarter of a
+   * millisecond of copying), is old survivors copied again */
+  if (recopied < 0.2 * ac->mean_total || recopied < 256 * 1024)
+    return;
+  a = add (c, "tenuring-threshold", _("Long-lived survivors are copied at every young GC before promotion"),
+           recopied / ac->mean_total * pause_share (c, young_pause_ns (c)));
+  FOR_GCS (c, gc)
+    {
+      const TmGcAges *t = tm_trace_gc_ages (c->trace, gc->id);
+      for (guint j = k + 1; t && j <= TM_GC_MAX_AGE; j++)
+        if (t->bytes[j] > 0)
+          {
+            evidence (a, gc->id);
+            break;
+          }
+    }
+  for (guint j = k; j <= TM_GC_MAX_AGE; j++)
+    if (ac->survival[j] >= 0)
+      {
+        lo = MIN (lo, ac->survival[j]);
+        hi = MAX (hi, ac->survival[j]);
+        last = j;
+      }
+  rb = tm_format_bytes (recopied);
+  a->finding = g_strdup_printf (_("In %u young GCs' age tables, objects that reach age %u survive the next young GC "
+                                "almost all (ages %u to %u: %.1f%% to %.1f%% of their bytes), yet the tenuring "
+                                "threshold is %u: %s of older survivors, %.0f%% of each GC's survivors, are copied "
+                                "again every time."),
+                                ac->n_tables, k, k, last, lo * 100, hi * 100, ac->median_threshold, rb,
+                                recopied / ac->mean_total * 100);
+  a->action = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                            "Promote them after %u young GC: they live on anyway, and copying "
+                                            "them costs pause time.",
+                                            "Promote them after %u young GCs: they live on anyway, and copying "
+                                            "them costs pause time.", k), k);
+  a->flags = g_strdup_printf ("-XX:MaxTenuringThreshold=%u", k);
+}
+
+/* The survivors of young GCs exceed what the survivor space may hold, so
+ * the JVM lowers the tenuring threshold and promotes objects that have
+ * survived only a GC or two (unless they are known to live on). */
+static void
+rule_survivor_too_small (Ctx *c, const TmAgeCurve *ac)
+{
+  double f, scale;
+  guint ratio = 0;
+  TmAdvice *a;
+  g_autofree char *need = NULL, *desired = NULL, *young = NULL;
+
+  if (ac->n_tables < 10 || ac->desired_survivor == 0 || ac->n_forced < 3 || ac->n_forced * 10 < ac->n_tables * 3 ||
+      ac->stable_age == 1)
+    return;
+  /* the survivor space must grow by f to keep the 90th percentile of the
+   * survivors; SurvivorRatio (8 unless set) and TargetSurvivorRatio (50)
+   * size it: survivor = young / (ratio + 2), desired = survivor * target */
+  f = (double) ac->p90_total / (double) ac->desired_survivor;
+  for (guint r = 8; r >= 1; r--)
+    if (10.0 / (r + 2) * 1.6 >= f)
+      {
+        ratio = r;
+        break;
+      }
+  a = add (c, "survivor-too-small", _("Survivor space too small: the tenuring threshold drops and survivors are "
+                                      "promoted young"),
+           (double) ac->n_forced / ac->n_tables * pause_share (c, young_pause_ns (c)));
+  FOR_GCS (c, gc)
+    {
+      const TmGcAges *t = tm_trace_gc_ages (c->trace, gc->id);
+      guint64 tot = 0;
+      for (guint j = 1; t && j <= TM_GC_MAX_AGE; j++)
+        tot += t->bytes[j];
+      if (t && t->threshold > 0 && t->threshold < t->max_threshold && t->desired_survivor > 0 && tot > t->desired_survivor)
+        evidence (a, gc->id);
+    }
+  need = tm_format_bytes ((double) ac->p90_total);
+  desired = tm_format_bytes ((double) ac->desired_survivor);
+  a->finding = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                             "%u of %u young GCs keep more survivors than the survivor space may "
+                                             "hold (90th percentile %s, desired survivor size %s): the JVM lowered "
+                                             "the tenuring threshold to %u (maximum %u), so objects are promoted "
+                                             "after one young GC whether or not they would die soon after.",
+                                             "%u of %u young GCs keep more survivors than the survivor space may "
+                                             "hold (90th percentile %s, desired survivor size %s): the JVM lowered "
+                                             "the tenuring threshold to %u (maximum %u), so objects are promoted "
+                                             "after that many young GCs whether or not they would die soon after.",
+                                             ac->median_threshold),
+                                ac->n_forced, ac->n_tables, need, desired, ac->median_threshold, ac->max_threshold);
+  if (ratio == 8)
+    {
+      a->action = g_strdup_printf (_("Let the survivor space hold at least %.1f times as much: a target occupancy "
+                                   "of 80%% (from 50%%) does."), f);
+      a->flags = g_strdup ("-XX:TargetSurvivorRatio=80");
+      return;
+    }
+  if (ratio > 0)
+    {
+      a->action = g_strdup_printf (_("Let the survivor space hold at least %.1f times as much: a survivor ratio of "
+                                   "%u (from the default 8) and a target occupancy of 80%% (from 50%%)."), f, ratio);
+      a->flags = g_strdup_printf ("-XX:SurvivorRatio=%u -XX:TargetSurvivorRatio=80", ratio);
+      return;
+    }
+  /* even the smallest ratio is not enough: a larger young generation too */
+  scale = f / (10.0 / 3 * 1.6);
+  if (c->st.young_committed_bytes > 0)
+    young = jvm_size (round_size (scale * (double) c->st.young_committed_bytes));
+  a->action = g_strdup_printf (_("Let the survivor space hold at least %.1f times as much: the smallest survivor "
+                               "ratio, a target occupancy of 80%%, and a young generation %.1f times as large."),
+                               f, scale);
+  a->flags = young ? g_strdup_printf ("-Xmn%s -XX:SurvivorRatio=1 -XX:TargetSurvivorRatio=80", young)
+                   : g_strdup ("-XX:SurvivorRatio=1 -XX:TargetSurvivorRatio=80");
 }
 
 /* Minor GCs come so often that they take a tenth of the time, with room left in the heap. */
@@ -712,6 +911,14 @@ tm_advise (const TmTrace *trace, guint32 first_gc, guint32 last_gc, const TmAdvi
   rule_heap_too_small (&c, leak);
   rule_premature_promotion (&c);
   rule_survivor_overflow (&c);
+  {
+    TmAgeCurve ac;
+    if (tm_age_curve_compute (trace, c.first, c.last, &ac))
+      {
+        rule_tenuring_threshold (&c, &ac);
+        rule_survivor_too_small (&c, &ac);
+      }
+  }
   rule_young_too_small (&c);
   rule_explicit_gc (&c);
   rule_metaspace (&c);

@@ -65,7 +65,7 @@ tm_gc_phase_summary_compute (const TmTrace *t, guint first_gc, guint last_gc, Tm
       for (guint k = 0; k < out->totals->len && tot == NULL; k++)
         {
           TmGcPhaseTotal *x = &g_array_index (out->totals, TmGcPhaseTotal, k);
-          if (x->name == ph->name && x->kind == ph->kind)
+          if (x->name == ph->name && x->kind == ph->kind && x->depth == ph->depth)
             tot = x;
         }
       if (tot == NULL)
@@ -77,9 +77,12 @@ tm_gc_phase_summary_compute (const TmTrace *t, guint first_gc, guint last_gc, Tm
       tot->count++;
       tot->total_ns += d;
       tot->max_ns = MAX (tot->max_ns, d);
-      out->n_per_kind[ph->kind]++;
-      if (ph->kind != TM_GC_PHASE_CONCURRENT || ph->depth == 0)
-        out->ns_per_kind[ph->kind] += d;
+      /* sub-phases are inside phases already counted */
+      if (ph->depth == 0)
+        {
+          out->n_per_kind[ph->kind]++;
+          out->ns_per_kind[ph->kind] += d;
+        }
     }
   /* by kind, keeping the order of first occurrence (insertion sort: stable) */
   for (guint i = 1; i < out->totals->len; i++)

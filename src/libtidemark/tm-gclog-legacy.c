@@ -867,6 +867,9 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
         return;
     }
 
+  /* -XX:+PrintTenuringDistribution, inside the young collection's record */
+  if (p->rec->len > 0 && (*line == 'D' || *line == '-') && tm_gclog_age_line (p, line, end, &p->pending_ages))
+    return;
   if (p->rec->len > 0)
     {
       if (whole_record_line (line, end))

@@ -11,9 +11,21 @@
 
 #include "tm-trace-builder.h"
 
+#include <string.h>
+
 G_BEGIN_DECLS
 
 #define TM_GCLOG_MAX_USAGE 8
+
+/* Inline: every line is tried against dozens of literal prefixes, and
+ * with the literal in view the compiler turns strlen and memcmp into a
+ * few compares (a third of the import time went to the calls). */
+static inline gboolean
+tm_gclog_has_prefix (const char *s, const char *end, const char *prefix)
+{
+  gsize n = strlen (prefix);
+  return (gsize) (end - s) >= n && memcmp (s, prefix, n) == 0;
+}
 
 typedef enum {
   TM_GCLOG_FORMAT_UNKNOWN,
@@ -53,6 +65,7 @@ typedef struct {
   gboolean    deleted;        /* merged into another event */
   gboolean    has_duration;   /* the end line carried a duration */
   gboolean    evac_failed;    /* to-space exhausted / overflow, promotion failed */
+  guint32     ages;           /* index + 1 of its age table in TmGclogParser.ages, 0 = none */
 } TmGclogEvent;
 
 typedef struct {
@@ -82,10 +95,14 @@ typedef struct {
   const char *collector;      /* string pool; NULL until known */
   gboolean    cycle_mode;     /* ZGC/Shenandoah: one event per GC id */
   gboolean    generational;   /* generational ZGC or Shenandoah */
+  const char *gen_prefix;     /* generational ZGC: "Y: " or "O: " of the current line, else NULL */
+  gboolean    line_debug;     /* the current line's level is debug or trace (a sub-phase) */
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
   GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */
+  GArray     *ages;           /* TmGcAges (gc = 0 until the GC is numbered) */
+  guint32     pending_ages;   /* legacy: index + 1 of the table printed inside the record being read */
 
   char       *vm_version;
   char       *command_line;
@@ -131,6 +148,11 @@ void     tm_gclog_add_phase      (TmGclogParser *p, TmGcPhaseKind kind, gint64 j
 guint    tm_gclog_phase_depth    (TmGclogParser *p, gint64 jvm_id, gboolean end_line);
 
 /* Number parsing; all return FALSE and leave *s alone on failure. */
+/* -Xlog:gc+age / -XX:+PrintTenuringDistribution lines ("Desired survivor
+ * size ...", "Age table with threshold ...", "- age   1: ..."): into
+ * table *ages (index + 1, a new one when 0).  FALSE if not such a line. */
+gboolean tm_gclog_age_line      (TmGclogParser *p, const char *s, const char *end, guint32 *ages);
+
 gboolean tm_gclog_parse_size     (const char **s, const char *end, guint64 *bytes);
 gboolean tm_gclog_parse_decimal  (const char **s, const char *end, guint scale_pow10, guint64 *value);
 gboolean tm_gclog_parse_transition (const char **s, const char *end, guint64 *before, guint64 *after,
@@ -138,7 +160,6 @@ gboolean tm_gclog_parse_transition (const char **s, const char *end, guint64 *be
 void     tm_gclog_fit_to_total   (guint64 total, guint64 *young, guint64 *survivor, guint64 *old);
 const char *tm_gclog_find_transition (const char *s, const char *end);
 gboolean tm_gclog_parse_wall_ms  (const char *s, const char *end, gint64 *ms);
-gboolean tm_gclog_has_prefix     (const char *s, const char *end, const char *prefix);
 const char *tm_gclog_find        (const char *s, const char *end, const char *needle);
 
 void     tm_gclog_parser_init    (TmGclogParser *p, const char *path);

@@ -33,6 +33,27 @@
 
 typedef enum { TEXT_CLEAN, TEXT_DIRTY, TEXT_BINARY } TextKind;
 
+/* Whether [s, end) is printable ASCII only (0x20 to 0x7e), eight bytes
+ * at a time: a byte below 0x20 borrows into its top bit when 0x20 is
+ * taken from it, and one of 0x7f or more has it set after adding 1. */
+static gboolean
+printable_ascii (const char *s, const char *end)
+{
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101), tops = ones * 0x80;
+
+  for (; end - s >= 8; s += 8)
+    {
+      guint64 w;
+      memcpy (&w, s, 8);
+      if ((((w - ones * 0x20) & ~w) | w | (w + ones)) & tops)
+        return FALSE;
+    }
+  for (; s < end; s++)
+    if ((guchar) *s < 0x20 || (guchar) *s >= 0x7f)
+      return FALSE;
+  return TRUE;
+}
+
 /* Binary: NUL bytes, or a quarter of control characters and bytes that
  * are not UTF-8.  Dirty: some of those.  Clean: text. */
 static TextKind
@@ -40,7 +61,7 @@ text_kind (const char *s, const char *end)
 {
   gsize n = (gsize) (end - s), ctl = 0, high = 0;
 
-  if (n == 0)
+  if (n == 0 || printable_ascii (s, end))
     return TEXT_CLEAN;
   if (memchr (s, '\0', n) != NULL)
     return TEXT_BINARY;

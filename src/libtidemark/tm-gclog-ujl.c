@@ -21,6 +21,7 @@ typedef struct {
   gint64      wall_ms;
   gboolean    gc_tag;
   gboolean    has_tags;     /* a [tags] decoration was seen */
+  gboolean    debug;        /* level debug or trace */
   gboolean    bad_time;     /* looked like a time stamp but was not one */
   guint       n_known;      /* decorations recognised as time, level or tags */
   const char *msg;
@@ -99,8 +100,13 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
     }
   if (all_digits (c, ce))
     return;   /* pid or tid */
-  if ((ce - c == 4 && memcmp (c, "info", 4) == 0) || (ce - c == 5 && memcmp (c, "debug", 5) == 0) ||
-      (ce - c == 5 && memcmp (c, "trace", 5) == 0) || (ce - c == 7 && memcmp (c, "warning", 7) == 0) ||
+  if ((ce - c == 5 && memcmp (c, "debug", 5) == 0) || (ce - c == 5 && memcmp (c, "trace", 5) == 0))
+    {
+      d->debug = TRUE;
+      d->n_known++;
+      return;
+    }
+  if ((ce - c == 4 && memcmp (c, "info", 4) == 0) || (ce - c == 7 && memcmp (c, "warning", 7) == 0) ||
       (ce - c == 5 && memcmp (c, "error", 5) == 0))
     {
       d->n_known++;
@@ -474,7 +480,7 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (map); i++)
-    if (tm_gclog_has_prefix (s, end, map[i].prefix))
+    if (s < end && *s == map[i].prefix[0] && tm_gclog_has_prefix (s, end, map[i].prefix))
       {
         const char *q = s + strlen (map[i].prefix);
         guint64 b, a, c;
@@ -583,6 +589,30 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
       return;
     }
 
+  /* generational ZGC: one generation's collection inside a major one
+   * ("Y: Young Generation 196M(0%)->152M(0%) 0.124s"), a span of its own */
+  if (p->gen_prefix && (tm_gclog_has_prefix (s, end, "Young Generation") ||
+                        tm_gclog_has_prefix (s, end, "Old Generation")))
+    {
+      /* a minor collection is its young generation's: no span twice */
+      e = cycle_event (p, id, 0);
+      if (has_dur && e->kind != TM_GC_KIND_MINOR && tm_gclog_find_transition (s, tok) != NULL)
+        {
+          const char *prefix = p->gen_prefix;
+          p->gen_prefix = NULL;
+          tm_gclog_add_phase (p, TM_GC_PHASE_CYCLE, id, p->now_ns, dur, s, tok, NULL);
+          g_array_index (p->phases, TmGcPhase, p->phases->len - 1).depth = 1;
+          p->gen_prefix = prefix;
+        }
+      return;
+    }
+
+  /* debug and trace levels add the sub-phases of the phases logged at
+   * info ("Pause Roots Setup" of JDK 11-16, "Concurrent Mark Follow"):
+   * their time is already counted */
+  if (p->line_debug && has_dur && tm_gclog_has_prefix (s, end, "Pause "))
+    return;
+
   if (tm_gclog_has_prefix (s, end, "Pause "))
     {
       TmUjlTitle t;
@@ -636,10 +666,18 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
     return;
   if (tm_gclog_has_prefix (s, end, "Concurrent "))
     {
+      guint depth;
       e = cycle_event (p, id, has_dur ? dur : 0);
       if (has_dur)
         tm_gclog_add_phase (p, TM_GC_PHASE_CONCURRENT, id, p->now_ns, dur, s, tok, NULL);
-      tm_gclog_phase_depth (p, id, has_dur);
+      depth = tm_gclog_phase_depth (p, id, has_dur);
+      if (has_dur && p->line_debug)
+        {
+          /* inside a phase logged at info even without start lines */
+          g_array_index (p->phases, TmGcPhase, p->phases->len - 1).depth = MAX (depth, 1);
+          e->end_ns = MAX (e->end_ns, p->now_ns);
+          return;
+        }
       if (has_dur)
         {
           p->n_concurrent_phases++;
@@ -805,6 +843,11 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
            * loading): only its first line is decorated. */
           if (!p->prev_gc_tag)
             return;
+          /* the indented rest of a message of the gc tags that spans lines
+           * (G1's "WorkerPolicy::calc_default_active_workers()" at trace
+           * level continues with " active_workers_by_JT: ...") */
+          if (*line == ' ' || *line == '\t')
+            return;
           /* program output mixed into a log written to stdout: reported
            * once at the end (tm_gclog_ujl_finish) */
           if (p->n_foreign_lines++ == 0)
@@ -820,6 +863,8 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     }
   if (d.bad_time)
     tm_gclog_warn (p, "unreadable time stamp");
+  p->gen_prefix = NULL;
+  p->line_debug = d.debug;
 
   if (d.has_uptime)
     {
@@ -867,9 +912,11 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
       g_hash_table_add (p->evac_failed_ids, g_memdup2 (&id, sizeof id));
       return;
     }
-  /* generational ZGC: "Y: ..." and "O: ..." per generation */
-  if (end - q >= 3 && (q[0] == 'Y' || q[0] == 'O') && q[1] == ':' && q[2] == ' ')
+  /* generational ZGC: "y: ..." (a minor collection), "Y: ..." (the young
+   * generation in a major one) and "O: ..." (the old generation) */
+  if (end - q >= 3 && (q[0] == 'Y' || q[0] == 'y' || q[0] == 'O') && q[1] == ':' && q[2] == ' ')
     {
+      p->gen_prefix = q[0] == 'O' ? "O: " : "Y: ";
       q += 3;
       p->generational = TRUE;
       if (p->collector == NULL)
@@ -899,8 +946,18 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     pause_line (p, id, q, end);
   else if (tm_gclog_has_prefix (q, end, "Concurrent "))
     pause_mode_concurrent (p, id, q, end);
-  else
-    detail_line (p, id, q, end);
+  else if (!detail_line (p, id, q, end) && (*q == 'D' || *q == 'A' || *q == '-'))
+    {
+      /* gc+age: the survivors of this GC by age */
+      TmGclogEvent *e = open_event (p, id);
+      guint32 ages = e ? e->ages : 0;
+      if (tm_gclog_age_line (p, q, end, &ages))
+        {
+          if (e == NULL)
+            e = add_open_event (p, id);
+          e->ages = ages;
+        }
+    }
 }
 
 void

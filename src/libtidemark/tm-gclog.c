@@ -22,13 +22,6 @@
 
 /* ---- small parsing helpers ------------------------------------------- */
 
-gboolean
-tm_gclog_has_prefix (const char *s, const char *end, const char *prefix)
-{
-  gsize n = strlen (prefix);
-  return (gsize) (end - s) >= n && memcmp (s, prefix, n) == 0;
-}
-
 const char *
 tm_gclog_find (const char *s, const char *end, const char *needle)
 {
@@ -318,6 +311,85 @@ tm_gclog_parse_wall_ms (const char *s, const char *end, gint64 *ms)
   return TRUE;
 }
 
+/* ---- age tables -------------------------------------------------------- */
+
+static TmGcAges *
+ages_table (TmGclogParser *p, guint32 *ages)
+{
+  if (*ages == 0)
+    {
+      TmGcAges a = { 0 };
+      if (p->ages == NULL)
+        p->ages = g_array_new (FALSE, FALSE, sizeof (TmGcAges));
+      g_array_append_val (p->ages, a);
+      *ages = p->ages->len;
+    }
+  return &g_array_index (p->ages, TmGcAges, *ages - 1);
+}
+
+/* "new threshold 7 (max threshold 15)", "threshold 7 (max 15)" */
+static void
+parse_thresholds (const char *s, const char *end, TmGcAges *a)
+{
+  const char *q = tm_gclog_find (s, end, "threshold ");
+  guint64 v;
+
+  if (q == NULL)
+    return;
+  q += 10;
+  if (tm_gclog_parse_decimal (&q, end, 0, &v) && v <= TM_GC_MAX_AGE + 1)
+    a->threshold = (guint8) v;
+  q = tm_gclog_find (q, end, "(max ");
+  if (q == NULL)
+    return;
+  q += 5;
+  if (tm_gclog_has_prefix (q, end, "threshold "))
+    q += 10;
+  if (tm_gclog_parse_decimal (&q, end, 0, &v) && v <= TM_GC_MAX_AGE + 1)
+    a->max_threshold = (guint8) v;
+}
+
+gboolean
+tm_gclog_age_line (TmGclogParser *p, const char *s, const char *end, guint32 *ages)
+{
+  const char *q;
+  guint64 v, bytes;
+
+  if (tm_gclog_has_prefix (s, end, "Desired survivor size "))
+    {
+      TmGcAges *a = ages_table (p, ages);
+      q = s + 22;
+      if (tm_gclog_parse_decimal (&q, end, 0, &v))
+        a->desired_survivor = v;
+      parse_thresholds (q, end, a);
+      return TRUE;
+    }
+  if (tm_gclog_has_prefix (s, end, "Age table with threshold "))
+    {
+      parse_thresholds (s + 10, end, ages_table (p, ages));
+      return TRUE;
+    }
+  if (tm_gclog_has_prefix (s, end, "- age "))
+    {
+      /* "- age   1:    1571464 bytes,    1571464 total" */
+      q = s + 6;
+      while (q < end && *q == ' ')
+        q++;
+      if (!tm_gclog_parse_decimal (&q, end, 0, &v) || q >= end || *q != ':' || v == 0 || v > TM_GC_MAX_AGE)
+        {
+          tm_gclog_warn (p, "unreadable age table line");
+          return TRUE;
+        }
+      q++;
+      while (q < end && *q == ' ')
+        q++;
+      if (tm_gclog_parse_decimal (&q, end, 0, &bytes))
+        ages_table (p, ages)->bytes[v] = bytes;
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* ---- parser state ---------------------------------------------------- */
 
 void
@@ -344,6 +416,8 @@ tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id)
   e.cause = g_intern_static_string ("");
   e.name = g_intern_static_string ("");
   e.kind = TM_GC_KIND_UNKNOWN;
+  e.ages = p->pending_ages;   /* legacy: printed inside the record that ends here */
+  p->pending_ages = 0;
   g_array_append_val (p->events, e);
   return &g_array_index (p->events, TmGclogEvent, p->events->len - 1);
 }
@@ -438,7 +512,10 @@ tm_gclog_add_phase (TmGclogParser *p, TmGcPhaseKind kind, gint64 jvm_id, guint64
                     const char *name, const char *name_end, const char *detail)
 {
   TmGcPhase ph = { 0 };
-  g_autofree char *n = g_strndup (name, phase_name_end (name, name_end) - name);
+  const char *ne = phase_name_end (name, name_end);
+  /* generational ZGC: which generation's phase, as the log says it */
+  g_autofree char *n = p->gen_prefix ? g_strdup_printf ("%s%.*s", p->gen_prefix, (int) (ne - name), name)
+                                     : g_strndup (name, ne - name);
 
   ph.end_ns = end_ns;
   ph.start_ns = end_ns >= dur_ns ? end_ns - dur_ns : 0;
@@ -855,6 +932,8 @@ emit_events (TmGclogParser *p)
           return;
         }
       end_max = MAX (end_max, e->end_ns);
+      if (e->ages != 0)
+        g_array_index (p->ages, TmGcAges, e->ages - 1).gc = (guint32) id;
       if (e->evac_failed ||
           (e->jvm_id >= 0 && p->evac_failed_ids && g_hash_table_contains (p->evac_failed_ids, &e->jvm_id)))
         g_string_append_printf (evac_failed, "%s%" G_GUINT64_FORMAT, evac_failed->len ? "," : "", id);
@@ -922,6 +1001,7 @@ tm_gclog_parser_clear (TmGclogParser *p)
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
   g_clear_pointer (&p->evac_failed_ids, g_hash_table_unref);
+  g_clear_pointer (&p->ages, g_array_unref);
   g_clear_pointer (&p->vm_version, g_free);
   g_clear_pointer (&p->command_line, g_free);
   if (p->rec)
@@ -938,6 +1018,28 @@ meta_u64 (TmTraceBuilder *b, const char *key, guint64 v)
   char num[32];
   g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, v);
   tm_trace_builder_meta (b, key, num);
+}
+
+static int
+compare_ages (gconstpointer a, gconstpointer b)
+{
+  guint32 x = ((const TmGcAges *) a)->gc, y = ((const TmGcAges *) b)->gc;
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+/* The age tables of the GCs that made it to the timeline, by GC id. */
+static GArray *
+numbered_ages (GArray *ages)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (TmGcAges));
+
+  for (guint i = 0; i < ages->len; i++)
+    if (g_array_index (ages, TmGcAges, i).gc != 0)
+      g_array_append_val (out, g_array_index (ages, TmGcAges, i));
+  g_array_sort (out, compare_ages);
+  if (out->len == 0)
+    g_clear_pointer (&out, g_array_unref);
+  return out;
 }
 
 /* Header, META and GCs; the parser is cleared either way. */
@@ -979,6 +1081,8 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
   emit_events (p);
   t = tm_trace_builder_finish (p->b);
   p->b = NULL;
+  if (t != NULL && p->ages != NULL)
+    t->gc_ages = numbered_ages (p->ages);
   tm_gclog_parser_clear (p);
   return t;
 }

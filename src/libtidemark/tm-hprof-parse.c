@@ -27,6 +27,8 @@
 #define PROGRESS_STEP       (4u << 20)
 #define READ_SHARE          0.9            /* of the progress; resolving the rest */
 #define RESOLVE_STEP        (1u << 14)     /* references between progress and cancel checks */
+#define BATCH               4096u          /* objects handed to the sink at once */
+#define MAX_EDGES           (G_MAXUINT32 - 1u) /* offsets are 32-bit */
 
 enum {
   TAG_UTF8 = 0x01, TAG_LOAD_CLASS = 0x02, TAG_HEAP_DUMP = 0x0C,
@@ -100,10 +102,16 @@ struct _HprofParser {
   guint32            prim_defined;   /* bit per basic type */
 
   HprofAddrIndex     map;
-  TmVecU32           e_src;
+  TmVecU32           e_off;          /* per object: its first reference in e_addr */
   TmVecU64           e_addr;
   TmVecU32           e_label;
   TmVecU64           r_addr;
+  guint64            edges_dropped;  /* past MAX_EDGES */
+
+  /* objects not yet handed to the sink */
+  guint32           *bt_type;        /* BATCH each, handed over full */
+  guint64           *bt_size;
+  guint              bt_n;
 
   const HprofSink   *sink;
   gpointer           user;
@@ -443,8 +451,19 @@ class_layout (HprofParser *p, HprofClass *c)
 
 /* ---- objects, references, roots ---------------------------------------- */
 
+static void
+flush_objects (HprofParser *p)
+{
+  if (p->bt_n > 0)
+    p->sink->objects (p->user, p->r->n_objects - p->bt_n, p->bt_n, g_steal_pointer (&p->bt_type),
+                      g_steal_pointer (&p->bt_size));
+  p->bt_n = 0;
+}
+
+/* The next object; its references start at e_addr[edge_start] (a class
+ * dump lists them before the object can be added). */
 static gboolean
-add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64 at)
+add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64 at, gsize edge_start)
 {
   guint32 index = p->r->n_objects;
 
@@ -454,17 +473,34 @@ add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64
             addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
       return FALSE;
     }
+  tm_vec_u32_push (&p->e_off, (guint32) edge_start);
   p->r->n_objects++;
   p->r->total_bytes += size;
-  if (p->sink && p->sink->object)
-    p->sink->object (p->user, index, type_id, size);
+  if (p->sink && p->sink->objects)
+    {
+      if (p->bt_type == NULL)
+        {
+          p->bt_type = g_new (guint32, BATCH);
+          p->bt_size = g_new (guint64, BATCH);
+        }
+      p->bt_type[p->bt_n] = type_id;
+      p->bt_size[p->bt_n] = size;
+      if (++p->bt_n == BATCH)
+        flush_objects (p);
+    }
   return TRUE;
 }
 
+/* A reference of the object being read (the last added, or for a class
+ * dump the one about to be). */
 static inline void
-add_ref (HprofParser *p, guint32 src, guint64 target, guint32 label)
+add_ref (HprofParser *p, guint64 target, guint32 label)
 {
-  tm_vec_u32_push (&p->e_src, src);
+  if (G_UNLIKELY (p->e_addr.len >= MAX_EDGES))
+    {
+      p->edges_dropped++;
+      return;
+    }
   tm_vec_u64_push (&p->e_addr, target);
   if (p->want_labels)
     tm_vec_u32_push (&p->e_label, label);
@@ -513,7 +549,6 @@ past_end_of_record (HprofParser *p, guint64 at, const char *what)
 static void
 drop_pending (HprofParser *p, gsize edges, gsize root_addrs, guint roots)
 {
-  p->e_src.len = MIN (p->e_src.len, edges);
   p->e_addr.len = MIN (p->e_addr.len, edges);
   if (p->want_labels)
     p->e_label.len = MIN (p->e_label.len, edges);
@@ -529,11 +564,10 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   guint64 cid, super, loader, static_bytes = 0;
   guint16 n;
   HprofClass *c;
-  guint32 index = p->r->n_objects;
   guint32 dup;
   gboolean have_obj;
   g_autofree char *cname = NULL;
-  const gsize edges0 = p->e_src.len, root_addrs0 = p->r_addr.len;
+  const gsize edges0 = p->e_addr.len, root_addrs0 = p->r_addr.len;
   const guint roots0 = p->r->roots->len;
   SegResult res;
 
@@ -597,7 +631,7 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
                   label = label_for (p, fname ? fname : "?");
                   root_label = label_for (p, full);
                 }
-              add_ref (p, index, target, label);
+              add_ref (p, target, label);
               add_root (p, target, TM_ROOT_KIND_STATIC, 0, root_label);
             }
         }
@@ -638,9 +672,9 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
       /* A loaded class is held by its loader, a link the dump does not
        * show: classes are roots, and keep their loader and superclass. */
       if (super != 0)
-        add_ref (p, index, super, label_for (p, "<superclass>"));
+        add_ref (p, super, label_for (p, "<superclass>"));
       if (loader != 0)
-        add_ref (p, index, loader, label_for (p, "<classloader>"));
+        add_ref (p, loader, label_for (p, "<classloader>"));
       if (p->want_labels)
         {
           g_autofree char *l = g_strconcat ("class ", cname, NULL);
@@ -649,7 +683,7 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
       else
         add_root (p, cid, TM_ROOT_KIND_SYSTEM_CLASS, 0, TM_HPROF_LABEL_NONE);
       /* the mirror: a header and the static fields */
-      if (!add_object (p, cid, TM_HPROF_TYPE_CLASS, (p->obj_header + static_bytes + 7) & ~(guint64) 7, at))
+      if (!add_object (p, cid, TM_HPROF_TYPE_CLASS, (p->obj_header + static_bytes + 7) & ~(guint64) 7, at, edges0))
         drop_pending (p, edges0, root_addrs0, roots0);
     }
   return SEG_OK;
@@ -673,7 +707,7 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
 {
   const guint I = p->id_size;
   guint64 addr, cid;
-  guint32 nbytes, index = p->r->n_objects;
+  guint32 nbytes;
   HprofClass *c;
   guint64 size;
   const guint8 *data;
@@ -697,13 +731,13 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
   if (class_layout (p, c) && c->data_bytes == nbytes)
     {
       size = c->shallow;
-      if (!add_object (p, addr, class_type (p, c, 0), size, at))
+      if (!add_object (p, addr, class_type (p, c, 0), size, at, p->e_addr.len))
         return SEG_OK;
       for (guint32 r = 0; r < c->n_refs; r++)
         {
           guint64 target = rd_id (p, data + c->ref_off[r]);
           if (target != 0)
-            add_ref (p, index, target, c->ref_label[r]);
+            add_ref (p, target, c->ref_label[r]);
         }
     }
   else
@@ -711,7 +745,7 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
       /* no layout: its size from the bytes, its references unknown */
       p->r->unknown_layout++;
       size = (p->obj_header + (guint64) nbytes + 7) & ~(guint64) 7;
-      add_object (p, addr, class_type (p, c, 0), size, at);
+      add_object (p, addr, class_type (p, c, 0), size, at, p->e_addr.len);
     }
   return SEG_OK;
 
@@ -726,7 +760,7 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
 {
   const guint I = p->id_size;
   guint64 addr, cid;
-  guint32 n, index = p->r->n_objects;
+  guint32 n;
   gboolean have;
 
   NEED (2 * I + 8);
@@ -737,7 +771,7 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
   if ((guint64) n * I > end - off (p))
     goto past_end;
   have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
-                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at);
+                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, p->e_addr.len);
   for (guint32 i = 0; i < n;)
     {
       guint32 chunk = MIN (n - i, 65536u);
@@ -746,7 +780,7 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
         {
           guint64 target = id (p);
           if (target != 0 && have)
-            add_ref (p, index, target, p->want_labels ? (TM_HPROF_LABEL_INDEX | MIN (i, 0x7fffffffu)) : 0);
+            add_ref (p, target, p->want_labels ? (TM_HPROF_LABEL_INDEX | MIN (i, 0x7fffffffu)) : 0);
         }
     }
   return SEG_OK;
@@ -784,7 +818,7 @@ prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data)
       if (!skip (p, bytes))
         goto cut;
     }
-  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at);
+  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at, p->e_addr.len);
   return SEG_OK;
 
 past_end:
@@ -833,7 +867,7 @@ static guint64
 parser_bytes (const HprofParser *p)
 {
   return hprof_addr_bytes (&p->map)
-         + (guint64) (p->e_src.cap + p->e_label.cap) * sizeof (guint32)
+         + (guint64) (p->e_off.cap + p->e_label.cap) * sizeof (guint32)
          + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
 }
 
@@ -855,6 +889,8 @@ heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
           if (g_cancellable_is_cancelled (p->cancellable))
             return FALSE;
           check_progress (p);
+          if (p->sink && p->sink->objects)
+            flush_objects (p);
           if (p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)))
             {
               stop (p, at, "the model reached the memory limit");
@@ -1001,48 +1037,133 @@ define_hierarchy (HprofParser *p)
     }
 }
 
+/* Resolving the references of objects [lo, hi): the targets' indices go
+ * to dst[0..], their labels to lab[0..], off[i] becomes the count before
+ * object i; e_lo and e_hi are off[lo] and off[hi] before any of that. */
+typedef struct {
+  HprofParser *p;
+  guint32      lo, hi, e_lo, e_hi;
+  guint32     *dst, *lab;
+  gboolean     report;        /* progress from this part */
+  guint32      kept;
+  guint64      dangling;
+  gboolean     cancelled;
+} ResolvePart;
+
+static gpointer
+resolve_part (gpointer data)
+{
+  ResolvePart *part = data;
+  HprofParser *p = part->p;
+  guint32 *off = p->e_off.data, e0 = part->e_lo, m = 0;
+  const guint64 *addr = p->e_addr.data;
+  const guint32 *lab_in = p->e_label.data;
+
+  for (guint32 i = part->lo; i < part->hi; i++)
+    {
+      guint32 e1 = i + 1 == part->hi ? part->e_hi : off[i + 1];
+
+      off[i] = m;
+      for (guint32 e = e0; e < e1; e++)
+        {
+          guint64 a = addr[e];
+          guint32 t;
+          if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > part->e_lo))
+            {
+              if (g_cancellable_is_cancelled (p->cancellable))
+                {
+                  part->cancelled = TRUE;
+                  return NULL;
+                }
+              if (part->report && p->progress != NULL)
+                p->progress (READ_SHARE + (1 - READ_SHARE) * (double) (e - part->e_lo) / (double) (part->e_hi - part->e_lo),
+                             p->progress_data);
+            }
+          if (!hprof_addr_find (&p->map, a, &t))
+            {
+              part->dangling++;
+              continue;
+            }
+          if (p->want_labels)
+            part->lab[m] = lab_in[e];
+          part->dst[m++] = t;
+        }
+      e0 = e1;
+    }
+  part->kept = m;
+  return NULL;
+}
+
+#define RESOLVE_SPLIT (1u << 20)   /* references worth a second thread */
+
 /* FALSE if cancelled. */
 static gboolean
 resolve (HprofParser *p)
 {
   HprofResult *r = p->r;
+  guint32 *off, *dst, total, split = 0;
+  ResolvePart parts[2] = { { 0 } };
+  GThread *second = NULL;
   gsize m = 0;
-  guint32 *dst;
 
   hprof_addr_seal (&p->map);
-  /* references: compact in place; the targets' indices go where their
-   * addresses were (index m lies below address e for m <= e), which
-   * spares fresh pages for a copy */
+  tm_vec_u32_push (&p->e_off, (guint32) p->e_addr.len);
+  off = p->e_off.data;
+  total = off[r->n_objects];
+  /* references: compacted in place, object by object; the targets'
+   * indices go where their addresses were (index m lies below address e
+   * for m <= e), which spares fresh pages for a copy.  Two halves at
+   * once: the upper half writes into its own addresses' bytes (from
+   * u32 index 2 * its first), then moves down. */
   dst = (guint32 *) (gpointer) p->e_addr.data;
-  for (gsize e = 0; e < p->e_src.len; e++)
+  if (total >= RESOLVE_SPLIT)
     {
-      guint32 t;
-      if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > 0))
+      guint32 lo = 0, hi = r->n_objects;
+      while (lo < hi)
         {
-          if (g_cancellable_is_cancelled (p->cancellable))
-            return FALSE;
-          if (p->progress != NULL)
-            p->progress (READ_SHARE + (1 - READ_SHARE) * (double) e / (double) p->e_src.len, p->progress_data);
+          guint32 mid = lo + (hi - lo) / 2;
+          if (off[mid] < total / 2)
+            lo = mid + 1;
+          else
+            hi = mid;
         }
-      if (!hprof_addr_find (&p->map, p->e_addr.data[e], &t))
-        {
-          r->dangling_refs++;
-          continue;
-        }
-      p->e_src.data[m] = p->e_src.data[e];
-      if (p->want_labels)
-        p->e_label.data[m] = p->e_label.data[e];
-      dst[m++] = t;
+      split = lo;
     }
+  parts[0] = (ResolvePart) { p, 0, split > 0 ? split : r->n_objects, 0, split > 0 ? off[split] : total,
+                             dst, p->e_label.data, TRUE };
+  if (split > 0)
+    {
+      parts[1] = (ResolvePart) { p, split, r->n_objects, off[split], total, dst + 2 * (gsize) off[split],
+                                 p->want_labels ? p->e_label.data + off[split] : NULL, FALSE };
+      second = g_thread_try_new ("tm-hprof-resolve", resolve_part, &parts[1], NULL);
+      if (second == NULL)
+        resolve_part (&parts[1]);
+    }
+  resolve_part (&parts[0]);
+  if (second != NULL)
+    g_thread_join (second);
+  if (parts[0].cancelled || parts[1].cancelled)
+    return FALSE;
+  m = parts[0].kept;
+  r->dangling_refs += parts[0].dangling + parts[1].dangling;
+  if (split > 0)
+    {
+      memmove (dst + m, parts[1].dst, parts[1].kept * sizeof *dst);
+      if (p->want_labels)
+        memmove (p->e_label.data + m, parts[1].lab, parts[1].kept * sizeof (guint32));
+      for (guint32 i = split; i < r->n_objects; i++)
+        off[i] += (guint32) m;
+      m += parts[1].kept;
+    }
+  off[r->n_objects] = (guint32) m;
   r->dst.data = g_renew (guint32, dst, MAX (m, 1));
   r->dst.len = m;
   r->dst.cap = MAX (m, 1);
   memset (&p->e_addr, 0, sizeof p->e_addr);
-  p->e_src.len = m;
   p->e_label.len = p->want_labels ? m : 0;
-  r->src = p->e_src;
+  r->off = p->e_off;
   r->label = p->e_label;
-  memset (&p->e_src, 0, sizeof p->e_src);
+  memset (&p->e_off, 0, sizeof p->e_off);
   memset (&p->e_label, 0, sizeof p->e_label);
 
   m = 0;
@@ -1219,6 +1340,10 @@ tm_hprof_parse (const char      *path,
       g_free (result->stop_reason);
       result->stop_reason = reason;
     }
+  if (sink != NULL && sink->objects != NULL)
+    flush_objects (&p);
+  if (p.edges_dropped > 0)
+    note (&p, 0, "%" G_GUINT64_FORMAT " references past the first 2^32 - 1 are left out of the graph", p.edges_dropped);
   if (sink != NULL && sink->hierarchy != NULL)
     define_hierarchy (&p);
   if (!resolve (&p))
@@ -1238,7 +1363,9 @@ out:
   g_hash_table_unref (p.label_index);
   g_hash_table_unref (p.threads_seen);
   hprof_addr_clear (&p.map);
-  tm_vec_u32_clear (&p.e_src);
+  tm_vec_u32_clear (&p.e_off);
+  g_free (p.bt_type);
+  g_free (p.bt_size);
   tm_vec_u64_clear (&p.e_addr);
   tm_vec_u32_clear (&p.e_label);
   tm_vec_u64_clear (&p.r_addr);
@@ -1251,7 +1378,7 @@ void
 tm_hprof_result_clear (HprofResult *r)
 {
   g_clear_pointer (&r->version, g_free);
-  tm_vec_u32_clear (&r->src);
+  tm_vec_u32_clear (&r->off);
   tm_vec_u32_clear (&r->dst);
   tm_vec_u32_clear (&r->label);
   g_clear_pointer (&r->roots, g_array_unref);

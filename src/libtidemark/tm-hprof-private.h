@@ -26,10 +26,14 @@ G_BEGIN_DECLS
 
 typedef struct _HprofParser HprofParser;
 
-/* Object address -> object index (dump order), tm-hprof-addr.c. */
+/* Object address -> object index (dump order), tm-hprof-addr.c.  Keys
+ * of a run are 4 bytes (base + 8 * k32[i]) where addresses allow, as
+ * HotSpot's 8-byte aligned ones within 32 GiB do; else 8. */
 typedef struct {
+  guint32 *k32;        /* ascending, or NULL: */
   guint64 *key;        /* ascending */
-  guint32 *idx;        /* NULL: key[i] is object first + i */
+  guint64  base;
+  guint32 *idx;        /* NULL: key i is object first + i */
   guint32  first;
   gsize    len;
   gsize    cur;        /* while reading: first key >= the last address added */
@@ -40,11 +44,18 @@ typedef struct {
 typedef struct {
   HprofAddrRun runs[64];   /* sorted runs, each under half the one below */
   guint        n_runs;
-  TmVecU64     cur;        /* the ascending run being read */
+  /* the ascending run being read: compact in cur32 until an address
+   * does not fit, then in cur */
+  TmVecU32     cur32;
+  TmVecU64     cur;
+  guint64      cur_base;
+  gboolean     cur_wide;
   guint32      cur_first;
   guint64      last;       /* the last address offered (added or not) */
   gboolean     offered;
   guint32      n;          /* objects added: the next one's index */
+  guint8       order[64];  /* after sealing: runs by size, largest first */
+  gboolean     sealed;
 } HprofAddrIndex;
 
 /* Adds the next object (index x->n); FALSE if the address is there. */
@@ -58,8 +69,9 @@ void     hprof_addr_clear (HprofAddrIndex *x);
 typedef struct {
   /* a type is used for the first time (import only) */
   void (*type)   (gpointer user, guint32 type_id, const char *name, guint32 flags);
-  /* object `index` (0-based, dump order) of a type, with its shallow size */
-  void (*object) (gpointer user, guint32 index, guint32 type_id, guint64 size);
+  /* objects first .. first + n - 1 (0-based, dump order), each with its
+   * type and shallow size; the sink takes both arrays (g_free) */
+  void (*objects) (gpointer user, guint32 first, guint n, guint32 *type_ids, guint64 *sizes);
   /* a thread seen in a root (serial number from the dump) */
   void (*thread) (gpointer user, guint32 serial);
   /* at the end (import only): the superclass of a type; superclasses
@@ -70,6 +82,15 @@ typedef struct {
    * reading then stops there, as at a cut */
   gboolean (*over_budget) (gpointer user, guint64 parser_bytes);
 } HprofSink;
+
+/* A sink whose calls run on a thread of their own, in order, while the
+ * parser reads on (tm-hprof-pipe.c): parse with hprof_pipe_sink() and the
+ * pipe as its user; hprof_pipe_free() waits for the last call. */
+typedef struct _HprofPipe HprofPipe;
+
+HprofPipe       *hprof_pipe_new  (const HprofSink *inner, gpointer user);
+const HprofSink *hprof_pipe_sink (void);
+void             hprof_pipe_free (HprofPipe *pipe);
 
 /* A root, resolved: object index, TmRootKind, thread serial, label. */
 typedef struct {
@@ -89,10 +110,11 @@ typedef struct {
   /* objects */
   guint32     n_objects;
   guint64     total_bytes;
-  /* resolved references, grouped by source in dump order */
-  TmVecU32    src;            /* source object index, one per edge */
+  /* resolved references in compressed-sparse-row form: object i
+   * references dst[off[i] .. off[i + 1]), in dump order */
+  TmVecU32    off;            /* n_objects + 1 entries */
   TmVecU32    dst;            /* target object index */
-  TmVecU32    label;          /* with labels only */
+  TmVecU32    label;          /* with labels only: parallel to dst */
   GArray     *roots;          /* HprofRoot */
   GPtrArray  *labels;         /* with labels only: label -> "field" / "Class.field"; [0] = NULL */
   guint64     dangling_refs;  /* targets not in the dump */

@@ -681,6 +681,54 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
   return TRUE;
 }
 
+gboolean
+tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n, const guint32 *type_ids,
+                            const guint64 *sizes, GError **error)
+{
+  TmTrace *t = b->trace;
+  guint64 cached_id = 0;
+  guint32 type = 0;
+  gboolean have_type = FALSE, ok = TRUE;
+
+  for (gsize k = 0; k < n; k++)
+    {
+      guint64 id = first_object_id + k, size = sizes[k], i = t->n_objects;
+
+      if (G_UNLIKELY (!have_type || type_ids[k] != cached_id))
+        {
+          cached_id = type_ids[k];
+          have_type = tm_id_map_lookup (&b->types, cached_id, &type);
+        }
+      /* the common case inline; anything else (the first object, ids that
+       * stop being dense, growing, big sizes, bad types) as one ALLOC */
+      if (G_UNLIKELY (!have_type || t->total_allocs == 0 || t->obj_ids != NULL
+                      || id != t->first_id + t->total_allocs || t->total_allocs >= G_MAXUINT32 - 2
+                      || i >= b->capacity || size >= TM_SIZE_OVERFLOW
+                      || size > MAX_TOTAL_BYTES - t->total_alloc_bytes))
+        {
+          g_autoptr(GError) one = NULL;
+          if (!tm_trace_builder_alloc (b, id, type_ids[k], 0, 0, size, 0, 0, ok ? &one : NULL) && ok)
+            {
+              ok = FALSE;
+              g_propagate_error (error, g_steal_pointer (&one));
+            }
+          continue;
+        }
+      t->obj_type[i] = type;
+      t->obj_site[i] = 0;
+      t->obj_thread[i] = 0;
+      t->obj_death[i] = TM_ALIVE;
+      t->obj_size[i] = (guint32) size;
+      if (t->obj_space != NULL)
+        t->obj_space[i] = 0;
+      b->last_id = MAX (b->last_id, id);
+      t->n_objects = i + 1;
+      t->total_allocs++;
+      t->total_alloc_bytes += size;
+    }
+  return ok;
+}
+
 /* `count` more deaths of `bytes` in GC gc */
 static void
 add_deaths (TmTraceBuilder *b, guint32 gc, guint64 count, guint64 bytes)
@@ -1197,6 +1245,63 @@ tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_li
     tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " names %" G_GUINT64_FORMAT " unknown objects",
                               gc_id, b->g_dropped);
   finish_graph (b, gc);
+  return TRUE;
+}
+
+gboolean
+tm_trace_builder_graph_csr (TmTraceBuilder *b, guint64 gc_id, guint64 first_object_id, guint32 n,
+                            const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
+                            GCancellable *cancellable, GError **error)
+{
+  TmTrace *t = b->trace;
+  TmGc *gc;
+  g_autofree guint64 *local = NULL;
+  guint64 reached = 0, dropped = 0, first = 0;
+  gboolean dense;
+
+  if (b->in_graph)
+    return fail (error, "graph of GC %" G_GUINT64_FORMAT " inside the graph of GC %u", gc_id, b->graph_gc);
+  if ((gc = completed_gc (b, gc_id, "GRAPH", error)) == NULL)
+    return FALSE;
+  join_marking (b);
+  if (gc->has_graph)
+    return fail (error, "second graph for GC %" G_GUINT64_FORMAT, gc_id);
+  if (gc->graph_failed)
+    return fail (error, "graph for GC %" G_GUINT64_FORMAT " after its GRAPH_FAILED", gc_id);
+
+  local = tm_trace_mark_csr (n, off, dst, roots, n_roots, cancellable, &reached, &dropped);
+  if (local == NULL)
+    {
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return FALSE;
+    }
+  /* nodes -> rows: one step when the ids are dense, else one by one */
+  dense = n == 0 || (tm_trace_object_index_for_id (t, first_object_id, &first)
+                     && first + n <= t->n_objects && t->obj_ids == NULL);
+  b->mark = (TmTraceMark) { .n_objects = t->n_objects, .bits = g_new0 (guint64, t->n_objects / 64 + 1) };
+  if (dense && first % 64 == 0)
+    memcpy (b->mark.bits + first / 64, local, ((gsize) n + 63) / 64 * sizeof (guint64));
+  else
+    for (guint64 w = 0; w < ((guint64) n + 63) / 64; w++)
+      for (guint64 word = local[w]; word != 0; word &= word - 1)
+        {
+          guint64 v = w * 64 + (guint64) __builtin_ctzll (word), row = first + v;
+          if (dense || tm_trace_object_index_for_id (t, first_object_id + v, &row))
+            tm_bitmap_set (b->mark.bits, row);
+          else
+            {
+              reached--;
+              dropped++;
+            }
+        }
+  b->mark.reach_objects = reached;
+  if (dropped > 0)
+    tm_trace_builder_warning (b, 0, "graph of GC %" G_GUINT64_FORMAT " names %" G_GUINT64_FORMAT " unknown objects",
+                              gc_id, dropped);
+  gc->graph_frame_offset = gc->graph_raw_skip = gc->graph_file_offset = 0;
+  gc->has_graph = TRUE;
+  t->n_graphs++;
+  graph_marked (b, gc->id);
   return TRUE;
 }
 

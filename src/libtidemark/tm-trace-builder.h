@@ -89,6 +89,12 @@ void     tm_trace_builder_meta        (TmTraceBuilder *b, const char *key, const
 gboolean tm_trace_builder_alloc       (TmTraceBuilder *b, guint64 object_id, guint64 type_id, guint64 site_id,
                                        guint64 thread_id, guint64 size, guint64 space_id, guint64 array_length,
                                        GError **error);
+/* Many objects at once, for sources without sites, threads or spaces
+ * (heap dumps): ids first_object_id + k for k < n, each with its type id
+ * and size.  An object that tm_trace_builder_alloc() would refuse is
+ * skipped and the others are still added; the first problem is returned. */
+gboolean tm_trace_builder_alloc_run   (TmTraceBuilder *b, guint64 first_object_id, gsize n, const guint32 *type_ids,
+                                       const guint64 *sizes, GError **error);
 /* gc_id 0: died now (native free); otherwise died in GC gc_id. */
 gboolean tm_trace_builder_death       (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error);
 /* The same for many objects at once (a DEATHS record); on a bad id the
@@ -111,6 +117,16 @@ gboolean tm_trace_builder_roots       (TmTraceBuilder *b, guint n, const TmRootR
 gboolean tm_trace_builder_refs        (TmTraceBuilder *b, guint64 object_id, guint n, const guint64 *target_ids,
                                        GError **error);
 gboolean tm_trace_builder_graph_end   (TmTraceBuilder *b, guint64 gc_id, guint64 objects_listed, GError **error);
+
+/* The whole graph of GC gc_id at once, for sources that hold it (heap
+ * dumps): in place of GRAPH_BEGIN, ROOTS, REFS and GRAPH_END.  Nodes are
+ * the objects first_object_id + i for i < n; node i references the nodes
+ * dst[off[i] .. off[i + 1]); roots are nodes.  The arrays stay the
+ * caller's.  Marking checks `cancellable` (FALSE with G_IO_ERROR_CANCELLED,
+ * the GC then has no graph). */
+gboolean tm_trace_builder_graph_csr   (TmTraceBuilder *b, guint64 gc_id, guint64 first_object_id, guint32 n,
+                                       const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
+                                       GCancellable *cancellable, GError **error);
 
 /* A graph walk for GC gc_id was attempted and failed (a GRAPH_BEGIN
  * still open for it is dropped): reachable memory there is unknown. */

@@ -86,3 +86,61 @@ tm_trace_mark_join (TmTraceMark *job)
   if (job->thread != NULL)
     g_thread_join (g_steal_pointer (&job->thread));
 }
+
+#define CSR_CHECK_STEP (1u << 16)   /* nodes between cancel checks */
+
+guint64 *
+tm_trace_mark_csr (guint32 n, const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
+                   GCancellable *cancellable, guint64 *reached, guint64 *dropped)
+{
+  guint64 *bits = g_new0 (guint64, n / 64 + 1);
+  gsize sp = 0, stack_cap = MAX (n_roots, 1024);
+  g_autofree guint32 *stack = g_new (guint32, stack_cap);
+  guint64 count = 0, bad = 0;
+
+  if (g_cancellable_is_cancelled (cancellable))
+    {
+      g_free (bits);
+      return NULL;
+    }
+  for (guint i = 0; i < n_roots; i++)
+    {
+      guint32 o = roots[i];
+      if (G_UNLIKELY (o >= n))
+        bad++;
+      else if (!tm_bitmap_get (bits, o))
+        {
+          tm_bitmap_set (bits, o);
+          stack[sp++] = o;
+        }
+    }
+  while (sp > 0)
+    {
+      guint32 o = stack[--sp];
+
+      if (G_UNLIKELY (++count % CSR_CHECK_STEP == 0) && g_cancellable_is_cancelled (cancellable))
+        {
+          g_free (bits);
+          return NULL;
+        }
+      for (guint32 e = off[o]; e < off[o + 1]; e++)
+        {
+          guint32 d = dst[e];
+          if (G_UNLIKELY (d >= n))
+            bad++;
+          else if (!tm_bitmap_get (bits, d))
+            {
+              tm_bitmap_set (bits, d);
+              if (G_UNLIKELY (sp == stack_cap))
+                {
+                  stack_cap *= 2;
+                  stack = g_renew (guint32, stack, stack_cap);
+                }
+              stack[sp++] = d;
+            }
+        }
+    }
+  *reached = count;
+  *dropped = bad;
+  return bits;
+}

@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 G_BEGIN_DECLS
 
@@ -36,5 +36,12 @@ void tm_trace_mark_run   (TmTraceMark *job);
 void tm_trace_mark_start (TmTraceMark *job);
 /* Waits for a started job; nothing for one that ran. */
 void tm_trace_mark_join  (TmTraceMark *job);
+
+/* Marks a graph in compressed-sparse-row form: node i references
+ * dst[off[i] .. off[i + 1]); targets >= n are counted in *dropped.  Returns
+ * the bitmap of reached nodes (g_free) and their count, or NULL when
+ * `cancellable` fires. */
+guint64 *tm_trace_mark_csr (guint32 n, const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
+                            GCancellable *cancellable, guint64 *reached, guint64 *dropped);
 
 G_END_DECLS

@@ -140,6 +140,7 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_tx);
   g_array_unref (t->gcs);
   g_array_unref (t->gc_phases);
+  g_clear_pointer (&t->gc_ages, g_array_unref);
   g_array_unref (t->space_usage);
   g_array_unref (t->warnings);
   g_free (t->obj_type);

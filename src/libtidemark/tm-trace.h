@@ -238,6 +238,18 @@ typedef struct {
   const char   *detail;     /* string pool, never NULL: the stalled thread, or "" */
 } TmGcPhase;
 
+/* The survivors of one young GC by age (GCs survived), as a GC log with
+ * -Xlog:gc+age=trace (JDK 9+) or -XX:+PrintTenuringDistribution prints
+ * them, with the tenuring threshold printed beside them. */
+#define TM_GC_MAX_AGE 15
+typedef struct {
+  guint32  gc;                        /* TmGc id */
+  guint8   threshold;                 /* "new threshold" / "Age table with threshold" */
+  guint8   max_threshold;             /* MaxTenuringThreshold */
+  guint64  desired_survivor;          /* bytes: what the survivor space may hold; 0 if not logged */
+  guint64  bytes[TM_GC_MAX_AGE + 1];  /* by age; [0] unused */
+} TmGcAges;
+
 typedef struct _TmTrace TmTrace;
 
 /* 64 allocation numbers: the rows of the numbers below them, and a bit
@@ -284,6 +296,7 @@ struct _TmTrace {
   GArray    *space_usage;       /* TmSpaceUsage, slices per GC */
   guint64    duration_ns;       /* last time seen (END, GC_END or TICK) */
   GArray    *gc_phases;         /* TmGcPhase in start order; only GC logs have them */
+  GArray    *gc_ages;           /* TmGcAges by GC id, NULL unless a GC log printed age tables */
 
   /* Objects, struct-of-arrays, length n_objects */
   guint64    n_objects;

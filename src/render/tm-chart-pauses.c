@@ -149,6 +149,27 @@ tm_chart_phase_lane_draw (const TmRenderText *t, const TmTimelineModel *m, const
       cairo_close_path (cr);
     }
   cairo_fill (cr);
+
+  /* Shenandoah degenerated and full GCs: the cycle stopped the program,
+   * so a solid bar in the pause colour, at least 3 px wide */
+  for (guint i = tm_timeline_model_first_phase (m, l->t0); i < m->n_phases && m->phase_start[i] <= l->t1; i++)
+    {
+      TmGcPhaseKind k = m->phase_kind[i];
+      double x0, x1;
+      if ((k != TM_GC_PHASE_DEGENERATED && k != TM_GC_PHASE_FULL) || m->phase_end[i] < l->t0)
+        continue;
+      x0 = floor (tm_chart_layout_ns_to_x (l, m->phase_start[i]));
+      x1 = ceil (tm_chart_layout_ns_to_x (l, m->phase_end[i]));
+      if (x1 - x0 < 3)
+        {
+          x0 = round ((x0 + x1) / 2) - 1;
+          x1 = x0 + 3;
+        }
+      tm_render_set_color (cr, tm_chart_pause_color (k == TM_GC_PHASE_FULL ? TM_PAUSE_FULL : TM_PAUSE_DEGENERATED,
+                                                     o->dark), 1.0);
+      cairo_rectangle (cr, x0, y, x1 - x0, h);
+      cairo_fill (cr);
+    }
   cairo_restore (cr);
 
   small.ellipsize = PANGO_ELLIPSIZE_END;

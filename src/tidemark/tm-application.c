@@ -232,6 +232,12 @@ tm_application_startup (GApplication *app)
     { "win.clear-selection", { "Escape", NULL } },
     { "win.export-chart('memory')", { "<Control>e", NULL } },
     { "win.heap-at-selection", { "<Control>h", NULL } },
+    { "win.compare-heaps-at-selection", { "<Control>d", NULL } },
+    { "win.ds-growth-at-selection", { "<Control>g", NULL } },
+    { "win.trend-at-selection", { "<Control>t", NULL } },
+    { "win.allocations-at-selection", { "<Control>m", NULL } },
+    { "win.call-stacks", { "<Control><Shift>c", NULL } },
+    { "win.advice-at-selection", { "<Control><Shift>a", NULL } },
     { "win.sidebar-visible", { "F9", NULL } },
     { "win.show-help-overlay", { "<Control>question", NULL } },
   };

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 #include "tidemark.h"
 
@@ -42,6 +43,26 @@ time_cat (const char *path, double *cpu_s)
   return now () - t0;
 }
 
+/* resident bytes now (Linux) */
+static double
+rss_now (void)
+{
+  g_autofree char *statm = NULL;
+  unsigned long pages = 0, resident = 0;
+
+  if (g_file_get_contents ("/proc/self/statm", &statm, NULL, NULL))
+    sscanf (statm, "%lu %lu", &pages, &resident);
+  return (double) resident * (double) sysconf (_SC_PAGESIZE);
+}
+
+static double
+rss_peak (void)
+{
+  struct rusage ru;
+  getrusage (RUSAGE_SELF, &ru);
+  return ru.ru_maxrss * 1024.0;
+}
+
 static int
 cmp_double (const void *a, const void *b)
 {
@@ -62,7 +83,7 @@ main (int argc, char **argv)
   guint runs = 3;
   const char *path;
   double *t_cat, *t_imp, *c_cat, *c_imp;
-  double t_graph = 0;
+  double t_graph = 0, rss_model = 0, peak_import = 0;
   guint64 n = 0, edges = 0;
   gsize model = 0;
   struct rusage ru;
@@ -100,6 +121,8 @@ main (int argc, char **argv)
       if (r == 0)
         {
           TmHeapGraph *g;
+          peak_import = rss_peak ();
+          rss_model = rss_now ();
           t0 = now ();
           g = tm_heap_graph_read (t, 1, NULL, &error);
           t_graph = now () - t0;
@@ -125,7 +148,12 @@ main (int argc, char **argv)
     printf ("(b) model bytes / object  %.1f (goal <= 24)\n", (double) model / (double) MAX (n, 1));
     printf ("    peak RSS              %.0f MiB (%.1f bytes / object, import and graph read)\n",
             ru.ru_maxrss / 1024.0, ru.ru_maxrss * 1024.0 / (double) MAX (n, 1));
+    printf ("    peak RSS of the import %.0f MiB (%.1f bytes / object)\n", peak_import / 1048576.0,
+            peak_import / (double) MAX (n, 1));
     printf ("(c) graph read            %.3f s (%.2f x import)\n", t_graph, t_graph / imp);
+    printf ("    RSS before it         %.0f MiB (the model and the allocator's pages), peak during it %.0f MiB:\n"
+            "    the graph read's own  %.1f bytes / object\n",
+            rss_model / 1048576.0, ru.ru_maxrss / 1024.0, (ru.ru_maxrss * 1024.0 - rss_model) / (double) MAX (n, 1));
   }
   g_free (t_cat);
   g_free (t_imp);

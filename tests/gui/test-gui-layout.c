@@ -239,6 +239,36 @@ test_gc_log (void)
   gtk_window_destroy (GTK_WINDOW (win));
 }
 
+/* Every shortcut the Keyboard Shortcuts window lists is set, and the
+ * analyses on the selection all have one. */
+static void
+test_shortcuts (void)
+{
+  g_autoptr(GtkBuilder) builder = gtk_builder_new_from_resource ("/io/github/tidemark/Tidemark/gtk/help-overlay.ui");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+  static const char *const analyses[] = {
+    "win.heap-at-selection", "win.compare-heaps-at-selection", "win.ds-growth-at-selection",
+    "win.trend-at-selection", "win.allocations-at-selection", "win.call-stacks", "win.advice-at-selection",
+  };
+  guint listed = 0;
+
+  for (GSList *l = objects; l; l = l->next)
+    {
+      g_autofree char *action = NULL;
+      g_auto(GStrv) accels = NULL;
+
+      if (!GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        continue;
+      g_object_get (l->data, "action-name", &action, NULL);
+      if (action == NULL)
+        continue;   /* the mouse's, described in words */
+      accels = gtk_application_get_accels_for_action (GTK_APPLICATION (fx.app), action);
+      g_assert_true (accels != NULL && accels[0] != NULL);
+      listed += g_strv_contains (analyses, action);
+    }
+  g_assert_cmpuint (listed, ==, G_N_ELEMENTS (analyses));
+}
+
 static void
 test_sidebar (void)
 {
@@ -334,6 +364,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/layout/views", test_views);
   g_test_add_func ("/gui/layout/gc-log", test_gc_log);
   g_test_add_func ("/gui/layout/sidebar", test_sidebar);
+  g_test_add_func ("/gui/layout/shortcuts", test_shortcuts);
   g_test_add_func ("/gui/layout/feedback", test_feedback);
   return tm_gui_test_run (&fx);
 }
