@@ -465,6 +465,19 @@ test_age_tables (void)
     g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).threshold, ==, 15);
   }
   {
+    /* a table printed after its pause line belongs to that GC, not to a new one */
+    static const char late[] =
+      "[0.204s][info ][gc          ] GC(0) Pause Young (Allocation Failure) 14M->2M(46M) 10.657ms\n"
+      "[0.204s][debug][gc,age      ] GC(0) Desired survivor size 819200 bytes, new threshold 1 (max threshold 15)\n"
+      "[0.204s][trace][gc,age      ] GC(0) - age   1:    1571464 bytes,    1571464 total\n";
+    g_autoptr(TmTrace) l = tm_gclog_import_bytes ((const guint8 *) late, sizeof late - 1, "late.log", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (tm_trace_n_gcs (l), ==, 1);
+    g_assert_cmpuint (l->gc_ages->len, ==, 1);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).gc, ==, 1);
+    g_assert_cmpuint (g_array_index (l->gc_ages, TmGcAges, 0).bytes[1], ==, 1571464);
+  }
+  {
     /* no age lines: no tables */
     g_autoptr(TmTrace) l = load ("jdk17-serial.log");
     g_assert_null (l->gc_ages);

@@ -331,11 +331,31 @@ tm_document_load_files_async (const char * const  *paths,
                                           cancellable, callback, user_data);
 }
 
+/* Tests: TIDEMARK_TEST_STREAM_PAUSE_MS makes the loading thread pause
+ * that long after the snapshots of GC 1 and 2, so that a window is seen
+ * streaming on any machine, however fast it reads. */
+static guint
+stream_pause_ms (void)
+{
+  static gsize once;
+  static guint ms;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *v = g_getenv ("TIDEMARK_TEST_STREAM_PAUSE_MS");
+      ms = v ? (guint) MIN (g_ascii_strtoull (v, NULL, 10), 10000) : 0;
+      g_once_init_leave (&once, 1);
+    }
+  return ms;
+}
+
 /* Loading thread: hands the snapshot to the main context (latest wins). */
 static void
 load_offer_partial (TmTimelineModel *partial, gpointer data)
 {
   tm_progress_offer (data, tm_timeline_model_ref (partial), (GDestroyNotify) tm_timeline_model_unref);
+  if (G_UNLIKELY (stream_pause_ms () > 0) && partial->n_gcs <= 2)
+    g_usleep ((gulong) stream_pause_ms () * 1000);
 }
 
 void

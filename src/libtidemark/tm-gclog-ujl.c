@@ -948,9 +948,14 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     pause_mode_concurrent (p, id, q, end);
   else if (!detail_line (p, id, q, end) && (*q == 'D' || *q == 'A' || *q == '-'))
     {
-      /* gc+age: the survivors of this GC by age */
+      /* gc+age: the survivors of this GC by age (also when printed
+       * after its pause line) */
       TmGclogEvent *e = open_event (p, id);
-      guint32 ages = e ? e->ages : 0;
+      guint32 ages;
+      if (e == NULL && p->events->len > 0 &&
+          g_array_index (p->events, TmGclogEvent, p->events->len - 1).jvm_id == id)
+        e = &g_array_index (p->events, TmGclogEvent, p->events->len - 1);
+      ages = e ? e->ages : 0;
       if (tm_gclog_age_line (p, q, end, &ages))
         {
           if (e == NULL)
