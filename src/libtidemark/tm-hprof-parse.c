@@ -27,7 +27,7 @@
 #define PROGRESS_STEP       (4u << 20)
 #define READ_SHARE          0.9            /* of the progress; resolving the rest */
 #define RESOLVE_STEP        (1u << 14)     /* references between progress and cancel checks */
-#define BATCH               4096u          /* objects handed to the sink at once */
+#define BATCH               16384u         /* objects handed to the sink at once */
 #define MAX_EDGES           (G_MAXUINT32 - 1u) /* offsets are 32-bit */
 
 enum {
