@@ -31,6 +31,29 @@ assert lcs == sorted(lcs, reverse=True)
 assert top['lc'] > 0.5 and c[1]['lc'] < 0.5 * top['lc'], lcs
 "
 
+# by allocation site: every ranked container in one group, LC = SC^(1-MC)
+# per group, the cache's group first
+"$cli" containers "$t" --json --top 0 --by-site > "$dir/s.json" || fail "containers --by-site"
+python3 - "$dir/c.json" "$dir/s.json" <<'PY' || fail "by-site"
+import json, sys
+c = json.load(open(sys.argv[1]))
+s = json.load(open(sys.argv[2]))
+assert s['region'] == 'leak-window' and s['staleness'] == 'upper-bound', s
+assert sum(g['containers'] for g in s['sites']) == len(c['containers'])
+for g in s['sites']:
+  assert g['containers'] >= 1 and g['exact'] == 0 and g['staleness'] == 'upper-bound', g
+  assert 0 <= g['mc'] <= 1 and 0 <= g['sc'] <= 1
+  want = 0 if g['sc'] == 0 else g['sc'] ** (1 - g['mc'])
+  assert abs(g['lc'] - want) < 1e-5, g
+lcs = [g['lc'] for g in s['sites']]
+assert lcs == sorted(lcs, reverse=True)
+top = s['sites'][0]
+assert top['type'] == 'java.util.concurrent.ConcurrentHashMap' and top['containers'] == 1, top
+assert top['top_object_id'] == c['containers'][0]['object_id'], (top, c['containers'][0])
+assert abs(top['lc'] - c['containers'][0]['lc']) < 1e-5
+PY
+"$cli" containers "$t" --by-site | grep -q "allocation site (type)" || fail "by-site text"
+
 # an explicit region
 "$cli" containers "$t" --from-gc 100 --to-gc 200 --json > "$dir/r.json" || fail "containers --from-gc"
 json "$dir/r.json" "assert d['region'] == 'given' and d['from_gc'] == 100 and d['containers'][0]['type'].endswith('ConcurrentHashMap')"

@@ -11,7 +11,10 @@
 // putVal, getNode and removeNode cover put, putIfAbsent, putAll, get,
 // getOrDefault, containsKey, remove, iterator removal, LinkedHashMap's
 // eviction and the HashSets built on them); a method a JDK does not have
-// is simply not rewritten.
+// is simply not rewritten.  Bulk operations: addAll hooks name each
+// element added; removeIf (and the removeAll/retainAll built on the same
+// bulkRemove) get their predicate wrapped so that each element it accepts
+// is a REMOVE.
 
 import java.util.HashMap;
 import jdk.internal.org.objectweb.asm.ClassReader;
@@ -32,19 +35,32 @@ final class TidemarkContainers {
         final String hook;
         final String desc;
         final String args;     // after the return value (if any) and `this`: 'a' slot / 'i' slot, e.g. "a2a3i4"
+        final int store;       // ENTRY: the local the hook's result replaces (-1: none)
 
-        Rule(int at, String hook, String desc, String args) {
+        Rule(int at, String hook, String desc, String args, int store) {
             this.at = at;
             this.hook = hook;
             this.desc = desc;
             this.args = args;
+            this.store = store;
         }
     }
 
     private static final HashMap<String, Rule> RULES = new HashMap<>();
 
     private static void rule(String cls, String method, int at, String hook, String desc, String args) {
-        RULES.put(cls + "." + method, new Rule(at, hook, desc, args));
+        RULES.put(cls + "." + method, new Rule(at, hook, desc, args, -1));
+    }
+
+    // a bulk add of the Collection in `slot`
+    private static void addAll(String cls, String method, int slot) {
+        rule(cls, method, ENTRY, "addAll", "(" + O + O + ")V", "a" + slot);
+    }
+
+    // a bulk removal by the Predicate in slot 1: wrapped to see what it removes
+    private static void removeIf(String cls, String method) {
+        String p = "Ljava/util/function/Predicate;";
+        RULES.put(cls + "." + method, new Rule(ENTRY, "removing", "(" + O + p + ")" + p, "a1", 1));
     }
 
     private static void entryAdd(String cls, String method, int slot) {
@@ -100,6 +116,9 @@ final class TidemarkContainers {
         rule(al, "set(ILjava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "set", "(" + O + O + O + ")V", "a2");
         exit(al, "remove(I)Ljava/lang/Object;", "removed");
         rule(al, "remove(Ljava/lang/Object;)Z", Opcodes.IRETURN, "removedIf", "(Z" + O + O + ")V", "a1");
+        addAll(al, "addAll(Ljava/util/Collection;)Z", 1);
+        addAll(al, "addAll(ILjava/util/Collection;)Z", 2);
+        removeIf(al, "removeIf(Ljava/util/function/Predicate;II)Z");
         clear(al);
 
         String ll = "java/util/LinkedList";
@@ -114,6 +133,7 @@ final class TidemarkContainers {
         }
         exit(ll, "get(I)Ljava/lang/Object;", "got");
         rule(ll, "set(ILjava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "set", "(" + O + O + O + ")V", "a2");
+        addAll(ll, "addAll(ILjava/util/Collection;)Z", 2);   // addAll(c) is addAll(size, c)
         clear(ll);
 
         String ad = "java/util/ArrayDeque";
@@ -126,7 +146,43 @@ final class TidemarkContainers {
         }
         rule(ad, "removeFirstOccurrence(Ljava/lang/Object;)Z", Opcodes.IRETURN, "removedIf", "(Z" + O + O + ")V", "a1");
         rule(ad, "removeLastOccurrence(Ljava/lang/Object;)Z", Opcodes.IRETURN, "removedIf", "(Z" + O + O + ")V", "a1");
+        removeIf(ad, "bulkRemove(Ljava/util/function/Predicate;)Z");   // removeIf, removeAll, retainAll
         clear(ad);
+
+        // Vector (and Stack): add(E) and addElement share the private add;
+        // add(int, E) is insertElementAt; remove(Object), removeElement and
+        // Stack.pop end in removeElementAt; clear() is removeAllElements
+        String v = "java/util/Vector";
+        entryAdd(v, "add(Ljava/lang/Object;[Ljava/lang/Object;I)V", 1);
+        entryAdd(v, "insertElementAt(Ljava/lang/Object;I)V", 1);
+        addAll(v, "addAll(Ljava/util/Collection;)Z", 1);
+        addAll(v, "addAll(ILjava/util/Collection;)Z", 2);
+        for (String m : new String[] { "get(I)", "elementAt(I)", "firstElement()", "lastElement()" }) {
+            exit(v, m + "Ljava/lang/Object;", "got");
+        }
+        rule(v, "set(ILjava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "set", "(" + O + O + O + ")V", "a2");
+        exit(v, "remove(I)Ljava/lang/Object;", "removed");
+        rule(v, "removeElementAt(I)V", ENTRY, "removeAt", "(" + O + "I)V", "i1");
+        removeIf(v, "bulkRemove(Ljava/util/function/Predicate;)Z");
+        rule(v, "removeAllElements()V", ENTRY, "clear", "(" + O + ")V", "");
+
+        String ht = "java/util/Hashtable";
+        rule(ht, "put(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "tablePut",
+             "(" + O + O + O + O + ")V", "a1a2");
+        rule(ht, "putIfAbsent(Ljava/lang/Object;Ljava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN,
+             "tablePutIfAbsent", "(" + O + O + O + O + ")V", "a1a2");
+        rule(ht, "get(Ljava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "gotKey", "(" + O + O + O + ")V", "a1");
+        rule(ht, "remove(Ljava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "removedKey", "(" + O + O + O + ")V", "a1");
+        addOrGet(ht);
+        clear(ht);
+
+        String pq = "java/util/PriorityQueue";
+        entryAdd(pq, "offer(Ljava/lang/Object;)Z", 1);   // add(e) is offer(e)
+        exit(pq, "poll()Ljava/lang/Object;", "removed");
+        exit(pq, "peek()Ljava/lang/Object;", "got");
+        rule(pq, "remove(Ljava/lang/Object;)Z", Opcodes.IRETURN, "removedIf", "(Z" + O + O + ")V", "a1");
+        removeIf(pq, "bulkRemove(Ljava/util/function/Predicate;)Z");
+        clear(pq);
     }
 
     private TidemarkContainers() {
@@ -154,6 +210,9 @@ final class TidemarkContainers {
             super.visitCode();
             if (rule.at == ENTRY) {
                 call();
+                if (rule.store >= 0) {
+                    super.visitVarInsn(Opcodes.ASTORE, rule.store);
+                }
             }
         }
 

@@ -9,7 +9,10 @@
 // plain java.lang.Object; a ConcurrentHashMap key set's Boolean.TRUE) the
 // element is the key.
 
+import java.util.Collection;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 
 public final class TidemarkOps {
     private static final int ADD = 1;
@@ -34,6 +37,69 @@ public final class TidemarkOps {
     public static void add(Object c, Object e) {
         if (e != null) {
             op(ADD, c, e);
+        }
+    }
+
+    // at the entry of a bulk add of `all` to c
+    public static void addAll(Object c, Object all) {
+        if (all instanceof Collection) {
+            for (Object e : (Collection<?>) all) {
+                if (e != null) {
+                    op(ADD, c, e);
+                }
+            }
+        }
+    }
+
+    // the predicate of a bulk removal from c: each element it accepts is removed
+    private static final class Removing implements Predicate<Object> {
+        private final Object container;
+        private final Predicate<Object> filter;
+
+        Removing(Object container, Predicate<Object> filter) {
+            this.container = container;
+            this.filter = filter;
+        }
+
+        @Override
+        public boolean test(Object e) {
+            boolean removed = filter.test(e);
+            if (removed && e != null) {
+                op(REMOVE, container, e);
+            }
+            return removed;
+        }
+    }
+
+    public static Predicate<Object> removing(Object c, Predicate<Object> filter) {
+        return filter == null ? null : new Removing(c, filter);
+    }
+
+    // at the entry of Vector.removeElementAt: the element, read through an
+    // iterator (which records nothing)
+    public static void removeAt(Object c, int index) {
+        if (c instanceof List && index >= 0 && index < ((List<?>) c).size()) {
+            Object e = ((List<?>) c).listIterator(index).next();
+            if (e != null) {
+                op(REMOVE, c, e);
+            }
+        }
+    }
+
+    // Hashtable.put and putIfAbsent, after they found `old` (null: none)
+    public static void tablePut(Object old, Object map, Object key, Object value) {
+        putDone(old, map, key, value, false);
+    }
+
+    public static void tablePutIfAbsent(Object old, Object map, Object key, Object value) {
+        putDone(old, map, key, value, true);
+    }
+
+    // after remove(key) returned the value it removed (null: none)
+    public static void removedKey(Object ret, Object map, Object key) {
+        Object e = element(key, ret);
+        if (e != null) {
+            op(REMOVE, map, e);
         }
     }
 

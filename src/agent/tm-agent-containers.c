@@ -7,12 +7,13 @@
  *
  * Two small Java classes embedded at build time go into the boot class
  * loader: TidemarkContainers rewrites HashMap, TreeMap, ConcurrentHashMap,
- * ArrayList, LinkedList and ArrayDeque with the JDK's internal ASM (in
+ * ArrayList, LinkedList, ArrayDeque, Vector (and Stack), Hashtable and
+ * PriorityQueue with the JDK's internal ASM (in
  * the ClassFileLoadHook of a RetransformClasses at VMInit), inserting
  * calls to TidemarkOps, whose native `op` is here.  The rewritten
  * methods stay compiled and inlined as usual; the cost per operation is
- * the JNI call, two tag lookups, a short stack walk for the caller and
- * the queue append.
+ * the JNI call, two tag lookups, for adds a short stack walk for the
+ * caller, and the queue append.
  *
  * Containers and elements are named by the ids the allocation recording
  * gave them (their tags); operations on objects without one (the agent's
@@ -26,12 +27,19 @@
 #include <stdio.h>
 #include <string.h>
 
-/* frames walked to find the caller outside java.util */
+/* frames walked to find the caller outside java.util: first a few (the
+ * hook, the collection method and what it delegates to), all of them only
+ * when those are all inside */
+#define COP_FEW_SKIP 6
 #define COP_MAX_SKIP 24
+/* verdicts of internal_method cached without a lock: a method id (aligned,
+ * its two low bits free) with its verdict in those bits */
+#define COP_VERDICTS 4096
 
 static const char *const targets[] = {
   "java/util/HashMap", "java/util/TreeMap", "java/util/concurrent/ConcurrentHashMap",
   "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque",
+  "java/util/Vector", "java/util/Hashtable", "java/util/PriorityQueue",
 };
 
 static jclass    transformer;    /* global ref */
@@ -43,6 +51,7 @@ static guint     classes_rewritten;
 
 static pthread_mutex_t method_lock = PTHREAD_MUTEX_INITIALIZER;
 static GHashTable *internal_methods;   /* jmethodID -> 1 internal, 2 not */
+static guintptr verdicts[COP_VERDICTS];
 
 void
 tm_agent_containers_add_capabilities (jvmtiCapabilities *caps)
@@ -112,19 +121,28 @@ tm_agent_containers_set_callbacks (jvmtiEventCallbacks *cb)
 static gboolean
 internal_method (jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m)
 {
+  guint slot = (guint) (((guintptr) m >> 3) % COP_VERDICTS);
+  guintptr cached = __atomic_load_n (&verdicts[slot], __ATOMIC_RELAXED);
   gpointer v;
   jclass klass = NULL;
   char *sig = NULL;
   gboolean internal = FALSE;
 
+  if ((cached & ~(guintptr) 3) == (guintptr) m && cached != 0)
+    return (cached & 3) == 1;
   pthread_mutex_lock (&method_lock);
   v = g_hash_table_lookup (internal_methods, m);
   pthread_mutex_unlock (&method_lock);
   if (v != NULL)
-    return GPOINTER_TO_UINT (v) == 1;
+    {
+      if (((guintptr) m & 3) == 0)
+        __atomic_store_n (&verdicts[slot], (guintptr) m | GPOINTER_TO_UINT (v), __ATOMIC_RELAXED);
+      return GPOINTER_TO_UINT (v) == 1;
+    }
   if ((*jvmti)->GetMethodDeclaringClass (jvmti, m, &klass) == JVMTI_ERROR_NONE
       && (*jvmti)->GetClassSignature (jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE && sig != NULL)
-    internal = g_str_has_prefix (sig, "Ljava/util/") || strcmp (sig, "LTidemarkOps;") == 0;
+    internal = g_str_has_prefix (sig, "Ljava/util/") || strcmp (sig, "LTidemarkOps;") == 0
+               || g_str_has_prefix (sig, "LTidemarkOps$");   /* its removeIf predicate */
   if (sig != NULL)
     (*jvmti)->Deallocate (jvmti, (unsigned char *) sig);
   if (klass != NULL)
@@ -132,6 +150,8 @@ internal_method (jvmtiEnv *jvmti, JNIEnv *jni, jmethodID m)
   pthread_mutex_lock (&method_lock);
   g_hash_table_insert (internal_methods, m, GUINT_TO_POINTER (internal ? 1 : 2));
   pthread_mutex_unlock (&method_lock);
+  if (((guintptr) m & 3) == 0)
+    __atomic_store_n (&verdicts[slot], (guintptr) m | (internal ? 1 : 2), __ATOMIC_RELAXED);
   return internal;
 }
 
@@ -168,11 +188,23 @@ op_native (JNIEnv *jni, jclass cls, jint kind, jobject container, jobject elemen
     }
   if (G_UNLIKELY (g_atomic_int_get (&a->graph_gate) != 0))
     tm_agent_graph_gate_wait ();
-  if (a->opts.stack_depth > 0)
+  /* the caller matters for the elements' stints, which start at an add
+   * (the sites by staleness); a get or remove only needs its time, and
+   * the stack walk is most of an operation's cost */
+  if (a->opts.stack_depth > 0 && (kind == TM_CONTAINER_OP_ADD || kind == TM_CONTAINER_OP_ADD_OR_GET))
     {
-      (*jvmti)->GetStackTrace (jvmti, NULL, 0, COP_MAX_SKIP + (jint) a->opts.stack_depth, frames, &n);
+      jint want = COP_FEW_SKIP + (jint) a->opts.stack_depth;
+
+      (*jvmti)->GetStackTrace (jvmti, NULL, 0, want, frames, &n);
       while (skip < n && internal_method (jvmti, jni, frames[skip].method))
         skip++;
+      if (n == want && skip + (jint) a->opts.stack_depth > n)
+        {
+          /* deeper inside java.util than usual: walk the longer way */
+          (*jvmti)->GetStackTrace (jvmti, NULL, 0, COP_MAX_SKIP + (jint) a->opts.stack_depth, frames, &n);
+          while (skip < n && internal_method (jvmti, jni, frames[skip].method))
+            skip++;
+        }
       if (skip == n)
         skip = MIN (n, 2);   /* all inside java.util: the frames above the hook */
     }

@@ -32,14 +32,16 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
 }
 
 /* Default spacing (no graph-every given): a graph at the first GC at
- * least TM_AGENT_GRAPH_SPACING after the last one, as long as all walks
- * so far plus the next (estimated by the last) stay within
- * TM_AGENT_GRAPH_BUDGET of the run, in wall time or in the process's CPU
- * time.  Wall time is what a mostly idle program (a service waiting for
- * requests) has to spare; CPU time keeps the share steady on a loaded
- * machine, where waiting for a core stretches a walk's wall time more
- * than the program's run so far.  The budget is cumulative, so a cheap
- * stretch earns graphs for a costly one and early GCs get graphs. */
+ * least TM_AGENT_GRAPH_SPACING after the last one, and at every
+ * whole-heap collection (tm-agent-perfdata.c), as long as all walks so
+ * far plus the next (estimated by the last) stay within
+ * TM_AGENT_GRAPH_BUDGET of the run time.  Wall time, because the program
+ * waits for the walk in wall time: a budget in CPU time would let walks
+ * (one thread) take a multiple of the share from a program that keeps
+ * several cores busy.  On a loaded machine a walk stretches, but so does
+ * the run of a program with a fixed amount of work.  The budget is
+ * cumulative, so a cheap stretch earns graphs for a costly one and early
+ * GCs get graphs. */
 #define TM_AGENT_GRAPH_SPACING (G_GINT64_CONSTANT (500) * 1000 * 1000)
 #define TM_AGENT_GRAPH_BUDGET  0.25
 
@@ -55,18 +57,20 @@ static gboolean
 graph_due (guint n, gint64 now)
 {
   TmAgent *a = &tm_agent;
-  gboolean wall_ok, cpu_ok;
+  gboolean whole_heap;
+  guint64 whole;
 
   if (a->opts.graph_every == 0)
     return FALSE;
   if (a->opts.graph_every_set)
     return n % a->opts.graph_every == 0;
-  if (a->w_graphs_taken > 0 && now - a->w_last_graph_end < TM_AGENT_GRAPH_SPACING)
+  whole = tm_agent_perfdata_whole_heap_gcs ();
+  whole_heap = whole != a->w_whole_heap_seen;
+  a->w_whole_heap_seen = whole;
+  /* a whole-heap collection gets one whatever the spacing */
+  if (!whole_heap && a->w_graphs_taken > 0 && now - a->w_last_graph_end < TM_AGENT_GRAPH_SPACING)
     return FALSE;
-  wall_ok = (double) (a->w_walk_total_ns + a->w_last_graph_cost) <= TM_AGENT_GRAPH_BUDGET * (double) now;
-  cpu_ok = (double) (a->w_walk_cpu_total_ns + a->w_last_graph_cpu)
-           <= TM_AGENT_GRAPH_BUDGET * (double) (tm_agent_cpu_ns () - a->start_cpu_ns);
-  if (!wall_ok && !cpu_ok)
+  if ((double) (a->w_walk_total_ns + a->w_last_graph_cost) > TM_AGENT_GRAPH_BUDGET * (double) now)
     {
       a->w_graphs_skipped++;
       return FALSE;

@@ -166,7 +166,6 @@ tm_agent_graph_gate_serve (void)
   /* read by the GC finish callback to space the next graphs */
   a->w_last_graph_cost = g->graph->walk_ns;
   a->w_walk_total_ns += g->graph->walk_ns;
-  a->w_last_graph_cpu = g->graph->walk_cpu_ns;
   a->w_walk_cpu_total_ns += g->graph->walk_cpu_ns;
   a->w_walk_max_ns = MAX (a->w_walk_max_ns, g->graph->walk_ns);
   a->w_last_graph_end = tm_agent_now_ns ();

@@ -465,6 +465,8 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     }
   pthread_mutex_unlock (&a->queue_lock);
 
+  tm_agent_perfdata_open ();
+  a->w_whole_heap_seen = tm_agent_perfdata_whole_heap_gcs ();
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);

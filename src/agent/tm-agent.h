@@ -265,12 +265,12 @@ typedef struct {
   guint64   w_allocs;
   guint     w_graphs;
   guint     w_graphs_skipped;
+  guint64   w_whole_heap_seen;    /* GC callbacks: whole-heap collections counted */
   /* graph spacing: written by the walker, read by the GC callbacks */
   volatile gint64 w_last_graph_end;
   volatile gint64 w_last_graph_cost;
   volatile gint64 w_walk_total_ns;
-  volatile gint64 w_last_graph_cpu;   /* process CPU time of the last walk */
-  volatile gint64 w_walk_cpu_total_ns;
+  gint64    w_walk_cpu_total_ns;      /* the process's CPU time during walks */
   gint64    w_walk_max_ns;
   volatile guint  w_graphs_taken;
   guint8   *w_dead;               /* bitmap over object ids */
@@ -333,6 +333,10 @@ gboolean tm_agent_gc_ready (guint n, gboolean final);
 void     tm_agent_gc_write (JNIEnv *jni, guint n);
 void     tm_agent_gc_write_spaces (void);
 gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
+
+/* Whole-heap collections (tm-agent-perfdata.c): the JVM's own counters. */
+void     tm_agent_perfdata_open (void);
+guint64  tm_agent_perfdata_whole_heap_gcs (void);
 
 /* Graphs (tm-agent-graph.c) */
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);

@@ -113,18 +113,79 @@ print_text (const char *path, const TmTrace *trace, const TmContainerReport *r, 
     }
 }
 
+/* --by-site: the ranked containers grouped by their allocation site */
+static void
+print_by_site (const char *path, const TmTrace *trace, const TmContainerReport *r, gboolean from_window, guint top,
+               gboolean json)
+{
+  g_autoptr(GArray) groups = tm_container_report_by_alloc_site (trace, r);
+  guint n = top == 0 ? groups->len : MIN (top, groups->len);
+  GString *s = g_string_new (NULL);
+
+  if (json)
+    g_string_append_printf (s, "{\"from_gc\": %u, \"to_gc\": %u, \"region\": \"%s\", \"graphs\": %u, "
+                            "\"staleness\": \"%s\", \"leak_free\": %u, \"sites\": [",
+                            r->from_gc, r->to_gc, from_window ? "leak-window" : "given", r->n_graphs,
+                            r->sc_upper_bound ? "upper-bound" : "exact", r->leak_free);
+  else
+    g_string_append_printf (s, "Leak confidence by allocation site of the containers in %s, GCs %u..%u (%s; %u "
+                            "reference graphs)\nEach site's containers are taken as one: MC adds up, SC is the mean "
+                            "over all their elements, LC = SC^(1 - MC).%s\n\n%6s %6s %6s %10s %11s %9s  %s\n",
+                            path, r->from_gc, r->to_gc, from_window ? "the leak window" : "the given region",
+                            r->n_graphs, r->sc_upper_bound ? " Staleness and LC are upper bounds where marked ~." : "",
+                            "LC", "MC", "SC", "containers", "growth", "elements", "allocation site (type)");
+  for (guint i = 0; i < n; i++)
+    {
+      const TmContainerAllocSite *g = &g_array_index (groups, TmContainerAllocSite, i);
+      const TmContainer *best = g_ptr_array_index (r->containers, g->top);
+      g_autofree char *label = site_label (trace, g->site);
+      const char *type = g->type == TM_UNKNOWN ? NULL : tm_trace_type (trace, g->type)->name;
+      const char *staleness = g->n_exact == g->n_containers ? "exact" : g->n_exact == 0 ? "upper-bound" : "partly-exact";
+
+      if (json)
+        {
+          g_string_append (s, i ? ", {\"site\": " : "{\"site\": ");
+          tm_json_append_string (s, label);
+          g_string_append (s, ", \"type\": ");
+          if (type != NULL)
+            tm_json_append_string (s, type);
+          else
+            g_string_append (s, "null");
+          g_string_append_printf (s, ", \"containers\": %u, \"exact\": %u, \"staleness\": \"%s\", \"lc\": %.6f, "
+                                  "\"mc\": %.6f, \"sc\": %.6f, \"growth\": %" G_GINT64_FORMAT ", \"bytes\": %"
+                                  G_GUINT64_FORMAT ", \"elements\": %" G_GUINT64_FORMAT ", \"top_object_id\": %"
+                                  G_GUINT64_FORMAT "}",
+                                  g->n_containers, g->n_exact, staleness, g->lc, g->mc, g->sc, g->growth_bytes,
+                                  g->bytes_at_end, g->elements_at_end, tm_trace_object_id (trace, best->head_object));
+        }
+      else
+        {
+          g_autofree char *b = tm_format_bytes ((double) ABS (g->growth_bytes));
+          g_string_append_printf (s, "%6.3f %6.3f %5.3f%s %10u %s%10s %9" G_GUINT64_FORMAT "  %s (%s)\n", g->lc, g->mc,
+                                  g->sc, g->n_exact == g->n_containers ? " " : "~", g->n_containers,
+                                  g->growth_bytes < 0 ? "-" : "+", b, g->elements_at_end, label,
+                                  type != NULL ? type : "several types");
+        }
+    }
+  g_string_append (s, json ? "]}\n" : "");
+  fputs (s->str, stdout);
+  g_string_free (s, TRUE);
+}
+
 int
 tm_cmd_containers (int argc, char **argv)
 {
   gint64 from_gc = 0, to_gc = 0;
   gint top = 10;
-  gboolean json = FALSE, from_window = FALSE;
+  gboolean json = FALSE, from_window = FALSE, by_site = FALSE;
   g_auto(GStrv) ds_files = NULL;
   GOptionEntry entries[] = {
     { "from-gc", 0, 0, G_OPTION_ARG_INT64, &from_gc, "First GC of the leak region (default: the leak window)", "A" },
     { "to-gc", 0, 0, G_OPTION_ARG_INT64, &to_gc, "Last GC of the leak region (default: the leak window)", "B" },
     { "ds", 0, 0, G_OPTION_ARG_FILENAME_ARRAY, &ds_files, "Also load these data structure descriptions", "FILE" },
     { "top", 0, 0, G_OPTION_ARG_INT, &top, "Show the K most suspicious containers (0: all; default 10)", "K" },
+    { "by-site", 0, 0, G_OPTION_ARG_NONE, &by_site,
+      "Group the containers by the site that allocated them (each group taken as one container)", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print JSON", NULL },
     { NULL }
   };
@@ -169,7 +230,9 @@ tm_cmd_containers (int argc, char **argv)
       fprintf (stderr, "%s: %s\n", path, error->message);
       return TM_EXIT_INPUT;
     }
-  if (json)
+  if (by_site)
+    print_by_site (path, trace, report, from_window, top, json);
+  else if (json)
     print_json (trace, report, from_window, top);
   else
     print_text (path, trace, report, from_window, top);

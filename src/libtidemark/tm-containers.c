@@ -35,7 +35,7 @@ typedef struct {
   double      stale_sum;     /* closed stints, ns */
   guint64     stale_n;
   GHashTable *sites;         /* site -> SiteStale* */
-  guint64     elements_last, bytes_last;
+  guint64     elements_last, bytes_first, bytes_last;
   GHashTable *nested;        /* object index + 1 of structures nested in it (a set's map) */
 } Track;
 
@@ -133,6 +133,8 @@ observe (TmHeapCache *heaps, GHashTable *tracks, guint32 gc_id, guint32 idx,
       tr->last_idx = idx;
       tr->last_gc = gc_id;
       tr->bytes_last = tm_ds_result_deep (ds, s, NULL).bytes;
+      if (idx == tr->first_idx)
+        tr->bytes_first = tr->bytes_last;
 
       g_array_set_size (leaves, 0);
       tm_ds_result_leaves (ds, s, leaves);
@@ -360,6 +362,8 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
       c->adds = tr->adds;
       c->removes = tr->removes;
       c->bytes_at_end = tr->bytes_last;
+      c->bytes_at_start = tr->bytes_first;
+      c->stints = tr->stale_n;
       c->mc = CLAMP (tr->area / span, 0.0, 1.0);
       c->sc = tr->stale_n > 0 ? CLAMP (tr->stale_sum / tr->stale_n / span, 0.0, 1.0) : 0.0;
       c->lc = tm_leak_confidence (c->sc, c->mc);

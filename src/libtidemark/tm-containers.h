@@ -56,7 +56,9 @@ typedef struct {
   guint64  elements_at_end;
   guint64  adds;              /* elements first seen after its first graph */
   guint64  removes;           /* of those, gone again by te */
+  guint64  bytes_at_start;    /* deep size at its first graph of the window */
   guint64  bytes_at_end;      /* deep size at te */
+  guint64  stints;            /* element stints SC averages over */
   double   mc, sc, lc;
   gboolean exact;             /* SC, adds, removes and sites from recorded operations */
   guint64  ops;               /* its recorded operations up to te */
@@ -82,6 +84,37 @@ TmContainerReport *tm_containers_compute (TmHeapCache   *heaps,
                                           GCancellable  *cancellable,
                                           GError       **error);
 void               tm_container_report_free (TmContainerReport *report);
+
+/* The ranked containers grouped by the site that allocated them (their
+ * head), each group taken as one container: MC the sum of its
+ * containers' (their areas add, clamped to 1), SC the mean staleness of
+ * all their element stints, LC = SC^(1 - MC).  Descending by LC. */
+typedef struct {
+  guint32  site;              /* allocation site of the containers' heads */
+  guint32  type;              /* their type, TM_UNKNOWN when several */
+  guint32  top;               /* index in report->containers of its highest-LC container */
+  guint    n_containers;
+  guint    n_exact;           /* of them with SC from recorded operations */
+  gint64   growth_bytes;      /* sum of bytes_at_end - bytes_at_start */
+  guint64  bytes_at_end;
+  guint64  elements_at_end;
+  guint64  stints;
+  double   mc, sc, lc;
+} TmContainerAllocSite;
+
+GArray            *tm_container_report_by_alloc_site (const TmTrace           *trace,
+                                                      const TmContainerReport *report);
+
+/* The container a window's explanation names (tm-containers-text.c):
+ * the first ranked one with LC >= 0.5 that holds at least 1% of the
+ * reachable memory at te; NULL if none. */
+const TmContainer *tm_container_report_headline_container (const TmTrace           *trace,
+                                                           const TmContainerReport *report);
+/* That container in one translated sentence: type, allocation site, LC,
+ * MC, SC and whether SC is exact, size, elements, the site that added
+ * its stalest elements.  NULL if none. */
+char              *tm_container_report_headline (const TmTrace           *trace,
+                                                 const TmContainerReport *report);
 
 /* LC from SC and MC (exposed for tests). */
 double             tm_leak_confidence (double sc, double mc);

@@ -3,8 +3,10 @@
 #include "tm-ds-growth-view.h"
 #include "tm-render-ds-growth.h"
 #include "tm-format-util.h"
+#include "tm-text-table.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 /* ---- rows of the tree table ---- */
@@ -78,6 +80,12 @@ struct _TmDsGrowthView
   GtkDrawingArea   *chart;
   GtkPaned       *paned;
   GtkColumnView    *table;
+  GtkWidget        *sites_box;
+  GtkLabel         *sites_label;
+  TmTextTable      *sites_table;    /* the selected container's sites by staleness */
+  GtkWidget        *by_site_box;
+  GtkLabel         *by_site_note;
+  TmTextTable      *by_site_table;  /* the ranked containers by allocation site */
 
   GListStore       *roots;        /* TmDsGrowthRow, the structures */
   GtkTreeListModel *tree;
@@ -270,6 +278,119 @@ fill_confidence (TmDsGrowthView *self, TmDsGrowthRow *row, const TmDsGrowthEntry
   row->text[COL_LC] = g_strdup (_("leak-free"));
 }
 
+/* The container of a structure row, if the report ranks it. */
+static const TmContainer *
+find_container (TmDsGrowthView *self, int entry)
+{
+  const TmDsGrowthEntry *e;
+
+  if (self->containers == NULL || self->growth == NULL || entry < 0 || (guint) entry >= self->growth->entries->len)
+    return NULL;
+  e = &g_array_index (self->growth->entries, TmDsGrowthEntry, entry);
+  for (guint i = 0; i < self->containers->containers->len; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (self->containers->containers, i);
+      if (c->head_object == e->object_index)
+        return c;
+    }
+  return NULL;
+}
+
+static char *
+site_text (TmTrace *trace, guint32 site)
+{
+  return site == TM_UNKNOWN ? g_strdup (_("(unknown site)")) : tm_trace_site_label (trace, site);
+}
+
+/* The selected container's sites, stalest first (sortable): with
+ * recorded operations the callers that added its elements, else its
+ * elements' allocation sites. */
+static void
+update_sites (TmDsGrowthView *self)
+{
+  const TmContainer *c = find_container (self, self->selected_entry);
+  g_autofree char *name = NULL;
+  g_autofree char *heading = NULL;
+
+  gtk_widget_set_visible (self->sites_box, c != NULL);
+  if (c == NULL)
+    return;
+  name = g_strdup_printf ("%s @%" G_GUINT64_FORMAT, tm_trace_type (self->trace, c->type)->name,
+                          tm_trace_object_id (self->trace, c->head_object));
+  heading = g_strdup_printf (c->exact
+                               /* TRANSLATORS: a container, type @object id */
+                             ? _("Call sites that added the elements of %s, by staleness (exact, from the recorded operations)")
+                               /* TRANSLATORS: a container, type @object id */
+                             : _("Allocation sites of the elements of %s, by staleness (an upper bound from the reference graphs)"),
+                             name);
+  gtk_label_set_text (self->sites_label, heading);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->sites_label), heading);
+  tm_text_table_clear (self->sites_table);
+  for (guint i = 0; i < c->sites->len; i++)
+    {
+      const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, i);
+      g_autofree char *site = site_text (self->trace, cs->site);
+      g_autofree char *n = tm_format_count (cs->elements);
+      g_autofree char *stale = g_strdup_printf ("%s%.3f", c->exact ? "" : "≤ ", cs->mean_staleness);
+      const char *cells[] = { site, n, stale };
+      double keys[] = { NAN, (double) cs->elements, cs->mean_staleness };
+
+      tm_text_table_append (self->sites_table, cells, keys);
+    }
+  tm_text_table_sort_by (self->sites_table, 2);
+}
+
+/* The ranked containers by allocation site, highest leak confidence first. */
+static void
+fill_by_site (TmDsGrowthView *self)
+{
+  g_autoptr(GArray) groups = tm_container_report_by_alloc_site (self->trace, self->containers);
+  const TmContainerReport *r = self->containers;
+  g_autofree char *note = NULL;
+
+  tm_text_table_clear (self->by_site_table);
+  for (guint i = 0; i < groups->len; i++)
+    {
+      const TmContainerAllocSite *g = &g_array_index (groups, TmContainerAllocSite, i);
+      const TmContainer *top = g_ptr_array_index (r->containers, g->top);
+      gboolean exact = g->n_exact == g->n_containers;
+      const char *bound = exact ? "" : "≤ ";
+      g_autofree char *site = site_text (self->trace, g->site);
+      const char *type = g->type == TM_UNKNOWN ? _("(several types)") : tm_trace_type (self->trace, g->type)->name;
+      g_autofree char *n = tm_format_count (g->n_containers);
+      g_autofree char *growth = signed_bytes (g->growth_bytes);
+      g_autofree char *elements = tm_format_count (g->elements_at_end);
+      g_autofree char *sc = g_strdup_printf ("%s%.3f", bound, g->sc);
+      g_autofree char *lc = g_strdup_printf ("%s%.3f", bound, g->lc);
+      g_autofree char *mc = g_strdup_printf ("%.3f", g->mc);
+      const char *from = exact ? _("exact") : g->n_exact == 0 ? _("upper bound") : _("partly exact");
+      g_autofree char *top_name = g_strdup_printf ("%s @%" G_GUINT64_FORMAT, tm_trace_type (self->trace, top->type)->name,
+                                                   tm_trace_object_id (self->trace, top->head_object));
+      /* TRANSLATORS: the highest-ranked container of a site (type @object id, its LC), then how many of the
+       * site's containers have exact staleness */
+      g_autofree char *tooltip = g_strdup_printf (_("Highest leak confidence at this site: %s (%.3f). Staleness from "
+                                                    "recorded operations for %u of its %u containers."),
+                                                  top_name, top->lc, g->n_exact, g->n_containers);
+      const char *cells[] = { site, type, n, growth, elements, sc, lc, mc, from };
+      double keys[] = { NAN, NAN, g->n_containers, (double) g->growth_bytes, (double) g->elements_at_end,
+                        g->sc, g->lc, g->mc, (double) g->n_exact / g->n_containers };
+
+      tm_text_table_append_with_tooltip (self->by_site_table, cells, keys, tooltip);
+    }
+  tm_text_table_sort_by (self->by_site_table, 6);
+  if (groups->len == 0)
+    /* TRANSLATORS: the number of leak-free containers left out */
+    note = g_strdup_printf (_("No container may leak over this window: the %u alive at its end are leak-free "
+                              "(empty, or all they gained they lost again)."), r->leak_free);
+  else
+    note = g_strdup_printf (_("Containers alive at the end of the window, by the site that allocated them; "
+                              "%u leak-free ones are left out. %s"), r->leak_free,
+                            r->sc_upper_bound ? _("≤ marks upper bounds: the reference graphs show when elements come and go, not when they are read.")
+                                              : _("Staleness is exact: from the recorded container operations."));
+  gtk_label_set_text (self->by_site_note, note);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->by_site_note), note);
+}
+
 static void
 containers_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -277,11 +398,19 @@ containers_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(GError) error = NULL;
   TmContainerReport *report = tm_document_containers_finish (TM_DOCUMENT (source), result, &error);
 
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;   /* a newer window took over */
   if (report == NULL)
-    return;   /* cancelled, or too few graphs: the columns stay empty */
+    {
+      /* too few graphs: the columns stay empty, the page says why */
+      gtk_label_set_text (self->by_site_note, error->message);
+      return;
+    }
   g_clear_pointer (&self->containers, tm_container_report_free);
   self->containers = report;
   rebuild_rows (self);
+  fill_by_site (self);
+  update_sites (self);
 }
 
 /* Top-level rows: the structures, by the chosen metric's HGP. */
@@ -367,6 +496,20 @@ tm_ds_growth_view_get_selected_entry (TmDsGrowthView *self)
   return self->selected_entry;
 }
 
+TmTextTable *
+tm_ds_growth_view_get_sites_table (TmDsGrowthView *self)
+{
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), NULL);
+  return gtk_widget_get_visible (self->sites_box) ? self->sites_table : NULL;
+}
+
+TmTextTable *
+tm_ds_growth_view_get_containers_table (TmDsGrowthView *self)
+{
+  g_return_val_if_fail (TM_IS_DS_GROWTH_VIEW (self), NULL);
+  return self->containers != NULL ? self->by_site_table : NULL;
+}
+
 guint
 tm_ds_growth_view_get_n_rows (TmDsGrowthView *self)
 {
@@ -430,6 +573,7 @@ selection_changed_cb (GtkSingleSelection *selection, GParamSpec *pspec, TmDsGrow
     {
       self->selected_entry = entry;
       gtk_widget_queue_draw (GTK_WIDGET (self->chart));
+      update_sites (self);
     }
 }
 
@@ -441,6 +585,30 @@ metric_changed_cb (GtkDropDown *dropdown, GParamSpec *pspec, TmDsGrowthView *sel
 }
 
 /* ---- table columns ---- */
+
+static const char *
+lc_tooltip (void)
+{
+  return _("Leak confidence LC = SC^(1 − MC) (Xu & Rountev, ICSE 2008): 0 when no element is stale, 1 when all are "
+           "stale for the whole window. ≤ marks an upper bound (staleness from the reference graphs).");
+}
+
+static const char *
+mc_tooltip (void)
+{
+  return _("Memory contribution MC: the area under the container's share of the reachable memory over the window, "
+           "0 to 1.");
+}
+
+static const char *
+sc_tooltip (void)
+{
+  return _("Staleness contribution SC: the mean time its elements went unused (from their last add or retrieval to "
+           "their removal, or the window's end), as a fraction of the window. With recorded container operations "
+           "it is exact; from the reference graphs, retrievals are unknown, so it is the elements' age: an upper "
+           "bound, marked ≤.");
+}
+
 
 static void
 cell_setup (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer column)
@@ -481,6 +649,12 @@ cell_bind (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer column
       gtk_widget_set_tooltip_text (child, row->text[COL_NAME]);
     }
   gtk_label_set_text (GTK_LABEL (child), row->text[c] != NULL ? row->text[c] : "");
+  if (c == COL_LC)
+    gtk_widget_set_tooltip_text (child, lc_tooltip ());
+  else if (c == COL_MC)
+    gtk_widget_set_tooltip_text (child, mc_tooltip ());
+  else if (c == COL_SC)
+    gtk_widget_set_tooltip_text (child, sc_tooltip ());
 }
 
 static void
@@ -496,6 +670,42 @@ add_column (TmDsGrowthView *self, guint column, const char *title, gboolean expa
   gtk_column_view_column_set_resizable (col, TRUE);
   gtk_column_view_append_column (self->table, col);
   g_object_unref (col);
+}
+
+/* The sites of the selected container, and the containers by allocation site. */
+static void
+add_tables (TmDsGrowthView *self)
+{
+  const char *sites[] = { _("Call site"), _("Elements"), _("Mean staleness"), NULL };
+  const char *by_site[] = { _("Allocation site"), _("Type"), _("Containers"), _("Growth"), _("Elements"),
+                            _("Staleness"), _("Leak confidence"), _("Memory contr."), _("Staleness is"), NULL };
+
+  self->sites_table = TM_TEXT_TABLE (tm_text_table_new (sites));
+  gtk_widget_set_size_request (GTK_WIDGET (self->sites_table), -1, 100);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->sites_table), FALSE);
+  tm_text_table_set_column_tooltip (self->sites_table, 0,
+                                    _("With recorded operations, the caller that added the elements; from the "
+                                      "graphs, the elements' allocation site"));
+  tm_text_table_set_column_tooltip (self->sites_table, 2,
+                                    _("The mean staleness of the elements from this site, as a fraction of the "
+                                      "window"));
+  gtk_box_append (GTK_BOX (self->sites_box), GTK_WIDGET (self->sites_table));
+
+  self->by_site_table = TM_TEXT_TABLE (tm_text_table_new (by_site));
+  tm_text_table_set_column_tooltip (self->by_site_table, 0, _("Where the containers were allocated"));
+  tm_text_table_set_column_tooltip (self->by_site_table, 2,
+                                    _("Containers from this site that may leak (leak-free ones are left out)"));
+  tm_text_table_set_column_tooltip (self->by_site_table, 3,
+                                    _("Change of their deep size from their first reference graph in the window to "
+                                      "its end"));
+  tm_text_table_set_column_tooltip (self->by_site_table, 4, _("Their elements at the end of the window"));
+  tm_text_table_set_column_tooltip (self->by_site_table, 5, sc_tooltip ());
+  tm_text_table_set_column_tooltip (self->by_site_table, 6, lc_tooltip ());
+  tm_text_table_set_column_tooltip (self->by_site_table, 7, mc_tooltip ());
+  tm_text_table_set_column_tooltip (self->by_site_table, 8,
+                                    _("Exact: every container's staleness from recorded operations; upper bound: "
+                                      "from the reference graphs"));
+  gtk_box_append (GTK_BOX (self->by_site_box), GTK_WIDGET (self->by_site_table));
 }
 
 static void
@@ -572,6 +782,9 @@ tm_ds_growth_view_set_window (TmDsGrowthView *self,
       self->trace = tm_trace_ref (trace);
     }
   self->selected_entry = -1;
+  gtk_widget_set_visible (self->sites_box, FALSE);
+  tm_text_table_clear (self->by_site_table);
+  gtk_label_set_text (self->by_site_note, _("Computing the leak confidence of the containers…"));
   memset (&self->layout, 0, sizeof self->layout);
   gtk_widget_queue_draw (GTK_WIDGET (self->chart));
 
@@ -645,6 +858,10 @@ tm_ds_growth_view_class_init (TmDsGrowthViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, chart);
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, paned);
   gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, table);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, sites_box);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, sites_label);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, by_site_box);
+  gtk_widget_class_bind_template_child (widget_class, TmDsGrowthView, by_site_note);
   gtk_widget_class_bind_template_callback (widget_class, metric_changed_cb);
   gtk_widget_class_set_css_name (widget_class, "tm-ds-growth-view");
 }
@@ -676,6 +893,7 @@ tm_ds_growth_view_init (TmDsGrowthView *self)
   add_column (self, COL_LC, _("Leak confidence"), FALSE);
   add_column (self, COL_MC, _("Memory contr."), FALSE);
   add_column (self, COL_SC, _("Staleness"), FALSE);
+  add_tables (self);
 
   gtk_drawing_area_set_draw_func (self->chart, chart_draw, self, NULL);
   click = gtk_gesture_click_new ();

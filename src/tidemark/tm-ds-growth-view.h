@@ -6,7 +6,10 @@
  * every compared structure with, per metric, the size before, after, the
  * growth and its HGP; expanding "Leaves by type" / "Leaves by allocation
  * site" classifies the structure's leaves at both ends and shows the
- * difference.  Clicking a bar selects its row.
+ * difference.  Clicking a bar selects its row.  Leak confidence (Xu &
+ * Rountev, tm-containers.h): LC, MC and SC columns, the selected
+ * container's sites by staleness under the table, and a second page with
+ * the containers by allocation site.
  *
  * The analysis runs on a worker; a new window cancels the previous one.
  */
@@ -15,6 +18,7 @@
 #include <gtk/gtk.h>
 
 #include "tm-section.h"
+#include "tm-text-table.h"
 
 G_BEGIN_DECLS
 
@@ -38,8 +42,15 @@ void              tm_ds_growth_view_select_entry   (TmDsGrowthView     *self,
                                                     int                 entry);
 int               tm_ds_growth_view_get_selected_entry (TmDsGrowthView *self);
 
+/* The selected container's sites by staleness, NULL while hidden (no
+ * structure selected, or one the leak confidence does not rank). */
+TmTextTable      *tm_ds_growth_view_get_sites_table (TmDsGrowthView *self);
+/* The ranked containers by allocation site (the second page), NULL until
+ * the leak confidence is known. */
+TmTextTable      *tm_ds_growth_view_get_containers_table (TmDsGrowthView *self);
+
 /* The table as shown: rows of the expanded tree, columns structure,
- * before, after, growth, HGP, pattern.  NULL past the end. */
+ * before, after, growth, HGP, pattern, LC, MC, SC.  NULL past the end. */
 guint             tm_ds_growth_view_get_n_rows     (TmDsGrowthView     *self);
 char             *tm_ds_growth_view_dup_cell       (TmDsGrowthView     *self,
                                                     guint               row,

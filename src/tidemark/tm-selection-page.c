@@ -4,6 +4,8 @@
 #include "tm-selection-page.h"
 #include "tm-chart.h"
 #include "tm-chart-view.h"
+#include "tm-containers.h"
+#include "tm-containers-ops.h"
 #include "tm-format-util.h"
 #include "tm-gc-summary-rows.h"
 #include "tm-report.h"
@@ -25,6 +27,14 @@ struct _TmSelectionPage
   GtkWidget *heap_button;
   GtkWidget *ds_button;
   GtkWidget *histogram;
+
+  /* a leak window's most likely leaking container (tm-containers.h),
+   * computed on the document's worker once per window */
+  char         *explanation;     /* the text without it */
+  char         *headline;        /* once known; NULL if none */
+  TmDocument   *asked_document;  /* not a reference: only compared */
+  guint32       asked_first, asked_last;
+  GCancellable *containers_cancellable;
 };
 
 G_DEFINE_FINAL_TYPE (TmSelectionPage, tm_selection_page, GTK_TYPE_WIDGET)
@@ -107,6 +117,77 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
 }
 
 static void
+show_explanation (TmSelectionPage *self, const char *text)
+{
+  g_autofree char *label = NULL;
+
+  if (text == NULL)
+    return;
+  if (text != self->explanation)
+    {
+      g_free (self->explanation);
+      self->explanation = g_strdup (text);
+    }
+  label = self->headline ? g_strdup_printf ("%s\n\n%s", self->explanation, self->headline)
+                         : g_strdup (self->explanation);
+  gtk_label_set_label (self->selection_explanation, label);
+}
+
+static void
+forget_containers (TmSelectionPage *self)
+{
+  g_cancellable_cancel (self->containers_cancellable);
+  g_clear_object (&self->containers_cancellable);
+  self->asked_document = NULL;
+  self->asked_first = self->asked_last = 0;
+  g_clear_pointer (&self->headline, g_free);
+}
+
+static void
+containers_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(TmSelectionPage) self = user_data;
+  TmDocument *doc = TM_DOCUMENT (source);
+  g_autoptr(TmContainerReport) report = tm_document_containers_finish (doc, result, NULL);
+
+  /* cancelled (another window), or too few graphs: nothing to add */
+  if (report == NULL || doc != self->asked_document || report->from_gc != self->asked_first ||
+      report->to_gc != self->asked_last)
+    return;
+  g_free (self->headline);
+  self->headline = tm_container_report_headline (tm_document_get_trace (doc), report);
+  show_explanation (self, self->explanation);
+}
+
+/* With container operations in the recording, a leak window's explanation
+ * ends with the container most likely leaking (when its LC is high). */
+static void
+explain_containers (TmSelectionPage *self, TmDocument *doc, const TmWindow *w)
+{
+  TmTrace *trace = doc != NULL ? tm_document_get_trace (doc) : NULL;
+  guint graphs = 0;
+
+  if (trace != NULL && w != NULL && tm_container_ops_recorded (trace) &&
+      (w->kind == TM_WINDOW_LEAK || w->kind == TM_WINDOW_LEAK_PEAK || w->kind == TM_WINDOW_LEAK_REGRESSION))
+    for (guint32 g = w->first_gc; g <= w->last_gc && g <= tm_trace_n_gcs (trace) && graphs < 2; g++)
+      graphs += tm_trace_gc (trace, g)->has_graph ? 1 : 0;
+  if (graphs < 2)
+    {
+      forget_containers (self);
+      return;
+    }
+  if (doc == self->asked_document && w->first_gc == self->asked_first && w->last_gc == self->asked_last)
+    return;   /* known, or on its way */
+  forget_containers (self);
+  self->asked_document = doc;
+  self->asked_first = w->first_gc;
+  self->asked_last = w->last_gc;
+  self->containers_cancellable = g_cancellable_new ();
+  tm_document_containers_async (doc, w->first_gc, w->last_gc, self->containers_cancellable, containers_done,
+                                g_object_ref (self));
+}
+
+static void
 update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st, gboolean time_points)
 {
   g_autofree char *t0 = tm_format_time_point (st->start_ns);
@@ -130,11 +211,10 @@ update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st, 
       g_autofree char *score = tm_report_window_score (w);
       g_autofree char *why = tm_window_steps_app_text (w->explanation);
       g_autofree char *text = g_strdup_printf ("%s\n%s", score, why);
-      gtk_label_set_label (self->selection_explanation, text);
+      show_explanation (self, text);
     }
   else
-    gtk_label_set_label (self->selection_explanation,
-                         _("A range chosen by hand. Heap and other analyses act on it."));
+    show_explanation (self, _("A range chosen by hand. Heap and other analyses act on it."));
 }
 
 static void
@@ -237,13 +317,18 @@ tm_selection_page_update (TmSelectionPage *self, TmSession *session, TmTrace *tr
                                       tm_session_get_selected_last_gc (session), &st))
     {
       gtk_label_set_label (self->selection_title, _("No Range Selected"));
-      gtk_label_set_label (self->selection_explanation,
-                           _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
+      forget_containers (self);
+      show_explanation (self, _("Click a suspicious window in the list or on a chart, or drag across a chart to select a range. Ctrl+scroll zooms."));
       update_gc_summary (self, trace, 0, 0);
       return;
     }
   update_gc_summary (self, trace, st.first_gc, st.last_gc);
-  update_title (self, tm_session_get_window (session, tm_session_get_selected_window (session)), &st, m->time_points);
+  {
+    const TmWindow *w = tm_session_get_window (session, tm_session_get_selected_window (session));
+
+    explain_containers (self, tm_session_get_document (session), w);
+    update_title (self, w, &st, m->time_points);
+  }
   if (m->time_points)
     update_figures_points (self, m, &st);
   else
@@ -258,9 +343,20 @@ tm_selection_page_set_objects_note (TmSelectionPage *self, const char *reason)
   gtk_widget_set_tooltip_text (self->ds_button, reason);
 }
 
+const char *
+tm_selection_page_get_explanation (TmSelectionPage *self)
+{
+  g_return_val_if_fail (TM_IS_SELECTION_PAGE (self), NULL);
+  return gtk_label_get_label (self->selection_explanation);
+}
+
 static void
 tm_selection_page_dispose (GObject *object)
 {
+  TmSelectionPage *self = TM_SELECTION_PAGE (object);
+
+  forget_containers (self);
+  g_clear_pointer (&self->explanation, g_free);
   gtk_widget_dispose_template (GTK_WIDGET (object), TM_TYPE_SELECTION_PAGE);
   G_OBJECT_CLASS (tm_selection_page_parent_class)->dispose (object);
 }

@@ -15,6 +15,7 @@ struct _TmTextRow
   GObject  parent_instance;
   char   **cells;
   double  *keys;
+  char    *tooltip;     /* about the row, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (TmTextRow, tm_text_row, G_TYPE_OBJECT)
@@ -26,6 +27,7 @@ tm_text_row_finalize (GObject *object)
 
   g_strfreev (row->cells);
   g_free (row->keys);
+  g_free (row->tooltip);
   G_OBJECT_CLASS (tm_text_row_parent_class)->finalize (object);
 }
 
@@ -51,7 +53,23 @@ struct _TmTextTable
   GtkSortListModel  *sorted;
   guint              n_columns;
   GPtrArray         *columns;   /* GtkColumnViewColumn* */
+  GPtrArray         *infos;     /* ColumnInfo*, owned by the columns' factories */
 };
+
+/* What a column's cells need to know besides their row. */
+typedef struct {
+  guint  column;
+  char  *tooltip;     /* about the column, or NULL */
+} ColumnInfo;
+
+static void
+column_info_free (gpointer data, GClosure *closure)
+{
+  ColumnInfo *info = data;
+
+  g_free (info->tooltip);
+  g_free (info);
+}
 
 G_DEFINE_FINAL_TYPE (TmTextTable, tm_text_table, GTK_TYPE_WIDGET)
 
@@ -62,6 +80,7 @@ tm_text_table_dispose (GObject *object)
 
   g_clear_pointer (&self->scrolled, gtk_widget_unparent);
   g_clear_pointer (&self->columns, g_ptr_array_unref);
+  g_clear_pointer (&self->infos, g_ptr_array_unref);
   g_clear_object (&self->sorted);
   g_clear_object (&self->rows);
   G_OBJECT_CLASS (tm_text_table_parent_class)->dispose (object);
@@ -82,7 +101,7 @@ tm_text_table_init (TmTextTable *self)
 static void
 setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
-  guint column = GPOINTER_TO_UINT (data);
+  guint column = ((ColumnInfo *) data)->column;
   GtkWidget *label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0.0f : 1.0f);
@@ -97,13 +116,25 @@ setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
   gtk_list_item_set_child (item, label);
 }
 
+/* The row's tooltip, then the column's. */
+static char *
+cell_tooltip (const TmTextRow *row, const ColumnInfo *info)
+{
+  if (row->tooltip != NULL && info->tooltip != NULL)
+    return g_strdup_printf ("%s\n\n%s", row->tooltip, info->tooltip);
+  return g_strdup (row->tooltip != NULL ? row->tooltip : info->tooltip);
+}
+
 static void
 bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 {
   TmTextRow *row = gtk_list_item_get_item (item);
-  guint column = GPOINTER_TO_UINT (data);
+  const ColumnInfo *info = data;
+  GtkWidget *label = gtk_list_item_get_child (item);
+  g_autofree char *tooltip = cell_tooltip (row, info);
 
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), row->cells[column]);
+  gtk_label_set_text (GTK_LABEL (label), row->cells[info->column]);
+  gtk_widget_set_tooltip_text (label, tooltip);
 }
 
 static int
@@ -126,6 +157,7 @@ tm_text_table_new (const char * const *titles)
 
   self->rows = g_list_store_new (TM_TYPE_TEXT_ROW);
   self->columns = g_ptr_array_new_with_free_func (g_object_unref);
+  self->infos = g_ptr_array_new ();
   self->view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
   tm_column_sort_init (self->view);
   self->sorted = gtk_sort_list_model_new (G_LIST_MODEL (g_object_ref (self->rows)),
@@ -140,9 +172,12 @@ tm_text_table_new (const char * const *titles)
       guint c = self->n_columns;
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       GtkColumnViewColumn *col;
+      ColumnInfo *info = g_new0 (ColumnInfo, 1);
 
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), GUINT_TO_POINTER (c));
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), GUINT_TO_POINTER (c));
+      info->column = c;
+      g_ptr_array_add (self->infos, info);
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), info);
+      g_signal_connect_data (factory, "bind", G_CALLBACK (bind_cb), info, column_info_free, 0);
       col = gtk_column_view_column_new (titles[c], factory);
       gtk_column_view_column_set_sorter (col, GTK_SORTER (gtk_custom_sorter_new (compare_rows, GUINT_TO_POINTER (c),
                                                                                  NULL)));
@@ -170,12 +205,31 @@ tm_text_table_clear (TmTextTable *self)
 }
 
 void
+tm_text_table_set_column_tooltip (TmTextTable *self, guint column, const char *tooltip)
+{
+  ColumnInfo *info;
+
+  g_return_if_fail (TM_IS_TEXT_TABLE (self) && column < self->n_columns);
+  info = g_ptr_array_index (self->infos, column);
+  g_free (info->tooltip);
+  info->tooltip = g_strdup (tooltip);
+}
+
+void
 tm_text_table_append (TmTextTable *self, const char * const *cells, const double *keys)
+{
+  tm_text_table_append_with_tooltip (self, cells, keys, NULL);
+}
+
+void
+tm_text_table_append_with_tooltip (TmTextTable *self, const char * const *cells, const double *keys,
+                                   const char *tooltip)
 {
   TmTextRow *row;
 
   g_return_if_fail (TM_IS_TEXT_TABLE (self));
   row = g_object_new (TM_TYPE_TEXT_ROW, NULL);
+  row->tooltip = g_strdup (tooltip);
   row->cells = g_new0 (char *, self->n_columns + 1);
   row->keys = g_new (double, self->n_columns);
   for (guint c = 0; c < self->n_columns; c++)
@@ -209,4 +263,16 @@ tm_text_table_dup_cell (TmTextTable *self, guint row, guint column)
   g_return_val_if_fail (TM_IS_TEXT_TABLE (self) && column < self->n_columns, NULL);
   r = g_list_model_get_item (G_LIST_MODEL (self->sorted), row);
   return r ? g_strdup (r->cells[column]) : NULL;
+}
+
+char *
+tm_text_table_dup_tooltip (TmTextTable *self, guint row, guint column)
+{
+  g_autoptr(TmTextRow) r = NULL;
+  const ColumnInfo *info;
+
+  g_return_val_if_fail (TM_IS_TEXT_TABLE (self) && column < self->n_columns, NULL);
+  r = g_list_model_get_item (G_LIST_MODEL (self->sorted), row);
+  info = g_ptr_array_index (self->infos, column);
+  return r != NULL ? cell_tooltip (r, info) : NULL;
 }

@@ -2,7 +2,8 @@
 //
 // A fixed amount of work for test-agent's graph count: ROUNDS (first
 // argument) rounds of computing over a live set of RING small arrays,
-// replacing some of them, and allocating short-lived garbage.  The run
+// replacing some of them, and allocating short-lived garbage, with one
+// System.gc() (a whole-heap collection) half way.  The run
 // lasts as long as the work takes, so a loaded machine stretches the
 // program and its heap walks alike.
 
@@ -20,6 +21,9 @@ public final class GraphRun {
         long sum = 0;
         int next = 0;
         for (int r = 0; r < rounds; r++) {
+            if (r == rounds / 2) {
+                System.gc();
+            }
             for (int pass = 0; pass < 60; pass++) {
                 for (int[] a : ring) {
                     for (int k = 0; k < a.length; k++) {

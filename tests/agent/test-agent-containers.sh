@@ -6,18 +6,24 @@
 # confidence, from exact staleness out of the recorded operations.
 set -euo pipefail
 . "$TM_SOURCE_DIR/tests/cli-test-lib.sh"
-t="$dir/cl.tmtrace"
 
-"$cli" record --containers --graph-every 1 -o "$t" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
-  -cp "$TM_AGENT_CLASSES" ContainerLeak 3000 > "$dir/out" 2> "$dir/err" || fail "record: $(cat "$dir/err")"
-grep -q "^[0-9]* 3000 3000$" "$dir/out" || fail "program output: $(cat "$dir/out")"
-n=$("$cli" info "$t" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
+# record NAME OUTPUT-LINE-RE CLASS ARGS...: records the program with its
+# container operations, checks its output, and writes NAME.g.json (size
+# growth) and NAME.c.json (leak confidence) over all its GCs
+record () {
+  local name="$1" want="$2" t="$dir/$1.tmtrace" n; shift 2
+  "$cli" record --containers --graph-every 1 -o "$t" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC \
+    -cp "$TM_AGENT_CLASSES" "$@" > "$dir/$name.out" 2> "$dir/$name.err" || fail "record $name: $(cat "$dir/$name.err")"
+  grep -qx "$want" "$dir/$name.out" || fail "$name output: $(cat "$dir/$name.out")"
+  n=$("$cli" info "$t" --json | python3 -c "import json,sys; print(json.load(sys.stdin)['gcs'])")
+  "$cli" ds-growth "$t" --from-gc 1 --to-gc "$n" --json > "$dir/$name.g.json" || fail "ds-growth $name"
+  "$cli" containers "$t" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/$name.c.json" || fail "containers $name"
+  "$cli" containers "$t" --from-gc 1 --to-gc "$n" | grep -q "exact" || fail "$name: text says exact"
+}
 
-# size growth: the cache first
-"$cli" ds-growth "$t" --from-gc 1 --to-gc "$n" --json > "$dir/g.json" || fail "ds-growth"
-# leak confidence: the audit map first
-"$cli" containers "$t" --from-gc 1 --to-gc "$n" --top 0 --json > "$dir/c.json" || fail "containers"
-python3 - "$dir/g.json" "$dir/c.json" <<'PY' || fail "rankings"
+# size growth: the cache first; leak confidence: the audit map first
+record leak "[0-9]* 3000 3000" ContainerLeak 3000
+python3 - "$dir/leak.g.json" "$dir/leak.c.json" <<'PY' || fail "rankings"
 import json, sys
 g = json.load(open(sys.argv[1]))
 c = json.load(open(sys.argv[2]))
@@ -43,5 +49,33 @@ if cache_id in by_id:                     # ranked (not leak-free): below the au
 else:
     raise AssertionError('cache not ranked: it gained elements and lost none')
 PY
-"$cli" containers "$t" --from-gc 1 --to-gc "$n" | grep -q "exact" || fail "text says exact"
+
+# The operations beyond put/get/remove (ContainerOps.java): Vector and
+# Stack, Hashtable, PriorityQueue, addAll, removeIf and removeAll, each on
+# its own container; the adds, removes and operations of each as counted
+# by hand in the program's comments.
+record ops "107 2221331" ContainerOps
+python3 - "$dir/ops.g.json" "$dir/ops.c.json" <<'PY' || fail "ContainerOps operations"
+import json, sys
+g = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))
+ours = {e['object_id']: e['type'] for e in g['structures'] if 'ContainerOps.<clinit>' in e.get('site', '')}
+expected = {   # type: (adds, removes, operations, elements at the end: a map's keys and values)
+    'java.util.Vector': (5, 3, 10, 2), 'java.util.Stack': (3, 1, 6, 2), 'java.util.Hashtable': (4, 2, 8, 4),
+    'java.util.PriorityQueue': (4, 3, 8, 1), 'java.util.ArrayList': (4, 1, 5, 3),
+    'java.util.LinkedList': (3, 0, 3, 3), 'java.util.ArrayDeque': (3, 2, 5, 1),
+}
+assert sorted(ours.values()) == sorted(expected), sorted(ours.values())
+seen = set()
+for x in c['containers']:
+    if x['object_id'] not in ours:
+        continue
+    t = ours[x['object_id']]
+    got = (x['adds'], x['removes'], x['operations'], x['elements'])
+    assert x['staleness'] == 'exact', (t, x)
+    assert got == expected[t], (t, got, expected[t])
+    assert all('ContainerOps.main' in s['site'] for s in x['sites']), (t, x['sites'])
+    seen.add(t)
+assert seen == set(expected), sorted(set(expected) - seen)
+PY
 echo ok

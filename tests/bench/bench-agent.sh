@@ -24,10 +24,19 @@
 #   BENCH_ALLOC_ROUNDS=N  AllocBench's rounds (default 200, 80 000 allocations each)
 #   BENCH_BASE_AGENT=SO  also run full mode with this (older) agent build,
 #                  as mode "full-base", side by side with the current one
+#
+#   tests/bench/bench-agent.sh --containers [BUILD_DIR]
+# instead measures recording container operations (containers=1, as
+# `record --containers`) against full recording without them and no
+# agent: OpsBench (tests/agent/OpsBench.java, collection operations only,
+# timed by its own loop) and javac compiling seven java.util sources; the
+# cost per recorded operation and the trace bytes it adds.
 set -euo pipefail
 
 large=0
+containers=0
 if [ "${1:-}" = "--large" ]; then large=1; shift; fi
+if [ "${1:-}" = "--containers" ]; then containers=1; shift; fi
 src_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(cd "${1:-$src_dir/build}" && pwd)"
 runs="${BENCH_RUNS:-3}"
@@ -113,6 +122,99 @@ bench () {
 # not compile with an older javac)
 zip=""
 if [ -f "$jdk/lib/src.zip" ]; then zip="$jdk/lib/src.zip"; fi
+
+# ---- --containers: the cost of container operations ----
+# Wall time and CPU time (on a shared machine the CPU time is the steadier
+# figure): OpsBench's loop timed by itself (its thread's CPU), javac as a
+# whole process (user + system of the JVM and all its threads).
+if [ "$containers" = 1 ]; then
+  cmodes=(none "full:stack-depth=2" "containers:stack-depth=2,containers=1")
+  rounds="${OPS_ROUNDS:-300}"
+  # ops_once LABEL OPTS -> "wall-seconds cpu-seconds" of OpsBench's loop
+  ops_once () {
+    local label="$1" opts="$2" out
+    if [ -n "$opts" ]; then
+      out=$(JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/ops-$label.tmtrace,$opts" \
+            "$java" -cp "$classes" OpsBench "$rounds" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+    else
+      out=$("$java" -cp "$classes" OpsBench "$rounds" 2>"$tmp/err") || { cat "$tmp/err" >&2; exit 1; }
+    fi
+    echo "$out" | awk '{ print $1 }' > "$tmp/ops-calls"
+    echo "$out" | awk '{ print $2 / 1e9, $3 / 1e9 }'
+  }
+  # javac_once LABEL OPTS -> "wall-seconds cpu-seconds" of the whole JVM
+  javac_once () {
+    local label="$1" opts="$2" TIMEFORMAT='%R %U %S' t
+    rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+    t=$( { time {
+      if [ -n "$opts" ]; then
+        JAVA_TOOL_OPTIONS="-agentpath:$agent=output=$tmp/javac-$label.tmtrace,$opts" "$javac" -nowarn \
+          --patch-module java.base="$tmp/jsrc/java.base" -d "$tmp/out" $(find "$tmp/jsrc" -name '*.java') >/dev/null 2>&1
+      else
+        "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" -d "$tmp/out" \
+          $(find "$tmp/jsrc" -name '*.java') >/dev/null 2>&1
+      fi; } ; } 2>&1 )
+    echo "$t" | awk '{ print $1, $2 + $3 }'
+  }
+  med () { tr ' ' '\n' | sed '/^$/d' | median; }
+  # table NAME PREFIX: rows of the modes from the arrays wall_* and cpu_* and the traces PREFIX-LABEL.tmtrace
+  table () {
+    local name="$1" prefix="$2" bw bc fw fc fb=0
+    bw=$(echo ${wall[none]} | med); bc=$(echo ${cpu[none]} | med)
+    fw=$(echo ${wall[full]} | med); fc=$(echo ${cpu[full]} | med)
+    for m in "${cmodes[@]}"; do
+      local label="${m%%:*}" w c cops bytes
+      w=$(echo ${wall[$label]} | med); c=$(echo ${cpu[$label]} | med)
+      if [ "$label" = none ]; then
+        printf "| %s | %s | %.2f s | %.2f s | 1.00 | | | | | |\n" "$name" "$label" "$w" "$c"; continue
+      fi
+      cops=$("$cli" info "$tmp/$prefix-$label.tmtrace" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["container_ops"])')
+      bytes=$(stat -c %s "$tmp/$prefix-$label.tmtrace")
+      if [ "$label" = full ]; then
+        fb=$bytes
+        printf "| %s | %s | %.2f s | %.2f s | %.2f | | %.2f MiB | | | |\n" "$name" "$label" "$w" "$c" \
+          "$(echo "$c / $bc" | bc -l)" "$(echo "$bytes / 1048576" | bc -l)"
+      else
+        printf "| %s | %s | %.2f s | %.2f s | %.2f | %d | %.2f MiB | **%.2f us** | %.2f us | %.2f |\n" "$name" "$label" \
+          "$w" "$c" "$(echo "$c / $bc" | bc -l)" "$cops" "$(echo "$bytes / 1048576" | bc -l)" \
+          "$(echo "($c - $fc) * 1000000 / $cops" | bc -l)" "$(echo "($w - $fw) * 1000000 / $cops" | bc -l)" \
+          "$(echo "($bytes - $fb) / $cops" | bc -l)"
+      fi
+    done
+  }
+  echo "bench-agent --containers: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| workload | mode | wall | CPU | CPU vs none | container ops recorded | trace | CPU per op (vs full) | wall per op (vs full) | trace bytes per op |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  declare -A wall cpu
+  # alternate RUNNER: every round runs each mode once, in turn
+  alternate () {
+    local runner="$1" m label opts w c
+    wall=(); cpu=()
+    for ((r = 0; r < runs; r++)); do
+      for m in "${cmodes[@]}"; do
+        label="${m%%:*}"; opts=""; [ "$m" != none ] && opts="${m#*:}"
+        read -r w c < <("$runner" "$label" "$opts")
+        wall[$label]+="$w "; cpu[$label]+="$c "
+      done
+    done
+  }
+  alternate ops_once
+  table "OpsBench $rounds ($(cat "$tmp/ops-calls") calls; its loop)" ops
+  if [ -n "$zip" ]; then
+    mkdir -p "$tmp/jsrc"
+    unzip -qo "$zip" 'java.base/java/util/HashMap.java' 'java.base/java/util/TreeMap.java' \
+      'java.base/java/util/ArrayList.java' 'java.base/java/util/LinkedList.java' 'java.base/java/util/Collections.java' \
+      'java.base/java/util/Arrays.java' 'java.base/java/util/concurrent/ConcurrentHashMap.java' -d "$tmp/jsrc"
+    alternate javac_once
+    table "javac 7 java.util sources (whole JVM)" javac
+  else
+    echo "bench-agent: no src.zip (install openjdk-17-source): the javac row is left out" >&2
+  fi
+  echo
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
 
 echo "bench-agent: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
