@@ -102,6 +102,12 @@ destroy (TmAppWindow *win)
     g_main_context_iteration (NULL, FALSE);
 }
 
+static gboolean
+widget_mapped (gpointer widget)
+{
+  return gtk_widget_get_mapped (GTK_WIDGET (widget));
+}
+
 static void
 test_by_site (void)
 {
@@ -186,7 +192,8 @@ test_by_site (void)
   notebook = GTK_NOTEBOOK (gtk_widget_get_ancestor (GTK_WIDGET (table), GTK_TYPE_NOTEBOOK));
   g_assert_nonnull (notebook);
   gtk_notebook_set_current_page (notebook, 1);
-  tm_gui_test_spin (300);
+  /* mapped at the next frame: later on a loaded machine */
+  tm_gui_test_spin_until (widget_mapped, table, 10000);
   g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (table)));
   save_shot (GTK_WIDGET (win), "containers-by-site.png");
 
