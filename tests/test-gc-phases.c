@@ -2,22 +2,10 @@
  * Concurrent phases, cycles, stalls and degenerated GCs of real GC logs
  * (tests/data/gc-logs, see its README), counted by hand from the logs. */
 #include "tm-config.h"
-#include "tm-gclog.h"
+#include "gclog-test-util.h"
 #include "tm-gc-phases.h"
 
 #define MS(x) ((guint64) ((x) * 1000000.0 + 0.5))
-
-static TmTrace *
-load (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gc-logs", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (t);
-  return t;
-}
 
 static const TmGcPhaseTotal *
 total_of (const TmGcPhaseSummary *s, TmGcPhaseKind kind, const char *name)
@@ -43,7 +31,7 @@ test_zgc (void)
 {
   /* one cycle GC(25): 6 concurrent phases, 3 pauses, 7 allocation and
    * 7 relocation stalls */
-  g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("ujl-zgc-gc-other.txt");
   TmGcPhaseSummary s;
   const TmGcPhaseTotal *alloc, *reloc;
   const TmGcPhase *first_stall = NULL;
@@ -82,7 +70,7 @@ test_shenandoah (void)
   TmGcPhaseSummary s;
   {
     /* JDK 17: 13 concurrent phase lines, 4 pauses summing 1.719 ms */
-    g_autoptr(TmTrace) t = load ("ujl-shenandoah-jdk17.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-shenandoah-jdk17.txt");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CYCLE], ==, 1);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CONCURRENT], ==, 13);
@@ -96,7 +84,7 @@ test_shenandoah (void)
   {
     /* JDK 8 backport: two cycles, the second degenerated at Update Refs
      * (184.489 ms); 7 other pauses summing 13.047 ms; 12 concurrent phases */
-    g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
     const TmGcPhase *deg = NULL;
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CYCLE], ==, 2);
@@ -114,7 +102,7 @@ test_shenandoah (void)
   }
   {
     /* 438 "Pause Full (System.gc())": full GCs, no concurrent cycles */
-    g_autoptr(TmTrace) t = load ("ujl-shenandoah-SampleShenandoahSeveralSystemGC.txt.gz");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-shenandoah-SampleShenandoahSeveralSystemGC.txt.gz");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_FULL], ==, 438);
     g_assert_cmpuint (s.ns_per_kind[TM_GC_PHASE_FULL], ==, G_GUINT64_CONSTANT (3108638000));
@@ -130,7 +118,7 @@ test_g1 (void)
   {
     /* JDK 17: one marking cycle of 77.704 ms; Mark From Roots and
      * Preclean run inside Concurrent Mark */
-    g_autoptr(TmTrace) t = load ("ujl-g1-jdk17-full-concurrent-cycle.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-g1-jdk17-full-concurrent-cycle.txt");
     const TmGcPhaseTotal *roots;
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CYCLE], ==, 1);
@@ -148,7 +136,7 @@ test_g1 (void)
   }
   {
     /* 40 "Concurrent Mark Cycle" end lines */
-    g_autoptr(TmTrace) t = load ("jdk17-g1.log");
+    g_autoptr(TmTrace) t = gclog_test_load ("jdk17-g1.log");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CYCLE], ==, 40);
     g_assert_cmpuint (total_of (&s, TM_GC_PHASE_CONCURRENT, "Concurrent Rebuild Remembered Sets")->count, ==, 40);
@@ -162,7 +150,7 @@ test_g1 (void)
   }
   {
     /* JDK 8: root region scan 0.2186 ms and mark 9.9227 ms */
-    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_8_0G1PrintGCID.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-g1-SampleSun1_8_0G1PrintGCID.txt");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CONCURRENT], ==, 2);
     g_assert_cmpuint (total_of (&s, TM_GC_PHASE_CONCURRENT, "concurrent-mark")->total_ns, ==, 9922700);
@@ -178,7 +166,7 @@ test_cms (void)
   {
     /* 22 concurrent lines: 11 phases, wall times 326 ms in all; three
      * abortable precleans are printed into ParNew records */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMS.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_6_0CMS.txt");
     const TmGcPhase *last_preclean = NULL;
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CONCURRENT], ==, 11);
@@ -195,7 +183,7 @@ test_cms (void)
   }
   {
     /* JDK 8 with GC ids: mark 13 ms, preclean 1, sweep 0, reset 18 */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CONCURRENT], ==, 4);
     g_assert_cmpuint (s.ns_per_kind[TM_GC_PHASE_CONCURRENT], ==, MS (13 + 1 + 0 + 18));
@@ -204,7 +192,7 @@ test_cms (void)
   }
   {
     /* JDK 9 unified logging: 7 phases, 2.667+0.270+0.017+0.817+1.612+0.154+87.440 ms */
-    g_autoptr(TmTrace) t = load ("ujl-cms-gc-all_safepoint_os-cpu.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-cms-gc-all_safepoint_os-cpu.txt");
     whole (t, &s);
     g_assert_cmpuint (s.n_per_kind[TM_GC_PHASE_CONCURRENT], ==, 7);
     g_assert_cmpuint (s.ns_per_kind[TM_GC_PHASE_CONCURRENT], ==, MS (92.977));
@@ -216,7 +204,7 @@ static void
 test_none (void)
 {
   /* pause collectors log no concurrent work */
-  g_autoptr(TmTrace) t = load ("jdk17-parallel.log");
+  g_autoptr(TmTrace) t = gclog_test_load ("jdk17-parallel.log");
   g_assert_cmpuint (t->gc_phases->len, ==, 0);
 }
 

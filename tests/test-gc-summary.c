@@ -8,21 +8,10 @@
 #include <math.h>
 #include <glib.h>
 
-#include "tm-gclog.h"
+#include "gclog-test-util.h"
 #include "tm-gc-summary.h"
 
 #define KB(x) ((guint64) (x) * 1024)
-
-static TmTrace *
-load (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gc-logs", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return t;
-}
 
 static void
 assert_close (double value, double expected, double rel)
@@ -37,7 +26,7 @@ assert_close (double value, double expected, double rel)
 static void
 test_serial_by_hand (void)
 {
-  g_autoptr(TmTrace) t = load ("legacy-serial-SampleSun1_4_2PrintGCDetails.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("legacy-serial-SampleSun1_4_2PrintGCDetails.txt");
   g_autoptr(GError) error = NULL;
   TmGcSummary g;
 
@@ -106,7 +95,7 @@ test_serial_by_hand (void)
 static void
 test_cms_gcviewer (void)
 {
-  g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMS.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_6_0CMS.txt");
   g_autoptr(GError) error = NULL;
   TmGcSummary g;
 
@@ -126,7 +115,7 @@ test_cms_gcviewer (void)
 static void
 test_g1_gcviewer (void)
 {
-  g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt");
   g_autoptr(GError) error = NULL;
   TmGcSummary g;
 
@@ -151,7 +140,7 @@ test_g1_gcviewer (void)
 static void
 test_unknown_pauses (void)
 {
-  g_autoptr(TmTrace) t = load ("local-jdk17-zgc-gc.log");
+  g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc.log");
   g_autoptr(GError) error = NULL;
   TmGcSummary g;
 

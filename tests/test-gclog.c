@@ -11,7 +11,7 @@
 #include <glib/gstdio.h>
 #include <gio/gio.h>
 
-#include "tm-gclog.h"
+#include "gclog-test-util.h"
 #include "tm-trace-loader.h"
 #include "tm-error.h"
 
@@ -71,32 +71,14 @@ static const Expect corpus[] = {
   { "legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz", 2, 2, 0, 0, 0, G_GUINT64_CONSTANT (27659900), "CMS" },
 };
 
-static char *
-data_path (const char *name)
-{
-  return g_test_build_filename (G_TEST_DIST, "data", "gc-logs", name, NULL);
-}
-
-static TmTrace *
-load (const char *name)
-{
-  g_autofree char *path = data_path (name);
-  g_autoptr(GError) error = NULL;
-  TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  g_assert_nonnull (t);
-  return t;
-}
-
 static void
 test_corpus (gconstpointer data)
 {
   const Expect *e = data;
-  g_autoptr(TmTrace) t = load (e->file);
+  g_autoptr(TmTrace) t = gclog_test_load (e->file);
   guint kinds[5] = { 0 };
   guint64 pause = 0, last_end = 0;
-  g_autofree char *path = data_path (e->file);
+  g_autofree char *path = gclog_test_path (e->file);
   g_autofree char *contents = NULL;
   gsize len = 0;
 
@@ -148,7 +130,7 @@ test_heap_values (void)
   {
     /* G1 JDK 9: event 1 Young 0.007033 s 14M->12M(128M); region counts
      * times the 1M region size, old takes the rest of the logged total. */
-    g_autoptr(TmTrace) t = load ("ujl-g1-gc-all_safepoint_os-cpu.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-g1-gc-all_safepoint_os-cpu.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->pause_ns, ==, 7033000);
     g_assert_cmpuint (gc->used_before, ==, MB (14));
@@ -177,7 +159,7 @@ test_heap_values (void)
   {
     /* Parallel JDK 9: GC(6) Full 0.008792 s 95M->31M(123M); the
      * generation lines are in K, the summary rounds to M. */
-    g_autoptr(TmTrace) t = load ("ujl-parallel-gc-all_safepoint_os-cpu.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-parallel-gc-all_safepoint_os-cpu.txt");
     gboolean seen = FALSE;
     for (guint i = 1; i <= tm_trace_n_gcs (t); i++)
       {
@@ -197,7 +179,7 @@ test_heap_values (void)
   {
     /* Serial JDK 9: GC(2) Young encloses GC(3) Full -> one major GC with
      * the young pause (7.118 ms), starting before the full GC. */
-    g_autoptr(TmTrace) t = load ("ujl-serial-gc-all_safepoint_os-cpu.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-serial-gc-all_safepoint_os-cpu.txt");
     const TmGc *gc = tm_trace_gc (t, 3);
     g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_MAJOR);
     g_assert_cmpuint (gc->pause_ns, ==, 7118000);
@@ -213,7 +195,7 @@ test_heap_values (void)
   }
   {
     /* CMS JDK 8 event 0: ParNew, 0.0106548 s, heap before 8678 KB */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_8_0CmsPrintGcId.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->pause_ns, ==, 10654800);
     g_assert_cmpuint (gc->used_before, ==, KB (8678));
@@ -227,14 +209,14 @@ test_heap_values (void)
   }
   {
     /* CMS JDK 6: heap used max 209896 KB (the concurrent mode failure) */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMS.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_6_0CMS.txt");
     g_assert_cmpuint (t->peak_used_bytes, ==, KB (209896));
     g_assert_cmpuint (tm_trace_gc (t, 7)->kind, ==, TM_GC_KIND_MAJOR);
     g_assert_cmpuint (tm_trace_gc (t, 7)->used_after, ==, KB (20323));
   }
   {
     /* G1 JDK 8 event 0: 0.0087570 s, heap before 7168 KB */
-    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_8_0G1PrintGCID.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-g1-SampleSun1_8_0G1PrintGCID.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->pause_ns, ==, 8757000);
     g_assert_cmpuint (gc->used_before, ==, KB (7168));
@@ -244,7 +226,7 @@ test_heap_values (void)
   {
     /* ZGC: "3334M(84%)->2230M(56%)", 3 pauses; committed from the heap
      * table's Relocate End column (3954M). */
-    g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-zgc-gc-other.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "false");
     g_assert_cmpuint (gc->used_before, ==, MB (3334));
@@ -256,33 +238,33 @@ test_heap_values (void)
   }
   {
     /* Shenandoah JDK 17: before = first cleanup's, after = last one's */
-    g_autoptr(TmTrace) t = load ("ujl-shenandoah-jdk17.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("ujl-shenandoah-jdk17.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_CONCURRENT);
     g_assert_cmpuint (g_ascii_strtoull (g_hash_table_lookup (t->meta, "gclog.concurrent_phases"), NULL, 10), ==, 13);
   }
   {
     /* JDK 8 Shenandoah: the second cycle degenerated */
-    g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
     const TmGc *gc = tm_trace_gc (t, 2);
     g_assert_cmpuint (gc->used_after, ==, MB (1733));
     g_assert_cmpstr (gc->cause, ==, "Degenerated GC (Update Refs)");
   }
   {
     /* wall-clock decorations only: times relative to the first line */
-    g_autoptr(TmTrace) t = load ("local-jdk17-zgc-gc-time.log");
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-time.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 161000000);
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (14));
   }
   {
     /* uptimenanos */
-    g_autoptr(TmTrace) t = load ("local-jdk17-serial-gc-nanos.log");
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-nanos.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 120758766);
     g_assert_cmpuint (tm_trace_gc (t, 1)->start_ns, ==, 120758766 - 1601000);
   }
   {
     /* generational ZGC: the minor collection inside the major one */
-    g_autoptr(TmTrace) t = load ("handmade-zgc-generational.log");
+    g_autoptr(TmTrace) t = gclog_test_load ("handmade-zgc-generational.log");
     g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.generational"), ==, "true");
     /* GCs in completion order: the minor GC(3) ends before the major GC(2) */
     g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_MINOR);
@@ -326,7 +308,7 @@ meta_u64 (const TmTrace *t, const char *key)
 static void
 test_generational_zgc (void)
 {
-  g_autoptr(TmTrace) t = load ("jdk21-zgc-generational.log");
+  g_autoptr(TmTrace) t = gclog_test_load ("jdk21-zgc-generational.log");
   const TmGcPhase *ph;
   guint n;
 
@@ -378,7 +360,7 @@ test_generational_zgc (void)
   {
     /* JDK 17 -Xlog:gc*=debug: 42 info-level concurrent phases, 65.289 ms
      * (the debug ones have start lines and nest in them) */
-    g_autoptr(TmTrace) d = load ("local-jdk17-zgc-debug.log");
+    g_autoptr(TmTrace) d = gclog_test_load ("local-jdk17-zgc-debug.log");
     g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_phases"), ==, 42);
     g_assert_cmpuint (meta_u64 (d, "gclog.concurrent_ns"), ==, 65289000);
     for (guint i = 0; i < d->gc_phases->len; i++)
@@ -479,7 +461,7 @@ test_age_tables (void)
   }
   {
     /* no age lines: no tables */
-    g_autoptr(TmTrace) l = load ("jdk17-serial.log");
+    g_autoptr(TmTrace) l = gclog_test_load ("jdk17-serial.log");
     g_assert_null (l->gc_ages);
   }
 }
@@ -554,7 +536,7 @@ test_added_later (void)
   {
     /* CMSScavengeBeforeRemark + PrintHeapAtGC: the scavenge inside the
      * remark is a young GC of its own; nothing after the record is lost */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_8_0CMS_ScavengeBeforeRemark_HeapAtGc.txt");
     g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 77800);
     g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
     g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParNew")->used_after, ==, KB (10451));
@@ -563,7 +545,7 @@ test_added_later (void)
     g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (111291));
   }
   {
-    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-g1-SampleSun1_6_0G1_young_toSpaceOverflow.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->used_before, ==, MB (228));
     g_assert_cmpuint (gc->used_after, ==, MB (102));
@@ -571,7 +553,7 @@ test_added_later (void)
   }
   {
     /* survivors rounded up to a 32M region exceed the heap total */
-    g_autoptr(TmTrace) t = load ("legacy-g1-SampleSun1_7_0_40PrintGCCause.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-g1-SampleSun1_7_0_40PrintGCCause.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->used_before, ==, MB (32));
     g_assert_cmpuint (gc->used_after, ==, 7307673);   /* 7136.4K */
@@ -585,7 +567,7 @@ test_added_later (void)
     g_assert_cmpuint (usage_of (t, gc, "Survivor")->used_before, ==, MB (7));
   }
   {
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_7_0CmsPrintFlsStats2.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_7_0CmsPrintFlsStats2.txt");
     g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
     g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParNew")->used_after, ==, KB (509));
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, KB (4001));
@@ -601,7 +583,7 @@ test_added_later (void)
   }
   {
     /* ASCMS: initial mark (GC 2) and remark (GC 8) are CMS pauses */
-    g_autoptr(TmTrace) t = load ("legacy-cms-SampleSun1_6_0CMSAdaptiveSizePolicy.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-cms-SampleSun1_6_0CMSAdaptiveSizePolicy.txt");
     g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_CONCURRENT);
     g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 332600);
     g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (74053));
@@ -614,13 +596,13 @@ test_added_later (void)
   }
   {
     /* the gzip file opens like the plain text */
-    g_autoptr(TmTrace) t = load ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
     g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, KB (33448));
     g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (33071));
   }
   {
     /* a shutdown tail only: no GC, not an error, and a note that says so */
-    g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0ShenandoahDetailsShutdown.txt");
+    g_autoptr(TmTrace) t = gclog_test_load ("legacy-shenandoah-SampleOpenJdk1_8_0ShenandoahDetailsShutdown.txt");
     g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
     g_assert_true (t->complete);
     g_assert_cmpuint (t->warnings->len, ==, 0);
@@ -716,10 +698,10 @@ test_cut (void)
                                        "legacy-g1-SampleSun1_8_0G1PrintGCID.txt", "ujl-zgc-gc-other.txt" };
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autofree char *path = data_path (files[f]);
+      g_autofree char *path = gclog_test_path (files[f]);
       g_autofree char *contents = NULL;
       gsize len;
-      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) whole = gclog_test_load (files[f]);
 
       g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
       for (gsize cut = 1; cut < len; cut += 97)
@@ -770,9 +752,9 @@ test_damaged_tail (void)
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     for (guint garbage = 0; garbage < 2; garbage++)
       {
-        g_autofree char *path = data_path (files[f]);
+        g_autofree char *path = gclog_test_path (files[f]);
         g_autofree char *contents = NULL;
-        g_autoptr(TmTrace) whole = load (files[f]);
+        g_autoptr(TmTrace) whole = gclog_test_load (files[f]);
         g_autoptr(GByteArray) damaged = g_byte_array_new ();
         g_autoptr(GError) error = NULL;
         g_autoptr(TmTrace) t = NULL;
@@ -826,11 +808,11 @@ test_bytes (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autofree char *path = data_path (files[f]);
+      g_autofree char *path = gclog_test_path (files[f]);
       g_autofree char *contents = NULL;
       gsize len;
       g_autoptr(GError) error = NULL;
-      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) whole = gclog_test_load (files[f]);
       g_autoptr(TmTrace) t = NULL;
 
       g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
@@ -842,7 +824,7 @@ test_bytes (void)
     }
   {
     /* a gzip file cut short keeps what decoded and says so */
-    g_autofree char *path = data_path ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
+    g_autofree char *path = gclog_test_path ("legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz");
     g_autofree char *contents = NULL;
     gsize len;
     g_autoptr(GError) error = NULL;
@@ -875,9 +857,9 @@ test_series (void)
 
   for (guint f = 0; f < G_N_ELEMENTS (files); f++)
     {
-      g_autofree char *path = data_path (files[f]);
+      g_autofree char *path = gclog_test_path (files[f]);
       g_autofree char *contents = NULL;
-      g_autoptr(TmTrace) whole = load (files[f]);
+      g_autoptr(TmTrace) whole = gclog_test_load (files[f]);
       g_autoptr(TmTrace) t = NULL;
       g_autoptr(TmTrace) twice = NULL;
       g_autoptr(GError) error = NULL;
@@ -934,7 +916,7 @@ test_series (void)
     }
   {
     /* only GC logs go together */
-    g_autofree char *log = data_path ("jdk17-serial.log");
+    g_autofree char *log = gclog_test_path ("jdk17-serial.log");
     g_autofree char *other = g_test_build_filename (G_TEST_DIST, "data", "heaptrack", "leaker.gz", NULL);
     const char *paths[2] = { log, other };
     g_autoptr(GError) error = NULL;
@@ -970,7 +952,7 @@ on_progress (double fraction, gpointer data)
 static void
 test_cancel (void)
 {
-  g_autofree char *path = data_path ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt");
+  g_autofree char *path = gclog_test_path ("legacy-g1-SampleSun1_6_0G1_gc_verbose.txt");
   g_autoptr(GCancellable) c = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
   TmTrace *t;

@@ -5,20 +5,9 @@
 #include "tm-config.h"
 #include "tm-chart.h"
 #include "tm-chart-pauses.h"
-#include "tm-gclog.h"
+#include "gclog-test-util.h"
 
 #include <math.h>
-
-static TmTrace *
-load (const char *name)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "gc-logs", name, NULL);
-  g_autoptr(GError) error = NULL;
-  TmTrace *t = tm_gclog_import (path, NULL, NULL, NULL, &error);
-
-  g_assert_no_error (error);
-  return t;
-}
 
 static guint32
 pixel (cairo_surface_t *s, int x, int y)
@@ -49,7 +38,7 @@ expected_y (const TmChartLayout *l, double lo, double hi, double v)
 static void
 test_pause_bars (void)
 {
-  g_autoptr(TmTrace) t = load ("legacy-serial-SampleSun1_4_2PrintGCDetails.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("legacy-serial-SampleSun1_4_2PrintGCDetails.txt");
   g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
   const double at[] = { 0.0, 11.653e9, 22.879e9, 31.788e9 };
   const double len[] = { 8427200, 285856100, 814207800, 803651400 };
@@ -93,7 +82,7 @@ test_pause_bars (void)
 static void
 test_histogram (void)
 {
-  g_autoptr(TmTrace) t = load ("jdk17-g1.log");
+  g_autoptr(TmTrace) t = gclog_test_load ("jdk17-g1.log");
   g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
   TmChartOptions o;
   TmPauseHistogram h;
@@ -152,7 +141,7 @@ render_memory (TmTimelineModel *m, double t0, double t1, TmChartLayout *l)
 static void
 test_zgc_lane (void)
 {
-  g_autoptr(TmTrace) t = load ("ujl-zgc-gc-other.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("ujl-zgc-gc-other.txt");
   g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
   cairo_surface_t *surface;
   TmChartLayout l;
@@ -186,7 +175,7 @@ test_zgc_lane (void)
 static void
 test_degenerated_marker (void)
 {
-  g_autoptr(TmTrace) t = load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
+  g_autoptr(TmTrace) t = gclog_test_load ("legacy-shenandoah-SampleOpenJdk1_8_0-332.txt");
   g_autoptr(TmTimelineModel) m = tm_timeline_model_new (t);
   cairo_surface_t *surface;
   TmChartLayout l;
