@@ -195,6 +195,16 @@ tm_cli_json_warnings (GString *out, const TmTrace *trace)
   g_string_append_c (out, ']');
 }
 
+void
+tm_cli_json_print_end (GString *out, const TmTrace *trace)
+{
+  g_string_append_printf (out, "\"complete\": %s, \"warnings\": ", trace->complete ? "true" : "false");
+  tm_cli_json_warnings (out, trace);
+  g_string_append (out, "}\n");
+  fputs (out->str, stdout);
+  g_string_free (out, TRUE);
+}
+
 char **
 tm_cli_split_list (const char *value)
 {

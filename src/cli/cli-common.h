@@ -62,6 +62,9 @@ gboolean  tm_cli_window      (const char *command, const char *path, const TmTra
 
 /* Writes the trace's warnings as a JSON array of strings. */
 void      tm_cli_json_warnings (GString *out, const TmTrace *trace);
+/* Ends a GC-log command's JSON object with `"complete"` and `"warnings"`,
+ * prints it and frees it. */
+void      tm_cli_json_print_end (GString *out, const TmTrace *trace);
 
 /* Parses "1,2,3" style lists; returns NULL-terminated strv. */
 char    **tm_cli_split_list  (const char *value);

@@ -57,11 +57,8 @@ print_json (const TmTrace *t, const TmGcPhaseSummary *s, int only_kind, gboolean
         }
       g_string_append (o, "]");
     }
-  g_string_append_printf (o, ",\n \"complete\": %s, \"warnings\": ", t->complete ? "true" : "false");
-  tm_cli_json_warnings (o, t);
-  g_string_append (o, "}\n");
-  fputs (o->str, stdout);
-  g_string_free (o, TRUE);
+  g_string_append (o, ",\n ");
+  tm_cli_json_print_end (o, t);
 }
 
 static void

@@ -73,11 +73,8 @@ print_json (const TmTrace *t, const TmGcSummary *g)
                               tm_gc_phase_kind_to_string (k), ps.n_per_kind[k], ps.ns_per_kind[k]);
     tm_gc_phase_summary_clear (&ps);
   }
-  g_string_append_printf (s, "},\n \"complete\": %s, \"warnings\": ", t->complete ? "true" : "false");
-  tm_cli_json_warnings (s, t);
-  g_string_append (s, "}\n");
-  fputs (s->str, stdout);
-  g_string_free (s, TRUE);
+  g_string_append (s, "},\n ");
+  tm_cli_json_print_end (s, t);
 }
 
 static void
