@@ -329,6 +329,10 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 
   if (t != NULL)
     t->agent_depth++;
+  /* here rather than at VMInit: off the program's start-up path */
+  pthread_mutex_lock (&a->writer_lock);
+  tm_agent_flags_write (jni);
+  pthread_mutex_unlock (&a->writer_lock);
   while (!g_atomic_int_get (&a->agent_stop))
     {
       guint finished = (guint) g_atomic_int_get (&a->gc_finished);
@@ -525,6 +529,7 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     t->agent_depth++;
 
   pthread_mutex_lock (&a->writer_lock);
+  tm_agent_flags_write (jni);   /* if the agent thread never ran */
   pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), 2000);
 
   /* The final graph, after one more GC; frees of that GC (and any never

@@ -334,6 +334,10 @@ void     tm_agent_gc_write (JNIEnv *jni, guint n);
 void     tm_agent_gc_write_spaces (void);
 gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
 
+/* META jvm.NAME: the flags GC analysis needs (tm-agent-flags.c), once
+ * per run; needs writer_lock and the helper class. */
+void     tm_agent_flags_write (JNIEnv *jni);
+
 /* Whole-heap collections (tm-agent-perfdata.c): the JVM's own counters. */
 void     tm_agent_perfdata_open (void);
 guint64  tm_agent_perfdata_whole_heap_gcs (void);

@@ -9,6 +9,7 @@
  * programs), TIDEMARK_CLI, TM_SOURCE_DIR.
  */
 #include "tidemark.h"
+#include "tm-advice-ages.h"
 #include "tm-transactions.h"
 #include "tm-windows.h"
 
@@ -832,6 +833,53 @@ test_graph_count (void)
   remove_tree (dir);
 }
 
+/* The JVM's GC flags in META, as the JVM reports them (set, ergonomic or
+ * default), and the advice's tenuring threshold taken from them. */
+static void
+test_jvm_flags (void)
+{
+  const char *serial[] = { "-XX:+UseSerialGC", "-XX:MaxTenuringThreshold=3", "-XX:SurvivorRatio=6",
+                           "-Xmx64m", "-Xms32m", NULL };
+  const char *g1[] = { "-XX:+UseG1GC", "-XX:G1HeapRegionSize=2m", "-Xmx64m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) s = record (dir, "serial.tmtrace", "sample-bytes=65536", serial, "AllocCount");
+  g_autoptr(TmTrace) g = record (dir, "g1.tmtrace", "sample-bytes=65536", g1, "AllocCount");
+  g_autofree char *path = g_build_filename (dir, "serial.tmtrace", NULL);
+  char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "info", (char *) "--json", path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  const char *user;
+
+  assert_clean (s);
+  g_assert_cmpstr (g_hash_table_lookup (s->meta, "jvm.collector"), ==, "Serial");
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxTenuringThreshold"), ==, 3);
+  g_assert_cmpuint (meta_u64 (s, "jvm.SurvivorRatio"), ==, 6);
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxHeapSize"), ==, 64u << 20);
+  g_assert_cmpuint (meta_u64 (s, "jvm.InitialHeapSize"), ==, 32u << 20);
+  g_assert_cmpuint (meta_u64 (s, "jvm.TargetSurvivorRatio"), ==, 50);
+  /* Serial's young generation is sized by the JVM: within the heap */
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxNewSize"), >, 0);
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxNewSize"), <, 64u << 20);
+  g_assert_null (g_hash_table_lookup (s->meta, "jvm.G1HeapRegionSize"));
+  user = g_hash_table_lookup (s->meta, "jvm.user_flags");
+  g_assert_nonnull (user);
+  g_assert_nonnull (strstr (user, "MaxTenuringThreshold"));
+  g_assert_nonnull (strstr (user, "SurvivorRatio"));
+  g_assert_null (strstr (user, "NewRatio"));
+  /* the advice promotes at the recorded threshold, not the default 15 */
+  g_assert_cmpuint (tm_trace_tenuring_threshold (s), ==, 3);
+  g_assert_cmpint (run (argv, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\"jvm.MaxTenuringThreshold\": \"3\""));
+  g_assert_nonnull (strstr (out, "\"jvm.collector\": \"Serial\""));
+
+  assert_clean (g);
+  g_assert_cmpstr (g_hash_table_lookup (g->meta, "jvm.collector"), ==, "G1");
+  g_assert_cmpuint (meta_u64 (g, "jvm.G1HeapRegionSize"), ==, 2u << 20);
+  g_assert_cmpuint (meta_u64 (g, "jvm.MaxTenuringThreshold"), ==, 15);
+  g_assert_cmpuint (meta_u64 (g, "jvm.MaxHeapSize"), ==, 64u << 20);
+  g_assert_cmpuint (tm_trace_tenuring_threshold (g), ==, 15);
+  remove_tree (dir);
+}
+
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
 static void
@@ -930,6 +978,7 @@ main (int argc, char **argv)
     g_test_add_data_func ("/agent/oom-threads", &threads, test_oom_kind);
   }
   g_test_add_func ("/agent/graph-count", test_graph_count);
+  g_test_add_func ("/agent/jvm-flags", test_jvm_flags);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
   g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);
