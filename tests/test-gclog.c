@@ -529,6 +529,46 @@ test_continuation (void)
   g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 6: 1 lines are not unified"));
 }
 
+/* JDK 6 G1: the concurrent thread prints into the detail lines the
+ * pause thread is writing, splitting the heap line over two lines and
+ * putting its time stamp before a worker line. */
+static void
+test_interleaved_g1_details (void)
+{
+  static const char log[] =
+    "10.000: [GC pause (young) (initial-mark), 0.03000000 secs]\n"
+    "   [Parallel Time:  21.3 ms]\n"
+    "      10.004: [GC Worker Start Time (ms):[GC concurrent-mark-start]\n"
+    "  10000.1  10000.2]\n"
+    "      [Update RS (ms):  2.9  2.8\n"
+    "       Avg:   2.9, Min:   2.8, Max:   2.9]\n"
+    "   [Other:  8.0 ms]\n"
+    "   [[GC concurrent-mark-start]\n"
+    " 700M->400M(1024M)]\n"
+    " [Times: user=0.80 sys=0.00, real=0.03 secs] \n"
+    "10.500: [GC concurrent-mark-end, 0.2500000 secs]\n"
+    "11.000: [GC pause (young), 0.01000000 secs]\n"
+    "   [Parallel Time:   8.0 ms]\n"
+    "   [[GC concurrent-cleanup-end, 0.0001000 secs]\n"
+    " 600M->300M(1024M)]\n"
+    " [Times: user=0.02 sys=0.00, real=0.01 secs] \n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "g1.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 30000000);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (700));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (400));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->committed_after, ==, MB (1024));
+  g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, MB (600));
+  g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, MB (300));
+  /* the concurrent phases printed into the details still count */
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 250100000);
+}
+
 /* The values README.md's "Added later" table gives for each shape. */
 static void
 test_added_later (void)
@@ -978,6 +1018,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/age-tables", test_age_tables);
   g_test_add_func ("/gclog/continuation", test_continuation);
+  g_test_add_func ("/gclog/interleaved-g1-details", test_interleaved_g1_details);
   g_test_add_func ("/gclog/zgc11-debug", test_zgc11_debug);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);

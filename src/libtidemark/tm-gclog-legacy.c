@@ -848,6 +848,59 @@ whole_record_line (const char *line, const char *end)
   return (hw || hu) && r < end && tm_gclog_has_prefix (r, end, "[GC") && bracket_depth (r, end - r) == 0;
 }
 
+/* A G1 detail line after its record: "[Eden: ...]" or the JDK 6 heap line. */
+static void
+g1_detail_text (TmGclogParser *p, const char *q, const char *end)
+{
+  while (q < end && (*q == ' ' || *q == '\t'))
+    q++;
+  if (tm_gclog_has_prefix (q, end, "[Eden: "))
+    g1_detail (p, q, end);
+  else if (q + 1 < end && *q == '[' && q[1] == ' ')
+    g1_heap_line (p, q, end);
+}
+
+/* G1's concurrent thread prints into the detail lines the pause thread is
+ * writing ("   [[GC concurrent-mark-start]" then " 7399M->4700M(10240M)]",
+ * or "84.659: [GC Worker Start Time (ms):[GC concurrent-mark-start]"): the
+ * record is taken out and the line joined with the indented lines after
+ * it until its brackets balance. */
+static void
+g1_detail_line (TmGclogParser *p, const char *line, const char *end)
+{
+  GString *rec = p->rec;
+  int rec_depth = p->rec_depth;
+  const char *second;
+
+  if (p->detail->len == 0)
+    {
+      const char *q = memchr (line, '[', end - line);
+      second = q ? memchr (q + 1, '[', end - q - 1) : NULL;
+      if (second == NULL && bracket_depth (line, end - line) == 0)
+        {
+          g1_detail_text (p, line, end);   /* the usual case: one whole line */
+          return;
+        }
+    }
+  p->rec = p->detail;
+  p->rec_depth = p->detail_depth;
+  append_clean (p, line, end);
+  p->detail_depth = p->rec_depth;
+  p->rec = rec;
+  p->rec_depth = rec_depth;
+  if (p->detail_depth > 0 && p->detail->len < 4096)
+    return;
+  if (p->detail_depth == 0)
+    {
+      const char *d = p->detail->str, *dend = d + p->detail->len;
+      /* the stamp left by the record printed into the line */
+      d = parse_prefix (d, dend, NULL, NULL, NULL, NULL, NULL);
+      g1_detail_text (p, d, dend);
+    }
+  g_string_truncate (p->detail, 0);
+  p->detail_depth = 0;
+}
+
 void
 tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
 {
@@ -896,15 +949,31 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
   q = line;
   while (q < end && (*q == ' ' || *q == '\t'))
     q++;
+  if (p->detail->len > 0)
+    {
+      if (q > line)
+        {
+          g1_detail_line (p, line, end);
+          return;
+        }
+      g_string_truncate (p->detail, 0);   /* never closed: dropped */
+      p->detail_depth = 0;
+    }
   if (q == end)
     return;
   if (q > line && *q == '[')
     {
-      if (tm_gclog_has_prefix (q, end, "[Eden: "))
-        g1_detail (p, q, end);
-      else if (q[1] == ' ')
-        g1_heap_line (p, q, end);
+      g1_detail_line (p, line, end);
       return;   /* G1 phase details and "[Times: ...]" */
+    }
+  if (q > line && g_ascii_isdigit (*q))
+    {
+      const char *r = parse_prefix (q, end, NULL, NULL, NULL, NULL, NULL);
+      if (tm_gclog_has_prefix (r, end, "[GC Worker"))
+        {
+          g1_detail_line (p, line, end);
+          return;
+        }
     }
   if (q == line)
     {
