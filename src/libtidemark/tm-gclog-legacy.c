@@ -91,7 +91,8 @@ cms_concurrent (const char *q, const char *end)
 static gboolean
 record_start (const char *q, const char *end)
 {
-  return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
+  return (tm_gclog_has_prefix (q, end, "[GC") && !tm_gclog_has_prefix (q, end, "[GC Worker")) ||
+         tm_gclog_has_prefix (q, end, "[Full GC") ||
          cms_concurrent (q, end) || tm_gclog_has_prefix (q, end, "[Pause ") ||
          tm_gclog_has_prefix (q, end, "[Concurrent ");
 }
@@ -158,7 +159,8 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end, guint64 t_n
     return;
   /* the number before " secs"; CMS writes cpu/wall, take wall */
   q = secs;
-  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.'))
+  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.' ||
+                   (q[-1] == ',' && q - 1 > s && g_ascii_isdigit (q[-2]) && g_ascii_isdigit (q[0]))))
     q--;
   if (!tm_gclog_parse_decimal (&q, secs, 9, &ns))
     return;
@@ -279,7 +281,9 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
         if (which <= 3)
           {
             /* its own time stamp before it, and "[Times: ...]" after it */
-            while (from > s && stamp_char (from[-1]))
+            /* "6616,888: " in locales with a decimal comma */
+            while (from > s && (stamp_char (from[-1]) || (from[-1] == ',' && from - 1 > s &&
+                                                          g_ascii_isdigit (from[-2]) && g_ascii_isdigit (from[0]))))
               from--;
             while (from < best && from[0] == ' ')
               from++;
@@ -852,8 +856,7 @@ whole_record_line (const char *line, const char *end)
 static void
 g1_detail_text (TmGclogParser *p, const char *q, const char *end)
 {
-  while (q < end && (*q == ' ' || *q == '\t'))
-    q++;
+  q = parse_prefix (q, end, NULL, NULL, NULL, NULL, NULL);
   if (tm_gclog_has_prefix (q, end, "[Eden: "))
     g1_detail (p, q, end);
   else if (q + 1 < end && *q == '[' && q[1] == ' ')
@@ -891,12 +894,7 @@ g1_detail_line (TmGclogParser *p, const char *line, const char *end)
   if (p->detail_depth > 0 && p->detail->len < 4096)
     return;
   if (p->detail_depth == 0)
-    {
-      const char *d = p->detail->str, *dend = d + p->detail->len;
-      /* the stamp left by the record printed into the line */
-      d = parse_prefix (d, dend, NULL, NULL, NULL, NULL, NULL);
-      g1_detail_text (p, d, dend);
-    }
+    g1_detail_text (p, p->detail->str, p->detail->str + p->detail->len);
   g_string_truncate (p->detail, 0);
   p->detail_depth = 0;
 }
@@ -966,15 +964,6 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
       g1_detail_line (p, line, end);
       return;   /* G1 phase details and "[Times: ...]" */
     }
-  if (q > line && g_ascii_isdigit (*q))
-    {
-      const char *r = parse_prefix (q, end, NULL, NULL, NULL, NULL, NULL);
-      if (tm_gclog_has_prefix (r, end, "[GC Worker"))
-        {
-          g1_detail_line (p, line, end);
-          return;
-        }
-    }
   if (q == line)
     {
       if (tm_gclog_has_prefix (line, end, "CommandLine flags: "))
@@ -1018,6 +1007,13 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
       {
         if (tm_gclog_has_prefix (r, end, "[G1Ergonomics"))
           return;   /* G1's reasoning (-XX:+PrintAdaptiveSizePolicy) */
+        /* a G1 detail line after the stamp of a record printed into it,
+         * "      84.659: [GC Worker Start ..." or "371.856:    [Eden: ..." */
+        if (q > line || (r - line >= 2 && r[-1] == ' ' && r[-2] == ' '))
+          {
+            g1_detail_line (p, line, end);
+            return;
+          }
         tm_gclog_warn (p, "unrecognised record");
         return;
       }
