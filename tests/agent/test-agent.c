@@ -23,6 +23,10 @@
 #define WORKER_MARKERS  30000
 #define ARRAYS          2000
 #define BIG_ARRAYS      20000
+/* ShortThreads.java */
+#define SHORT_THREADS   3000
+#define SHORT_WAVE      8
+#define SHORT_PER       10
 /* LeakCheck.java */
 #define LEAK_PHASES     6
 #define LEAK_PER_PHASE  5000
@@ -880,6 +884,54 @@ test_jvm_flags (void)
   remove_tree (dir);
 }
 
+/* Thousands of short-lived threads: every marker recorded with its thread
+ * (each thread defined once, with its name), while the agent releases
+ * what it keeps per thread once the thread ended. */
+static void
+test_short_threads (void)
+{
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-XX:+UseSerialGC", "-Xmx64m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "threads.tmtrace", "graph-every=0", args, "ShortThreads");
+  g_autofree guint *per_thread = NULL;
+  guint32 ti = type_index (t, "ShortThreadsMarker");
+  guint n_short = 0;
+  gint line = source_line ("ShortThreads.java", "SITE-SHORT");
+  TypeStats m;
+
+  assert_clean (t);
+  m = type_stats (t, "ShortThreadsMarker", "ShortThreads.lambda$main$", line, NULL);
+  g_assert_cmpuint (m.count, ==, SHORT_THREADS * SHORT_PER);
+  g_assert_cmpuint (m.at_site, ==, SHORT_THREADS * SHORT_PER);
+
+  /* each short-N thread once, with exactly its own markers */
+  per_thread = g_new0 (guint, t->threads->len);
+  for (guint64 i = 0; i < t->n_objects; i++)
+    if (t->obj_type[i] == ti)
+      per_thread[t->obj_thread[i]]++;
+  for (guint e = 0; e < t->short_lived->len; e++)
+    {
+      const TmShortLived *sl = &g_array_index (t->short_lived, TmShortLived, e);
+      if (sl->type == ti)
+        per_thread[sl->thread] += sl->count;
+    }
+  for (guint i = 1; i < t->threads->len; i++)
+    if (g_str_has_prefix (tm_trace_thread (t, i)->name, "short-"))
+      {
+        n_short++;
+        g_assert_cmpuint (per_thread[i], ==, SHORT_PER);
+      }
+    else
+      g_assert_cmpuint (per_thread[i], ==, 0);
+  g_assert_cmpuint (n_short, ==, SHORT_THREADS);
+
+  /* what the agent held per thread was released as threads ended: at
+   * most a few waves' worth at once, not one per thread ever seen */
+  g_test_message ("thread states held at most: %" G_GUINT64_FORMAT, meta_u64 (t, "thread_states_peak"));
+  g_assert_cmpuint (meta_u64 (t, "thread_states_peak"), <, SHORT_THREADS / 2);
+  remove_tree (dir);
+}
+
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
 static void
@@ -979,6 +1031,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/agent/graph-count", test_graph_count);
   g_test_add_func ("/agent/jvm-flags", test_jvm_flags);
+  g_test_add_func ("/agent/short-threads", test_short_threads);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
   g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);
