@@ -15,7 +15,7 @@ ticks=8000 full=8
 record () {
   local t="$dir/$1.tmtrace"
   "$cli" record -o "$t" -- "$TM_JAVA_HOME/bin/java" -XX:+UseSerialGC -Xmn8m -Xmx16m -XX:MaxTenuringThreshold=1 \
-    -cp "$TM_AGENT_CLASSES" PromotionChurn "$ticks" "$2" "$full" 150 > "$dir/$1.out" 2> "$dir/$1.err" \
+    -cp "$TM_AGENT_CLASSES" PromotionChurn "$ticks" "$2" "$full" 250 > "$dir/$1.out" 2> "$dir/$1.err" \
     || fail "record $1: $(cat "$dir/$1.err")"
   grep -qx "$ticks $2" "$dir/$1.out" || fail "$1 output: $(cat "$dir/$1.out")"
   "$cli" info "$t" --json > "$dir/$1.info.json" || fail "info $1"
@@ -35,6 +35,10 @@ def rule(name):
 
 info = load('promoted', 'info')
 assert info['meta'].get('jvm.MaxTenuringThreshold') == '1', info.get('meta')
+# frees posted after the next GC started would date deaths too late (the
+# pause after each GC is there to prevent it)
+for name in ('promoted', 'young'):
+    assert load(name, 'info')['meta'].get('late_deaths') == '0', (name, load(name, 'info')['meta'])
 gcs = load('promoted', 'gcs')['gcs']
 young = [g['id'] for g in gcs if g['kind'] == 'minor']
 explicit = [g['id'] for g in gcs if g['cause'] == 'System.gc()']
