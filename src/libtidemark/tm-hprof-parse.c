@@ -21,7 +21,7 @@
 #include "tm-trace.h"
 #include "tm-error.h"
 
-#define BUF_SIZE            (4u << 20)
+#define BUF_SIZE            (256u << 10)
 #define MAX_UTF8            (1u << 20)     /* longer names are skipped */
 #define MAX_INSTANCE_BYTES  (1u << 20)     /* 65535 fields of 8 bytes fit */
 #define MAX_CHAIN           256            /* superclass chain depth */

@@ -417,7 +417,7 @@ node_rank (const NodeRank *nr, guint32 o, guint32 *node)
 
   if (!((word >> (o & 63)) & 1))
     return FALSE;
-  *node = nr->first + nr->rank[o >> 6] + (guint32) __builtin_popcountll (below);
+  *node = nr->first + nr->rank[o >> 6] + (guint32) tm_popcount64 (below);
   return TRUE;
 }
 
@@ -469,7 +469,7 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   for (guint32 w = 0, before = 0; w < words; w++)
     {
       nr.rank[w] = before;
-      before += (guint32) __builtin_popcountll (nr.bits[w]);
+      before += (guint32) tm_popcount64 (nr.bits[w]);
     }
 
   /* edges between nodes, compacted in place in the dump's order */
