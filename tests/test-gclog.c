@@ -529,6 +529,82 @@ test_continuation (void)
   g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 6: 1 lines are not unified"));
 }
 
+/* JDK 6 G1: the concurrent thread prints into the detail lines the
+ * pause thread is writing, splitting the heap line over two lines and
+ * putting its time stamp before a worker line. */
+static void
+test_interleaved_g1_details (void)
+{
+  static const char log[] =
+    "10.000: [GC pause (young) (initial-mark), 0.03000000 secs]\n"
+    "   [Parallel Time:  21.3 ms]\n"
+    "      10.004: [GC Worker Start Time (ms):[GC concurrent-mark-start]\n"
+    "  10000.1  10000.2]\n"
+    "      [Update RS (ms):  2.9  2.8\n"
+    "       Avg:   2.9, Min:   2.8, Max:   2.9]\n"
+    "   [Other:  8.0 ms]\n"
+    "   [[GC concurrent-mark-start]\n"
+    " 700M->400M(1024M)]\n"
+    " [Times: user=0.80 sys=0.00, real=0.03 secs] \n"
+    "10.500: [GC concurrent-mark-end, 0.2500000 secs]\n"
+    "11.000: [GC pause (young), 0.01000000 secs]\n"
+    "   [Parallel Time:   8.0 ms]\n"
+    "   [[GC concurrent-cleanup-end, 0.0001000 secs]\n"
+    " 600M->300M(1024M)]\n"
+    " [Times: user=0.02 sys=0.00, real=0.01 secs] \n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "g1.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 30000000);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (700));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (400));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->committed_after, ==, MB (1024));
+  g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, MB (600));
+  g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, MB (300));
+  /* the concurrent phases printed into the details still count */
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 250100000);
+}
+
+/* JDK 7 G1 with date stamps: the stamp of a concurrent record lands
+ * before a detail line ("31600.161:    [Eden: ...]"), and in locales with
+ * a decimal comma the stamps read "6616,901: ". */
+static void
+test_stamped_g1_details (void)
+{
+  static const char log[] =
+    "2012-02-24T12:30:36.744-0800: 100.000: [GC pause (young)2012-02-24T12:30:36.800-0800:  (initial-mark), 0.09000000 secs]\n"
+    "100.056:    [Parallel Time: 80.0 ms]\n"
+    "[GC concurrent-mark-start]\n"
+    "      [Ref Enq:   0.0 ms]\n"
+    "2012-02-24T12:30:36.844-0800: 100.100:    [Eden: 995M(995M)->0B(939M) Survivors: 29M->85M Heap: 2000M(4096M)->1100M(4096M)]\n"
+    "[GC concurrent-root-region-scan-start]\n"
+    " [Times: user=0.36 sys=0.01, real=0.10 secs] \n"
+    "2012-02-24T12:30:38.000-0800: 101,250: [GC pause (young)\n"
+    ", 0,0100000 secs]\n"
+    "   [Eden: 900M(900M)->0B(900M) Survivors: 85M->85M Heap: 2000M(4096M)->1200M(4096M)]\n"
+    " [Times: user=0,02 sys=0,00, real=0,01 secs]\n"
+    "101,300: [GC concurrent-root-region-scan-start]\n"
+    "2012-02-24T12:30:38.100-0800: 101,350: [GC concurrent-root-region-scan-end, 0,0500000 secs]\n"
+    "2012-02-24T12:30:38.100-0800: 101,350: [GC concurrent-mark-start]\n";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "g1.log", &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 90000000);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (2000));
+  g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (1100));
+  g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 10000000);
+  g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, MB (1200));
+  g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_ns"), ==, 50000000);
+}
+
 /* The values README.md's "Added later" table gives for each shape. */
 static void
 test_added_later (void)
@@ -978,6 +1054,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/age-tables", test_age_tables);
   g_test_add_func ("/gclog/continuation", test_continuation);
+  g_test_add_func ("/gclog/interleaved-g1-details", test_interleaved_g1_details);
+  g_test_add_func ("/gclog/stamped-g1-details", test_stamped_g1_details);
   g_test_add_func ("/gclog/zgc11-debug", test_zgc11_debug);
   g_test_add_func ("/gclog/malformed", test_malformed);
   g_test_add_func ("/gclog/cut", test_cut);

@@ -6,6 +6,8 @@
 
 import com.sun.management.GarbageCollectionNotificationInfo;
 import com.sun.management.GcInfo;
+import com.sun.management.HotSpotDiagnosticMXBean;
+import com.sun.management.VMOption;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
@@ -73,6 +75,23 @@ final class TidemarkAgentHelper implements NotificationListener {
             u[2 * i + 1] = m == null ? 0 : m.getCommitted();
         }
         return u;
+    }
+
+    // value and origin (VMOption.Origin name) of each named VM flag, null
+    // for a flag this JVM does not have
+    static String[] vmFlags(String[] names) {
+        String[] out = new String[2 * names.length];
+        HotSpotDiagnosticMXBean hs = ManagementFactory.getPlatformMXBean(HotSpotDiagnosticMXBean.class);
+        for (int i = 0; hs != null && i < names.length; i++) {
+            try {
+                VMOption o = hs.getVMOption(names[i]);
+                out[2 * i] = o.getValue();
+                out[2 * i + 1] = o.getOrigin().name();
+            } catch (IllegalArgumentException e) {
+                // not a flag of this JVM (a collector it was built without)
+            }
+        }
+        return out;
     }
 
     @Override

@@ -128,13 +128,39 @@ tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create)
       t = g_new0 (TmAgentThread, 1);
       pthread_mutex_init (&t->buf_lock, NULL);
       (*jvmti)->SetThreadLocalStorage (jvmti, NULL, t);
-      /* never removed: the writer may still have its buffer to take */
+      /* removed by the writer once the thread ended and its buffer is taken */
       head = __atomic_load_n (&tm_agent.threads, __ATOMIC_RELAXED);
       do
         t->registered_next = head;
       while (!__atomic_compare_exchange_n (&tm_agent.threads, &head, t, TRUE, __ATOMIC_RELEASE, __ATOMIC_RELAXED));
+      {
+        gint n = g_atomic_int_add (&tm_agent.n_threads_registered, 1) + 1;
+        gint peak = g_atomic_int_get (&tm_agent.threads_registered_peak);
+        while (n > peak && !g_atomic_int_compare_and_exchange (&tm_agent.threads_registered_peak, peak, n))
+          peak = g_atomic_int_get (&tm_agent.threads_registered_peak);
+      }
     }
   return t;
+}
+
+/* The thread will not be seen again (a later event on it, if the JVM
+ * posts one, starts afresh): its class cache goes now, the rest when the
+ * writer has taken its last records. */
+void
+tm_agent_thread_end (jvmtiEnv *jvmti, JNIEnv *jni)
+{
+  TmAgentThread *t = tm_agent_thread_get (jvmti, FALSE);
+
+  if (t == NULL)
+    return;
+  (*jvmti)->SetThreadLocalStorage (jvmti, NULL, NULL);
+  for (guint k = 0; k < G_N_ELEMENTS (t->cache); k++)
+    if (t->cache[k].klass != NULL)
+      {
+        (*jni)->DeleteWeakGlobalRef (jni, t->cache[k].klass);
+        t->cache[k].klass = NULL;
+      }
+  g_atomic_int_set (&t->ended, 1);
 }
 
 guint32

@@ -11,9 +11,17 @@
 extern const unsigned char tm_agent_helper_class[];
 extern const unsigned int tm_agent_helper_class_len;
 
-/* How long a GC waits for its notification before it is written
- * with the current pool usage and an unknown cause. */
-#define TM_AGENT_NOTE_WAIT_NS (G_GINT64_CONSTANT (500) * 1000 * 1000)
+/* How long a GC waits for its notification before it is written with
+ * the current pool usage and an unknown cause.  The JDK thread that
+ * delivers notifications may wait long for a core on a loaded machine
+ * (a GC whose cause is lost is lost to every analysis by cause), so
+ * seconds while the program runs; at VMDeath less, so that the last GCs
+ * are written within the time the shutdown gives them. */
+static gint64
+note_wait_ns (void)
+{
+  return (g_atomic_int_get (&tm_agent.stopping) ? G_GINT64_CONSTANT (1500) : G_GINT64_CONSTANT (5000)) * 1000 * 1000;
+}
 
 void JNICALL
 tm_agent_on_gc_start (jvmtiEnv *jvmti)
@@ -84,9 +92,16 @@ tm_agent_on_gc_finish (jvmtiEnv *jvmti)
   TmAgent *a = &tm_agent;
   gint n = g_atomic_int_get (&a->gc_started);
   gint64 now = tm_agent_now_ns ();
+  gboolean due = graph_due ((guint) n, now);
 
   a->gcs[n % TM_AGENT_GC_RING].end_ns = now;
-  if (graph_due ((guint) n, now))
+  /* a thread that ran out of heap waits for this GC's graph */
+  if (g_atomic_int_compare_and_exchange (&a->oom_graph_pending, 1, 0))
+    {
+      a->gcs[n % TM_AGENT_GC_RING].at_oom = TRUE;
+      due = TRUE;
+    }
+  if (due)
     {
       a->gcs[n % TM_AGENT_GC_RING].want_graph = TRUE;
       g_atomic_int_set (&a->graph_gate, n);
@@ -377,7 +392,7 @@ collection_cmp (const void *x, const void *y)
 /* Collections of several collectors since the last match (a young GC and
  * a full GC in a row): order them by their start times, which only the
  * notifications carry.  FALSE: wait for the notifications (at most
- * TM_AGENT_NOTE_WAIT_NS). */
+ * note_wait_ns ()). */
 static gboolean
 order_collections (GArray *colls)
 {
@@ -407,7 +422,7 @@ order_collections (GArray *colls)
           pthread_mutex_unlock (&a->note_lock);
           if (waiting_since == 0)
             waiting_since = tm_agent_now_ns ();
-          if (tm_agent_now_ns () - waiting_since < TM_AGENT_NOTE_WAIT_NS)
+          if (tm_agent_now_ns () - waiting_since < note_wait_ns ())
             return FALSE;
           pthread_mutex_lock (&a->note_lock);
         }
@@ -519,7 +534,7 @@ tm_agent_gc_ready (guint n, gboolean final)
     return FALSE;
   if (g->bean == NULL)
     return TRUE;
-  return note_present (g) || tm_agent_now_ns () - g->matched_at > TM_AGENT_NOTE_WAIT_NS;
+  return note_present (g) || tm_agent_now_ns () - g->matched_at > note_wait_ns ();
 }
 
 static guint

@@ -179,6 +179,15 @@ place (TmAgentAlloc *slots, guint64 base, guint64 watermark, GArray *carry, cons
     slots[al->id - base - 1] = *al;
 }
 
+static void
+thread_free (TmAgentThread *t)
+{
+  pthread_mutex_destroy (&t->buf_lock);
+  if (t->tx_ids != NULL)
+    g_array_unref (t->tx_ids);
+  g_free (t);
+}
+
 void
 tm_agent_queue_merge (void)
 {
@@ -196,9 +205,14 @@ tm_agent_queue_merge (void)
    * and its marker belongs after it. */
   watermark = __atomic_load_n (&a->next_id, __ATOMIC_ACQUIRE);
   started = (guint) g_atomic_int_get (&a->gc_started);
-  for (TmAgentThread *t = __atomic_load_n (&a->threads, __ATOMIC_ACQUIRE); t != NULL; t = t->registered_next)
+  for (TmAgentThread *t = __atomic_load_n (&a->threads, __ATOMIC_ACQUIRE), *prev = NULL, *next; t != NULL; t = next)
     {
       TmAgentAllocBlock *head, *tail;
+      /* read before its buffer is taken: an ended thread appended its
+       * last record before it said so */
+      gboolean ended = g_atomic_int_get (&t->ended);
+
+      next = t->registered_next;
       /* always under the lock: an empty buffer may belong to a thread
        * between taking an id and appending its record */
       pthread_mutex_lock (&t->buf_lock);
@@ -211,6 +225,16 @@ tm_agent_queue_merge (void)
           tail->next = blocks;
           blocks = head;
         }
+      /* Only the writer unlinks; new threads only replace the list head,
+       * so the head itself waits until it no longer is one. */
+      if (ended && prev != NULL)
+        {
+          prev->registered_next = next;
+          thread_free (t);
+          g_atomic_int_dec_and_test (&a->n_threads_registered);
+        }
+      else
+        prev = t;
     }
   /* after the buffers: definitions their ALLOCs use are queued already */
   pthread_mutex_lock (&a->queue_lock);

@@ -168,6 +168,12 @@ on_object_free (jvmtiEnv *jvmti, jlong tag)
   pthread_mutex_unlock (&a->death_lock);
 }
 
+static void JNICALL
+on_thread_end (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
+{
+  tm_agent_thread_end (jvmti, jni);
+}
+
 /* ---- OutOfMemoryError ---- */
 
 static TmOomKind
@@ -216,15 +222,32 @@ on_resource_exhausted (jvmtiEnv *jvmti, JNIEnv *jni, jint flags, const void *res
   ev->u.str = g_strdup (description ? description : "");
   pthread_mutex_unlock (&a->queue_lock);
 
-  if (kind == TM_OOM_JAVA_HEAP && a->opts.graph_every > 0 && n > 0 && n > a->w_gcs_written
-      && g_atomic_int_get (&a->gc_started) == (gint) n)
+  if (kind == TM_OOM_JAVA_HEAP && a->opts.graph_every > 0)
     {
-      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
-      if (!g->at_oom)
+      gboolean force;
+
+      /* The last GC (the one that found no room) gets the graph unless
+       * the writer is done with it: it may be, on a loaded machine, when
+       * this thread comes here late.  Then a GC of our own gets it, marked
+       * in its finish callback, where no writer can be ahead. */
+      pthread_mutex_lock (&a->writer_lock);
+      force = n == 0 || n <= a->w_gcs_written || g_atomic_int_get (&a->gc_started) != (gint) n;
+      if (!force)
         {
+          TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
           g->at_oom = TRUE;
-          g->want_graph = TRUE;
-          g_atomic_int_set (&a->graph_gate, (gint) n);
+          /* unless its graph was taken already (the heap is the same) */
+          if (g->graph == NULL)
+            {
+              g->want_graph = TRUE;
+              g_atomic_int_set (&a->graph_gate, (gint) n);
+            }
+        }
+      pthread_mutex_unlock (&a->writer_lock);
+      if (force)
+        {
+          g_atomic_int_set (&a->oom_graph_pending, 1);
+          (*jvmti)->ForceGarbageCollection (jvmti);
         }
       tm_agent_graph_gate_wait ();
     }
@@ -329,6 +352,10 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 
   if (t != NULL)
     t->agent_depth++;
+  /* here rather than at VMInit: off the program's start-up path */
+  pthread_mutex_lock (&a->writer_lock);
+  tm_agent_flags_write (jni);
+  pthread_mutex_unlock (&a->writer_lock);
   while (!g_atomic_int_get (&a->agent_stop))
     {
       guint finished = (guint) g_atomic_int_get (&a->gc_finished);
@@ -469,6 +496,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
   a->w_whole_heap_seen = tm_agent_perfdata_whole_heap_gcs ();
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED);
+  set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_THREAD_END);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
   tm_agent_gc_reset_counts (jni);
@@ -525,6 +553,7 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     t->agent_depth++;
 
   pthread_mutex_lock (&a->writer_lock);
+  tm_agent_flags_write (jni);   /* if the agent thread never ran */
   pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), 2000);
 
   /* The final graph, after one more GC; frees of that GC (and any never
@@ -555,6 +584,11 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     tm_trace_writer_meta (a->writer, "dropped_events", dropped);
     tm_trace_writer_meta (a->writer, "late_deaths", late);
     tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+    /* the most threads whose state the agent held at once: ended ones are released */
+    {
+      g_autofree char *peak = g_strdup_printf ("%d", g_atomic_int_get (&a->threads_registered_peak));
+      tm_trace_writer_meta (a->writer, "thread_states_peak", peak);
+    }
     tm_agent_containers_write_meta (a->writer);
     /* what the graphs cost the program (it waits while the heap is walked) */
     {
@@ -689,6 +723,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   cb.GarbageCollectionStart = tm_agent_on_gc_start;
   cb.GarbageCollectionFinish = tm_agent_on_gc_finish;
   cb.ResourceExhausted = on_resource_exhausted;
+  cb.ThreadEnd = on_thread_end;
   tm_agent_tx_set_callbacks (&cb);
   tm_agent_containers_set_callbacks (&cb);
   (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);

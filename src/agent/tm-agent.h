@@ -147,6 +147,9 @@ struct _TmAgentThread {
   pthread_mutex_t    buf_lock;
   TmAgentAllocBlock *buf_head, *buf_tail;
   TmAgentThread     *registered_next;   /* all threads, newest first */
+  /* set by ThreadEnd once the thread is done with this: the writer frees
+   * it after taking its buffer */
+  volatile gint      ended;
   TmAgentSiteCacheEntry sites[TM_AGENT_SITE_CACHE];
   guint32 id;
   gint    agent_depth;    /* > 0: allocations of this thread are the agent's own */
@@ -214,7 +217,9 @@ typedef struct {
 
   volatile guint64 next_id;     /* last object id given out (atomic) */
   volatile guint64 dropped;     /* atomic */
-  TmAgentThread * volatile threads;  /* every thread seen, newest first */
+  TmAgentThread * volatile threads;  /* threads seen and not yet released, newest first */
+  volatile gint n_threads_registered;
+  volatile gint threads_registered_peak;
 
   /* queue_lock */
   pthread_mutex_t queue_lock;
@@ -235,6 +240,8 @@ typedef struct {
   /* GC whose graph is due: allocating threads wait until it is taken, so
    * the heap walked is the heap that GC left */
   volatile gint graph_gate;
+  /* an OutOfMemoryError waits for the next GC's graph */
+  volatile gint oom_graph_pending;
   pthread_mutex_t gate_lock;
   pthread_cond_t  gate_cond;
   TmAgentGc gcs[TM_AGENT_GC_RING];
@@ -315,6 +322,8 @@ void          tm_agent_queue_merge (void);
 
 /* Definitions (tm-agent-defs.c); need queue_lock. */
 TmAgentThread *tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create);
+/* At ThreadEnd: hands the thread's state to the writer to free. */
+void           tm_agent_thread_end (jvmtiEnv *jvmti, JNIEnv *jni);
 guint32  tm_agent_thread_define_locked (jvmtiEnv *jvmti, TmAgentThread *t, jthread thread);
 guint32  tm_agent_type_locked  (jvmtiEnv *jvmti, jclass klass, jlong klass_tag, guint32 *flags);
 guint32  tm_agent_type_for_tag_locked (jlong klass_tag, guint32 *flags);
@@ -333,6 +342,10 @@ gboolean tm_agent_gc_ready (guint n, gboolean final);
 void     tm_agent_gc_write (JNIEnv *jni, guint n);
 void     tm_agent_gc_write_spaces (void);
 gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
+
+/* META jvm.NAME: the flags GC analysis needs (tm-agent-flags.c), once
+ * per run; needs writer_lock and the helper class. */
+void     tm_agent_flags_write (JNIEnv *jni);
 
 /* Whole-heap collections (tm-agent-perfdata.c): the JVM's own counters. */
 void     tm_agent_perfdata_open (void);

@@ -5,6 +5,7 @@
 #include "cli-commands.h"
 
 #include <stdio.h>
+#include <string.h>
 
 typedef struct {
   guint failed;
@@ -124,6 +125,59 @@ text_heaptrack (const TmHeaptrackSummary *h)
   printf ("  Leaked:      %s (suppressed leaks: %s)\n", leaked, suppressed);
 }
 
+static gint
+key_cmp (gconstpointer x, gconstpointer y)
+{
+  return strcmp (*(const char *const *) x, *(const char *const *) y);
+}
+
+/* META keys in order: the recorder's notes, the JVM flags it read */
+static GPtrArray *
+sorted_meta_keys (const TmTrace *t, const char *prefix)
+{
+  GPtrArray *keys = g_ptr_array_new ();
+  GHashTableIter it;
+  gpointer k;
+
+  g_hash_table_iter_init (&it, t->meta);
+  while (g_hash_table_iter_next (&it, &k, NULL))
+    if (prefix == NULL || g_str_has_prefix (k, prefix))
+      g_ptr_array_add (keys, k);
+  g_ptr_array_sort (keys, key_cmp);
+  return keys;
+}
+
+static void
+json_meta (GString *s, const TmTrace *t)
+{
+  g_autoptr(GPtrArray) keys = sorted_meta_keys (t, NULL);
+
+  g_string_append_c (s, '{');
+  for (guint i = 0; i < keys->len; i++)
+    {
+      if (i > 0)
+        g_string_append (s, ", ");
+      tm_json_append_string (s, keys->pdata[i]);
+      g_string_append (s, ": ");
+      tm_json_append_string (s, g_hash_table_lookup (t->meta, keys->pdata[i]));
+    }
+  g_string_append_c (s, '}');
+}
+
+static void
+text_jvm_flags (const TmTrace *t)
+{
+  g_autoptr(GPtrArray) keys = sorted_meta_keys (t, "jvm.");
+  g_autoptr(GString) line = g_string_new (NULL);
+
+  for (guint i = 0; i < keys->len; i++)
+    if (strcmp (keys->pdata[i], "jvm.user_flags") != 0)
+      g_string_append_printf (line, "%s%s=%s", line->len ? " " : "", (const char *) keys->pdata[i] + 4,
+                              (const char *) g_hash_table_lookup (t->meta, keys->pdata[i]));
+  if (line->len > 0)
+    printf ("JVM flags:     %s\n", line->str);
+}
+
 static void
 print_json (const TmTrace *t, const TmHeaptrackSummary *h)
 {
@@ -165,6 +219,8 @@ print_json (const TmTrace *t, const TmHeaptrackSummary *h)
   g_string_append_printf (s, ", \"memory_limit_bytes\": %" G_GUINT64_FORMAT ", \"memory_limited\": %s"
                           ", \"warnings_total\": %" G_GUINT64_FORMAT,
                           t->memory_limit, t->memory_limited ? "true" : "false", t->n_warnings_total);
+  g_string_append (s, ", \"meta\": ");
+  json_meta (s, t);
   if (h != NULL)
     json_heaptrack (s, h);
   g_string_append (s, ", \"warnings\": ");
@@ -210,6 +266,7 @@ print_text (const TmTrace *t, const TmHeaptrackSummary *h)
       g_autofree char *ops = tm_format_count (t->container_ops->len);
       printf ("Container operations: %s (add, get, remove on collections)\n", ops);
     }
+  text_jvm_flags (t);
   print_oom_text (t);
   if (h != NULL)
     text_heaptrack (h);

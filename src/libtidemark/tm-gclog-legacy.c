@@ -91,7 +91,8 @@ cms_concurrent (const char *q, const char *end)
 static gboolean
 record_start (const char *q, const char *end)
 {
-  return tm_gclog_has_prefix (q, end, "[GC") || tm_gclog_has_prefix (q, end, "[Full GC") ||
+  return (tm_gclog_has_prefix (q, end, "[GC") && !tm_gclog_has_prefix (q, end, "[GC Worker")) ||
+         tm_gclog_has_prefix (q, end, "[Full GC") ||
          cms_concurrent (q, end) || tm_gclog_has_prefix (q, end, "[Pause ") ||
          tm_gclog_has_prefix (q, end, "[Concurrent ");
 }
@@ -158,7 +159,8 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end, guint64 t_n
     return;
   /* the number before " secs"; CMS writes cpu/wall, take wall */
   q = secs;
-  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.'))
+  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.' ||
+                   (q[-1] == ',' && q - 1 > s && g_ascii_isdigit (q[-2]) && g_ascii_isdigit (q[0]))))
     q--;
   if (!tm_gclog_parse_decimal (&q, secs, 9, &ns))
     return;
@@ -279,7 +281,9 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
         if (which <= 3)
           {
             /* its own time stamp before it, and "[Times: ...]" after it */
-            while (from > s && stamp_char (from[-1]))
+            /* "6616,888: " in locales with a decimal comma */
+            while (from > s && (stamp_char (from[-1]) || (from[-1] == ',' && from - 1 > s &&
+                                                          g_ascii_isdigit (from[-2]) && g_ascii_isdigit (from[0]))))
               from--;
             while (from < best && from[0] == ' ')
               from++;
@@ -848,6 +852,53 @@ whole_record_line (const char *line, const char *end)
   return (hw || hu) && r < end && tm_gclog_has_prefix (r, end, "[GC") && bracket_depth (r, end - r) == 0;
 }
 
+/* A G1 detail line after its record: "[Eden: ...]" or the JDK 6 heap line. */
+static void
+g1_detail_text (TmGclogParser *p, const char *q, const char *end)
+{
+  q = parse_prefix (q, end, NULL, NULL, NULL, NULL, NULL);
+  if (tm_gclog_has_prefix (q, end, "[Eden: "))
+    g1_detail (p, q, end);
+  else if (q + 1 < end && *q == '[' && q[1] == ' ')
+    g1_heap_line (p, q, end);
+}
+
+/* G1's concurrent thread prints into the detail lines the pause thread is
+ * writing ("   [[GC concurrent-mark-start]" then " 7399M->4700M(10240M)]",
+ * or "84.659: [GC Worker Start Time (ms):[GC concurrent-mark-start]"): the
+ * record is taken out and the line joined with the indented lines after
+ * it until its brackets balance. */
+static void
+g1_detail_line (TmGclogParser *p, const char *line, const char *end)
+{
+  GString *rec = p->rec;
+  int rec_depth = p->rec_depth;
+  const char *second;
+
+  if (p->detail->len == 0)
+    {
+      const char *q = memchr (line, '[', end - line);
+      second = q ? memchr (q + 1, '[', end - q - 1) : NULL;
+      if (second == NULL && bracket_depth (line, end - line) == 0)
+        {
+          g1_detail_text (p, line, end);   /* the usual case: one whole line */
+          return;
+        }
+    }
+  p->rec = p->detail;
+  p->rec_depth = p->detail_depth;
+  append_clean (p, line, end);
+  p->detail_depth = p->rec_depth;
+  p->rec = rec;
+  p->rec_depth = rec_depth;
+  if (p->detail_depth > 0 && p->detail->len < 4096)
+    return;
+  if (p->detail_depth == 0)
+    g1_detail_text (p, p->detail->str, p->detail->str + p->detail->len);
+  g_string_truncate (p->detail, 0);
+  p->detail_depth = 0;
+}
+
 void
 tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
 {
@@ -896,14 +947,21 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
   q = line;
   while (q < end && (*q == ' ' || *q == '\t'))
     q++;
+  if (p->detail->len > 0)
+    {
+      if (q > line)
+        {
+          g1_detail_line (p, line, end);
+          return;
+        }
+      g_string_truncate (p->detail, 0);   /* never closed: dropped */
+      p->detail_depth = 0;
+    }
   if (q == end)
     return;
   if (q > line && *q == '[')
     {
-      if (tm_gclog_has_prefix (q, end, "[Eden: "))
-        g1_detail (p, q, end);
-      else if (q[1] == ' ')
-        g1_heap_line (p, q, end);
+      g1_detail_line (p, line, end);
       return;   /* G1 phase details and "[Times: ...]" */
     }
   if (q == line)
@@ -949,6 +1007,13 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
       {
         if (tm_gclog_has_prefix (r, end, "[G1Ergonomics"))
           return;   /* G1's reasoning (-XX:+PrintAdaptiveSizePolicy) */
+        /* a G1 detail line after the stamp of a record printed into it,
+         * "      84.659: [GC Worker Start ..." or "371.856:    [Eden: ..." */
+        if (q > line || (r - line >= 2 && r[-1] == ' ' && r[-2] == ' '))
+          {
+            g1_detail_line (p, line, end);
+            return;
+          }
         tm_gclog_warn (p, "unrecognised record");
         return;
       }

@@ -129,6 +129,8 @@ typedef struct {
   guint64     rec_line;
   guint64     rec_offset;
   gint64      last_event;     /* index of the last legacy event, for G1 detail lines */
+  GString    *detail;         /* a G1 detail line split by a record printed into it */
+  int         detail_depth;
   gint64      legacy_cycle;   /* JDK 8 Shenandoah logs have no GC ids */
   gboolean    legacy_cycle_marked;
 } TmGclogParser;

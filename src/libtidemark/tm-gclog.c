@@ -988,6 +988,7 @@ tm_gclog_parser_init (TmGclogParser *p, const char *path)
   p->space_kinds = g_array_new (FALSE, TRUE, sizeof (guint));
   g_array_set_size (p->space_kinds, 1);
   p->rec = g_string_new (NULL);
+  p->detail = g_string_new (NULL);
   p->last_event = -1;
 }
 
@@ -1007,6 +1008,9 @@ tm_gclog_parser_clear (TmGclogParser *p)
   if (p->rec)
     g_string_free (p->rec, TRUE);
   p->rec = NULL;
+  if (p->detail != NULL)
+    g_string_free (p->detail, TRUE);
+  p->detail = NULL;
   if (p->b)
     tm_trace_builder_free (p->b);
   p->b = NULL;

@@ -9,6 +9,7 @@
  * programs), TIDEMARK_CLI, TM_SOURCE_DIR.
  */
 #include "tidemark.h"
+#include "tm-advice-ages.h"
 #include "tm-transactions.h"
 #include "tm-windows.h"
 
@@ -22,6 +23,10 @@
 #define WORKER_MARKERS  30000
 #define ARRAYS          2000
 #define BIG_ARRAYS      20000
+/* ShortThreads.java */
+#define SHORT_THREADS   3000
+#define SHORT_WAVE      8
+#define SHORT_PER       10
 /* LeakCheck.java */
 #define LEAK_PHASES     6
 #define LEAK_PER_PHASE  5000
@@ -832,6 +837,101 @@ test_graph_count (void)
   remove_tree (dir);
 }
 
+/* The JVM's GC flags in META, as the JVM reports them (set, ergonomic or
+ * default), and the advice's tenuring threshold taken from them. */
+static void
+test_jvm_flags (void)
+{
+  const char *serial[] = { "-XX:+UseSerialGC", "-XX:MaxTenuringThreshold=3", "-XX:SurvivorRatio=6",
+                           "-Xmx64m", "-Xms32m", NULL };
+  const char *g1[] = { "-XX:+UseG1GC", "-XX:G1HeapRegionSize=2m", "-Xmx64m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) s = record (dir, "serial.tmtrace", "sample-bytes=65536", serial, "AllocCount");
+  g_autoptr(TmTrace) g = record (dir, "g1.tmtrace", "sample-bytes=65536", g1, "AllocCount");
+  g_autofree char *path = g_build_filename (dir, "serial.tmtrace", NULL);
+  char *argv[] = { (char *) g_getenv ("TIDEMARK_CLI"), (char *) "info", (char *) "--json", path, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  const char *user;
+
+  assert_clean (s);
+  g_assert_cmpstr (g_hash_table_lookup (s->meta, "jvm.collector"), ==, "Serial");
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxTenuringThreshold"), ==, 3);
+  g_assert_cmpuint (meta_u64 (s, "jvm.SurvivorRatio"), ==, 6);
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxHeapSize"), ==, 64u << 20);
+  g_assert_cmpuint (meta_u64 (s, "jvm.InitialHeapSize"), ==, 32u << 20);
+  g_assert_cmpuint (meta_u64 (s, "jvm.TargetSurvivorRatio"), ==, 50);
+  /* Serial's young generation is sized by the JVM: within the heap */
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxNewSize"), >, 0);
+  g_assert_cmpuint (meta_u64 (s, "jvm.MaxNewSize"), <, 64u << 20);
+  g_assert_null (g_hash_table_lookup (s->meta, "jvm.G1HeapRegionSize"));
+  user = g_hash_table_lookup (s->meta, "jvm.user_flags");
+  g_assert_nonnull (user);
+  g_assert_nonnull (strstr (user, "MaxTenuringThreshold"));
+  g_assert_nonnull (strstr (user, "SurvivorRatio"));
+  g_assert_null (strstr (user, "NewRatio"));
+  /* the advice promotes at the recorded threshold, not the default 15 */
+  g_assert_cmpuint (tm_trace_tenuring_threshold (s), ==, 3);
+  g_assert_cmpint (run (argv, &out, &err), ==, 0);
+  g_assert_nonnull (strstr (out, "\"jvm.MaxTenuringThreshold\": \"3\""));
+  g_assert_nonnull (strstr (out, "\"jvm.collector\": \"Serial\""));
+
+  assert_clean (g);
+  g_assert_cmpstr (g_hash_table_lookup (g->meta, "jvm.collector"), ==, "G1");
+  g_assert_cmpuint (meta_u64 (g, "jvm.G1HeapRegionSize"), ==, 2u << 20);
+  g_assert_cmpuint (meta_u64 (g, "jvm.MaxTenuringThreshold"), ==, 15);
+  g_assert_cmpuint (meta_u64 (g, "jvm.MaxHeapSize"), ==, 64u << 20);
+  g_assert_cmpuint (tm_trace_tenuring_threshold (g), ==, 15);
+  remove_tree (dir);
+}
+
+/* Thousands of short-lived threads: every marker recorded with its thread
+ * (each thread defined once, with its name), while the agent releases
+ * what it keeps per thread once the thread ended. */
+static void
+test_short_threads (void)
+{
+  const char *args[] = { "-XX:-DoEscapeAnalysis", "-XX:+UseSerialGC", "-Xmx64m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record (dir, "threads.tmtrace", "graph-every=0", args, "ShortThreads");
+  g_autofree guint *per_thread = NULL;
+  guint32 ti = type_index (t, "ShortThreadsMarker");
+  guint n_short = 0;
+  gint line = source_line ("ShortThreads.java", "SITE-SHORT");
+  TypeStats m;
+
+  assert_clean (t);
+  m = type_stats (t, "ShortThreadsMarker", "ShortThreads.lambda$main$", line, NULL);
+  g_assert_cmpuint (m.count, ==, SHORT_THREADS * SHORT_PER);
+  g_assert_cmpuint (m.at_site, ==, SHORT_THREADS * SHORT_PER);
+
+  /* each short-N thread once, with exactly its own markers */
+  per_thread = g_new0 (guint, t->threads->len);
+  for (guint64 i = 0; i < t->n_objects; i++)
+    if (t->obj_type[i] == ti)
+      per_thread[t->obj_thread[i]]++;
+  for (guint e = 0; e < t->short_lived->len; e++)
+    {
+      const TmShortLived *sl = &g_array_index (t->short_lived, TmShortLived, e);
+      if (sl->type == ti)
+        per_thread[sl->thread] += sl->count;
+    }
+  for (guint i = 1; i < t->threads->len; i++)
+    if (g_str_has_prefix (tm_trace_thread (t, i)->name, "short-"))
+      {
+        n_short++;
+        g_assert_cmpuint (per_thread[i], ==, SHORT_PER);
+      }
+    else
+      g_assert_cmpuint (per_thread[i], ==, 0);
+  g_assert_cmpuint (n_short, ==, SHORT_THREADS);
+
+  /* what the agent held per thread was released as threads ended: at
+   * most a few waves' worth at once, not one per thread ever seen */
+  g_test_message ("thread states held at most: %" G_GUINT64_FORMAT, meta_u64 (t, "thread_states_peak"));
+  g_assert_cmpuint (meta_u64 (t, "thread_states_peak"), <, SHORT_THREADS / 2);
+  remove_tree (dir);
+}
+
 /* Phases.java: a real JVM with a planted shape of reachable memory; the
  * suspicious windows must name it (docs/windows.md, "Real runs"). */
 static void
@@ -930,6 +1030,8 @@ main (int argc, char **argv)
     g_test_add_data_func ("/agent/oom-threads", &threads, test_oom_kind);
   }
   g_test_add_func ("/agent/graph-count", test_graph_count);
+  g_test_add_func ("/agent/jvm-flags", test_jvm_flags);
+  g_test_add_func ("/agent/short-threads", test_short_threads);
   g_test_add_func ("/agent/options", test_options);
   g_test_add_func ("/agent/transactions", test_transactions);
   g_test_add_data_func ("/agent/phases/plateau", "plateau", test_phases);

@@ -25,6 +25,14 @@
 #   BENCH_BASE_AGENT=SO  also run full mode with this (older) agent build,
 #                  as mode "full-base", side by side with the current one
 #
+#   tests/bench/bench-agent.sh --floors [BUILD_DIR]
+# instead measures the JVM's floor under full recording on javac
+# compiling BENCH_FLOOR_SOURCES (default: HashMap and ArrayList of
+# java.util): a bare agent (tests/bench/bench-agent-floor.c) with an empty
+# SampledObjectAlloc callback, then with SetTag, then with SetTag and
+# GetStackTrace at depth 2, against the Tidemark agent without stacks
+# (stack-depth=0) and with its default depth 2.
+#
 #   tests/bench/bench-agent.sh --containers [BUILD_DIR]
 # instead measures recording container operations (containers=1, as
 # `record --containers`) against full recording without them and no
@@ -35,7 +43,9 @@ set -euo pipefail
 
 large=0
 containers=0
+floors=0
 if [ "${1:-}" = "--large" ]; then large=1; shift; fi
+if [ "${1:-}" = "--floors" ]; then floors=1; shift; fi
 if [ "${1:-}" = "--containers" ]; then containers=1; shift; fi
 src_dir="$(cd "$(dirname "$0")/../.." && pwd)"
 build_dir="$(cd "${1:-$src_dir/build}" && pwd)"
@@ -63,11 +73,12 @@ now () { date +%s.%N; }
 # another agent build
 run_once () {
   local label="$1" opts="$2"; shift 2
-  local t0 t1 so="$agent"
-  rm -rf "$tmp/out"; mkdir -p "$tmp/out"
+  local t0 t1 so="$agent" with_agent=0
+  rm -rf "$tmp/out" "$tmp/$label.tmtrace"; mkdir -p "$tmp/out"
+  [ -n "$opts" ] && with_agent=1
   if [[ "$opts" == *.so:* ]]; then so="${opts%%:*}"; opts="${opts#*:}"; fi
   t0=$(now)
-  if [ -n "$opts" ]; then
+  if [ "$with_agent" = 1 ]; then
     JAVA_TOOL_OPTIONS="-agentpath:$so=output=$tmp/$label.tmtrace,$opts" \
       /usr/bin/time -f "%U %S" -o "$tmp/cpu" "$@" >/dev/null 2>"$tmp/err" || { cat "$tmp/err" >&2; exit 1; }
   else
@@ -86,6 +97,7 @@ bench () {
   local all=(none "full:stack-depth=2" "full-depth1:stack-depth=1" "sampled-64k:sample-bytes=65536"
              "sampled-512k:sample-bytes=524288") modes=()
   if [ -n "${BENCH_BASE_AGENT:-}" ]; then all+=("full-base:$BENCH_BASE_AGENT:stack-depth=2"); fi
+  if [ "$floors" = 1 ]; then all=("${floor_modes[@]}"); fi
   for m in "${all[@]}"; do
     if [ "$m" = none ] || [ -z "${BENCH_MODES:-}" ] || grep -qE "$BENCH_MODES" <<< "${m%%:*}"; then modes+=("$m"); fi
   done
@@ -106,6 +118,10 @@ bench () {
     cmed=$(echo ${cpus[$label]} | tr ' ' '\n' | median)
     if [ "$label" = none ]; then
       printf "| %s | %s | %.2f s | 1.00 | %.2f s | 1.00 | | | | |\n" "$name" "$label" "$med" "$cmed"
+    elif [ ! -f "$tmp/$label.tmtrace" ]; then
+      # a floor agent: no trace
+      printf "| %s | %s | %.2f s | **%.2f** | %.2f s | **%.2f** | | | | |\n" "$name" "$label" \
+        "$med" "$(echo "$med / $base" | bc -l)" "$cmed" "$(echo "$cmed / $cbase" | bc -l)"
     else
       local size allocs graphs
       size=$(stat -c %s "$tmp/$label.tmtrace")
@@ -211,6 +227,27 @@ if [ "$containers" = 1 ]; then
   else
     echo "bench-agent: no src.zip (install openjdk-17-source): the javac row is left out" >&2
   fi
+  echo
+  echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
+  exit 0
+fi
+
+# ---- --floors: what the JVM costs under full recording, call by call ----
+if [ "$floors" = 1 ]; then
+  floor="$build_dir/tests/bench/libbench-agent-floor.so"
+  [ -f "$floor" ] || { echo "bench-agent: $floor not built" >&2; exit 2; }
+  [ -n "$zip" ] || { echo "bench-agent: no src.zip (install openjdk-17-source)" >&2; exit 2; }
+  floor_modes=(none "event:$floor:" "event+tag:$floor:tag" "event+tag+stack:$floor:tag,stack"
+               "agent-depth0:stack-depth=0" "agent-depth2:stack-depth=2")
+  sources="${BENCH_FLOOR_SOURCES:-HashMap ArrayList}"
+  mkdir -p "$tmp/jsrc"
+  for f in $sources; do unzip -qo "$zip" "java.base/java/util/$f.java" -d "$tmp/jsrc"; done
+  echo "bench-agent --floors: $("$java" -version 2>&1 | head -1), median of $runs alternating rounds, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo
+  echo "| workload | mode | wall | slowdown | CPU | CPU ratio | allocations recorded | graphs | trace | bytes/allocation |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  bench "javac $(echo $sources | wc -w) java.util sources" "$javac" -nowarn --patch-module java.base="$tmp/jsrc/java.base" \
+    -d "$tmp/out" $(find "$tmp/jsrc" -name '*.java')
   echo
   echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"
   exit 0
