@@ -23,6 +23,7 @@
 
 #define SPACE_HEAP 1
 #define PARSE_SHARE 0.85      /* of a dump's progress; marking its graph the rest */
+#define MARK_SHARE  0.9       /* of the rest: marking; then the model takes the result */
 
 gboolean
 tm_hprof_sniff (const guint8 *head, gsize len)
@@ -131,6 +132,16 @@ dump_progress (double fraction, gpointer user)
     im->progress ((im->dump + PARSE_SHARE * fraction) / im->n_dumps, im->progress_data);
 }
 
+/* marking: `fraction` of the dump's objects reached so far */
+static void
+mark_progress (double fraction, gpointer user)
+{
+  Import *im = user;
+
+  im->progress ((im->dump + PARSE_SHARE + (1 - PARSE_SHARE) * MARK_SHARE * MIN (fraction, 1.0)) / im->n_dumps,
+                im->progress_data);
+}
+
 typedef struct {
   const char *path;
   guint64     header_ms;
@@ -227,8 +238,10 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   for (guint i = 0; i < r->roots->len; i++)
     roots[i] = g_array_index (r->roots, HprofRoot, i).object;
   if (!tm_trace_builder_graph_csr (b, gc, im->base + 1, r->n_objects, r->off.data, r->dst.data, roots, r->roots->len,
-                                   cancellable, &local))
+                                   cancellable, im->progress ? mark_progress : NULL, im, &local))
     return !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  if (im->progress)
+    im->progress ((im->dump + 1.0) / im->n_dumps, im->progress_data);
   return TRUE;
 }
 
