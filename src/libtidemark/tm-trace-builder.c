@@ -729,6 +729,57 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
   return ok;
 }
 
+gsize
+tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllocFields *first,
+                               gsize stride, gsize n)
+{
+  TmTrace *t = b->trace;
+  const guint8 *p = (const guint8 *) first;
+  guint64 id = *prev_id, i = t->n_objects, seq = t->total_allocs, bytes = t->total_alloc_bytes;
+  guint64 end_seq = G_MAXUINT32 - 2, next_id;
+  gsize k;
+
+  /* what tm_trace_builder_alloc() checks, for the case it would accept
+   * without a word: anything else stops the run */
+  if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
+    return 0;
+  n = MIN (n, b->capacity - i);
+  for (k = 0; k < n; k++, p += stride)
+    {
+      const TmAllocFields *f = (const TmAllocFields *) p;
+      guint32 type, site, thread, space = 0;
+
+      next_id = id + (guint64) ((gint64) (f->id_zigzag >> 1) ^ -(gint64) (f->id_zigzag & 1));
+      if (G_UNLIKELY (next_id != t->first_id + seq || seq >= end_seq || f->size >= TM_SIZE_OVERFLOW
+                      || f->size > MAX_TOTAL_BYTES - bytes
+                      || !tm_id_map_lookup (&b->types, f->type, &type)
+                      || !tm_id_map_lookup (&b->sites, f->site, &site)
+                      || !tm_id_map_lookup (&b->threads, f->thread, &thread)
+                      || (f->space != 0 && !tm_id_map_lookup (&b->spaces, f->space, &space))))
+        break;
+      t->obj_type[i] = type;
+      t->obj_site[i] = site;
+      t->obj_thread[i] = thread;
+      t->obj_death[i] = TM_ALIVE;
+      t->obj_size[i] = f->size;
+      if (t->obj_space != NULL)
+        t->obj_space[i] = (guint8) space;
+      id = next_id;
+      bytes += f->size;
+      i++;
+      seq++;
+    }
+  if (k > 0)
+    {
+      b->last_id = MAX (b->last_id, id);
+      t->n_objects = i;
+      t->total_allocs = seq;
+      t->total_alloc_bytes = bytes;
+      *prev_id = id;
+    }
+  return k;
+}
+
 /* `count` more deaths of `bytes` in GC gc */
 static void
 add_deaths (TmTraceBuilder *b, guint32 gc, guint64 count, guint64 bytes)

@@ -13,6 +13,7 @@
 
 #include "tm-trace.h"
 #include "tm-load-options.h"
+#include "tm-trace-reader.h"
 
 G_BEGIN_DECLS
 
@@ -95,6 +96,14 @@ gboolean tm_trace_builder_alloc       (TmTraceBuilder *b, guint64 object_id, gui
  * skipped and the others are still added; the first problem is returned. */
 gboolean tm_trace_builder_alloc_run   (TmTraceBuilder *b, guint64 first_object_id, gsize n, const guint32 *type_ids,
                                        const guint64 *sizes, GError **error);
+/* ALLOC records decoded on the reader's thread, fields at `first`, the next
+ * `stride` bytes on: adds them while each is the plain case (dense ids,
+ * defined type, site, thread and space, a row free, a 32-bit size) and
+ * returns how many it added, *prev_id following them.  The caller passes
+ * the record it stopped at to tm_trace_builder_alloc(), which says what
+ * is wrong with it, if anything. */
+gsize    tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllocFields *first,
+                                        gsize stride, gsize n);
 /* gc_id 0: died now (native free); otherwise died in GC gc_id. */
 gboolean tm_trace_builder_death       (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error);
 /* The same for many objects at once (a DEATHS record); on a bad id the

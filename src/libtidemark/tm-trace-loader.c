@@ -144,9 +144,9 @@ decode_refs (Decoder *d, const TmRecord *rec, GError **error)
   guint64 src, n, prev;
   guint64 *out;
 
-  if (G_LIKELY (rec->refs != NULL))
+  if (G_LIKELY (rec->ids != NULL))
     /* decoded on the decompression thread */
-    return builder_result (tm_trace_builder_refs (d->b, rec->refs[0], (guint) rec->n_refs, rec->refs + 1, error));
+    return builder_result (tm_trace_builder_refs (d->b, rec->ids[0], (guint) rec->n_ids, rec->ids + 1, error));
   tm_payload_init (&c, rec->payload, rec->len);
   src = tm_payload_u (&c, "REFS object");
   n = tm_payload_count (&c, 1, "REFS count");
@@ -310,6 +310,9 @@ decode (Decoder *d, const TmRecord *rec, GError **error)
 
     case TM_TAG_DEATHS:
     case TM_TAG_MOVES:
+      if (rec->ids != NULL)
+        /* DEATHS decoded on the decompression thread */
+        return builder_result (tm_trace_builder_deaths (b, rec->ids[0], rec->ids + 1, rec->n_ids, error));
       {
         guint64 first = tm_payload_u (&c, rec->tag == TM_TAG_DEATHS ? "DEATHS gc id" : "MOVES space");
         const guint64 *ids;
@@ -549,6 +552,7 @@ load_from_reader (TmTraceReader  *r,
   Decoder d = { 0 };
   guint64 n_records = 0, skipped = 0, progress_raw = 0;
   guint64 size = MAX (tm_trace_reader_file_size (r), 1);
+  guint8 last_tag = 0;   /* of the last record read (after the header) */
   TmTrace *trace;
 
   tm_trace_builder_set_memory_limit (b, tm_load_options_memory_limit (options));
@@ -562,8 +566,29 @@ load_from_reader (TmTraceReader  *r,
     {
       g_autoptr(GError) local = NULL;
       TmRecord rec;
-      TmReadStatus st = tm_trace_reader_next (r, &rec, &local);
+      TmReadStatus st;
       DecodeResult res;
+
+      /* After an ALLOC, the run of plain ALLOCs that follows in one go, up
+       * to the record before the next progress check (that one, and any
+       * the builder does not take in a run, go the one-record way below). */
+      if (last_tag == TM_TAG_ALLOC)
+        {
+          const TmAllocFields *fields;
+          gsize stride, n = tm_trace_reader_peek_allocs (r, &fields, &stride);
+
+          n = MIN (n, PROGRESS_EVERY - 1 - n_records % PROGRESS_EVERY);
+          if (n > 0 && (n = tm_trace_builder_alloc_fields (b, &d.prev_alloc_id, fields, stride, n)) > 0)
+            {
+              progress_raw = tm_trace_reader_skip_allocs (r, n);
+              d.unknown_tag = FALSE;
+              n_records += n;
+              continue;
+            }
+        }
+
+      st = tm_trace_reader_next (r, &rec, &local);
+      last_tag = st == TM_READ_RECORD && d.have_header ? rec.tag : 0;
 
       if (st == TM_READ_EOF)
         break;

@@ -33,13 +33,13 @@ typedef struct {
   guint32       len;          /* payload bytes */
   guint8        head;         /* tag and length bytes */
   guint8        tag;          /* (the consumer of an ALLOC reads only this entry) */
-  guint8        decoded;      /* ALLOC fields in `alloc`, REFS ids in `refs` */
+  guint8        decoded;      /* ALLOC fields in `alloc`, REFS and DEATHS ids in `ids` */
   union {
     TmAllocFields alloc;
     struct {
-      guint32   first;        /* the object's id at chunk->ids[first], its targets after it */
-      guint32   n;            /* targets */
-    } refs;
+      guint32   first;        /* the object's (GC's) id at chunk->ids[first], the list after it */
+      guint32   n;            /* targets (dead objects) */
+    } ids;
   };
 } Entry;
 
@@ -335,6 +335,28 @@ decode_alloc_fields (const guint8 *p, const guint8 *end, TmAllocFields *f)
   return TRUE;
 }
 
+/* Room for n + 1 more ids in c->ids (NULL past MAX_CHUNK_IDS). */
+static guint64 *
+reserve_ids (Chunk *c, guint64 n)
+{
+  if (n + 1 > MAX_CHUNK_IDS - MIN (c->n_ids, MAX_CHUNK_IDS))
+    return NULL;
+  if (c->n_ids + n + 1 > c->ids_cap)
+    {
+      c->ids_cap = MAX (MAX (c->ids_cap * 2, c->n_ids + n + 1), 4096);
+      c->ids = g_renew (guint64, c->ids, c->ids_cap);
+    }
+  return c->ids + c->n_ids;
+}
+
+static void
+take_ids (Chunk *c, guint64 n, Entry *e)
+{
+  e->ids.first = (guint32) c->n_ids;
+  e->ids.n = (guint32) n;
+  c->n_ids += n + 1;
+}
+
 /* A REFS record's object and absolute target ids into c->ids, decoded
  * exactly as the loader's decode_refs() does; FALSE (the loader decodes
  * it, and reports what is wrong) for anything it would not accept. */
@@ -348,14 +370,8 @@ decode_refs_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
   tm_payload_init (&pl, p, len);
   src = tm_payload_u (&pl, NULL);
   n = tm_payload_count (&pl, 1, NULL);
-  if (!pl.ok || n + 1 > MAX_CHUNK_IDS - MIN (c->n_ids, MAX_CHUNK_IDS))
+  if (!pl.ok || (out = reserve_ids (c, n)) == NULL)
     return FALSE;
-  if (c->n_ids + n + 1 > c->ids_cap)
-    {
-      c->ids_cap = MAX (MAX (c->ids_cap * 2, c->n_ids + n + 1), 4096);
-      c->ids = g_renew (guint64, c->ids, c->ids_cap);
-    }
-  out = c->ids + c->n_ids;
   out[0] = src;
   prev = src;
   for (guint64 i = 0; i < n && pl.ok; i++)
@@ -365,9 +381,40 @@ decode_refs_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
     }
   if (!pl.ok)
     return FALSE;
-  e->refs.first = (guint32) c->n_ids;
-  e->refs.n = (guint32) n;
-  c->n_ids += n + 1;
+  take_ids (c, n, e);
+  return TRUE;
+}
+
+/* A DEATHS record's GC and dead ids (an id list: count, the first id,
+ * differences >= 1), as the loader's read_idlist() accepts them. */
+static gboolean
+decode_deaths_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
+{
+  TmPayload pl;
+  guint64 gc, n, prev = 0;
+  guint64 *out;
+
+  tm_payload_init (&pl, p, len);
+  gc = tm_payload_u (&pl, NULL);
+  n = tm_payload_count (&pl, 1, NULL);
+  if (!pl.ok || (out = reserve_ids (c, n)) == NULL)
+    return FALSE;
+  out[0] = gc;
+  for (guint64 i = 0; i < n && pl.ok; i++)
+    {
+      guint64 v = tm_payload_u (&pl, NULL);
+      if (i > 0)
+        {
+          if (v == 0 || v > G_MAXUINT64 - prev)
+            return FALSE;
+          v += prev;
+        }
+      out[1 + i] = v;
+      prev = v;
+    }
+  if (!pl.ok)
+    return FALSE;
+  take_ids (c, n, e);
   return TRUE;
 }
 
@@ -470,8 +517,10 @@ split_chunk (TmTraceReader *r, Chunk *c)
       e->tag = p[0];
       if (p[0] == TM_TAG_ALLOC)
         e->decoded = decode_alloc_fields (p + head, p + head + len, &e->alloc);
+      else if (p[0] == TM_TAG_REFS)
+        e->decoded = decode_refs_ids (c, p + head, (gsize) len, e);
       else
-        e->decoded = p[0] == TM_TAG_REFS && decode_refs_ids (c, p + head, (gsize) len, e);
+        e->decoded = p[0] == TM_TAG_DEATHS && decode_deaths_ids (c, p + head, (gsize) len, e);
       pos += head + (gsize) len;
     }
 }
@@ -763,6 +812,64 @@ fail_at (TmTraceReader *r, GError **error, const char *what)
   return TM_READ_ERROR;
 }
 
+/* TRUE if entries[next_entry] starts where the consumer is (skipping the
+ * entries of records the consumer read without them). */
+static inline gboolean
+at_entry (Chunk *c)
+{
+  while (c->entry_pos < c->pos && c->next_entry < c->n_entries)
+    {
+      c->entry_pos += c->entries[c->next_entry].head + (gsize) c->entries[c->next_entry].len;
+      c->next_entry++;
+    }
+  return c->entry_pos == c->pos && c->next_entry < c->n_entries;
+}
+
+gsize
+tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride)
+{
+  Chunk *c = r->cur;
+  guint k;
+
+  if (r->pending > 0)
+    {
+      consume (r, r->pending);
+      r->pending = 0;
+    }
+  if (c == NULL || r->carry->len > 0 || !at_entry (c))
+    return 0;
+  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == TM_TAG_ALLOC && c->entries[k].decoded; k++)
+    ;
+  *first = &c->entries[c->next_entry].alloc;
+  *stride = sizeof (Entry);
+  return k - c->next_entry;
+}
+
+guint64
+tm_trace_reader_skip_allocs (TmTraceReader *r, gsize n)
+{
+  Chunk *c = r->cur;
+  gsize bytes = 0, last = 0;
+
+  g_return_val_if_fail (c != NULL && n > 0 && c->next_entry + n <= c->n_entries, r->raw_offset);
+  for (gsize k = 0; k < n; k++)
+    {
+      last = c->entries[c->next_entry + k].head + (gsize) c->entries[c->next_entry + k].len;
+      bytes += last;
+    }
+  c->next_entry += (guint) n;
+  c->pos += bytes;
+  c->entry_pos = c->pos;
+  r->raw_offset += bytes;
+  return r->raw_offset - last;
+}
+
+guint64
+tm_trace_reader_raw_offset (TmTraceReader *r)
+{
+  return r->raw_offset + r->pending;
+}
+
 TmReadStatus
 tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
 {
@@ -777,7 +884,7 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
     }
 
   rec->alloc = NULL;
-  rec->refs = NULL;
+  rec->ids = NULL;
   /* Fastest path: the decompression thread split the chunk and a record
    * starts here.  Consuming it now is safe: the chunk is only released by
    * a later call. */
@@ -785,13 +892,7 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
     {
       Chunk *c = r->cur;
 
-      /* past the records read without their entries */
-      while (c->entry_pos < c->pos && c->next_entry < c->n_entries)
-        {
-          c->entry_pos += c->entries[c->next_entry].head + (gsize) c->entries[c->next_entry].len;
-          c->next_entry++;
-        }
-      if (G_LIKELY (c->entry_pos == c->pos && c->next_entry < c->n_entries))
+      if (G_LIKELY (at_entry (c)))
         {
           const Entry *e = &c->entries[c->next_entry++];
           const guint8 *h = c->data + c->pos;
@@ -806,8 +907,8 @@ tm_trace_reader_next (TmTraceReader *r, TmRecord *rec, GError **error)
             rec->alloc = &e->alloc;
           else if (e->decoded)
             {
-              rec->refs = c->ids + e->refs.first;
-              rec->n_refs = e->refs.n;
+              rec->ids = c->ids + e->ids.first;
+              rec->n_ids = e->ids.n;
             }
           c->pos += e->head + (gsize) e->len;
           c->entry_pos = c->pos;

@@ -5,7 +5,7 @@
  * (one core) and hands 1 MiB chunks to the caller, who decodes records
  * (the other core).  The decompression thread also splits each chunk into
  * records and decodes the ALLOC records, the most frequent ones, into
- * fixed-width fields.  Every record knows where it can be found again: the
+ * fixed-width fields, and the id lists of REFS and DEATHS.  Every record knows where it can be found again: the
  * file offset of its zstd frame and the raw bytes into that frame.
  */
 #pragma once
@@ -34,10 +34,11 @@ typedef struct {
   /* ALLOC records whose fields are well-formed and each fit 32 bits: the
    * fields, decoded already; else NULL.  Valid until the next call. */
   const TmAllocFields *alloc;
-  /* REFS records the decompression thread decoded: refs[0] is the object,
-   * refs[1..n_refs] its targets' ids; else NULL.  Valid until the next call. */
-  const guint64 *refs;
-  gsize          n_refs;
+  /* REFS and DEATHS records the decompression thread decoded, else NULL:
+   * ids[0] is the object (REFS) or the GC (DEATHS), ids[1..n_ids] the
+   * targets' or the dead objects' ids.  Valid until the next call. */
+  const guint64 *ids;
+  gsize          n_ids;
 } TmRecord;
 
 typedef enum {
@@ -59,6 +60,19 @@ TmTraceReader *tm_trace_reader_new_bytes (GBytes *bytes, const char *name, GErro
 void           tm_trace_reader_seek      (TmTraceReader *r, guint64 frame_offset, guint64 frame_skip);
 
 TmReadStatus   tm_trace_reader_next      (TmTraceReader *r, TmRecord *record, GError **error);
+
+/* Batched hand-over of the most frequent records: where the next record
+ * starts, the run of ALLOC records after it that the decompression thread
+ * decoded (all in one chunk): their count, the first one's fields in
+ * *first and the next ones `*stride` bytes apart.  0 if the next record
+ * is anything else (read it with tm_trace_reader_next()).  Nothing is
+ * consumed: tm_trace_reader_skip_allocs() consumes the first n of them
+ * (the fields stay valid until then) and returns the raw stream offset of
+ * the last one. */
+gsize          tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride);
+guint64        tm_trace_reader_skip_allocs (TmTraceReader *r, gsize n);
+/* Raw stream bytes read so far (where the next record starts). */
+guint64        tm_trace_reader_raw_offset (TmTraceReader *r);
 
 gboolean       tm_trace_reader_is_compressed (TmTraceReader *r);
 guint64        tm_trace_reader_file_size (TmTraceReader *r);

@@ -328,16 +328,6 @@ tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n)
   return hi > lo ? &g_array_index (trace->short_lived, TmShortLived, lo) : NULL;
 }
 
-guint8
-tm_trace_size_class (guint64 size)
-{
-  /* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more
-   * (bucket b holds sizes up to 8 << b: one per power of two) */
-  if (size <= 8)
-    return 0;
-  return (guint8) MIN (g_bit_storage (size - 1) - 3, 8);
-}
-
 guint32
 tm_trace_object_birth_gc (const TmTrace *trace, guint64 index)
 {

@@ -451,7 +451,16 @@ tm_trace_object_seq (const TmTrace *trace, guint64 index)
 const TmShortLived *tm_trace_short_lived (const TmTrace *trace, guint32 b, gsize *n);
 /* Size class of an allocation: index of the first bucket of
  * tm_trace_size_histogram whose max_size >= size. */
-guint8      tm_trace_size_class          (guint64 size);
+/* the buckets of tm_trace_size_histogram: up to 8, 16, ... 1024, more
+ * (bucket b holds sizes up to 8 << b: one per power of two); inline: the
+ * loader folds millions of short-lived objects */
+static inline guint8
+tm_trace_size_class (guint64 size)
+{
+  if (size <= 8)
+    return 0;
+  return (guint8) MIN (g_bit_storage (size - 1) - 3, 8);
+}
 
 const char *tm_gc_kind_to_string         (TmGcKind kind);
 const char *tm_space_kind_to_string      (TmSpaceKind kind);

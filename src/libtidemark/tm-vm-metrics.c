@@ -621,17 +621,6 @@ tm_lifetime_gc_bucket (guint32 n)
   return 7;
 }
 
-guint
-tm_lifetime_time_bucket (guint64 ns)
-{
-  guint64 limit = 1000000;   /* 1 ms */
-
-  for (guint b = 0; b < TM_LIFETIME_TIME_BUCKETS - 1; b++, limit *= 10)
-    if (ns < limit)
-      return b;
-  return TM_LIFETIME_TIME_BUCKETS - 1;
-}
-
 static void
 lifetime_group_free (TmLifetimeGroup *g)
 {

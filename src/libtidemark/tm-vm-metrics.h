@@ -113,10 +113,19 @@ double          tm_alloc_series_rate    (const TmAllocSeries *series, const guin
 const char *tm_lifetime_gc_bucket_label   (guint bucket);   /* "3-4" */
 const char *tm_lifetime_time_bucket_label (guint bucket);   /* "< 10 ms" */
 guint       tm_lifetime_gc_bucket         (guint32 gcs_survived);
-guint       tm_lifetime_time_bucket       (guint64 age_ns);
+/* (inline, as the next: the loader folds millions of short-lived objects) */
+static inline guint
+tm_lifetime_time_bucket (guint64 age_ns)
+{
+  guint64 limit = 1000000;   /* 1 ms, then 10 ms, ... */
+
+  for (guint b = 0; b < TM_LIFETIME_TIME_BUCKETS - 1; b++, limit *= 10)
+    if (age_ns < limit)
+      return b;
+  return TM_LIFETIME_TIME_BUCKETS - 1;
+}
 /* Estimated allocation time of allocation number `seq` of an interval
  * whose allocations [lo_seq, hi_seq) spread evenly over [t0_ns, t1_ns]. */
-/* (inline: the loader folds millions of short-lived objects with it) */
 static inline guint64
 tm_lifetime_birth_ns (guint64 seq, guint64 lo_seq, guint64 hi_seq, guint64 t0_ns, guint64 t1_ns)
 {
