@@ -598,9 +598,11 @@ test_jvm_gzip_growth (void)
 /* Cancelling once reading is done (the references being resolved or
  * handed over) still stops the import; progress never goes back. */
 typedef struct {
-  GCancellable *cancel;
+  GCancellable *cancel;       /* NULL: only watch */
   double        at, last;
   gboolean      backwards;
+  double        cancelled_at;
+  guint         marking;      /* reports while marking the graph */
 } CancelAt;
 
 static void
@@ -610,8 +612,12 @@ cancel_at_progress (double fraction, gpointer data)
 
   c->backwards |= fraction < c->last;
   c->last = fraction;
-  if (fraction >= c->at)
-    g_cancellable_cancel (c->cancel);
+  c->marking += fraction > 0.85 && fraction < 0.985;
+  if (c->cancel != NULL && fraction >= c->at && !g_cancellable_is_cancelled (c->cancel))
+    {
+      c->cancelled_at = fraction;
+      g_cancellable_cancel (c->cancel);
+    }
 }
 
 static void
@@ -642,28 +648,6 @@ test_jvm_cancel_late (void)
  * the fraction moves on through 0.85-0.985 while the 600,004 objects of
  * many_dump are marked (a report every 65,536), never backwards, and a
  * cancel there ends the load at once with G_IO_ERROR_CANCELLED. */
-typedef struct {
-  double        last, cancel_at, cancelled_at;
-  guint         marking;
-  gboolean      backwards;
-  GCancellable *cancel;
-} MarkWatch;
-
-static void
-mark_watch (double fraction, gpointer data)
-{
-  MarkWatch *m = data;
-
-  m->backwards |= fraction < m->last;
-  m->last = fraction;
-  m->marking += fraction > 0.85 && fraction < 0.985;
-  if (m->cancel != NULL && fraction >= m->cancel_at && !g_cancellable_is_cancelled (m->cancel))
-    {
-      m->cancelled_at = fraction;
-      g_cancellable_cancel (m->cancel);
-    }
-}
-
 static void
 test_document_marking_progress (void)
 {
@@ -675,8 +659,8 @@ test_document_marking_progress (void)
   path = write_file ("marking.hprof", bytes);
   {
     g_autoptr(GError) error = NULL;
-    MarkWatch m = { 0 };
-    g_autoptr(TmDocument) doc = tm_document_load (path, mark_watch, &m, NULL, &error);
+    CancelAt m = { 0 };
+    g_autoptr(TmDocument) doc = tm_document_load (path, cancel_at_progress, &m, NULL, &error);
 
     g_assert_no_error (error);
     g_assert_nonnull (doc);
@@ -688,13 +672,13 @@ test_document_marking_progress (void)
     {
       g_autoptr(GCancellable) cancel = g_cancellable_new ();
       g_autoptr(GError) error = NULL;
-      MarkWatch m = { .cancel = cancel, .cancel_at = i == 0 ? 0.86 : 0.95 };
-      g_autoptr(TmDocument) doc = tm_document_load (path, mark_watch, &m, cancel, &error);
+      CancelAt m = { .cancel = cancel, .at = i == 0 ? 0.86 : 0.95 };
+      g_autoptr(TmDocument) doc = tm_document_load (path, cancel_at_progress, &m, cancel, &error);
 
       g_assert_null (doc);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       /* cancelled while marking: nothing reported after it */
-      g_assert_cmpfloat (m.cancelled_at, >=, m.cancel_at);
+      g_assert_cmpfloat (m.cancelled_at, >=, m.at);
       g_assert_cmpfloat (m.cancelled_at, <, 0.985);
       g_assert_cmpfloat (m.last, ==, m.cancelled_at);
     }
