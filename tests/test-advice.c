@@ -551,9 +551,10 @@ build_lifetimes (gboolean late)
       GArray *dead = g_hash_table_lookup (deaths, GUINT_TO_POINTER (g));
       if (g <= 30)
         {
-          /* promoted at the 4th young GC from GC g on, freed by the full GC after it */
+          /* through 4 young GCs in the survivor spaces, promoted by the 5th from GC g on
+           * (unless a full GC came first), freed by the full GC after it */
           guint young = 0, p = g, d;
-          for (p = g; young < 4; p++)
+          for (p = g; young < 5; p++)
             young += p % 10 ? 1 : 0;
           p--;
           d = (p / 10 + 1 + (late ? 1 : 0)) * 10;
@@ -600,21 +601,27 @@ test_premature_promotion_lifetimes (void)
     g_assert_true (tm_promotion_lifetimes (t, 0, 0, 4, &pl));
     g_assert_cmpuint (pl.n_young, ==, 54);
     g_assert_cmpuint (pl.n_old, ==, 6);
-    g_assert_cmpuint (pl.promoted_objects, ==, 450);
-    g_assert_cmpuint (pl.soon_objects, ==, 300);
-    g_assert_cmpuint (pl.soon_bytes, ==, 300 * 100 * 1024);
-    /* ages at death: 4 to 12 young GCs, three quarters 10 or less */
-    g_assert_cmpuint (pl.soon_age_p75, ==, 10);
-    g_assert_cmpuint (pl.soon_gcs->len, ==, 4);
+    /* births at GCs 1-5, 11-15 and 21-25 (15 of the 30, 15 promoted objects
+     * each); those of 6-10, 16-20 and 26-30 meet the full GC at 10, 20 or 30
+     * before their 5th young GC, which moves them to the old generation:
+     * left out */
+    g_assert_cmpuint (pl.promoted_objects, ==, 225);
+    g_assert_cmpuint (pl.soon_objects, ==, 150);
+    g_assert_cmpuint (pl.soon_bytes, ==, 150 * 100 * 1024);
+    /* young GCs lived through before the full GC that freed them: 9 to 5
+     * for births 1-5 (and 11-15, 21-25), 30 objects each: three quarters 8
+     * or fewer */
+    g_assert_cmpuint (pl.soon_age_p75, ==, 8);
+    g_assert_cmpuint (pl.soon_gcs->len, ==, 3);
     g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 0), ==, 10);
-    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 3), ==, 40);
+    g_assert_cmpuint (g_array_index (pl.soon_gcs, guint32, 2), ==, 30);
     tm_promotion_lifetimes_clear (&pl);
 
     advice = tm_advise (t, 0, 0, NULL);
     a = find_rule (advice, "premature-promotion");
     g_assert_nonnull (a);
-    g_assert_cmpstr (a->flags, ==, "-XX:MaxTenuringThreshold=11");
-    g_assert_cmpuint (a->n_gcs, ==, 4);
+    g_assert_cmpstr (a->flags, ==, "-XX:MaxTenuringThreshold=8");
+    g_assert_cmpuint (a->n_gcs, ==, 3);
     g_assert_nonnull (strstr (a->finding, "67%"));
 
     /* a window that ends before the first of them is freed: nothing died yet */

@@ -9,10 +9,15 @@
 // plain java.lang.Object; a ConcurrentHashMap key set's Boolean.TRUE) the
 // element is the key.
 
+import java.util.AbstractCollection;
 import java.util.Collection;
+import java.util.Iterator;
 import java.util.List;
+import java.util.ListIterator;
 import java.util.Map;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 
 public final class TidemarkOps {
     private static final int ADD = 1;
@@ -73,6 +78,122 @@ public final class TidemarkOps {
 
     public static Predicate<Object> removing(Object c, Predicate<Object> filter) {
         return filter == null ? null : new Removing(c, filter);
+    }
+
+    // the collection ArrayList.batchRemove (removeAll, retainAll) asks about
+    // each element once: an element is removed when the answer is not
+    // `complement`
+    private static final class RemovingAll extends AbstractCollection<Object> {
+        private final Object container;
+        private final Collection<?> filter;
+        private final boolean complement;
+
+        RemovingAll(Object container, Collection<?> filter, boolean complement) {
+            this.container = container;
+            this.filter = filter;
+            this.complement = complement;
+        }
+
+        @Override
+        public boolean contains(Object e) {
+            boolean in = filter.contains(e);
+            if (in != complement && e != null) {
+                op(REMOVE, container, e);
+            }
+            return in;
+        }
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public Iterator<Object> iterator() {
+            return (Iterator<Object>) filter.iterator();
+        }
+
+        @Override
+        public int size() {
+            return filter.size();
+        }
+    }
+
+    public static Collection<?> removingAll(Object c, Collection<?> filter, boolean complement) {
+        return filter == null ? null : new RemovingAll(c, filter, complement);
+    }
+
+    // a list's replaceAll: each element the operator changes is replaced
+    // (named classes, not lambdas: no bootstrap inside a collection method)
+    private static final class Replacing implements UnaryOperator<Object> {
+        private final Object list;
+        private final UnaryOperator<Object> f;
+
+        Replacing(Object list, UnaryOperator<Object> f) {
+            this.list = list;
+            this.f = f;
+        }
+
+        @Override
+        public Object apply(Object x) {
+            Object y = f.apply(x);
+            set(x, list, y);
+            return y;
+        }
+    }
+
+    public static UnaryOperator<Object> replacing(Object c, UnaryOperator<Object> f) {
+        return f == null ? null : new Replacing(c, f);
+    }
+
+    // a map's replaceAll: each value the function changes is replaced
+    private static final class ReplacingValues implements BiFunction<Object, Object, Object> {
+        private final Object map;
+        private final BiFunction<Object, Object, Object> f;
+
+        ReplacingValues(Object map, BiFunction<Object, Object, Object> f) {
+            this.map = map;
+            this.f = f;
+        }
+
+        @Override
+        public Object apply(Object k, Object v) {
+            Object y = f.apply(k, v);
+            replaced(v, map, k, y);
+            return y;
+        }
+    }
+
+    public static BiFunction<Object, Object, Object> replacingValues(Object map, BiFunction<Object, Object, Object> f) {
+        return f == null ? null : new ReplacingValues(map, f);
+    }
+
+    // at the entry of a method deleting e from c
+    public static void remove(Object c, Object e) {
+        if (e != null) {
+            op(REMOVE, c, e);
+        }
+    }
+
+    // at the entry of a list's removeRange(from, to): the elements, read
+    // through an iterator (which records nothing)
+    public static void removeRange(Object c, int from, int to) {
+        if (c instanceof List && 0 <= from && from <= to && to <= ((List<?>) c).size()) {
+            ListIterator<?> it = ((List<?>) c).listIterator(from);
+            for (int i = from; i < to; i++) {
+                remove(c, it.next());
+            }
+        }
+    }
+
+    // at the entry of Vector.setElementAt(value, index)
+    public static void setAt(Object c, Object value, int index) {
+        if (c instanceof List && index >= 0 && index < ((List<?>) c).size()) {
+            set(((List<?>) c).listIterator(index).next(), c, value);
+        }
+    }
+
+    // at the entry of a Hashtable iterator's remove (an Enumeration's throws)
+    public static void tableIteratorRemove(Object it, boolean iterator, Object entry, Object table) {
+        if (iterator) {
+            entry(REMOVE, entry, table);
+        }
     }
 
     // at the entry of Vector.removeElementAt: the element, read through an
@@ -177,16 +298,26 @@ public final class TidemarkOps {
         putDone(old, map, key, value, !replaceOld);
     }
 
-    // ConcurrentHashMap.replaceNode: value null removes, else replaces
+    // ConcurrentHashMap.replaceNode, a map's replace(key, value): `old`
+    // (null: none) replaced by value (null: removed); replacing a value by
+    // itself (ConcurrentHashMap.replaceAll does for those it keeps) is no
+    // operation, as in a list's set
     public static void replaced(Object old, Object map, Object key, Object value) {
         Object o = element(key, old);
-        if (o == null) {
+        Object e = element(key, value);
+        if (o == null || o == e) {
             return;
         }
         op(REMOVE, map, o);
-        Object e = element(key, value);
         if (e != null) {
             op(ADD, map, e);
+        }
+    }
+
+    // a map's replace(key, old, value), when it replaced
+    public static void replacedIf(boolean done, Object map, Object key, Object old, Object value) {
+        if (done) {
+            replaced(old, map, key, value);
         }
     }
 

@@ -7,8 +7,9 @@
  *
  * Two small Java classes embedded at build time go into the boot class
  * loader: TidemarkContainers rewrites HashMap, TreeMap, ConcurrentHashMap,
- * ArrayList, LinkedList, ArrayDeque, Vector (and Stack), Hashtable and
- * PriorityQueue with the JDK's internal ASM (in
+ * LinkedHashMap, ArrayList, LinkedList, ArrayDeque, Vector (and Stack),
+ * Hashtable (and its iterators) and PriorityQueue with the JDK's internal
+ * ASM (in
  * the ClassFileLoadHook of a RetransformClasses at VMInit), inserting
  * calls to TidemarkOps, whose native `op` is here.  The rewritten
  * methods stay compiled and inlined as usual; the cost per operation is
@@ -40,6 +41,7 @@ static const char *const targets[] = {
   "java/util/HashMap", "java/util/TreeMap", "java/util/concurrent/ConcurrentHashMap",
   "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque",
   "java/util/Vector", "java/util/Hashtable", "java/util/PriorityQueue",
+  "java/util/LinkedHashMap", "java/util/Hashtable$Enumerator",
 };
 
 static jclass    transformer;    /* global ref */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * Survival by age from the age tables of young GCs; see tm-advice-ages.h. */
 #include "tm-advice-ages.h"
+#include "tm-gc-stats.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -230,6 +231,7 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
   guint32 n = tm_trace_n_gcs (trace);
   g_autofree guint32 *young_before = NULL;   /* [g]: young GCs among 1..g */
   g_autofree guint32 *old_before = NULL;
+  g_autofree guint32 *whole_before = NULL;   /* [g]: whole-heap GCs among 1..g */
   g_autofree guint32 *young_ids = NULL;      /* [k]: id of the (k+1)-th young GC */
   g_autofree guint64 *soon_at = NULL;        /* [g]: bytes freed soon after promotion by GC g */
   g_autoptr(GArray) ages = g_array_new (FALSE, FALSE, sizeof (guint32));
@@ -237,7 +239,7 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
 
   memset (out, 0, sizeof *out);
   out->threshold = threshold;
-  if (n == 0 || trace->n_objects == 0 || threshold == 0)
+  if (n == 0 || trace->n_objects == 0)
     return FALSE;
   if (first_gc == 0 && last_gc == 0)
     {
@@ -246,6 +248,7 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
     }
   young_before = g_new0 (guint32, n + 1);
   old_before = g_new0 (guint32, n + 1);
+  whole_before = g_new0 (guint32, n + 1);
   young_ids = g_new0 (guint32, n + 1);
   soon_at = g_new0 (guint64, n + 1);
   for (guint32 g = 1; g <= n; g++)
@@ -253,6 +256,7 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
       TmGcKind k = tm_trace_gc (trace, g)->kind;
       young_before[g] = young_before[g - 1] + (is_young (k) ? 1 : 0);
       old_before[g] = old_before[g - 1] + (is_old (k) ? 1 : 0);
+      whole_before[g] = whole_before[g - 1] + (tm_gc_is_whole_heap (tm_trace_gc (trace, g)) ? 1 : 0);
       if (is_young (k))
         young_ids[n_young++] = g;
       if (g >= first_gc && g <= last_gc)
@@ -269,9 +273,11 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
       guint64 hi = tm_trace_gc (trace, b + 1)->allocs_before;
       guint32 p;
 
-      if (young_before[b] + threshold > n_young)
+      if (young_before[b] + threshold + 1 > n_young)
         break;   /* nobody born from here on lived to be promoted */
-      p = young_ids[young_before[b] + threshold - 1];   /* where it was promoted */
+      p = young_ids[young_before[b] + threshold];   /* the young GC that promoted it */
+      if (whole_before[p] > whole_before[b])
+        continue;   /* a whole-heap GC before p moved the survivors to the old generation, not the threshold */
       if (p > last_gc)
         break;
       for (guint64 i = lo; i < hi && i < trace->n_objects; i++)
@@ -280,7 +286,7 @@ tm_promotion_lifetimes (const TmTrace *trace, guint32 first_gc, guint32 last_gc,
           guint64 size;
 
           if ((d != TM_ALIVE && (d <= p || d < first_gc || d > last_gc)) ||
-              (d == TM_ALIVE && young_before[last_gc] < young_before[b] + threshold))
+              (d == TM_ALIVE && young_before[last_gc] < young_before[b] + threshold + 1))
             continue;
           size = tm_trace_object_size (trace, i);
           out->promoted_bytes += size;

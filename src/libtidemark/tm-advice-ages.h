@@ -30,11 +30,15 @@ typedef struct {
                                                * measured age, at least 2 of them); 0 = none */
 } TmAgeCurve;
 
-/* Promotion from recorded lifetimes (a Tidemark trace's objects): an
- * object that survived `threshold` young GCs was promoted at the last of
- * them; it died "soon after" when no old-generation collection (full,
- * mixed or concurrent) came between its promotion and the GC that freed
- * it, i.e. the first chance to free it did. */
+/* Promotion from recorded lifetimes (a Tidemark trace's objects): with a
+ * tenuring threshold T an object lives through T young GCs in the
+ * survivor spaces (ages 1 to T) and the next one, the (T+1)-th young GC
+ * after its birth, promotes it (T = 0: the first; the JVM may promote
+ * earlier, never later).  Objects that met a whole-heap GC before that
+ * are left out: it moved them to the old generation, not the threshold.  A promoted object died "soon after" when no
+ * old-generation collection (full, mixed or concurrent) came between its
+ * promotion and the GC its death was recorded at, i.e. the first chance
+ * to free it did. */
 typedef struct {
   guint     threshold;            /* the tenuring threshold assumed */
   guint     n_young, n_old;       /* young and old-generation collections in the range */
@@ -42,7 +46,8 @@ typedef struct {
   guint64   promoted_objects;
   guint64   soon_bytes;           /* ... of them freed by the first old collection after promotion */
   guint64   soon_objects;
-  guint     soon_age_p75;         /* young GCs those survived before they died, 75th percentile */
+  guint     soon_age_p75;         /* young GCs those survived before the GC that freed them (an upper
+                                   * bound of their age at death), 75th percentile; > threshold */
   GArray   *soon_gcs;             /* guint32: the GCs that freed them, ascending */
 } TmPromotionLifetimes;
 

@@ -306,12 +306,14 @@ premature_promotion_lifetimes (Ctx *c)
   pb = tm_format_bytes ((double) pl.promoted_bytes);
   sb = tm_format_bytes ((double) pl.soon_bytes);
   no = g_strdup_printf ("%" G_GUINT64_FORMAT, pl.promoted_objects);
-  a->finding = g_strdup_printf (_("Of %s promoted after %u young GCs (%s objects, from the recorded lifetimes), "
-                                "%s (%.0f%%) were freed by the first old-generation collection after their "
-                                "promotion: they died at %u young GCs of age or younger (75th percentile)."),
+  a->finding = g_strdup_printf (_("Of %s promoted at a tenuring threshold of %u (%s objects, from the recorded "
+                                "lifetimes), %s (%.0f%%) were freed by the first old-generation collection after "
+                                "their promotion: three quarters of them within %u young GCs of their birth."),
                                 pb, t, no, sb, share * 100, pl.soon_age_p75);
-  /* keep them young until the age most of them die at */
-  want = pl.soon_age_p75 + 1;
+  /* keep them young through the young GCs most of them die within: a
+   * threshold of A keeps an object young through A young GCs (above the
+   * current one: the promoted lived through more than it) */
+  want = MAX (pl.soon_age_p75, t + 1);
   if (want <= TM_GC_MAX_AGE)
     {
       a->action = g_strdup_printf (_("Keep them in the young generation until they die: a tenuring threshold of %u "
