@@ -496,6 +496,10 @@ compare_parts (gconstpointer a, gconstpointer b)
 {
   const TmGclogPart *x = a, *y = b;
 
+  /* a part with no GC yet (only the header of a freshly rotated file)
+   * cannot be placed by time: after the others */
+  if (x->has_time != y->has_time)
+    return x->has_time ? -1 : 1;
   if (all_uptime && x->first.uptime_ns != y->first.uptime_ns)
     return x->first.uptime_ns < y->first.uptime_ns ? -1 : 1;
   if (!all_uptime && all_wall && x->first.wall_ms != y->first.wall_ms)
@@ -540,8 +544,11 @@ tm_gclog_import_series (const char *const *paths, guint n, const TmLoadOptions *
       parts[i].path = paths[i];
       parts[i].index = i;
       part_head (&parts[i]);
-      all_uptime = all_uptime && parts[i].has_time && parts[i].first.has_uptime;
-      all_wall = all_wall && parts[i].has_time && parts[i].first.has_wall;
+      if (parts[i].has_time)
+        {
+          all_uptime = all_uptime && parts[i].first.has_uptime;
+          all_wall = all_wall && parts[i].first.has_wall;
+        }
       r.total_size += parts[i].size;
     }
   qsort (parts, n, sizeof parts[0], (int (*) (const void *, const void *)) compare_parts);
