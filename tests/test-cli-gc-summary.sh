@@ -44,4 +44,15 @@ grep -q "GC 9 does not exist" "$dir/err" || fail "bad range message: $(cat "$dir
 # compressed logs work the same
 "$cli" gc-summary "$src/legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz" --json > "$dir/gz.json" || fail "gzip exit $?"
 json "$dir/gz.json" "assert d['pauses']['total_ns'] == 27659900, d['pauses']"
+
+# a log with no GC yet (the JVM's header only) has an empty summary, not an error
+printf '%s\n' 'Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for linux-amd64 JRE (1.8.0_45-b15)' \
+  'CommandLine flags: -XX:+PrintGC -XX:+PrintGCDetails -XX:+UseParallelGC' > "$dir/header.log"
+"$cli" gc-summary "$dir/header.log" --json > "$dir/empty.json" || fail "no-GC log: exit $?"
+json "$dir/empty.json" "
+assert d['from_gc'] == 0 and d['to_gc'] == 0 and d['pauses']['count'] == 0 and d['throughput'] is None, d
+assert d['complete'] is True
+"
+"$cli" gc-summary "$dir/header.log" > "$dir/empty.txt" || fail "no-GC log, text: exit $?"
+grep -q "no GC in the log" "$dir/empty.txt" || fail "no-GC log, text: $(cat "$dir/empty.txt")"
 echo ok

@@ -243,26 +243,23 @@ test_written (gconstpointer data)
   check_test_heap (tz, id_size);
 }
 
-/* Enough references (1.2 M) that they are resolved in two halves at once:
- * a chain of N nodes with an array of all of them in the middle of the
- * dump, every 1000th link pointing outside the dump.  Counts, edges and
- * their labels on both sides of the middle are known. */
-static void
-test_many_references (void)
+#define MANY_N 600000u
+
+/* A chain of MANY_N nodes with an array of all of them in the middle of
+ * the dump, every 1000th link pointing outside the dump (`far`: 448 GiB
+ * up, unaligned, which 4-byte targets cannot hold, so they are widened to
+ * 8 halfway; else just past the nodes); *dangling gets their count. */
+static GBytes *
+many_dump (gboolean far, guint64 *dangling)
 {
-  const guint32 n = 600000;
-  const guint64 node_class = 0x108, array_class = 0x118, array = 0x10, dangle = 0x7000000000;
+  const guint32 n = MANY_N;
+  const guint64 node_class = 0x108, array_class = 0x118, array = 0x10;
+  const guint64 dangle = far ? 0x7000000000 : 0x100000 + 16 * (guint64) n + 0x1000;
   HwField next_field[] = { { 21, 2, 0 } };
   g_autofree guint64 *elems = g_new (guint64, n);
-  g_autoptr(TmTrace) t = NULL;
-  g_autoptr(TmHeapGraph) g = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *path = NULL, *label = NULL;
-  guint64 dangling = 0;
-  guint32 va, v1, v2, at[] = { 17, n / 2 + 1234, n - 3 };
   HprofW w;
 
+  *dangling = 0;
   hw_begin (&w, 8, TRUE, 1000);
   hw_utf8 (&w, 11, "java/lang/Object");
   hw_utf8 (&w, 12, "Node");
@@ -280,16 +277,34 @@ test_many_references (void)
     elems[i] = 0x100000 + 16 * (guint64) i;
   for (guint32 i = 0; i < n; i++)
     {
-      guint64 next = i + 1 == n ? 0 : i % 1000 == 999 ? dangle + i : elems[i + 1];
+      guint64 next = i + 1 == n ? 0 : i % 1000 == 999 ? dangle + (far ? i : 16 * (guint64) i) : elems[i + 1];
       if (i == n / 2)
         hw_obj_array (&w, array, array_class, elems, n);   /* refers forward too */
       hw_instance (&w, elems[i], node_class, 8);
       hw_id (&w, next);
-      dangling += next >= dangle;
+      *dangling += next >= dangle;
     }
   hw_heap_end (&w);
   hw_finish (&w);
-  bytes = g_byte_array_free_to_bytes (w.out);
+  return g_byte_array_free_to_bytes (w.out);
+}
+
+/* Enough references (1.2 M) that they are resolved in two halves at once
+ * (many_dump): counts, edges and their labels on both sides of the
+ * middle are known. */
+static void
+test_many_references (gconstpointer data)
+{
+  const guint32 n = MANY_N;
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(TmHeapGraph) g = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL, *label = NULL;
+  guint64 dangling = 0;
+  guint32 va, v1, v2, at[] = { 17, n / 2 + 1234, n - 3 };
+
+  bytes = many_dump (GPOINTER_TO_UINT (data), &dangling);
   path = write_file ("many.hprof", bytes);
   t = load (path);
 
@@ -583,9 +598,11 @@ test_jvm_gzip_growth (void)
 /* Cancelling once reading is done (the references being resolved or
  * handed over) still stops the import; progress never goes back. */
 typedef struct {
-  GCancellable *cancel;
+  GCancellable *cancel;       /* NULL: only watch */
   double        at, last;
   gboolean      backwards;
+  double        cancelled_at;
+  guint         marking;      /* reports while marking the graph */
 } CancelAt;
 
 static void
@@ -595,8 +612,12 @@ cancel_at_progress (double fraction, gpointer data)
 
   c->backwards |= fraction < c->last;
   c->last = fraction;
-  if (fraction >= c->at)
-    g_cancellable_cancel (c->cancel);
+  c->marking += fraction > 0.85 && fraction < 0.985;
+  if (c->cancel != NULL && fraction >= c->at && !g_cancellable_is_cancelled (c->cancel))
+    {
+      c->cancelled_at = fraction;
+      g_cancellable_cancel (c->cancel);
+    }
 }
 
 static void
@@ -620,6 +641,46 @@ test_jvm_cancel_late (void)
       g_assert_null (t);
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_assert_false (c.backwards);
+    }
+}
+
+/* Marking the graph shows in the document's progress (the app's bar):
+ * the fraction moves on through 0.85-0.985 while the 600,004 objects of
+ * many_dump are marked (a report every 65,536), never backwards, and a
+ * cancel there ends the load at once with G_IO_ERROR_CANCELLED. */
+static void
+test_document_marking_progress (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *path = NULL;
+  guint64 dangling;
+
+  bytes = many_dump (FALSE, &dangling);
+  path = write_file ("marking.hprof", bytes);
+  {
+    g_autoptr(GError) error = NULL;
+    CancelAt m = { 0 };
+    g_autoptr(TmDocument) doc = tm_document_load (path, cancel_at_progress, &m, NULL, &error);
+
+    g_assert_no_error (error);
+    g_assert_nonnull (doc);
+    g_assert_cmpuint (m.marking, >=, MANY_N / 65536);
+    g_assert_false (m.backwards);
+    g_assert_cmpfloat (m.last, ==, 1.0);
+  }
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GCancellable) cancel = g_cancellable_new ();
+      g_autoptr(GError) error = NULL;
+      CancelAt m = { .cancel = cancel, .at = i == 0 ? 0.86 : 0.95 };
+      g_autoptr(TmDocument) doc = tm_document_load (path, cancel_at_progress, &m, cancel, &error);
+
+      g_assert_null (doc);
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      /* cancelled while marking: nothing reported after it */
+      g_assert_cmpfloat (m.cancelled_at, >=, m.at);
+      g_assert_cmpfloat (m.cancelled_at, <, 0.985);
+      g_assert_cmpfloat (m.last, ==, m.cancelled_at);
     }
 }
 
@@ -660,12 +721,12 @@ test_graph_csr_cancel (void)
   g_assert_true (tm_trace_builder_gc_end (b, 1, 10, 0, 0, NULL, NULL));
 
   g_cancellable_cancel (cancel);
-  g_assert_false (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_false (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, NULL, NULL, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
 
   g_cancellable_reset (cancel);
-  g_assert_true (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, &error));
+  g_assert_true (tm_trace_builder_graph_csr (b, 1, 1, n, off, dst, &root, 1, cancel, NULL, NULL, &error));
   g_assert_no_error (error);
   tm_trace_builder_end (b, n, 0, 1, 10);
   t = tm_trace_builder_finish (b);
@@ -809,7 +870,9 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/addr-index/ascending-wide", GUINT_TO_POINTER (0x10000), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/many-runs-wide", GUINT_TO_POINTER (0x10000 | 3000), test_addr_index);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
-  g_test_add_func ("/hprof/written/many-references", test_many_references);
+  g_test_add_data_func ("/hprof/written/many-references", GUINT_TO_POINTER (TRUE), test_many_references);
+  g_test_add_data_func ("/hprof/written/many-references-near", GUINT_TO_POINTER (FALSE), test_many_references);
+  g_test_add_func ("/hprof/document/marking-progress", test_document_marking_progress);
   g_test_add_func ("/hprof/root-classify/written", test_root_classify_written);
   g_test_add_func ("/hprof/every-cut", test_every_cut);
   g_test_add_func ("/hprof/cut-gzip", test_cut_gzip);

@@ -115,6 +115,11 @@ print_text (const char *path, const TmTrace *t, const TmGcSummary *g)
   g_autofree char *foot = tm_format_bytes ((double) g->footprint_bytes);
   g_autofree char *peak = tm_format_bytes ((double) g->peak_used_bytes);
 
+  if (g->last_gc == 0)
+    {
+      printf ("GC summary of %s: no GC in the log\n", path);
+      return;
+    }
   printf ("GC summary of %s, GC %u to GC %u (%s to %s, %s)\n", path, g->first_gc, g->last_gc, from, to, span);
   printf ("Throughput:      %.3f%% (paused %s)\n", g->throughput * 100, paused);
   printf ("Pauses:\n");
@@ -184,7 +189,9 @@ tm_cmd_gc_summary (int argc, char **argv)
   if (doc == NULL)
     return code;
   trace = tm_document_get_trace (doc);
-  if (!tm_cli_window ("gc-summary", path, trace, from, to, &first, &last, &code))
+  if (tm_trace_n_gcs (trace) == 0 && from == 0 && to == 0)
+    first = last = 0;   /* nothing logged yet: an empty summary, not an error */
+  else if (!tm_cli_window ("gc-summary", path, trace, from, to, &first, &last, &code))
     return code;
   if (!tm_gc_summary_compute (trace, first, last, &g, &error))
     {

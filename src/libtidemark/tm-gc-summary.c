@@ -108,6 +108,12 @@ tm_gc_summary_compute (const TmTrace *t, guint first_gc, guint last_gc, TmGcSumm
   out->after_full_slope = NAN;
   out->allocation_rate = NAN;
   out->promotion_rate = NAN;
+  if (tm_trace_n_gcs (t) == 0 && first_gc == 0 && last_gc == 0)
+    {
+      /* a log with no GC yet (the JVM's header, or only its exit summary) */
+      out->throughput = NAN;
+      return TRUE;
+    }
   if (first_gc < 1 || last_gc < first_gc || last_gc > tm_trace_n_gcs (t))
     {
       g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, "GCs %u to %u are not a range of the %u GCs of %s",

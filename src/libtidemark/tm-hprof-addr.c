@@ -12,19 +12,121 @@
  * that moves forward with the current run.  Lookups after the dump is read
  * go through a per-run directory of address buckets.
  *
- * Keys take 4 bytes where they can: a run's addresses as multiples of 8
- * above its first (HotSpot aligns objects to 8 bytes; a run spanning
- * less than 32 GiB fits).  A run that breaks the rule is kept in 8.
+ * A long run whose objects lie close together (HotSpot's heap walk: side
+ * by side) is kept as a bitmap of 8-byte granules instead (HprofAddrDense):
+ * about half a byte per object, duplicates and lookups a bit test.
+ * Other runs keep keys, 4 bytes where they can: a run's addresses as
+ * multiples of 8 above its first (HotSpot aligns objects to 8 bytes; a
+ * run spanning less than 32 GiB fits).  A run that breaks the rule is
+ * kept in 8.
  */
 #include "tm-config.h"
 
 #include <string.h>
 
 #include "tm-hprof-private.h"
+#include "tm-trace-private.h"
 
 #define SMALL_RUNS   65536u   /* runs smaller than this together are merged */
 #define DIR_MIN_LEN  1024u
 #define DIR_PER      8u       /* keys per directory bucket, about: one cache line */
+#define DENSE_MIN    4096u    /* shorter bitmap runs become sorted runs */
+#define DENSE_SLACK  65536u   /* words a bitmap may have beyond a third of its objects */
+
+/* ---- dense runs ---------------------------------------------------------- */
+
+static inline gboolean
+dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
+{
+  guint64 d = a - r->base, g, w, word;
+
+  if (a < r->base || (d & 7))
+    return FALSE;
+  g = d >> 3;
+  w = g >> 6;
+  if (w >= r->n_words)
+    return FALSE;
+  word = r->bits[w];
+  if (!((word >> (g & 63)) & 1))
+    return FALSE;
+  if (index != NULL)
+    *index = r->first + r->rank[w] + tm_popcount64 (word & ((G_GUINT64_CONSTANT (1) << (g & 63)) - 1));
+  return TRUE;
+}
+
+/* The run being read, while a bitmap, as a dense run. */
+static inline HprofAddrDense
+cur_dense (const HprofAddrIndex *x)
+{
+  return (HprofAddrDense) { x->cur_bits.data, x->cur_rank.data, x->cur_bits.len, x->cur_base, x->cur_first,
+                            x->cur_count };
+}
+
+/* Adds to the bitmap of the run being read; FALSE if the address does
+ * not fit (not a multiple of 8 above the first, or too far for a dense
+ * run), leaving the run as it was. */
+static inline gboolean
+bits_push (HprofAddrIndex *x, guint64 addr)
+{
+  guint64 d, g, w;
+
+  if (x->cur_count == 0)
+    x->cur_base = addr;
+  d = addr - x->cur_base;
+  if (d & 7)
+    return FALSE;
+  g = d >> 3;
+  w = g >> 6;
+  if (w >= x->cur_bits.len)
+    {
+      gsize old = x->cur_bits.len;
+      if (w >= x->cur_count / 3 + DENSE_SLACK)
+        return FALSE;
+      tm_vec_u64_reserve (&x->cur_bits, (gsize) w + 1 - old);
+      memset (x->cur_bits.data + old, 0, ((gsize) w + 1 - old) * sizeof (guint64));
+      x->cur_bits.len = (gsize) w + 1;
+      /* new words: every object so far lies before them */
+      tm_vec_u32_reserve (&x->cur_rank, (gsize) w + 1 - old);
+      for (gsize k = old; k <= w; k++)
+        x->cur_rank.data[k] = (guint32) x->cur_count;
+      x->cur_rank.len = (gsize) w + 1;
+    }
+  x->cur_bits.data[w] |= G_GUINT64_CONSTANT (1) << (g & 63);
+  x->cur_count++;
+  return TRUE;
+}
+
+/* The bitmap of the run being read into keys (4 bytes if they fit). */
+static void
+bits_to_keys (HprofAddrIndex *x)
+{
+  gboolean wide = (guint64) x->cur_bits.len * 64 > G_MAXUINT32;
+
+  if (wide)
+    tm_vec_u64_reserve (&x->cur, x->cur_count + 1);
+  else
+    tm_vec_u32_reserve (&x->cur32, x->cur_count + 1);
+  for (gsize w = 0; w < x->cur_bits.len; w++)
+    for (guint64 word = x->cur_bits.data[w]; word != 0; word &= word - 1)
+      {
+        guint64 g = (guint64) w * 64 + (guint64) __builtin_ctzll (word);
+        if (wide)
+          x->cur.data[x->cur.len++] = x->cur_base + (g << 3);
+        else
+          x->cur32.data[x->cur32.len++] = (guint32) g;
+      }
+  tm_vec_u64_clear (&x->cur_bits);
+  tm_vec_u32_clear (&x->cur_rank);
+  x->cur_mode = wide ? HPROF_CUR_WIDE : HPROF_CUR_K32;
+}
+
+static void
+dense_free (HprofAddrDense *r)
+{
+  g_free (r->bits);
+  g_free (r->rank);
+  memset (r, 0, sizeof *r);
+}
 
 static inline guint64
 key_at (const HprofAddrRun *r, gsize i)
@@ -149,7 +251,12 @@ merge_top (HprofAddrIndex *x)
 static gsize
 cur_len (const HprofAddrIndex *x)
 {
-  return x->cur_wide ? x->cur.len : x->cur32.len;
+  switch (x->cur_mode)
+    {
+    case HPROF_CUR_BITS: return x->cur_count;
+    case HPROF_CUR_K32: return x->cur32.len;
+    default: return x->cur.len;
+    }
 }
 
 /* The current run joins the stack of sorted runs. */
@@ -161,10 +268,26 @@ close_run (HprofAddrIndex *x, gboolean merge)
 
   if (len == 0)
     return;
+  if (x->cur_mode == HPROF_CUR_BITS)
+    {
+      if (len >= DENSE_MIN && x->n_dense < G_N_ELEMENTS (x->dense))
+        {
+          HprofAddrDense *d = &x->dense[x->n_dense++];
+          *d = cur_dense (x);
+          d->bits = g_renew (guint64, x->cur_bits.data, x->cur_bits.len);
+          d->rank = g_renew (guint32, x->cur_rank.data, x->cur_rank.len);
+          memset (&x->cur_bits, 0, sizeof x->cur_bits);
+          memset (&x->cur_rank, 0, sizeof x->cur_rank);
+          x->cur_count = 0;
+          x->cur_first = x->n;
+          return;
+        }
+      bits_to_keys (x);
+    }
   g_assert (x->n_runs < G_N_ELEMENTS (x->runs));
   r = &x->runs[x->n_runs++];
   memset (r, 0, sizeof *r);
-  if (x->cur_wide)
+  if (x->cur_mode == HPROF_CUR_WIDE)
     r->key = g_renew (guint64, x->cur.data, len);
   else
     {
@@ -175,7 +298,8 @@ close_run (HprofAddrIndex *x, gboolean merge)
   r->first = x->cur_first;
   memset (&x->cur, 0, sizeof x->cur);
   memset (&x->cur32, 0, sizeof x->cur32);
-  x->cur_wide = FALSE;
+  x->cur_mode = HPROF_CUR_BITS;
+  x->cur_count = 0;
   x->cur_first = x->n;
   while (merge && x->n_runs >= 2)
     {
@@ -192,7 +316,13 @@ cur_push (HprofAddrIndex *x, guint64 addr)
 {
   guint64 d;
 
-  if (x->cur_wide)
+  if (x->cur_mode == HPROF_CUR_BITS)
+    {
+      if (G_LIKELY (bits_push (x, addr)))
+        return;
+      bits_to_keys (x);
+    }
+  if (x->cur_mode == HPROF_CUR_WIDE)
     {
       tm_vec_u64_push (&x->cur, addr);
       return;
@@ -211,7 +341,7 @@ cur_push (HprofAddrIndex *x, guint64 addr)
     x->cur.data[i] = x->cur_base + ((guint64) x->cur32.data[i] << 3);
   x->cur.len = x->cur32.len;
   tm_vec_u32_clear (&x->cur32);
-  x->cur_wide = TRUE;
+  x->cur_mode = HPROF_CUR_WIDE;
   tm_vec_u64_push (&x->cur, addr);
 }
 
@@ -228,6 +358,9 @@ hprof_addr_add (HprofAddrIndex *x, guint64 addr)
   /* the cursors move up to this address even if it is refused */
   x->offered = TRUE;
   x->last = addr;
+  for (guint i = 0; i < x->n_dense; i++)
+    if (dense_find (&x->dense[i], addr, NULL))
+      return FALSE;
   for (guint i = 0; i < x->n_runs; i++)
     {
       HprofAddrRun *r = &x->runs[i];
@@ -275,6 +408,9 @@ hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
 {
   HprofAddrRun cur = { 0 };
 
+  for (guint i = 0; i < x->n_dense; i++)
+    if (dense_find (&x->dense[i], addr, index))
+      return TRUE;
   if (x->sealed)
     {
       /* the largest run first: most addresses are there */
@@ -287,8 +423,13 @@ hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
     if (run_find (&x->runs[i], addr, index))
       return TRUE;
   /* the run being read, as a run */
-  cur.k32 = x->cur_wide ? NULL : x->cur32.data;
-  cur.key = x->cur_wide ? x->cur.data : NULL;
+  if (x->cur_mode == HPROF_CUR_BITS)
+    {
+      HprofAddrDense d = cur_dense (x);
+      return d.n_words > 0 && dense_find (&d, addr, index);
+    }
+  cur.k32 = x->cur_mode == HPROF_CUR_WIDE ? NULL : x->cur32.data;
+  cur.key = x->cur_mode == HPROF_CUR_WIDE ? x->cur.data : NULL;
   cur.base = x->cur_base;
   cur.len = cur_len (x);
   cur.first = x->cur_first;
@@ -340,7 +481,10 @@ hprof_addr_seal (HprofAddrIndex *x)
 guint64
 hprof_addr_bytes (const HprofAddrIndex *x)
 {
-  guint64 bytes = x->cur.cap * sizeof (guint64) + x->cur32.cap * sizeof (guint32);
+  guint64 bytes = (x->cur.cap + x->cur_bits.cap) * sizeof (guint64) + (x->cur32.cap + x->cur_rank.cap) * sizeof (guint32);
+
+  for (guint i = 0; i < x->n_dense; i++)
+    bytes += x->dense[i].n_words * sizeof (guint64) + x->dense[i].n_words * sizeof (guint32);
 
   for (guint i = 0; i < x->n_runs; i++)
     bytes += x->runs[i].len * ((x->runs[i].k32 ? sizeof (guint32) : sizeof (guint64))
@@ -353,6 +497,10 @@ hprof_addr_clear (HprofAddrIndex *x)
 {
   for (guint i = 0; i < x->n_runs; i++)
     run_free (&x->runs[i]);
+  for (guint i = 0; i < x->n_dense; i++)
+    dense_free (&x->dense[i]);
+  tm_vec_u64_clear (&x->cur_bits);
+  tm_vec_u32_clear (&x->cur_rank);
   tm_vec_u64_clear (&x->cur);
   tm_vec_u32_clear (&x->cur32);
   memset (x, 0, sizeof *x);

@@ -21,7 +21,7 @@
 #include "tm-trace.h"
 #include "tm-error.h"
 
-#define BUF_SIZE            (4u << 20)
+#define BUF_SIZE            (256u << 10)
 #define MAX_UTF8            (1u << 20)     /* longer names are skipped */
 #define MAX_INSTANCE_BYTES  (1u << 20)     /* 65535 fields of 8 bytes fit */
 #define MAX_CHAIN           256            /* superclass chain depth */
@@ -103,8 +103,16 @@ struct _HprofParser {
   guint32            prim_defined;   /* bit per basic type */
 
   HprofAddrIndex     map;
-  TmVecU32           e_off;          /* per object: its first reference in e_addr */
+  TmVecU32           e_off;          /* per object: its first reference */
+  /* reference targets: in e_a32 as (address - e_base) >> e_shift while
+   * every one fits (HotSpot's heaps below 32 GiB: half the bytes), else
+   * all of them in e_addr */
+  TmVecU32           e_a32;
   TmVecU64           e_addr;
+  gboolean           e_wide;
+  gboolean           e_based;
+  guint64            e_base;
+  guint              e_shift;
   TmVecU32           e_label;
   TmVecU64           r_addr;
   guint64            edges_dropped;  /* past MAX_EDGES */
@@ -492,17 +500,65 @@ add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64
   return TRUE;
 }
 
+static inline gsize
+n_edges (const HprofParser *p)
+{
+  return p->e_wide ? p->e_addr.len : p->e_a32.len;
+}
+
+static inline guint64
+edge_target (const HprofParser *p, gsize e)
+{
+  return p->e_wide ? p->e_addr.data[e] : p->e_base + ((guint64) p->e_a32.data[e] << p->e_shift);
+}
+
+/* A target that does not fit 4 bytes: every target to 8 bytes. */
+static void
+widen_edges (HprofParser *p)
+{
+  gsize n = p->e_a32.len;
+
+  tm_vec_u64_reserve (&p->e_addr, n + 1);
+  for (gsize e = 0; e < n; e++)
+    p->e_addr.data[e] = p->e_base + ((guint64) p->e_a32.data[e] << p->e_shift);
+  p->e_addr.len = n;
+  tm_vec_u32_clear (&p->e_a32);
+  p->e_wide = TRUE;
+}
+
 /* A reference of the object being read (the last added, or for a class
  * dump the one about to be). */
 static inline void
 add_ref (HprofParser *p, guint64 target, guint32 label)
 {
-  if (G_UNLIKELY (p->e_addr.len >= MAX_EDGES))
+  if (G_UNLIKELY (n_edges (p) >= MAX_EDGES))
     {
       p->edges_dropped++;
       return;
     }
-  tm_vec_u64_push (&p->e_addr, target);
+  if (G_LIKELY (!p->e_wide))
+    {
+      guint64 d;
+      if (G_UNLIKELY (!p->e_based))
+        {
+          /* 8-byte ids: a 32 GiB window around the first target */
+          p->e_based = TRUE;
+          if (p->id_size == 8)
+            p->e_base = (target & ~(guint64) 7) > (G_GUINT64_CONSTANT (16) << 30)
+                        ? (target & ~(guint64) 7) - (G_GUINT64_CONSTANT (16) << 30) : 0;
+        }
+      d = target - p->e_base;
+      if (G_LIKELY (target >= p->e_base && (d & ((G_GUINT64_CONSTANT (1) << p->e_shift) - 1)) == 0
+                    && (d >> p->e_shift) <= G_MAXUINT32))
+        tm_vec_u32_push (&p->e_a32, (guint32) (d >> p->e_shift));
+      else
+        {
+          widen_edges (p);
+          tm_vec_u64_push (&p->e_addr, target);
+        }
+    }
+  else
+    tm_vec_u64_push (&p->e_addr, target);
   if (p->want_labels)
     tm_vec_u32_push (&p->e_label, label);
 }
@@ -551,6 +607,7 @@ static void
 drop_pending (HprofParser *p, gsize edges, gsize root_addrs, guint roots)
 {
   p->e_addr.len = MIN (p->e_addr.len, edges);
+  p->e_a32.len = MIN (p->e_a32.len, edges);
   if (p->want_labels)
     p->e_label.len = MIN (p->e_label.len, edges);
   p->r_addr.len = MIN (p->r_addr.len, root_addrs);
@@ -568,7 +625,7 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   guint32 dup;
   gboolean have_obj;
   g_autofree char *cname = NULL;
-  const gsize edges0 = p->e_addr.len, root_addrs0 = p->r_addr.len;
+  const gsize edges0 = n_edges (p), root_addrs0 = p->r_addr.len;
   const guint roots0 = p->r->roots->len;
   SegResult res;
 
@@ -732,7 +789,7 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
   if (class_layout (p, c) && c->data_bytes == nbytes)
     {
       size = c->shallow;
-      if (!add_object (p, addr, class_type (p, c, 0), size, at, p->e_addr.len))
+      if (!add_object (p, addr, class_type (p, c, 0), size, at, n_edges (p)))
         return SEG_OK;
       for (guint32 r = 0; r < c->n_refs; r++)
         {
@@ -746,7 +803,7 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
       /* no layout: its size from the bytes, its references unknown */
       p->r->unknown_layout++;
       size = (p->obj_header + (guint64) nbytes + 7) & ~(guint64) 7;
-      add_object (p, addr, class_type (p, c, 0), size, at, p->e_addr.len);
+      add_object (p, addr, class_type (p, c, 0), size, at, n_edges (p));
     }
   return SEG_OK;
 
@@ -772,7 +829,7 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
   if ((guint64) n * I > end - off (p))
     goto past_end;
   have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
-                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, p->e_addr.len);
+                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, n_edges (p));
   for (guint32 i = 0; i < n;)
     {
       guint32 chunk = MIN (n - i, 65536u);
@@ -819,7 +876,7 @@ prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data)
       if (!skip (p, bytes))
         goto cut;
     }
-  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at, p->e_addr.len);
+  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at, n_edges (p));
   return SEG_OK;
 
 past_end:
@@ -868,7 +925,7 @@ static guint64
 parser_bytes (const HprofParser *p)
 {
   return hprof_addr_bytes (&p->map)
-         + (guint64) (p->e_off.cap + p->e_label.cap) * sizeof (guint32)
+         + (guint64) (p->e_off.cap + p->e_label.cap + p->e_a32.cap) * sizeof (guint32)
          + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
 }
 
@@ -1057,7 +1114,6 @@ resolve_part (gpointer data)
   ResolvePart *part = data;
   HprofParser *p = part->p;
   guint32 *off = p->e_off.data, e0 = part->e_lo, m = 0;
-  const guint64 *addr = p->e_addr.data;
   const guint32 *lab_in = p->e_label.data;
 
   for (guint32 i = part->lo; i < part->hi; i++)
@@ -1067,7 +1123,7 @@ resolve_part (gpointer data)
       off[i] = m;
       for (guint32 e = e0; e < e1; e++)
         {
-          guint64 a = addr[e];
+          guint64 a = edge_target (p, e);
           guint32 t;
           if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > part->e_lo))
             {
@@ -1108,15 +1164,16 @@ resolve (HprofParser *p)
   gsize m = 0;
 
   hprof_addr_seal (&p->map);
-  tm_vec_u32_push (&p->e_off, (guint32) p->e_addr.len);
+  tm_vec_u32_push (&p->e_off, (guint32) n_edges (p));
   off = p->e_off.data;
   total = off[r->n_objects];
   /* references: compacted in place, object by object; the targets'
    * indices go where their addresses were (index m lies below address e
    * for m <= e), which spares fresh pages for a copy.  Two halves at
    * once: the upper half writes into its own addresses' bytes (from
-   * u32 index 2 * its first), then moves down. */
-  dst = (guint32 *) (gpointer) p->e_addr.data;
+   * u32 index its first, or twice that for 8-byte addresses), then
+   * moves down. */
+  dst = p->e_wide ? (guint32 *) (gpointer) p->e_addr.data : p->e_a32.data;
   if (total >= RESOLVE_SPLIT)
     {
       guint32 lo = 0, hi = r->n_objects;
@@ -1134,7 +1191,7 @@ resolve (HprofParser *p)
                              dst, p->e_label.data, TRUE };
   if (split > 0)
     {
-      parts[1] = (ResolvePart) { p, split, r->n_objects, off[split], total, dst + 2 * (gsize) off[split],
+      parts[1] = (ResolvePart) { p, split, r->n_objects, off[split], total, dst + (p->e_wide ? 2 : 1) * (gsize) off[split],
                                  p->want_labels ? p->e_label.data + off[split] : NULL, FALSE };
       second = g_thread_try_new ("tm-hprof-resolve", resolve_part, &parts[1], NULL);
       if (second == NULL)
@@ -1161,6 +1218,7 @@ resolve (HprofParser *p)
   r->dst.len = m;
   r->dst.cap = MAX (m, 1);
   memset (&p->e_addr, 0, sizeof p->e_addr);
+  memset (&p->e_a32, 0, sizeof p->e_a32);
   p->e_label.len = p->want_labels ? m : 0;
   r->off = p->e_off;
   r->label = p->e_label;
@@ -1230,6 +1288,7 @@ tm_hprof_parse (const char      *path,
 
   if (!parse_header (&p, error))
     goto out;
+  p.e_shift = p.id_size == 8 ? 3 : 0;
   if (sink && sink->type)
     sink->type (user, TM_HPROF_TYPE_CLASS, "java.lang.Class", 0);
 
@@ -1368,6 +1427,7 @@ out:
   g_free (p.bt_type);
   g_free (p.bt_size);
   tm_vec_u64_clear (&p.e_addr);
+  tm_vec_u32_clear (&p.e_a32);
   tm_vec_u32_clear (&p.e_label);
   tm_vec_u64_clear (&p.r_addr);
   if (!ok)

@@ -41,15 +41,36 @@ typedef struct {
   guint    shift;
 } HprofAddrRun;
 
+/* A dense ascending run as a bitmap: bit k is an object at base + 8 k,
+ * its index first + the bits set before it (rank[] counts them per
+ * word).  HotSpot's heap walk gives runs whose objects lie side by side:
+ * under a byte per object instead of 4, and a lookup is a bit test. */
+typedef struct {
+  guint64 *bits;
+  guint32 *rank;       /* per word: bits set in the words before */
+  gsize    n_words;
+  guint64  base;
+  guint32  first;
+  gsize    len;
+} HprofAddrDense;
+
+typedef enum { HPROF_CUR_BITS, HPROF_CUR_K32, HPROF_CUR_WIDE } HprofCurMode;
+
 typedef struct {
   HprofAddrRun runs[64];   /* sorted runs, each under half the one below */
   guint        n_runs;
-  /* the ascending run being read: compact in cur32 until an address
-   * does not fit, then in cur */
+  HprofAddrDense dense[64]; /* dense runs (the others go to runs) */
+  guint        n_dense;
+  /* the ascending run being read: as a bitmap while it is dense and its
+   * addresses are multiples of 8 apart, then compact in cur32 until an
+   * address does not fit, then in cur */
+  HprofCurMode cur_mode;
+  TmVecU64     cur_bits;
+  TmVecU32     cur_rank;
+  gsize        cur_count;  /* objects in the current run */
   TmVecU32     cur32;
   TmVecU64     cur;
   guint64      cur_base;
-  gboolean     cur_wide;
   guint32      cur_first;
   guint64      last;       /* the last address offered (added or not) */
   gboolean     offered;

@@ -23,6 +23,7 @@
 
 #define SPACE_HEAP 1
 #define PARSE_SHARE 0.85      /* of a dump's progress; marking its graph the rest */
+#define MARK_SHARE  0.9       /* of the rest: marking; then the model takes the result */
 
 gboolean
 tm_hprof_sniff (const guint8 *head, gsize len)
@@ -131,6 +132,16 @@ dump_progress (double fraction, gpointer user)
     im->progress ((im->dump + PARSE_SHARE * fraction) / im->n_dumps, im->progress_data);
 }
 
+/* marking: `fraction` of the dump's objects reached so far */
+static void
+mark_progress (double fraction, gpointer user)
+{
+  Import *im = user;
+
+  im->progress ((im->dump + PARSE_SHARE + (1 - PARSE_SHARE) * MARK_SHARE * MIN (fraction, 1.0)) / im->n_dumps,
+                im->progress_data);
+}
+
 typedef struct {
   const char *path;
   guint64     header_ms;
@@ -227,8 +238,10 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   for (guint i = 0; i < r->roots->len; i++)
     roots[i] = g_array_index (r->roots, HprofRoot, i).object;
   if (!tm_trace_builder_graph_csr (b, gc, im->base + 1, r->n_objects, r->off.data, r->dst.data, roots, r->roots->len,
-                                   cancellable, &local))
+                                   cancellable, im->progress ? mark_progress : NULL, im, &local))
     return !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  if (im->progress)
+    im->progress ((im->dump + 1.0) / im->n_dumps, im->progress_data);
   return TRUE;
 }
 
@@ -417,7 +430,7 @@ node_rank (const NodeRank *nr, guint32 o, guint32 *node)
 
   if (!((word >> (o & 63)) & 1))
     return FALSE;
-  *node = nr->first + nr->rank[o >> 6] + (guint32) __builtin_popcountll (below);
+  *node = nr->first + nr->rank[o >> 6] + (guint32) tm_popcount64 (below);
   return TRUE;
 }
 
@@ -431,7 +444,7 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   guint64 count = gc->allocs_before - base;
   g_autoptr(GHashTable) thread_index = g_hash_table_new (NULL, NULL);
   NodeRank nr = { 0 };
-  guint32 n_live, *live, words, *dst, *lab, *off;
+  guint32 n_live, *live, words, *dst, *lab, *off, n_here = 0;
   guint64 dropped = 0, m = 0;
   gboolean have_first = FALSE;
   HprofResult r;
@@ -469,27 +482,30 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   for (guint32 w = 0, before = 0; w < words; w++)
     {
       nr.rank[w] = before;
-      before += (guint32) __builtin_popcountll (nr.bits[w]);
+      before += (guint32) tm_popcount64 (nr.bits[w]);
     }
 
-  /* edges between nodes, compacted in place in the dump's order */
+  /* edges between nodes, compacted in place in the dump's order; each
+   * node's end goes into off[] (node k of this dump at off[k + 1], never
+   * past the object it comes from), which then widens in place into the
+   * graph's edge_start: no second per-node array at the peak */
   g = g_new0 (TmHeapGraph, 1);
   g->gc_id = gc_id;
   g->n_nodes = n_live;
   g->node_object = n_live > 0 ? live : g_renew (guint32, live, 1);
-  g->edge_start = g_new0 (guint64, (gsize) n_live + 1);
   off = r.off.data;
   dst = r.dst.data;
   lab = r.label.data;
-  for (guint32 o = 0; o < count; o++)
+  for (guint32 o = 0, e0 = 0; o < count; o++)
     {
-      guint32 a, d;
+      guint32 a, d, e1 = off[o + 1];
       if (!node_rank (&nr, o, &a))
         {
-          dropped += off[o + 1] - off[o];
+          dropped += e1 - e0;
+          e0 = e1;
           continue;
         }
-      for (guint32 e = off[o]; e < off[o + 1]; e++)
+      for (guint32 e = e0; e < e1; e++)
         {
           if (!node_rank (&nr, dst[e], &d))
             {
@@ -499,17 +515,23 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
           dst[m] = d;
           lab[m++] = lab[e];
         }
-      g->edge_start[a + 1] = m;
+      e0 = e1;
+      n_here = a - nr.first + 1;
+      off[n_here] = (guint32) m;
     }
-  /* nodes without edges (and outside this dump) start where the last ended */
-  for (guint32 v = 0; v < n_live; v++)
-    g->edge_start[v + 1] = MAX (g->edge_start[v + 1], g->edge_start[v]);
+  off[0] = 0;
+  /* top down: u64 entry v covers u32 entries 2v and 2v + 1, above the
+   * u32 entry v - first that it is made from */
+  g->edge_start = g_realloc (g_steal_pointer (&r.off.data), ((gsize) n_live + 1) * sizeof (guint64));
+  off = (guint32 *) (gpointer) g->edge_start;
+  for (gint64 v = n_live; v >= 0; v--)
+    g->edge_start[v] = v <= nr.first ? 0 : v <= (gint64) nr.first + n_here ? off[v - nr.first] : m;
+  memset (&r.off, 0, sizeof r.off);
   g->n_edges = m;
   g->edges = g_renew (guint32, g_steal_pointer (&r.dst.data), MAX (m, 1));
   g->edge_label = g_renew (guint32, g_steal_pointer (&r.label.data), MAX (m, 1));
   memset (&r.dst, 0, sizeof r.dst);
   memset (&r.label, 0, sizeof r.label);
-  tm_vec_u32_clear (&r.off);
 
   for (guint i = 1; i < trace->threads->len; i++)
     g_hash_table_insert (thread_index, GUINT_TO_POINTER ((guint) g_array_index (trace->threads, TmThread, i).id),

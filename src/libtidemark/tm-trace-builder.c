@@ -1322,7 +1322,8 @@ tm_trace_builder_graph_end (TmTraceBuilder *b, guint64 gc_id, guint64 objects_li
 gboolean
 tm_trace_builder_graph_csr (TmTraceBuilder *b, guint64 gc_id, guint64 first_object_id, guint32 n,
                             const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
-                            GCancellable *cancellable, GError **error)
+                            GCancellable *cancellable, void (*progress) (double fraction, gpointer data),
+                            gpointer progress_data, GError **error)
 {
   TmTrace *t = b->trace;
   TmGc *gc;
@@ -1340,7 +1341,7 @@ tm_trace_builder_graph_csr (TmTraceBuilder *b, guint64 gc_id, guint64 first_obje
   if (gc->graph_failed)
     return fail (error, "graph for GC %" G_GUINT64_FORMAT " after its GRAPH_FAILED", gc_id);
 
-  local = tm_trace_mark_csr (n, off, dst, roots, n_roots, cancellable, &reached, &dropped);
+  local = tm_trace_mark_csr (n, off, dst, roots, n_roots, cancellable, progress, progress_data, &reached, &dropped);
   if (local == NULL)
     {
       g_cancellable_set_error_if_cancelled (cancellable, error);

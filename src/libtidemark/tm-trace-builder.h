@@ -132,10 +132,12 @@ gboolean tm_trace_builder_graph_end   (TmTraceBuilder *b, guint64 gc_id, guint64
  * the objects first_object_id + i for i < n; node i references the nodes
  * dst[off[i] .. off[i + 1]); roots are nodes.  The arrays stay the
  * caller's.  Marking checks `cancellable` (FALSE with G_IO_ERROR_CANCELLED,
- * the GC then has no graph). */
+ * the GC then has no graph) and reports the share of the nodes it reached
+ * so far to `progress` (may be NULL). */
 gboolean tm_trace_builder_graph_csr   (TmTraceBuilder *b, guint64 gc_id, guint64 first_object_id, guint32 n,
                                        const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
-                                       GCancellable *cancellable, GError **error);
+                                       GCancellable *cancellable, void (*progress) (double fraction, gpointer data),
+                                       gpointer progress_data, GError **error);
 
 /* A graph walk for GC gc_id was attempted and failed (a GRAPH_BEGIN
  * still open for it is dropped): reachable memory there is unknown. */

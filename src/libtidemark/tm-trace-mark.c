@@ -87,11 +87,12 @@ tm_trace_mark_join (TmTraceMark *job)
     g_thread_join (g_steal_pointer (&job->thread));
 }
 
-#define CSR_CHECK_STEP (1u << 16)   /* nodes between cancel checks */
+#define CSR_CHECK_STEP (1u << 16)   /* nodes between cancel checks and progress */
 
 guint64 *
 tm_trace_mark_csr (guint32 n, const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
-                   GCancellable *cancellable, guint64 *reached, guint64 *dropped)
+                   GCancellable *cancellable, void (*progress) (double fraction, gpointer data),
+                   gpointer progress_data, guint64 *reached, guint64 *dropped)
 {
   guint64 *bits = g_new0 (guint64, n / 64 + 1);
   gsize sp = 0, stack_cap = MAX (n_roots, 1024);
@@ -118,10 +119,15 @@ tm_trace_mark_csr (guint32 n, const guint32 *off, const guint32 *dst, const guin
     {
       guint32 o = stack[--sp];
 
-      if (G_UNLIKELY (++count % CSR_CHECK_STEP == 0) && g_cancellable_is_cancelled (cancellable))
+      if (G_UNLIKELY (++count % CSR_CHECK_STEP == 0))
         {
-          g_free (bits);
-          return NULL;
+          if (g_cancellable_is_cancelled (cancellable))
+            {
+              g_free (bits);
+              return NULL;
+            }
+          if (progress != NULL)
+            progress ((double) count / (double) n, progress_data);
         }
       for (guint32 e = off[o]; e < off[o + 1]; e++)
         {

@@ -40,8 +40,10 @@ void tm_trace_mark_join  (TmTraceMark *job);
 /* Marks a graph in compressed-sparse-row form: node i references
  * dst[off[i] .. off[i + 1]); targets >= n are counted in *dropped.  Returns
  * the bitmap of reached nodes (g_free) and their count, or NULL when
- * `cancellable` fires. */
+ * `cancellable` fires.  `progress` (may be NULL) gets the share of the n
+ * nodes reached so far, now and then. */
 guint64 *tm_trace_mark_csr (guint32 n, const guint32 *off, const guint32 *dst, const guint32 *roots, guint n_roots,
-                            GCancellable *cancellable, guint64 *reached, guint64 *dropped);
+                            GCancellable *cancellable, void (*progress) (double fraction, gpointer data),
+                            gpointer progress_data, guint64 *reached, guint64 *dropped);
 
 G_END_DECLS
