@@ -729,6 +729,18 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
   return ok;
 }
 
+/* A dense id's index (the maps' usual case, in registers), else the map's. */
+static inline gboolean
+dense_lookup (const guint32 *dense, guint64 len, const TmIdMap *map, guint64 id, guint32 *index)
+{
+  if (G_LIKELY (id < len && dense[id] != 0))
+    {
+      *index = dense[id] - 1;
+      return TRUE;
+    }
+  return tm_id_map_lookup (map, id, index);
+}
+
 gsize
 tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllocFields *first,
                                gsize stride, gsize n)
@@ -736,38 +748,46 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   TmTrace *t = b->trace;
   const guint8 *p = (const guint8 *) first;
   guint64 id = *prev_id, i = t->n_objects, seq = t->total_allocs, bytes = t->total_alloc_bytes;
-  guint64 end_seq = G_MAXUINT32 - 2, next_id;
+  guint64 end_seq = G_MAXUINT32 - 2, dense_id;
+  /* columns and maps in locals: the stores below cannot alias them */
+  guint32 *col_type = t->obj_type, *col_site = t->obj_site, *col_thread = t->obj_thread;
+  guint32 *col_size = t->obj_size, *col_death = t->obj_death;
+  guint8 *col_space = t->obj_space;
+  const guint32 *d_type = b->types.dense, *d_site = b->sites.dense, *d_thread = b->threads.dense;
+  guint64 n_type = b->types.dense_len, n_site = b->sites.dense_len, n_thread = b->threads.dense_len;
   gsize k;
 
   /* what tm_trace_builder_alloc() checks, for the case it would accept
    * without a word: anything else stops the run */
   if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
     return 0;
+  dense_id = t->first_id + seq;
   n = MIN (n, b->capacity - i);
   for (k = 0; k < n; k++, p += stride)
     {
       const TmAllocFields *f = (const TmAllocFields *) p;
-      guint32 type, site, thread, space = 0;
+      guint32 type, site, thread, space = 0, size = f->size;
+      guint64 next_id = id + (guint64) ((gint64) (f->id_zigzag >> 1) ^ -(gint64) (f->id_zigzag & 1));
 
-      next_id = id + (guint64) ((gint64) (f->id_zigzag >> 1) ^ -(gint64) (f->id_zigzag & 1));
-      if (G_UNLIKELY (next_id != t->first_id + seq || seq >= end_seq || f->size >= TM_SIZE_OVERFLOW
-                      || f->size > MAX_TOTAL_BYTES - bytes
-                      || !tm_id_map_lookup (&b->types, f->type, &type)
-                      || !tm_id_map_lookup (&b->sites, f->site, &site)
-                      || !tm_id_map_lookup (&b->threads, f->thread, &thread)
+      if (G_UNLIKELY (next_id != dense_id || seq >= end_seq || size >= TM_SIZE_OVERFLOW
+                      || size > MAX_TOTAL_BYTES - bytes
+                      || !dense_lookup (d_type, n_type, &b->types, f->type, &type)
+                      || !dense_lookup (d_site, n_site, &b->sites, f->site, &site)
+                      || !dense_lookup (d_thread, n_thread, &b->threads, f->thread, &thread)
                       || (f->space != 0 && !tm_id_map_lookup (&b->spaces, f->space, &space))))
         break;
-      t->obj_type[i] = type;
-      t->obj_site[i] = site;
-      t->obj_thread[i] = thread;
-      t->obj_death[i] = TM_ALIVE;
-      t->obj_size[i] = f->size;
-      if (t->obj_space != NULL)
-        t->obj_space[i] = (guint8) space;
+      col_type[i] = type;
+      col_site[i] = site;
+      col_thread[i] = thread;
+      col_death[i] = TM_ALIVE;
+      col_size[i] = size;
+      if (col_space != NULL)
+        col_space[i] = (guint8) space;
       id = next_id;
-      bytes += f->size;
+      bytes += size;
       i++;
       seq++;
+      dense_id++;
     }
   if (k > 0)
     {

@@ -53,19 +53,30 @@ fold_table_grow (FoldTable *ft)
     }
 }
 
+static TmShortLived *fold_table_add (FoldTable *ft, guint h, guint32 type, guint32 site, guint32 thread,
+                                     guint8 size_class, guint8 age_bucket);
+
 static inline TmShortLived *
 fold_table_get (FoldTable *ft, guint32 type, guint32 site, guint32 thread, guint8 size_class, guint8 age_bucket)
 {
   guint h = fold_hash (type, site, thread, size_class, age_bucket) & ft->mask;
-  TmShortLived *e, fresh = { 0 };
+  TmShortLived *entries = (TmShortLived *) (gpointer) ft->entries->data;
 
   for (guint32 s; (s = ft->slots[h]) != 0; h = (h + 1) & ft->mask)
     {
-      e = &g_array_index (ft->entries, TmShortLived, s - 1);
+      TmShortLived *e = &entries[s - 1];
       if (e->type == type && e->site == site && e->thread == thread
           && e->size_class == size_class && e->age_bucket == age_bucket)
         return e;
     }
+  return fold_table_add (ft, h, type, site, thread, size_class, age_bucket);
+}
+
+static TmShortLived *
+fold_table_add (FoldTable *ft, guint h, guint32 type, guint32 site, guint32 thread, guint8 size_class, guint8 age_bucket)
+{
+  TmShortLived fresh = { 0 };
+
   fresh.type = type;
   fresh.site = site;
   fresh.thread = thread;

@@ -275,7 +275,10 @@ load_partial_cb (TmTimelineModel *partial, gpointer data)
       /* no windows of a trace shown before: they come with the whole */
       tm_windows_sidebar_set_windows (self->sidebar, NULL, NULL);
       tm_windows_sidebar_set_status (self->sidebar, _("Suspicious windows are looked for once the whole trace is read."));
-      gtk_stack_set_visible_child_name (self->main_stack, "trace");
+      /* at once: a crossfade draws both pages, charts and all, in every
+       * frame for its length (20 ms of CPU a frame in software rendering),
+       * while the loading thread competes for the cores */
+      gtk_stack_set_visible_child_full (self->main_stack, "trace", GTK_STACK_TRANSITION_TYPE_NONE);
     }
 }
 

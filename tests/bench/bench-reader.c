@@ -7,6 +7,8 @@
  *   (b) allocation records per second,
  *   (c) model memory per object.
  * Usage: bench-reader [--scale N] [--runs N] [TRACE]
+ *        bench-reader --memory FILE...   (any format Tidemark reads: the
+ *        model's bytes per allocation and per surviving object, a row each)
  */
 #include "tidemark.h"
 #include "tm-synth.h"
@@ -75,14 +77,42 @@ median (double *v, int n)
   return v[n / 2];
 }
 
+/* The model's memory of each file, a Markdown row each. */
+static int
+memory_table (int n, char **paths)
+{
+  printf ("| file | allocations | rows kept (surviving objects) | short-lived counters | model memory | **bytes per allocation** | bytes per surviving object |\n");
+  printf ("|---|---|---|---|---|---|---|\n");
+  for (int i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(TmTrace) t = tm_trace_load (paths[i], NULL, NULL, NULL, &error);
+      gsize mem;
+
+      if (t == NULL)
+        {
+          fprintf (stderr, "%s\n", error->message);
+          return 1;
+        }
+      mem = tm_trace_object_memory (t);
+      printf ("| %s (%s) | %" G_GUINT64_FORMAT " | %" G_GUINT64_FORMAT " (%.1f %%) | %u | %.1f MiB | **%.2f** | %.1f |\n",
+              paths[i], t->format, t->total_allocs, t->n_objects,
+              100.0 * (double) t->n_objects / (double) MAX (t->total_allocs, 1), t->short_lived->len,
+              mem / 1048576.0, (double) mem / (double) MAX (t->total_allocs, 1), (double) mem / (double) MAX (t->n_objects, 1));
+    }
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
   double scale = 50;
   int runs = 3;
+  gboolean memory = FALSE;
   GOptionEntry entries[] = {
     { "scale", 0, 0, G_OPTION_ARG_DOUBLE, &scale, "synth scale (50 = ~1e7 allocations)", "N" },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "runs per measurement (median)", "N" },
+    { "memory", 0, 0, G_OPTION_ARG_NONE, &memory, "only the model's memory of each FILE", NULL },
     { NULL }
   };
   g_autoptr(GOptionContext) ctx = g_option_context_new ("[TRACE]");
@@ -97,6 +127,8 @@ main (int argc, char **argv)
   if (!g_option_context_parse (ctx, &argc, &argv, NULL))
     return 1;
   runs = CLAMP (runs, 1, 15);
+  if (memory)
+    return memory_table (argc - 1, argv + 1);
 
   if (argc > 1)
     path = g_strdup (argv[1]);
