@@ -466,6 +466,17 @@ test_age_tables (void)
   }
 }
 
+/* A log given as text, read as a file of that name would be. */
+static TmTrace *
+import_text (const char *log, gsize len, const char *name)
+{
+  g_autoptr(GError) error = NULL;
+  TmTrace *t = tm_gclog_import_bytes ((const guint8 *) log, len, name, &error);
+
+  g_assert_no_error (error);
+  return t;
+}
+
 /* JDK 11-16 ZGC with gc+phases=debug: "Pause Roots ..." sub-phases of
  * Pause Mark Start are inside it, not pauses of their own; the cycle
  * line has no duration. */
@@ -489,11 +500,9 @@ test_zgc11_debug (void)
     "[0.268s][info ][gc,heap  ] GC(0)  Capacity:      128M (12%)         128M (12%)         128M (12%)         128M (12%)"
     "         128M (12%)         128M (12%)\n"
     "[0.268s][info ][gc       ] GC(0) Garbage Collection (Warmup) 104M(10%)->30M(3%)\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "zgc11.log", &error);
+  g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "zgc11.log");
   guint n;
 
-  g_assert_no_error (error);
   g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
   g_assert_cmpuint (t->warnings->len, ==, 0);
   g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 512000 + 203000 + 300000);
@@ -518,10 +527,8 @@ test_continuation (void)
     "[0.111s][info ][gc,task              ] GC(0) Using 2 workers of 2 for evacuation\n"
     "[0.118s][info ][gc                   ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 7M->3M(48M) 6.843ms\n"
     "program output\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "cont.log", &error);
+  g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "cont.log");
 
-  g_assert_no_error (error);
   g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
   g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 6843000);
   /* only the unindented line is reported */
@@ -552,10 +559,8 @@ test_interleaved_g1_details (void)
     "   [[GC concurrent-cleanup-end, 0.0001000 secs]\n"
     " 600M->300M(1024M)]\n"
     " [Times: user=0.02 sys=0.00, real=0.01 secs] \n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "g1.log", &error);
+  g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "g1.log");
 
-  g_assert_no_error (error);
   g_assert_true (t->complete);
   g_assert_cmpuint (t->warnings->len, ==, 0);
   g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
@@ -590,10 +595,8 @@ test_stamped_g1_details (void)
     "101,300: [GC concurrent-root-region-scan-start]\n"
     "2012-02-24T12:30:38.100-0800: 101,350: [GC concurrent-root-region-scan-end, 0,0500000 secs]\n"
     "2012-02-24T12:30:38.100-0800: 101,350: [GC concurrent-mark-start]\n";
-  g_autoptr(GError) error = NULL;
-  g_autoptr(TmTrace) t = tm_gclog_import_bytes ((const guint8 *) log, sizeof log - 1, "g1.log", &error);
+  g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "g1.log");
 
-  g_assert_no_error (error);
   g_assert_cmpuint (t->warnings->len, ==, 0);
   g_assert_true (t->complete);
   g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);

@@ -162,6 +162,12 @@ final class TidemarkContainers {
         wrap(al, "replaceAllRange(Ljava/util/function/UnaryOperator;II)V", "replacing", "Ljava/util/function/UnaryOperator;");
         removeRange(al);
         clear(al);
+        // its sublists' get and set use the root list's array (the rest
+        // goes through the root's methods): operations on the root
+        String root = "root:Ljava/util/ArrayList;";
+        rule(al + "$SubList", "get(I)Ljava/lang/Object;", Opcodes.ARETURN, "gotIn", "(" + O + O + O + ")V", root);
+        rule(al + "$SubList", "set(ILjava/lang/Object;)Ljava/lang/Object;", Opcodes.ARETURN, "setIn",
+             "(" + O + O + O + O + ")V", "a2 " + root);
 
         String ll = "java/util/LinkedList";
         entryAdd(ll, "linkFirst(Ljava/lang/Object;)V", 1);

@@ -234,6 +234,16 @@ public final class TidemarkOps {
         }
     }
 
+    // a sublist's get, on its root list
+    public static void gotIn(Object ret, Object sublist, Object root) {
+        got(ret, root);
+    }
+
+    // a sublist's set, on its root list
+    public static void setIn(Object old, Object sublist, Object value, Object root) {
+        set(old, root, value);
+    }
+
     public static void gotKey(Object ret, Object c, Object key) {
         Object e = element(key, ret);
         if (e != null) {

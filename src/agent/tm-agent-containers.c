@@ -41,7 +41,7 @@ static const char *const targets[] = {
   "java/util/HashMap", "java/util/TreeMap", "java/util/concurrent/ConcurrentHashMap",
   "java/util/ArrayList", "java/util/LinkedList", "java/util/ArrayDeque",
   "java/util/Vector", "java/util/Hashtable", "java/util/PriorityQueue",
-  "java/util/LinkedHashMap", "java/util/Hashtable$Enumerator",
+  "java/util/LinkedHashMap", "java/util/Hashtable$Enumerator", "java/util/ArrayList$SubList",
 };
 
 static jclass    transformer;    /* global ref */

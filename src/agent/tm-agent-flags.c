@@ -118,9 +118,16 @@ tm_agent_flags_write (JNIEnv *jni)
       (*jni)->DeleteLocalRef (jni, s);
     }
   values = names ? (*jni)->CallStaticObjectMethod (jni, a->helper, m, names) : NULL;
+  /* the agent thread lives long: its local references are freed here */
+  if (names != NULL)
+    (*jni)->DeleteLocalRef (jni, names);
+  if (string_class != NULL)
+    (*jni)->DeleteLocalRef (jni, string_class);
   if ((*jni)->ExceptionCheck (jni) || values == NULL || (guint) (*jni)->GetArrayLength (jni, values) != 2 * n)
     {
       (*jni)->ExceptionClear (jni);
+      if (values != NULL)
+        (*jni)->DeleteLocalRef (jni, values);
       return;
     }
 
@@ -163,5 +170,4 @@ tm_agent_flags_write (JNIEnv *jni)
     }
   tm_trace_writer_meta (a->writer, "jvm.user_flags", user->str);
   (*jni)->DeleteLocalRef (jni, values);
-  (*jni)->DeleteLocalRef (jni, names);
 }

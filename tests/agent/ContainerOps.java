@@ -129,7 +129,8 @@ public final class ContainerOps {
 
         // ArrayList: addAll of 3, addAll at 0 of 1 (ADD 4), removeIf e1 (REMOVE), ADD e4 and e5,
         // removeAll e0, retainAll removes e3, replaceAll e2 -> e6 (REMOVE + ADD), a sublist's clear
-        // removes e6; e4 and e5 stay: ADD 7, REMOVE 5, 12 operations
+        // removes e6; a sublist's get (GET e5) and set e4 -> e7 (REMOVE + ADD); e7 and e5 stay: ADD 8,
+        // REMOVE 6, 15 operations
         LIST.addAll(List.of(e[0], e[1], e[2]));
         LIST.addAll(0, List.of(e[3]));
         LIST.removeIf(x -> x == e[1]);
@@ -139,6 +140,8 @@ public final class ContainerOps {
         LIST.retainAll(List.of(e[2], e[4], e[5]));
         LIST.replaceAll(x -> x == e[2] ? e[6] : x);
         LIST.subList(0, 1).clear();
+        sum += LIST.subList(0, 2).get(1).n;
+        LIST.subList(0, 1).set(0, e[7]);
 
         // LinkedList: addAll of 2 and add (ADD 3), poll f0 and pollLast f2 (REMOVE 2), ADD f3 and f4,
         // iterator removal of f3; f1 and f4 stay: ADD 5, REMOVE 3, 8 operations

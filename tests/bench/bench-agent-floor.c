@@ -6,6 +6,7 @@
  * options say in the callback, so each JVMTI call's cost per allocation
  * shows on its own.  Options (comma separated, any combination):
  *   tag    SetTag with a fresh id (and ObjectFree enabled, as recording deaths needs)
+ *   nofree with tag: without ObjectFree (what posting the frees costs)
  *   stack  GetStackTrace, 2 frames
  *   asgct  AsyncGetCallTrace, 2 frames (jmethodIDs made at class load)
  *   compare  both stack walks, counting allocations where they differ
@@ -23,7 +24,7 @@ typedef struct {
 } AsgctTrace;
 
 static void (*asgct) (AsgctTrace *trace, jint depth, void *ucontext);
-static int do_tag, do_stack, do_asgct, do_compare;
+static int do_tag, do_stack, do_asgct, do_compare, no_free;
 static volatile jlong next_tag, n_allocs, n_fallbacks, n_differ;
 
 static void JNICALL
@@ -120,6 +121,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
       do_stack |= strcmp (opt, "stack") == 0 || strcmp (opt, "compare") == 0;
       do_asgct |= strcmp (opt, "asgct") == 0 || strcmp (opt, "compare") == 0;
       do_compare |= strcmp (opt, "compare") == 0;
+      no_free |= strcmp (opt, "nofree") == 0;
     }
   if ((*vm)->GetEnv (vm, (void **) &jvmti, JVMTI_VERSION_11) != JNI_OK)
     return JNI_ERR;
@@ -150,7 +152,7 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   (*jvmti)->SetHeapSamplingInterval (jvmti, 0);
   (*jvmti)->SetEventNotificationMode (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT, NULL);
   (*jvmti)->SetEventNotificationMode (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH, NULL);
-  if (do_tag)
+  if (do_tag && !no_free)
     (*jvmti)->SetEventNotificationMode (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE, NULL);
   if (do_asgct)
     {

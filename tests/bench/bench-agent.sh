@@ -29,9 +29,10 @@
 # instead measures the JVM's floor under full recording on javac
 # compiling BENCH_FLOOR_SOURCES (default: HashMap and ArrayList of
 # java.util): a bare agent (tests/bench/bench-agent-floor.c) with an empty
-# SampledObjectAlloc callback, then with SetTag, then with SetTag and
-# GetStackTrace at depth 2, against the Tidemark agent without stacks
-# (stack-depth=0) and with its default depth 2.
+# SampledObjectAlloc callback, then with SetTag (without and with
+# ObjectFree events), then with SetTag and GetStackTrace at depth 2,
+# against the Tidemark agent without stacks (stack-depth=0) and with its
+# default depth 2.
 #
 #   tests/bench/bench-agent.sh --containers [BUILD_DIR]
 # instead measures recording container operations (containers=1, as
@@ -237,8 +238,8 @@ if [ "$floors" = 1 ]; then
   floor="$build_dir/tests/bench/libbench-agent-floor.so"
   [ -f "$floor" ] || { echo "bench-agent: $floor not built" >&2; exit 2; }
   [ -n "$zip" ] || { echo "bench-agent: no src.zip (install openjdk-17-source)" >&2; exit 2; }
-  floor_modes=(none "event:$floor:" "event+tag:$floor:tag" "event+tag+stack:$floor:tag,stack"
-               "agent-depth0:stack-depth=0" "agent-depth2:stack-depth=2")
+  floor_modes=(none "event:$floor:" "event+tag-nofree:$floor:tag,nofree" "event+tag:$floor:tag"
+               "event+tag+stack:$floor:tag,stack" "agent-depth0:stack-depth=0" "agent-depth2:stack-depth=2")
   sources="${BENCH_FLOOR_SOURCES:-HashMap ArrayList}"
   mkdir -p "$tmp/jsrc"
   for f in $sources; do unzip -qo "$zip" "java.base/java/util/$f.java" -d "$tmp/jsrc"; done
