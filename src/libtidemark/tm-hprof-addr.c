@@ -406,8 +406,6 @@ run_find (const HprofAddrRun *r, guint64 addr, guint32 *index)
 gboolean
 hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
 {
-  HprofAddrRun cur = { 0 };
-
   for (guint i = 0; i < x->n_dense; i++)
     if (dense_find (&x->dense[i], addr, index))
       return TRUE;
@@ -428,12 +426,15 @@ hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
       HprofAddrDense d = cur_dense (x);
       return d.n_words > 0 && dense_find (&d, addr, index);
     }
-  cur.k32 = x->cur_mode == HPROF_CUR_WIDE ? NULL : x->cur32.data;
-  cur.key = x->cur_mode == HPROF_CUR_WIDE ? x->cur.data : NULL;
-  cur.base = x->cur_base;
-  cur.len = cur_len (x);
-  cur.first = x->cur_first;
-  return run_find (&cur, addr, index);
+  {
+    HprofAddrRun cur = { 0 };   /* zeroed here only: not on the sealed lookups' path */
+    cur.k32 = x->cur_mode == HPROF_CUR_WIDE ? NULL : x->cur32.data;
+    cur.key = x->cur_mode == HPROF_CUR_WIDE ? x->cur.data : NULL;
+    cur.base = x->cur_base;
+    cur.len = cur_len (x);
+    cur.first = x->cur_first;
+    return run_find (&cur, addr, index);
+  }
 }
 
 /* A directory of about len/DIR_PER buckets of equal address span: a
