@@ -120,6 +120,13 @@ check_row (TmHeapDiffView *view, guint row, TmClassTree *before, TmClassTree *af
     g_assert_true (delta[0] == '+');
 }
 
+static gboolean
+compare_button_shown (gpointer row)
+{
+  GtkWidget *b = tm_gui_test_find_button (GTK_WIDGET (row), "Compare Heaps");
+  return b != NULL && gtk_widget_is_visible (b);
+}
+
 static void
 test_compare (void)
 {
@@ -161,7 +168,8 @@ test_compare (void)
 
   /* the next steps show on the selected window only: the list stays short */
   tm_session_select_window (session, 0);
-  tm_gui_test_spin (300);
+  /* the row shows them when the selection reaches it: wait for that, not a fixed time */
+  tm_gui_test_spin_until (compare_button_shown, leak_row, 10000);
   g_assert_true (gtk_widget_is_visible (tm_gui_test_find_button (GTK_WIDGET (leak_row), "Compare Heaps")));
   {
     GtkListBoxRow *other = gtk_list_box_get_row_at_index (tm_app_window_get_windows_list (win), 1);
