@@ -143,6 +143,23 @@ tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTime *t)
   return (t->has_wall || t->has_uptime) && q < end && *q == '[';
 }
 
+/* A comma between two digits at c (not before s): the decimal comma of
+ * locales that log "6616,888: " and "0,0500000 secs". */
+static gboolean
+decimal_comma (const char *s, const char *c)
+{
+  return *c == ',' && c > s && g_ascii_isdigit (c[-1]) && g_ascii_isdigit (c[1]);
+}
+
+/* Where the decimal number that ends at q starts (not before s). */
+static const char *
+number_start (const char *s, const char *q)
+{
+  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.' || decimal_comma (s, q - 1)))
+    q--;
+  return q;
+}
+
 /* "1.578: [CMS-concurrent-abortable-preclean: 0.002/0.190 secs]" or
  * "[GC concurrent-mark-end, 0.0099227 secs]", which ended at t_ns
  * (GC id gc_id, -1 if none): */
@@ -158,10 +175,7 @@ concurrent_record (TmGclogParser *p, const char *s, const char *end, guint64 t_n
   if (secs == NULL)
     return;
   /* the number before " secs"; CMS writes cpu/wall, take wall */
-  q = secs;
-  while (q > s && (g_ascii_isdigit (q[-1]) || q[-1] == '.' ||
-                   (q[-1] == ',' && q - 1 > s && g_ascii_isdigit (q[-2]) && g_ascii_isdigit (q[0]))))
-    q--;
+  q = number_start (s, secs);
   if (!tm_gclog_parse_decimal (&q, secs, 9, &ns))
     return;
   if (tm_gclog_find (s, end, "concurrent-reset:") != NULL || tm_gclog_find (s, end, "concurrent-cleanup-end") != NULL)
@@ -234,10 +248,10 @@ bracket_depth (const char *s, gsize len)
 /* The record so far grows line by line: its bracket depth is counted
  * on what is added, so a long record costs linear time, not quadratic. */
 static void
-rec_append (TmGclogParser *p, const char *s, gsize len)
+text_append (GString *out, int *depth, const char *s, gsize len)
 {
-  g_string_append_len (p->rec, s, len);
-  p->rec_depth += bracket_depth (s, len);
+  g_string_append_len (out, s, len);
+  *depth += bracket_depth (s, len);
 }
 
 static void
@@ -247,10 +261,11 @@ rec_clear (TmGclogParser *p)
   p->rec_depth = 0;
 }
 
-/* Appends [s, end) to p->rec without the concurrent records and class
- * unloading messages printed into the middle of another record. */
+/* Appends [s, end) to out (depth: its bracket depth) without the
+ * concurrent records and class unloading messages printed into the middle
+ * of another record or line. */
 static void
-append_clean (TmGclogParser *p, const char *s, const char *end)
+append_clean_to (TmGclogParser *p, GString *out, int *depth, const char *s, const char *end)
 {
   /* the first three are records of their own, with a time stamp */
   static const char *const intruders[] = { "[CMS-concurrent", "[ASCMS-concurrent", "[GC concurrent",
@@ -273,7 +288,7 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
             }
       if (best == NULL)
         {
-          rec_append (p, s, end - s);
+          text_append (out, depth, s, end - s);
           return;
         }
       {
@@ -281,9 +296,7 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
         if (which <= 3)
           {
             /* its own time stamp before it, and "[Times: ...]" after it */
-            /* "6616,888: " in locales with a decimal comma */
-            while (from > s && (stamp_char (from[-1]) || (from[-1] == ',' && from - 1 > s &&
-                                                          g_ascii_isdigit (from[-2]) && g_ascii_isdigit (from[0]))))
+            while (from > s && (stamp_char (from[-1]) || decimal_comma (s, from - 1)))
               from--;
             while (from < best && from[0] == ' ')
               from++;
@@ -302,10 +315,16 @@ append_clean (TmGclogParser *p, const char *s, const char *end)
             }
           }
         /* "[Tenured[Unloading class xyz]\n: 1614K->...": only the message goes */
-        rec_append (p, s, from - s);
+        text_append (out, depth, s, from - s);
         s = to;
       }
     }
+}
+
+static void
+append_clean (TmGclogParser *p, const char *s, const char *end)
+{
+  append_clean_to (p, p->rec, &p->rec_depth, s, end);
 }
 
 static gboolean
@@ -400,11 +419,7 @@ record_pause (const char *t, const char *end, guint64 *ns)
     secs = f++;
   if (secs == NULL)
     return FALSE;
-  q = secs;
-  while (q > t && (g_ascii_isdigit (q[-1]) || q[-1] == '.' || q[-1] == ','))
-    q--;
-  if (q < secs && *q == ',')
-    q++;
+  q = number_start (t, secs);
   return tm_gclog_parse_decimal (&q, secs, 9, ns);
 }
 
@@ -871,8 +886,6 @@ g1_detail_text (TmGclogParser *p, const char *q, const char *end)
 static void
 g1_detail_line (TmGclogParser *p, const char *line, const char *end)
 {
-  GString *rec = p->rec;
-  int rec_depth = p->rec_depth;
   const char *second;
 
   if (p->detail->len == 0)
@@ -885,12 +898,7 @@ g1_detail_line (TmGclogParser *p, const char *line, const char *end)
           return;
         }
     }
-  p->rec = p->detail;
-  p->rec_depth = p->detail_depth;
-  append_clean (p, line, end);
-  p->detail_depth = p->rec_depth;
-  p->rec = rec;
-  p->rec_depth = rec_depth;
+  append_clean_to (p, p->detail, &p->detail_depth, line, end);
   if (p->detail_depth > 0 && p->detail->len < 4096)
     return;
   if (p->detail_depth == 0)
