@@ -245,24 +245,6 @@ add_dump (Import *im, const char *path, const char *prefix, HprofResult *r, guin
   return TRUE;
 }
 
-/* Dumps have no site or thread per object: those arrays hold zeros only.
- * Fresh zeroed memory from calloc is the kernel's zero page until
- * written, so the copy costs no resident memory (8 of the model's 20
- * bytes per object), where the builder's arrays were written. */
-static void
-zero_pages_if_zero (guint32 **array, guint64 n)
-{
-  const guint32 *a = *array;
-  guint32 any = 0;
-
-  for (guint64 i = 0; i < n; i++)
-    any |= a[i];
-  if (any != 0 || n < 65536)
-    return;
-  g_free (*array);
-  *array = g_new0 (guint32, n);
-}
-
 TmTrace *
 tm_hprof_import_many (const char * const *paths,
                       guint               n_paths,
@@ -405,15 +387,7 @@ tm_hprof_import_many (const char * const *paths,
   tm_trace_builder_end (b, im.base, 0, n_paths, last_ns);
   if (progress)
     progress (1.0, progress_data);
-  {
-    TmTrace *t = tm_trace_builder_finish (b);
-    if (t != NULL)
-      {
-        zero_pages_if_zero (&t->obj_site, t->n_objects);
-        zero_pages_if_zero (&t->obj_thread, t->n_objects);
-      }
-    return t;
-  }
+  return tm_trace_builder_finish (b);
 }
 
 TmTrace *
