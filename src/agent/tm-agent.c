@@ -385,6 +385,7 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
           tm_agent_write_status ();
           pthread_mutex_unlock (&a->writer_lock);
         }
+      tm_agent_idle_gc_maybe (jvmti);
       g_usleep (g_atomic_int_get (&a->graph_gate) != 0 ? 1000 : 10000);
     }
   g_atomic_int_set (&a->agent_done, 1);
@@ -492,7 +493,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     }
   pthread_mutex_unlock (&a->queue_lock);
 
-  tm_agent_perfdata_open ();
+  tm_agent_perfdata_open (jni);
   a->w_whole_heap_seen = tm_agent_perfdata_whole_heap_gcs ();
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED);
@@ -584,12 +585,19 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     tm_trace_writer_meta (a->writer, "dropped_events", dropped);
     tm_trace_writer_meta (a->writer, "late_deaths", late);
     tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+    {
+      g_autofree char *idle = g_strdup_printf ("%d", g_atomic_int_get (&a->idle_gcs));
+      tm_trace_writer_meta (a->writer, "idle_gcs", idle);
+    }
     /* the most threads whose state the agent held at once: ended ones are released */
     {
       g_autofree char *peak = g_strdup_printf ("%d", g_atomic_int_get (&a->threads_registered_peak));
       tm_trace_writer_meta (a->writer, "thread_states_peak", peak);
     }
     tm_agent_containers_write_meta (a->writer);
+    /* how GC pauses were matched with the MXBeans' collections */
+    if (a->w_gc_matching != NULL)
+      tm_trace_writer_meta (a->writer, "gc_matching", a->w_gc_matching);
     /* what the graphs cost the program (it waits while the heap is walked) */
     {
       g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);
