@@ -61,6 +61,15 @@ tm_agent_cpu_ns (void)
   return (gint64) ts.tv_sec * G_GINT64_CONSTANT (1000000000) + ts.tv_nsec;
 }
 
+/* All walks so far plus the next (estimated by the last) within the budget */
+gboolean
+tm_agent_graph_affordable (gint64 now)
+{
+  TmAgent *a = &tm_agent;
+
+  return (double) (a->w_walk_total_ns + a->w_last_graph_cost) <= TM_AGENT_GRAPH_BUDGET * (double) now;
+}
+
 static gboolean
 graph_due (guint n, gint64 now)
 {
@@ -78,7 +87,7 @@ graph_due (guint n, gint64 now)
   /* a whole-heap collection gets one whatever the spacing */
   if (!whole_heap && a->w_graphs_taken > 0 && now - a->w_last_graph_end < TM_AGENT_GRAPH_SPACING)
     return FALSE;
-  if ((double) (a->w_walk_total_ns + a->w_last_graph_cost) > TM_AGENT_GRAPH_BUDGET * (double) now)
+  if (!tm_agent_graph_affordable (now))
     {
       a->w_graphs_skipped++;
       return FALSE;

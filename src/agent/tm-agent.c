@@ -385,6 +385,7 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
           tm_agent_write_status ();
           pthread_mutex_unlock (&a->writer_lock);
         }
+      tm_agent_idle_gc_maybe (jvmti);
       g_usleep (g_atomic_int_get (&a->graph_gate) != 0 ? 1000 : 10000);
     }
   g_atomic_int_set (&a->agent_done, 1);
@@ -584,6 +585,10 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     tm_trace_writer_meta (a->writer, "dropped_events", dropped);
     tm_trace_writer_meta (a->writer, "late_deaths", late);
     tm_trace_writer_meta (a->writer, "graphs_skipped", skipped);
+    {
+      g_autofree char *idle = g_strdup_printf ("%d", g_atomic_int_get (&a->idle_gcs));
+      tm_trace_writer_meta (a->writer, "idle_gcs", idle);
+    }
     /* the most threads whose state the agent held at once: ended ones are released */
     {
       g_autofree char *peak = g_strdup_printf ("%d", g_atomic_int_get (&a->threads_registered_peak));

@@ -280,6 +280,9 @@ typedef struct {
   gint64    w_walk_cpu_total_ns;      /* the process's CPU time during walks */
   gint64    w_walk_max_ns;
   volatile guint  w_graphs_taken;
+  /* the agent thread's own collections (tm-agent-idle.c) */
+  gint64    idle_last_forced;
+  volatile gint idle_gcs;
   guint8   *w_dead;               /* bitmap over object ids */
   gsize     w_dead_len;
   GHashTable *w_spaces;           /* pool name -> space id */
@@ -350,6 +353,8 @@ void     tm_agent_flags_write (JNIEnv *jni);
 /* Whole-heap collections (tm-agent-perfdata.c): the JVM's own counters. */
 void     tm_agent_perfdata_open (void);
 guint64  tm_agent_perfdata_whole_heap_gcs (void);
+gboolean tm_agent_graph_affordable (gint64 now);
+void     tm_agent_idle_gc_maybe (jvmtiEnv *jvmti);
 
 /* Graphs (tm-agent-graph.c) */
 TmAgentGraph *tm_agent_graph_take  (jvmtiEnv *jvmti, guint64 last_id);

@@ -837,6 +837,43 @@ test_graph_count (void)
   remove_tree (dir);
 }
 
+/* A program that barely collects on its own (a large heap, 1 KiB kept
+ * every 10 ms and no garbage) still gets a graph at least every ~1.5 s over 12 s:
+ * the agent forces the GCs (META idle_gcs), and the graphs show the leak. */
+static void
+test_graph_count_quiet (void)
+{
+  const char *args[] = { "-XX:+UseG1GC", "-Xms256m", "-Xmx256m", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run (dir, "quiet.tmtrace", NULL, args, "QuietLeak", "12", 0, NULL);
+  guint graphs = 0;
+  guint64 first = 0, last = 0;
+
+  assert_clean (t);
+  for (guint n = 1; n <= tm_trace_n_gcs (t); n++)
+    {
+      const TmGc *gc = tm_trace_gc (t, n);
+      g_assert_false (gc->graph_failed);
+      if (!gc->has_graph || gc->graph_context == TM_GRAPH_POST_MORTEM)
+        continue;
+      graphs++;
+      if (first == 0)
+        first = gc->reachable_bytes;
+      /* what is kept stays kept */
+      g_assert_cmpuint (gc->reachable_bytes, >=, last);
+      last = gc->reachable_bytes;
+    }
+  g_test_message ("%u graphs in %u GCs (%" G_GUINT64_FORMAT " forced), %.1f s; reachable %" G_GUINT64_FORMAT
+                  " -> %" G_GUINT64_FORMAT, graphs, tm_trace_n_gcs (t), meta_u64 (t, "idle_gcs"),
+                  t->duration_ns / 1e9, first, last);
+  g_assert_cmpuint (meta_u64 (t, "idle_gcs"), >=, 5);
+  g_assert_cmpuint (graphs, >=, 8);
+  /* about 1200 arrays of 1040 bytes kept in 12 s; at least half of that
+   * between the first graph and the last one taken while it ran */
+  g_assert_cmpuint (last - first, >=, 500u * 1040);
+  remove_tree (dir);
+}
+
 /* The JVM's GC flags in META, as the JVM reports them (set, ergonomic or
  * default), and the advice's tenuring threshold taken from them. */
 static void
@@ -1030,6 +1067,7 @@ main (int argc, char **argv)
     g_test_add_data_func ("/agent/oom-threads", &threads, test_oom_kind);
   }
   g_test_add_func ("/agent/graph-count", test_graph_count);
+  g_test_add_func ("/agent/quiet-graphs", test_graph_count_quiet);
   g_test_add_func ("/agent/jvm-flags", test_jvm_flags);
   g_test_add_func ("/agent/short-threads", test_short_threads);
   g_test_add_func ("/agent/options", test_options);
