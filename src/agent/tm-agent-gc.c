@@ -32,6 +32,7 @@ tm_agent_on_gc_start (jvmtiEnv *jvmti)
 
   g->start_ns = tm_agent_now_ns ();
   g->end_ns = 0;
+  tm_agent_perfdata_read (g->inv_start);
   /* Counted before the id is read: a writer that does not count this GC
    * yet read its watermark before the id, so the marker goes after it. */
   __atomic_store_n (&g->last_id, G_MAXUINT64, __ATOMIC_RELEASE);
@@ -102,17 +103,20 @@ tm_agent_on_gc_finish (jvmtiEnv *jvmti)
   gint n = g_atomic_int_get (&a->gc_started);
   gint64 now = tm_agent_now_ns ();
   gboolean due = graph_due ((guint) n, now);
+  TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
 
-  a->gcs[n % TM_AGENT_GC_RING].end_ns = now;
+  g->end_ns = now;
+  tm_agent_perfdata_read (g->inv_end);
+  tm_agent_perfdata_cause (g->cause, sizeof g->cause);
   /* a thread that ran out of heap waits for this GC's graph */
   if (g_atomic_int_compare_and_exchange (&a->oom_graph_pending, 1, 0))
     {
-      a->gcs[n % TM_AGENT_GC_RING].at_oom = TRUE;
+      g->at_oom = TRUE;
       due = TRUE;
     }
   if (due)
     {
-      a->gcs[n % TM_AGENT_GC_RING].want_graph = TRUE;
+      g->want_graph = TRUE;
       g_atomic_int_set (&a->graph_gate, n);
     }
   g_atomic_int_set (&a->gc_finished, n);
@@ -130,6 +134,12 @@ note_free (gpointer p)
   g_free (n->after);
   g_free (n->committed);
   g_free (n);
+}
+
+static char *
+note_key (const char *bean, guint64 id)
+{
+  return g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, bean, id);
 }
 
 static char *
@@ -190,7 +200,7 @@ native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jlong start_m
   n->committed = jlongs_dup (jni, committed, count);
 
   pthread_mutex_lock (&a->note_lock);
-  g_hash_table_replace (a->notes, g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, n->collector, n->bean_id), n);
+  g_hash_table_replace (a->notes, note_key (n->collector, n->bean_id), n);
   pthread_mutex_unlock (&a->note_lock);
 }
 
@@ -361,6 +371,100 @@ tm_agent_gc_install (jvmtiEnv *jvmti, JNIEnv *jni, char **error)
   return TRUE;
 }
 
+/* The bean of a perf collector, by the name HotSpot gives the collector:
+ * young and full collection pauses (Serial, Parallel, G1) belong to the
+ * young and the old generation's bean, concurrent-cycle pauses (G1's
+ * Remark and Cleanup, ZGC's pauses) to a bean of pauses or to none (G1
+ * on JDK 17).  -2: not known (Shenandoah), or ambiguous. */
+static gint
+perf_bean (const char *name)
+{
+  TmAgent *a = &tm_agent;
+  gboolean young = g_str_has_suffix (name, " young collection pauses");
+  gboolean full = g_str_has_suffix (name, " full collection pauses");
+  gboolean conc = g_str_has_suffix (name, " concurrent cycle pauses");
+  gint found = -1;
+  guint hits = 0;
+
+  if (!young && !full && !conc)
+    return -2;
+  for (guint b = 0; b < a->w_n_beans; b++)
+    {
+      const char *bean = a->w_beans[b];
+      gboolean old = strstr (bean, "Old") != NULL || strstr (bean, "MarkSweep") != NULL;
+      gboolean pauses = strstr (bean, "Pauses") != NULL || strstr (bean, "Concurrent") != NULL;
+      gboolean cycles = strstr (bean, "Cycles") != NULL;
+
+      if ((full && old) || (conc && pauses) || (young && !old && !pauses && !cycles))
+        {
+          found = (gint) b;
+          hits++;
+        }
+    }
+  return hits > 1 || (hits == 0 && !conc) ? -2 : found;
+}
+
+/* Outside a GC a collector's perf count equals its bean's collection
+ * count (HotSpot counts both for the same collections); a GC in
+ * progress or in between the reads is waited out. */
+static gboolean
+perf_counts_agree (JNIEnv *jni, const gint *beans, guint n)
+{
+  TmAgent *a = &tm_agent;
+
+  for (guint attempt = 0; attempt < 20; attempt++)
+    {
+      guint64 p1[TM_AGENT_COLLECTORS], p2[TM_AGENT_COLLECTORS];
+      g_autofree guint64 *counts = NULL;
+      gboolean agree = TRUE;
+
+      tm_agent_perfdata_read (p1);
+      counts = call_longs (jni, a->helper_counts, a->w_n_beans);
+      tm_agent_perfdata_read (p2);
+      for (guint i = 0; i < n; i++)
+        agree &= p1[i] == p2[i] && (beans[i] < 0 || counts[beans[i]] == p1[i]);
+      if (agree)
+        return TRUE;
+      g_usleep (2000);
+    }
+  return FALSE;
+}
+
+/* Decides how pauses are matched with collections: by the perf counters
+ * when every collector is known and its counts agree with its bean's. */
+static void
+map_perf_collectors (JNIEnv *jni)
+{
+  TmAgent *a = &tm_agent;
+  guint n = tm_agent_perfdata_collectors ();
+  g_autofree gint *beans = g_new0 (gint, MAX (n, 1));
+  guint64 used = 0;   /* bit per bean */
+
+  if (n == 0)
+    {
+      a->w_gc_matching = "collection counts (no perf data, -XX:-UsePerfData)";
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      beans[i] = perf_bean (tm_agent_perfdata_collector_name (i));
+      if (beans[i] == -2 || (beans[i] >= 0 && (used & (G_GUINT64_CONSTANT (1) << beans[i]))))
+        {
+          a->w_gc_matching = "collection counts (collectors without known counters)";
+          return;
+        }
+      if (beans[i] >= 0)
+        used |= G_GUINT64_CONSTANT (1) << beans[i];
+    }
+  if (!perf_counts_agree (jni, beans, n))
+    {
+      a->w_gc_matching = "collection counts (perf counters disagree with the MXBeans)";
+      return;
+    }
+  a->w_perf_beans = g_steal_pointer (&beans);
+  a->w_gc_matching = "perf counters";
+}
+
 /* The collections so far (the VMInit forced GC) are not in the trace. */
 void
 tm_agent_gc_reset_counts (JNIEnv *jni)
@@ -371,6 +475,9 @@ tm_agent_gc_reset_counts (JNIEnv *jni)
     return;
   g_free (a->w_bean_counts);
   a->w_bean_counts = call_longs (jni, a->helper_counts, a->w_n_beans);
+  g_free (a->w_bean_written);
+  a->w_bean_written = g_memdup2 (a->w_bean_counts, sizeof (guint64) * MAX (a->w_n_beans, 1));
+  map_perf_collectors (jni);
 }
 
 /* ZGC and Shenandoah have a bean for their pauses (one per JVMTI pair)
@@ -421,7 +528,7 @@ order_collections (GArray *colls)
     {
       guint64 bean = g_array_index (colls, guint64, 2 * k);
       guint64 id = g_array_index (colls, guint64, 2 * k + 1);
-      g_autofree char *key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, a->w_beans[bean], id);
+      g_autofree char *key = note_key (a->w_beans[bean], id);
       TmAgentGcNote *n = g_hash_table_lookup (a->notes, key);
       keys[3 * k] = n ? n->start_ms : G_MAXUINT64;
       keys[3 * k + 1] = bean;
@@ -447,21 +554,60 @@ order_collections (GArray *colls)
   return TRUE;
 }
 
-/* Decides, for every GC finished up to `upto`, which collector ran (from
- * the MXBeans' collection counts). */
-void
-tm_agent_gc_match (JNIEnv *jni, guint upto)
+/* Pairs by the perf counters read in the GC callbacks: the collections
+ * a pause held are exactly those its counts went up by, young before
+ * full (the order HotSpot runs them in). */
+static void
+match_by_counters (guint first, guint upto)
+{
+  TmAgent *a = &tm_agent;
+  guint n_collectors = tm_agent_perfdata_collectors ();
+
+  for (guint n = first; n <= upto; n++)
+    {
+      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+      gint first_bean = -1, last_bean = -1;
+      guint64 first_id = 0, last_id = 0, total = 0;
+
+      for (guint i = 0; i < n_collectors; i++)
+        {
+          gint b = a->w_perf_beans[i];
+          if (b < 0 || g->inv_end[i] <= g->inv_start[i])
+            continue;
+          if (first_bean < 0)
+            {
+              first_bean = b;
+              first_id = g->inv_start[i] + 1;
+            }
+          last_bean = b;
+          last_id = g->inv_end[i];
+          total += g->inv_end[i] - g->inv_start[i];
+        }
+      if (last_bean >= 0)
+        {
+          g->bean = g_strdup (a->w_beans[last_bean]);
+          g->bean_id = last_id;
+        }
+      if (total > 1)
+        {
+          g->first_bean = g_strdup (a->w_beans[first_bean]);
+          g->first_bean_id = first_id;
+        }
+    }
+}
+
+/* Pairs by the MXBeans' collection counts alone (no perf counters): one
+ * collection per pause, so a young collection that turns into a full one
+ * in the same pause shifts the later pauses' collections. */
+static gboolean
+match_by_bean_counts (JNIEnv *jni, guint first, guint upto)
 {
   TmAgent *a = &tm_agent;
   g_autoptr(GArray) colls = NULL;   /* pairs: bean index, id */
-  guint first = a->w_gcs_matched + 1;
-  guint pairs;
+  guint pairs = upto - first + 1;
   guint64 *counts;
   guint assign_from;
 
-  if (upto < first)
-    return;
-  pairs = upto - first + 1;
   counts = call_longs (jni, a->helper_counts, a->w_n_beans);
   colls = g_array_new (FALSE, FALSE, sizeof (guint64) * 2);
   for (guint b = 0; b < a->w_n_beans; b++)
@@ -476,16 +622,13 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
   g_free (counts);
 
   if (!order_collections (colls))
-    return;   /* notifications to order them by are on their way */
+    return FALSE;   /* notifications to order them by are on their way */
   /* Usually one pair and one collection.  Pairs without a collection are
    * pauses of a concurrent cycle (G1 Remark/Cleanup, ZGC pauses). */
   assign_from = colls->len >= pairs ? 0 : pairs - colls->len;
   for (guint k = 0; k < pairs; k++)
     {
-      guint n = first + k;
-      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
-      g_clear_pointer (&g->bean, g_free);
-      g->bean_id = 0;
+      TmAgentGc *g = &a->gcs[(first + k) % TM_AGENT_GC_RING];
       if (k >= assign_from && k - assign_from < colls->len)
         {
           guint64 *e = &g_array_index (colls, guint64, 2 * (k - assign_from));
@@ -493,24 +636,49 @@ tm_agent_gc_match (JNIEnv *jni, guint upto)
           g->bean_id = e[1];
           a->w_bean_counts[e[0]] = e[1];
         }
-      g->matched = TRUE;
-      g->matched_at = tm_agent_now_ns ();
+    }
+  return TRUE;
+}
+
+/* Decides, for every GC finished up to `upto`, which collections it held. */
+void
+tm_agent_gc_match (JNIEnv *jni, guint upto)
+{
+  TmAgent *a = &tm_agent;
+  guint first = a->w_gcs_matched + 1;
+
+  if (upto < first)
+    return;
+  for (guint n = first; n <= upto; n++)
+    {
+      TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
+      g_clear_pointer (&g->bean, g_free);
+      g_clear_pointer (&g->first_bean, g_free);
+      g->bean_id = g->first_bean_id = 0;
+    }
+  if (a->w_perf_beans != NULL)
+    match_by_counters (first, upto);
+  else if (!match_by_bean_counts (jni, first, upto))
+    return;
+  for (guint n = first; n <= upto; n++)
+    {
+      a->gcs[n % TM_AGENT_GC_RING].matched = TRUE;
+      a->gcs[n % TM_AGENT_GC_RING].matched_at = tm_agent_now_ns ();
     }
   a->w_gcs_matched = upto;
-
 }
 
 static TmAgentGcNote *
-note_take (const TmAgentGc *g)
+note_take (const char *bean, guint64 id)
 {
   TmAgent *a = &tm_agent;
   g_autofree char *key = NULL;
   TmAgentGcNote *n = NULL;
   gpointer k = NULL;
 
-  if (g->bean == NULL)
+  if (bean == NULL)
     return NULL;
-  key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, g->bean, g->bean_id);
+  key = note_key (bean, id);
   pthread_mutex_lock (&a->note_lock);
   if (g_hash_table_steal_extended (a->notes, key, &k, (gpointer *) &n))
     g_free (k);
@@ -519,16 +687,51 @@ note_take (const TmAgentGc *g)
 }
 
 static gboolean
-note_present (const TmAgentGc *g)
+note_present (const char *bean, guint64 id)
 {
   TmAgent *a = &tm_agent;
-  g_autofree char *key = g_strdup_printf ("%s\n%" G_GUINT64_FORMAT, g->bean, g->bean_id);
+  g_autofree char *key = NULL;
   gboolean r;
 
+  if (bean == NULL)
+    return TRUE;
+  key = note_key (bean, id);
   pthread_mutex_lock (&a->note_lock);
   r = g_hash_table_contains (a->notes, key);
   pthread_mutex_unlock (&a->note_lock);
   return r;
+}
+
+/* Notes no pause will take: of a collection written already (in the
+ * middle of a pause, or late), or of a bean pauses are not matched to
+ * (ZGC's cycles). */
+static gboolean
+note_stale (gpointer key, gpointer value, gpointer user_data)
+{
+  TmAgent *a = &tm_agent;
+  const TmAgentGcNote *n = value;
+
+  for (guint b = 0; b < a->w_n_beans; b++)
+    if (strcmp (a->w_beans[b], n->collector) == 0)
+      {
+        gboolean matched = FALSE;
+        if (a->w_perf_beans == NULL)
+          matched = !bean_ignored (b);
+        for (guint i = 0; a->w_perf_beans != NULL && i < tm_agent_perfdata_collectors (); i++)
+          matched |= a->w_perf_beans[i] == (gint) b;
+        return !matched || n->bean_id <= a->w_bean_written[b];
+      }
+  return TRUE;
+}
+
+static void
+note_written (const char *bean, guint64 id)
+{
+  TmAgent *a = &tm_agent;
+
+  for (guint b = 0; bean != NULL && b < a->w_n_beans; b++)
+    if (strcmp (a->w_beans[b], bean) == 0)
+      a->w_bean_written[b] = MAX (a->w_bean_written[b], id);
 }
 
 gboolean
@@ -543,7 +746,8 @@ tm_agent_gc_ready (guint n, gboolean final)
     return FALSE;
   if (g->bean == NULL)
     return TRUE;
-  return note_present (g) || tm_agent_now_ns () - g->matched_at > note_wait_ns ();
+  return (note_present (g->bean, g->bean_id) && note_present (g->first_bean, g->first_bean_id))
+         || tm_agent_now_ns () - g->matched_at > note_wait_ns ();
 }
 
 static guint
@@ -569,11 +773,13 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
 {
   TmAgent *a = &tm_agent;
   TmAgentGc *g = &a->gcs[n % TM_AGENT_GC_RING];
-  TmAgentGcNote *note = note_take (g);
+  TmAgentGcNote *note = note_take (g->bean, g->bean_id);
+  TmAgentGcNote *first = note_take (g->first_bean, g->first_bean_id);
   g_autofree char *collector = NULL;
   g_autoptr(GArray) usage = g_array_new (FALSE, FALSE, sizeof (TmSpaceUsageRecord));
   gint64 start = g->start_ns, end = g->end_ns;
   guint64 used_sum = 0;
+  const char *cause;
 
   if (end < start)
     end = start;
@@ -586,6 +792,10 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
       for (guint i = 0; i < note->n; i++)
         {
           TmSpaceUsageRecord r = { space_id (note->pools[i]), note->before[i], note->after[i], note->committed[i] };
+          /* a pause of several collections: before the first one */
+          for (guint k = 0; first != NULL && k < first->n; k++)
+            if (strcmp (first->pools[k], note->pools[i]) == 0)
+              r.used_before = first->before[k];
           g_array_append_val (usage, r);
         }
     }
@@ -601,9 +811,13 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
       g_free (u);
     }
 
-  tm_trace_writer_gc_start (a->writer, n, (guint64) start, kind_for (g->bean, note), collector,
-                            note ? note->cause
-                            : (g->bean != NULL || a->helper == NULL) ? "unknown" : "concurrent cycle pause");
+  if (note != NULL)
+    cause = note->cause;
+  else if (g->cause[0] != '\0' && strcmp (g->cause, "No GC") != 0)
+    cause = g->cause;   /* what HotSpot's counters said */
+  else
+    cause = (g->bean != NULL || a->helper == NULL) ? "unknown" : "concurrent cycle pause";
+  tm_trace_writer_gc_start (a->writer, n, (guint64) start, kind_for (g->bean, note), collector, cause);
   tm_trace_writer_gc_end (a->writer, n, (guint64) end, (guint64) (end - start), usage->len,
                           (const TmSpaceUsageRecord *) (void *) usage->data);
   if (g->graph != NULL)
@@ -617,7 +831,18 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
     }
   if (note != NULL)
     note_free (note);
+  if (first != NULL)
+    note_free (first);
+  note_written (g->first_bean, g->first_bean_id);
+  note_written (g->bean, g->bean_id);
+  if (a->notes != NULL)
+    {
+      pthread_mutex_lock (&a->note_lock);
+      g_hash_table_foreach_remove (a->notes, note_stale, NULL);
+      pthread_mutex_unlock (&a->note_lock);
+    }
   g_clear_pointer (&g->bean, g_free);
+  g_clear_pointer (&g->first_bean, g_free);
   g->matched = FALSE;
   g->want_graph = FALSE;
   g->final = FALSE;

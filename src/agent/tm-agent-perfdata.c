@@ -1,94 +1,186 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
- * Whole-heap collections, told apart where the GC finish callback runs
- * (at a safepoint, where neither JVMTI nor JNI may be called): HotSpot
- * keeps its collectors' counters in a shared memory file, the one jstat
- * reads (/tmp/hsperfdata_USER/PID).  Collector 0 is the young one;
- * every other one (Serial's and Parallel's full collections, G1's full
- * collections and concurrent-cycle pauses) works on the whole heap.
- * Without the file (-XX:-UsePerfData, -XX:+PerfDisableSharedMem) every
- * GC counts as young. */
+ * HotSpot's own GC counters (the perf data jstat reads), read where the
+ * GC callbacks run: at a safepoint, where neither JVMTI nor JNI may be
+ * called.  Each collector of the heap has an invocation count
+ * (sun.gc.collector.N.invocations) that HotSpot bumps as the collection
+ * starts, together with its MXBean's collection count; a pause's counts
+ * at the GC start and finish callbacks tell exactly which collections it
+ * held, which the MXBeans alone cannot (a young collection that turns
+ * into a full one in the same pause is one JVMTI start/finish pair but a
+ * collection on each of two MXBeans).
+ *
+ * The memory is the JVM's own: jdk.internal.perf.Perf.attach (0, "r")
+ * maps it as a direct buffer, whether or not it is shared as
+ * /tmp/hsperfdata_USER/PID (JNI does not check module exports).  Without
+ * it (-XX:-UsePerfData) tm_agent_perfdata_collectors () is 0. */
 #include "tm-agent.h"
 
-#include <fcntl.h>
-#include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#define TM_PERFDATA_MAGIC   0xcafec0c0u
-#define TM_PERFDATA_MAX_GCS 8
+#define TM_PERFDATA_MAGIC 0xcafec0c0u
 
-static const guint8 *perf_map;
+static const guint8 *perf_mem;
 static gsize perf_len;
-static const volatile gint64 *whole_heap_counters[TM_PERFDATA_MAX_GCS];
+static jobject perf_buffer;   /* global ref: keeps the mapping */
+static const volatile gint64 *counters[TM_AGENT_COLLECTORS];
+static char *names[TM_AGENT_COLLECTORS];
+static guint numbers[TM_AGENT_COLLECTORS];   /* N of sun.gc.collector.N */
 static guint n_counters;
+static const volatile char *cause_text;   /* sun.gc.cause */
+static guint32 cause_len;
 
 static guint32
-read_u32 (const guint8 *p, gboolean little)
+read_u32 (const guint8 *p)
 {
   guint32 v;
   memcpy (&v, p, 4);
-  return little ? GUINT32_FROM_LE (v) : GUINT32_FROM_BE (v);
+  return v;
 }
 
-/* Finds sun.gc.collector.N.invocations for N >= 1 (longs, in the JVM's
- * byte order, which is this machine's). */
-void
-tm_agent_perfdata_open (void)
+static gboolean
+clear_exception (JNIEnv *jni)
 {
-  g_autofree char *path = g_strdup_printf ("/tmp/hsperfdata_%s/%d", g_get_user_name (), (int) getpid ());
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  struct stat st;
-  gboolean little;
-  guint32 entry, n_entries;
+  if (!(*jni)->ExceptionCheck (jni))
+    return FALSE;
+  (*jni)->ExceptionClear (jni);
+  return TRUE;
+}
 
-  if (fd < 0)
+static const guint8 *
+attach (JNIEnv *jni, gsize *len)
+{
+  jclass perf_class = (*jni)->FindClass (jni, "jdk/internal/perf/Perf");
+  jmethodID get_perf, attach_m;
+  jobject perf, buffer;
+  jstring mode;
+  void *addr;
+  jlong cap;
+
+  if (clear_exception (jni) || perf_class == NULL)
+    return NULL;
+  get_perf = (*jni)->GetStaticMethodID (jni, perf_class, "getPerf", "()Ljdk/internal/perf/Perf;");
+  attach_m = (*jni)->GetMethodID (jni, perf_class, "attach", "(ILjava/lang/String;)Ljava/nio/ByteBuffer;");
+  if (clear_exception (jni) || get_perf == NULL || attach_m == NULL)
+    return NULL;
+  perf = (*jni)->CallStaticObjectMethod (jni, perf_class, get_perf);
+  if (clear_exception (jni) || perf == NULL)
+    return NULL;
+  mode = (*jni)->NewStringUTF (jni, "r");
+  buffer = mode ? (*jni)->CallObjectMethod (jni, perf, attach_m, (jint) 0, mode) : NULL;
+  if (clear_exception (jni) || buffer == NULL)
+    return NULL;
+  addr = (*jni)->GetDirectBufferAddress (jni, buffer);
+  cap = (*jni)->GetDirectBufferCapacity (jni, buffer);
+  if (addr == NULL || cap < 32)
+    return NULL;
+  perf_buffer = (*jni)->NewGlobalRef (jni, buffer);
+  *len = (gsize) cap;
+  return addr;
+}
+
+/* Finds the collectors' counters and names and sun.gc.cause in the
+ * entry table (the JVM's byte order, which is this machine's). */
+void
+tm_agent_perfdata_open (JNIEnv *jni)
+{
+  const guint8 *m = attach (jni, &perf_len);
+  guint32 entry, n_entries;
+  const volatile gint64 *found[TM_AGENT_COLLECTORS] = { NULL };
+  char *found_names[TM_AGENT_COLLECTORS] = { NULL };
+
+  if (m == NULL || read_u32 (m) != GUINT32_TO_BE (TM_PERFDATA_MAGIC)
+      || (m[4] == 1) != (G_BYTE_ORDER == G_LITTLE_ENDIAN))
     return;
-  if (fstat (fd, &st) != 0 || st.st_size < 32)
-    {
-      close (fd);
-      return;
-    }
-  perf_len = (gsize) st.st_size;
-  perf_map = mmap (NULL, perf_len, PROT_READ, MAP_SHARED, fd, 0);
-  close (fd);
-  if (perf_map == MAP_FAILED)
-    {
-      perf_map = NULL;
-      return;
-    }
-  little = perf_map[4] == 1;
-  if (read_u32 (perf_map, FALSE) != TM_PERFDATA_MAGIC || little != (G_BYTE_ORDER == G_LITTLE_ENDIAN))
-    return;
-  entry = read_u32 (perf_map + 24, little);
-  n_entries = read_u32 (perf_map + 28, little);
+  perf_mem = m;
+  entry = read_u32 (m + 24);
+  n_entries = read_u32 (m + 28);
   for (guint32 i = 0; i < n_entries && entry + 20 <= perf_len; i++)
     {
-      guint32 length = read_u32 (perf_map + entry, little);
-      guint32 name = read_u32 (perf_map + entry + 4, little);
-      guint32 data = read_u32 (perf_map + entry + 16, little);
-      const char *text = (const char *) perf_map + entry + name;
-      guint collector;
+      guint32 length = read_u32 (m + entry);
+      guint32 name = read_u32 (m + entry + 4);
+      guint32 vlen = read_u32 (m + entry + 8);
+      guint32 data = read_u32 (m + entry + 16);
+      const char *text = (const char *) m + entry + name;
+      char type = (char) m[entry + 12];
+      guint n;
+      int end = 0;
 
-      if (length < 20 || entry + length > perf_len || name >= length)
+      if (length < 20 || entry + length > perf_len || name >= length || data > length
+          || memchr (text, '\0', length - name) == NULL)
         break;
-      if (perf_map[entry + 12] == 'J' && data + 8 <= length && (entry + data) % 8 == 0
-          && memchr (text, '\0', length - name) != NULL
-          && sscanf (text, "sun.gc.collector.%u.invocations", &collector) == 1
-          && g_str_has_suffix (text, ".invocations") && collector >= 1 && n_counters < TM_PERFDATA_MAX_GCS)
-        whole_heap_counters[n_counters++] = (const volatile gint64 *) (const void *) (perf_map + entry + data);
+      if (type == 'J' && data + 8 <= length && (entry + data) % 8 == 0
+          && sscanf (text, "sun.gc.collector.%u.invocations%n", &n, &end) == 1 && text[end] == '\0'
+          && n < TM_AGENT_COLLECTORS)
+        found[n] = (const volatile gint64 *) (const void *) (m + entry + data);
+      else if (type == 'B' && data + vlen <= length
+               && sscanf (text, "sun.gc.collector.%u.name%n", &n, &end) == 1 && text[end] == '\0'
+               && n < TM_AGENT_COLLECTORS && memchr (m + entry + data, '\0', vlen) != NULL)
+        found_names[n] = g_strdup ((const char *) m + entry + data);
+      else if (type == 'B' && data + vlen <= length && vlen > 0 && strcmp (text, "sun.gc.cause") == 0)
+        {
+          cause_text = (const volatile char *) m + entry + data;
+          cause_len = vlen;
+        }
       entry += length;
+    }
+  /* collectors are numbered from 0 (ZGC has only number 2) */
+  for (guint k = 0; k < TM_AGENT_COLLECTORS; k++)
+    {
+      if (found[k] != NULL)
+        {
+          counters[n_counters] = found[k];
+          numbers[n_counters] = k;
+          names[n_counters++] = found_names[k] ? found_names[k] : g_strdup ("");
+        }
+      else
+        g_free (found_names[k]);
     }
 }
 
-/* Whole-heap collections so far (0 without the counters). */
+guint
+tm_agent_perfdata_collectors (void)
+{
+  return n_counters;
+}
+
+/* "Serial young collection pauses", "G1 concurrent cycle pauses", ... */
+const char *
+tm_agent_perfdata_collector_name (guint i)
+{
+  return names[i];
+}
+
+/* Each collector's invocations so far into inv[0 .. collectors). */
+void
+tm_agent_perfdata_read (guint64 *inv)
+{
+  for (guint i = 0; i < n_counters; i++)
+    inv[i] = (guint64) *counters[i];
+}
+
+/* Whole-heap collections so far: every collector but number 0, the
+ * young one (Serial's and Parallel's full collections, G1's full
+ * collections and concurrent-cycle pauses; 0 without the counters). */
 guint64
 tm_agent_perfdata_whole_heap_gcs (void)
 {
   guint64 sum = 0;
 
   for (guint i = 0; i < n_counters; i++)
-    sum += (guint64) *whole_heap_counters[i];
+    if (numbers[i] > 0)
+      sum += (guint64) *counters[i];
   return sum;
+}
+
+/* The cause of the collection in progress ("" without the counters;
+ * "No GC" outside one).  out holds size bytes. */
+void
+tm_agent_perfdata_cause (char *out, gsize size)
+{
+  gsize k = 0;
+
+  for (; cause_text != NULL && k + 1 < size && k < cause_len && cause_text[k] != '\0'; k++)
+    out[k] = cause_text[k];
+  if (size > 0)
+    out[k] = '\0';
 }

@@ -493,7 +493,7 @@ on_vm_init (jvmtiEnv *jvmti, JNIEnv *jni, jthread thread)
     }
   pthread_mutex_unlock (&a->queue_lock);
 
-  tm_agent_perfdata_open ();
+  tm_agent_perfdata_open (jni);
   a->w_whole_heap_seen = tm_agent_perfdata_whole_heap_gcs ();
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_OBJECT_FREE);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_RESOURCE_EXHAUSTED);
@@ -595,6 +595,9 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
       tm_trace_writer_meta (a->writer, "thread_states_peak", peak);
     }
     tm_agent_containers_write_meta (a->writer);
+    /* how GC pauses were matched with the MXBeans' collections */
+    if (a->w_gc_matching != NULL)
+      tm_trace_writer_meta (a->writer, "gc_matching", a->w_gc_matching);
     /* what the graphs cost the program (it waits while the heap is walked) */
     {
       g_autofree char *walk_max = g_strdup_printf ("%" G_GINT64_FORMAT, a->w_walk_max_ns / 1000000);

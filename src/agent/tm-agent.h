@@ -40,6 +40,8 @@ G_BEGIN_DECLS
 #define TM_AGENT_TEMP_TAG   ((jlong) 1 << 62)
 #define TM_AGENT_MAX_DEPTH  64
 #define TM_AGENT_GC_RING    4096
+/* collectors with perf counters (tm-agent-perfdata.c): G1 has 3 */
+#define TM_AGENT_COLLECTORS 4
 /* events held in memory before allocations are dropped (~40 bytes each) */
 #define TM_AGENT_QUEUE_CAP  (16u * 1024 * 1024)
 
@@ -188,11 +190,21 @@ typedef struct {
   /* the last object id given out when the GC started (G_MAXUINT64 for a
    * moment while the start callback runs) */
   volatile guint64 last_id;
+  /* each collector's invocations at the start and the finish callback
+   * (tm-agent-perfdata.c), and the cause HotSpot gave the pause */
+  guint64  inv_start[TM_AGENT_COLLECTORS];
+  guint64  inv_end[TM_AGENT_COLLECTORS];
+  char     cause[64];
   /* writer side */
   gboolean matched;        /* collector/bean decided */
   gint64   matched_at;
-  char    *bean;           /* GC MXBean name, or NULL for a pause without one */
-  guint64  bean_id;
+  /* the pause's last collection (its kind, cause and usage after), or
+   * NULL for a pause without one */
+  char    *bean;           /* GC MXBean name */
+  guint64  bean_id;        /* GcInfo id */
+  /* the first one, when the pause held several (its usage before) */
+  char    *first_bean;
+  guint64  first_bean_id;
   gboolean want_graph;
   gboolean final;
   gboolean at_oom;         /* the graph is the heap as an OutOfMemoryError was thrown */
@@ -290,6 +302,11 @@ typedef struct {
   guint     w_n_beans;
   char    **w_beans;
   guint64  *w_bean_counts;
+  guint64  *w_bean_written;        /* the last collection written, per bean */
+  /* the bean (index into w_beans, -1 none) of each perf collector; NULL
+   * when pairs are matched by the beans' counts alone */
+  gint     *w_perf_beans;
+  const char *w_gc_matching;       /* how, for META gc_matching */
   char     *w_gc_family;           /* e.g. "G1" */
   jclass    helper;                /* global ref */
   jmethodID helper_counts;
@@ -350,9 +367,14 @@ gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
  * per run; needs writer_lock and the helper class. */
 void     tm_agent_flags_write (JNIEnv *jni);
 
-/* Whole-heap collections (tm-agent-perfdata.c): the JVM's own counters. */
-void     tm_agent_perfdata_open (void);
+/* The JVM's own GC counters (tm-agent-perfdata.c); the reads are safe
+ * at a safepoint. */
+void     tm_agent_perfdata_open (JNIEnv *jni);
+guint    tm_agent_perfdata_collectors (void);
+const char *tm_agent_perfdata_collector_name (guint i);
+void     tm_agent_perfdata_read (guint64 *inv);
 guint64  tm_agent_perfdata_whole_heap_gcs (void);
+void     tm_agent_perfdata_cause (char *out, gsize size);
 gboolean tm_agent_graph_affordable (gint64 now);
 void     tm_agent_idle_gc_maybe (jvmtiEnv *jvmti);
 
