@@ -93,7 +93,7 @@ test_reach (const TmHeapGraph *g, const guint8 *removed)
   while (sp > 0)
     {
       guint32 v = stack[--sp];
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
         {
           guint32 u = g->edges[e];
           if (!seen[u] && !(removed && removed[u]))
@@ -126,7 +126,7 @@ test_root_distances (const TmHeapGraph *g)
   while (head < tail)
     {
       guint32 v = queue[head++];
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
         if (dist[g->edges[e]] == G_MAXUINT32)
           {
             dist[g->edges[e]] = dist[v] + 1;

@@ -123,7 +123,7 @@ brute_force (Fixture *f, const guint32 *members, guint32 count, TmGroupMetrics *
   while (sp > 0)
     {
       guint32 v = stack[--sp];
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
         if (!deep[g->edges[e]])
           {
             deep[g->edges[e]] = 1;
@@ -704,7 +704,7 @@ test_root_path_oracle (void)
               else
                 {
                   gboolean edge = FALSE;
-                  for (guint64 e = g->edge_start[prev]; e < g->edge_start[prev + 1]; e++)
+                  for (guint64 e = tm_heap_graph_edge_begin (g, prev), e_end = tm_heap_graph_edge_end (g, prev); e < e_end; e++)
                     edge |= g->edges[e] == v;
                   g_assert_true (edge);
                 }

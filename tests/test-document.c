@@ -481,7 +481,7 @@ test_path_to_root (void)
           gboolean edge = FALSE;
 
           g_assert_true (tm_heap_graph_node_for_object (g, g_array_index (path, guint32, i), &next));
-          for (guint64 e = g->edge_start[prev]; e < g->edge_start[prev + 1]; e++)
+          for (guint64 e = tm_heap_graph_edge_begin (g, prev), e_end = tm_heap_graph_edge_end (g, prev); e < e_end; e++)
             edge |= g->edges[e] == next;
           g_assert_true (edge);
           prev = next;

@@ -475,7 +475,7 @@ test_random_invariants (void)
               gboolean justified = (kind == TM_DS_MEMBER_HEAD);
 
               if (kind == TM_DS_MEMBER_HEAD || kind == TM_DS_MEMBER_INTERNAL)
-                for (guint64 x = g->edge_start[u]; x < g->edge_start[u + 1]; x++)
+                for (guint64 x = tm_heap_graph_edge_begin (g, u), x_end = tm_heap_graph_edge_end (g, u); x < x_end; x++)
                   if (tm_ds_types_pointee (h->types, t[u], t[g->edges[x]]) != TM_DS_POINTEE_NONE)
                     g_assert_true (is_member[g->edges[x]]);
 
@@ -484,7 +484,7 @@ test_random_invariants (void)
                   guint8 wk = is_member[w];
                   if (wk != 1 + TM_DS_MEMBER_HEAD && wk != 1 + TM_DS_MEMBER_INTERNAL)
                     continue;
-                  for (guint64 x = g->edge_start[w]; x < g->edge_start[w + 1] && !justified; x++)
+                  for (guint64 x = tm_heap_graph_edge_begin (g, w), x_end = tm_heap_graph_edge_end (g, w); x < x_end && !justified; x++)
                     {
                       TmDsPointeeKind pk;
                       if (g->edges[x] != u)

@@ -42,8 +42,48 @@ test_sparse_objects (void)
   g_autofree guint64 *bits = tm_heap_graph_mark (g, &marked);
 
   g_assert_cmpuint (marked, ==, 3);
-  g_assert_cmpuint (g->edges[g->edge_start[1]], ==, 0);
+  g_assert_cmpuint (g->edges[tm_heap_graph_edge_begin (g, 1)], ==, 0);
   g_assert_cmpuint (g->root_node[0], ==, 1);
+}
+
+/* The 64-bit form (graphs of 2^32 edges or more) holds the same edges. */
+static void
+test_widen (void)
+{
+  guint32 objects[] = { 0, 1, 2, 3, 4, 5 };
+  guint32 src[] = { 3, 0, 1, 2, 3, 1 };
+  guint32 dst[] = { 5, 1, 2, 0, 4, 3 };
+  guint32 labels[] = { 7, 1, 2, 3, 4, 0x80000000u | 9 }  /* the last: array element 9 */;
+  g_autoptr(TmHeapGraph) g = tm_heap_graph_new_from_nodes (1, g_memdup2 (objects, sizeof objects), 6, src, dst,
+                                                           labels, 6);
+  guint64 begin[7];
+  guint64 marked;
+  g_autofree char *label = NULL;
+  g_autofree guint64 *bits = NULL;
+
+  g_assert_nonnull (g->edge_start);
+  g_assert_null (g->edge_start_wide);
+  for (guint32 v = 0; v <= 6; v++)
+    begin[v] = g->edge_start[v];
+  g_assert_cmpuint (begin[1], ==, 1);   /* node 0: one edge, to 1 */
+  g_assert_cmpuint (begin[2], ==, 3);   /* node 1: to 2 and to 3 */
+  g_assert_cmpuint (begin[6], ==, 6);
+  g_assert_cmpuint (g->edges[begin[3]], ==, 5);   /* node 3's first: 5, as given */
+  tm_heap_graph_widen (g);
+  g_assert_null (g->edge_start);
+  for (guint32 v = 0; v < 6; v++)
+    {
+      g_assert_cmpuint (tm_heap_graph_edge_begin (g, v), ==, begin[v]);
+      g_assert_cmpuint (tm_heap_graph_edge_end (g, v), ==, begin[v + 1]);
+    }
+  label = tm_heap_graph_edge_label (g, 1, 3);
+  g_assert_cmpstr (label, ==, "[9]");
+  g->root_node = g_new (guint32, 1);
+  g->root_kind = g_new0 (guint8, 1);
+  g->root_node[0] = 0;
+  g->n_roots = 1;
+  bits = tm_heap_graph_mark (g, &marked);
+  g_assert_cmpuint (marked, ==, 6);
 }
 
 int
@@ -52,5 +92,6 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/heap-graph/build-and-mark", test_build_and_mark);
   g_test_add_func ("/heap-graph/sparse-objects", test_sparse_objects);
+  g_test_add_func ("/heap-graph/widen", test_widen);
   return g_test_run ();
 }

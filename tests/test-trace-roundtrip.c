@@ -214,7 +214,7 @@ check_known (gconstpointer data)
     g_assert_cmpuint (marked, ==, 3);
     g_assert_true (tm_heap_graph_node_for_object (g, 0, &n1));
     g_assert_true (tm_heap_graph_node_for_object (g, (guint32) row_of (t, v, 4), &n4));
-    g_assert_cmpuint (g->edges[g->edge_start[n4]], ==, n1);
+    g_assert_cmpuint (g->edges[tm_heap_graph_edge_begin (g, n4)], ==, n1);
 
     g_assert_null (tm_heap_graph_read (t, 2, NULL, &error));
     g_assert_error (error, TM_ERROR, TM_ERROR_NO_GRAPH);

@@ -174,7 +174,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
           sedge = g_renew (guint64, sedge, scap);
         }
       snode[sp] = root;
-      sedge[sp] = graph->edge_start[root];
+      sedge[sp] = tm_heap_graph_edge_begin (graph, root);
       sp++;
 
       while (sp > 0)
@@ -182,7 +182,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
           guint32 v = snode[sp - 1];
           guint32 a = pre[v];
           guint64 e = sedge[sp - 1];
-          guint64 end = graph->edge_start[v + 1];
+          guint64 end = tm_heap_graph_edge_end (graph, v);
           guint32 child = G_MAXUINT32;
 
           while (e < end)
@@ -240,7 +240,7 @@ tm_dominator_tree_new (const TmHeapGraph   *graph,
                   sedge = g_renew (guint64, sedge, scap);
                 }
               snode[sp] = child;
-              sedge[sp] = graph->edge_start[child];
+              sedge[sp] = tm_heap_graph_edge_begin (graph, child);
               sp++;
             }
           else

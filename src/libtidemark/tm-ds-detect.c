@@ -160,7 +160,7 @@ tm_ds_detect (const TmDsTypes  *types,
 
           if (!(types->flags[tu] & TM_DS_FLAG_POINTEES))
             continue;
-          for (guint64 e = g->edge_start[u]; e < g->edge_start[u + 1]; e++)
+          for (guint64 e = tm_heap_graph_edge_begin (g, u), e_end = tm_heap_graph_edge_end (g, u); e < e_end; e++)
             {
               guint32 v = g->edges[e];
               guint32 tv;
@@ -362,7 +362,7 @@ tm_ds_result_deep (TmDsResult *result,
       size.bytes += result->node_size[u];
       if (nodes != NULL)
         g_array_append_val (nodes, u);
-      for (guint64 e = g->edge_start[u]; e < g->edge_start[u + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, u), e_end = tm_heap_graph_edge_end (g, u); e < e_end; e++)
         {
           guint32 v = g->edges[e];
           if (result->stamp[v] != epoch &&

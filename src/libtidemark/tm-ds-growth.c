@@ -94,7 +94,7 @@ closed_subtrees (const TmDsResult *r, const TmDominatorTree *dom)
         continue;
       if (r->type_flags[r->node_type[u]] & TM_DS_FLAG_BARRIER)
         closed[pu] = 2;   /* holds a barrier: marked, cleared below */
-      for (guint64 e = g->edge_start[u]; e < g->edge_start[u + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, u), e_end = tm_heap_graph_edge_end (g, u); e < e_end; e++)
         {
           guint32 pv = dom->position[g->edges[e]];
           lo[pu] = MIN (lo[pu], pv);

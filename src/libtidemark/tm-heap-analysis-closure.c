@@ -155,7 +155,7 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
     {
       guint32 v = stack.items[--stack.len];
 
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
         {
           guint32 u = g->edges[e];
           if (stamp[u] >= base)
@@ -199,7 +199,7 @@ closure_metrics (TmHeapAnalysis *self, const guint32 *items, guint32 n_items,
       while (stack.len > 0)
         {
           guint32 v = stack.items[--stack.len];
-          for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+          for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
             {
               guint32 u = g->edges[e];
               if (stamp[u] == base)

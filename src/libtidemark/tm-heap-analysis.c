@@ -60,7 +60,7 @@ compute_closed (const TmHeapGraph *g, const TmDominatorTree *dom)
       guint32 py = dom->position[y];
       if (py == 0)
         continue;
-      for (guint64 e = g->edge_start[y]; e < g->edge_start[y + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, y), e_end = tm_heap_graph_edge_end (g, y); e < e_end; e++)
         {
           guint32 pz = dom->position[g->edges[e]];
           guint32 lca_depth;
@@ -291,7 +291,7 @@ tm_heap_analysis_ensure_reverse (TmHeapAnalysis *self)
   self->rev_edges = g_new (guint32, MAX (self->rev_start[n + 1], 1));
   /* rev_start[v + 1] serves as v's fill cursor and ends as its end. */
   for (guint32 v = 0; v < n; v++)
-    for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+    for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
       {
         guint32 u = g->edges[e];
         if (u < n)

@@ -28,31 +28,64 @@ tm_trace_live_objects (const TmTrace *trace, guint32 gc_id, guint32 *n)
   return (guint32 *) (gpointer) g_array_free (out, FALSE);
 }
 
-/* Builds the CSR from (src, dst) node pairs by counting sort (stable:
- * a source's edges keep their order, and labels follow their edges). */
+/* Counting sort of (src, dst) node pairs into CSR form, stable (a
+ * source's edges keep their order, labels follow their edges), with the
+ * offsets as their own cursors: counts at v + 1, summed, each edge put
+ * at its source's offset (which moves on to the next source's), then
+ * every offset moved back one place.  No second per-node array. */
+#define DEFINE_CSR_SORT(NAME, T)                                                                   \
+  static void                                                                                      \
+  NAME (T *start, guint32 n_nodes, const guint32 *src, const guint32 *dst, const guint32 *labels,  \
+        guint64 n_edges, guint32 *edges, guint32 *edge_label)                                      \
+  {                                                                                                \
+    for (guint64 e = 0; e < n_edges; e++)                                                          \
+      start[src[e] + 1]++;                                                                         \
+    for (guint32 v = 0; v < n_nodes; v++)                                                          \
+      start[v + 1] += start[v];                                                                    \
+    for (guint64 e = 0; e < n_edges; e++)                                                          \
+      {                                                                                            \
+        T at = start[src[e]]++;                                                                    \
+        edges[at] = dst[e];                                                                        \
+        if (labels != NULL)                                                                        \
+          edge_label[at] = labels[e];                                                              \
+      }                                                                                            \
+    memmove (start + 1, start, sizeof (T) * n_nodes);                                              \
+    start[0] = 0;                                                                                  \
+  }
+
+DEFINE_CSR_SORT (csr_sort32, guint32)
+DEFINE_CSR_SORT (csr_sort64, guint64)
+
 static void
 build_csr_labelled (TmHeapGraph *g, const guint32 *src, const guint32 *dst, const guint32 *labels, guint64 n_edges)
 {
-  g->edge_start = g_new0 (guint64, (gsize) g->n_nodes + 1);
   g->edges = g_new (guint32, MAX (n_edges, 1));
   g->n_edges = n_edges;
   if (labels != NULL)
     g->edge_label = g_new (guint32, MAX (n_edges, 1));
+  if (n_edges <= G_MAXUINT32)
+    {
+      g->edge_start = g_new0 (guint32, (gsize) g->n_nodes + 1);
+      csr_sort32 (g->edge_start, g->n_nodes, src, dst, labels, n_edges, g->edges, g->edge_label);
+    }
+  else
+    {
+      g->edge_start_wide = g_new0 (guint64, (gsize) g->n_nodes + 1);
+      csr_sort64 (g->edge_start_wide, g->n_nodes, src, dst, labels, n_edges, g->edges, g->edge_label);
+    }
+}
 
-  for (guint64 e = 0; e < n_edges; e++)
-    g->edge_start[src[e] + 1]++;
-  for (guint32 v = 0; v < g->n_nodes; v++)
-    g->edge_start[v + 1] += g->edge_start[v];
-  {
-    g_autofree guint64 *fill = g_memdup2 (g->edge_start, sizeof (guint64) * ((gsize) g->n_nodes + 1));
-    for (guint64 e = 0; e < n_edges; e++)
-      {
-        guint64 at = fill[src[e]]++;
-        g->edges[at] = dst[e];
-        if (labels != NULL)
-          g->edge_label[at] = labels[e];
-      }
-  }
+void
+tm_heap_graph_widen (TmHeapGraph *g)
+{
+  g_return_if_fail (g != NULL);
+
+  if (g->edge_start == NULL)
+    return;
+  g->edge_start_wide = g_new (guint64, (gsize) g->n_nodes + 1);
+  for (gsize v = 0; v <= g->n_nodes; v++)
+    g->edge_start_wide[v] = g->edge_start[v];
+  g_clear_pointer (&g->edge_start, g_free);
 }
 
 static void
@@ -86,7 +119,7 @@ tm_heap_graph_edge_label (const TmHeapGraph *g, guint32 src_node, guint32 dst_no
 
   if (g->edge_label == NULL || src_node >= g->n_nodes)
     return NULL;
-  for (guint64 e = g->edge_start[src_node]; e < g->edge_start[src_node + 1]; e++)
+  for (guint64 e = tm_heap_graph_edge_begin (g, src_node), e_end = tm_heap_graph_edge_end (g, src_node); e < e_end; e++)
     if (g->edges[e] == dst_node)
       {
         guint32 l = g->edge_label[e];
@@ -208,7 +241,7 @@ tm_heap_graph_mark (const TmHeapGraph *g, guint64 *n_marked)
     {
       guint32 v = stack[--sp];
       count++;
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), end = tm_heap_graph_edge_end (g, v); e < end; e++)
         {
           guint32 w = g->edges[e];
           if (!tm_bitmap_get (bits, w))
@@ -230,6 +263,7 @@ tm_heap_graph_free (TmHeapGraph *g)
     return;
   g_free (g->node_object);
   g_free (g->edge_start);
+  g_free (g->edge_start_wide);
   g_free (g->edges);
   g_free (g->root_node);
   g_free (g->root_kind);

@@ -21,7 +21,12 @@ typedef struct {
   guint32  gc_id;
   guint32  n_nodes;
   guint32 *node_object;   /* node -> object index, ascending */
-  guint64 *edge_start;    /* n_nodes + 1 entries */
+  /* node v's targets are edges[begin .. end) (tm_heap_graph_edge_begin,
+   * _end): n_nodes + 1 offsets of 32 bits in edge_start, or, in a graph
+   * of 2^32 edges or more, of 64 bits in edge_start_wide (edge_start is
+   * then NULL): half the bytes per node for every heap that fits */
+  guint32 *edge_start;
+  guint64 *edge_start_wide;
   guint32 *edges;         /* target nodes */
   guint64  n_edges;
   guint32  n_roots;
@@ -90,9 +95,25 @@ guint64     *tm_heap_graph_mark        (const TmHeapGraph *g, guint64 *n_marked)
 
 void         tm_heap_graph_free        (TmHeapGraph *g);
 
+/* Turns edge_start into edge_start_wide: what graphs of 2^32 edges or
+ * more are built as; tests use it to check the analyses on that form. */
+void         tm_heap_graph_widen       (TmHeapGraph *g);
+
 /* The objects of the heap state after gc_id (no graph needed), ascending
  * object indices; *n gets the count. Free with g_free. */
 guint32     *tm_trace_live_objects     (const TmTrace *trace, guint32 gc_id, guint32 *n);
+
+static inline guint64
+tm_heap_graph_edge_begin (const TmHeapGraph *g, guint32 v)
+{
+  return G_LIKELY (g->edge_start != NULL) ? g->edge_start[v] : g->edge_start_wide[v];
+}
+
+static inline guint64
+tm_heap_graph_edge_end (const TmHeapGraph *g, guint32 v)
+{
+  return tm_heap_graph_edge_begin (g, v + 1);
+}
 
 static inline gboolean
 tm_bitmap_get (const guint64 *bits, guint64 i)

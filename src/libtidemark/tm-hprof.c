@@ -487,8 +487,8 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
 
   /* edges between nodes, compacted in place in the dump's order; each
    * node's end goes into off[] (node k of this dump at off[k + 1], never
-   * past the object it comes from), which then widens in place into the
-   * graph's edge_start: no second per-node array at the peak */
+   * past the object it comes from), which then becomes the graph's
+   * edge_start in place (the parser keeps under 2^32 edges) */
   g = g_new0 (TmHeapGraph, 1);
   g->gc_id = gc_id;
   g->n_nodes = n_live;
@@ -520,12 +520,11 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
       off[n_here] = (guint32) m;
     }
   off[0] = 0;
-  /* top down: u64 entry v covers u32 entries 2v and 2v + 1, above the
-   * u32 entry v - first that it is made from */
-  g->edge_start = g_realloc (g_steal_pointer (&r.off.data), ((gsize) n_live + 1) * sizeof (guint64));
-  off = (guint32 *) (gpointer) g->edge_start;
+  /* top down: node v's start is entry v - first of this dump's */
+  g->edge_start = g_renew (guint32, g_steal_pointer (&r.off.data), (gsize) n_live + 1);
+  off = g->edge_start;
   for (gint64 v = n_live; v >= 0; v--)
-    g->edge_start[v] = v <= nr.first ? 0 : v <= (gint64) nr.first + n_here ? off[v - nr.first] : m;
+    off[v] = v <= nr.first ? 0 : v <= (gint64) nr.first + n_here ? off[v - nr.first] : (guint32) m;
   memset (&r.off, 0, sizeof r.off);
   g->n_edges = m;
   g->edges = g_renew (guint32, g_steal_pointer (&r.dst.data), MAX (m, 1));

@@ -24,7 +24,7 @@ visit_from (TmRootPaths *rp, guint32 *queue, guint32 *tail)
   for (guint32 head = 0; head < *tail; head++)
     {
       guint32 v = queue[head];
-      for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
         {
           guint32 w = g->edges[e];
           if (tm_bitmap_get (rp->reached, w))

@@ -534,8 +534,15 @@ grow_objects (TmTraceBuilder *b)
   guint64 cap = b->capacity ? b->capacity + b->capacity / 2 : 4096;
 
   t->obj_type = g_renew (guint32, t->obj_type, cap);
-  t->obj_site = g_renew (guint32, t->obj_site, cap);
-  t->obj_thread = g_renew (guint32, t->obj_thread, cap);
+  /* kept rows (no fold reads them) start without site and thread
+   * columns while every object has site and thread 0, as in heap dumps:
+   * they come at the end as zeroed fresh memory, which stays the
+   * kernel's zero page and takes no memory */
+  if (t->obj_site != NULL || !b->keep_rows)
+    {
+      t->obj_site = g_renew (guint32, t->obj_site, cap);
+      t->obj_thread = g_renew (guint32, t->obj_thread, cap);
+    }
   t->obj_size = g_renew (guint32, t->obj_size, cap);
   t->obj_death = g_renew (guint32, t->obj_death, cap);
   if (t->flags & TM_TRACE_FLAG_OBJECT_SPACE)
@@ -543,6 +550,34 @@ grow_objects (TmTraceBuilder *b)
   if (t->obj_ids)
     t->obj_ids = g_renew (guint64, t->obj_ids, cap);
   b->capacity = cap;
+}
+
+/* The first site or thread that is not 0 (or a bulk run) brings the
+ * columns, zeros so far. */
+static void
+materialize_site_thread (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+
+  if (t->obj_site != NULL)
+    return;
+  t->obj_site = g_new0 (guint32, MAX (b->capacity, 1));
+  t->obj_thread = g_new0 (guint32, MAX (b->capacity, 1));
+}
+
+static inline void
+set_site_thread (TmTraceBuilder *b, guint64 i, guint32 site, guint32 thread)
+{
+  TmTrace *t = b->trace;
+
+  if (G_UNLIKELY (t->obj_site == NULL))
+    {
+      if (site == 0 && thread == 0)
+        return;
+      materialize_site_thread (b);
+    }
+  t->obj_site[i] = site;
+  t->obj_thread[i] = thread;
 }
 
 /* Ids stop being dense: keep them explicitly from now on. */
@@ -649,8 +684,7 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
     }
 
   t->obj_type[i] = type;
-  t->obj_site[i] = site;
-  t->obj_thread[i] = thread;
+  set_site_thread (b, i, site, thread);
   t->obj_death[i] = TM_ALIVE;
   if (G_UNLIKELY (t->id_index != NULL) && !charge (b, 48, error))
     return FALSE;
@@ -718,8 +752,7 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
           continue;
         }
       t->obj_type[i] = type;
-      t->obj_site[i] = 0;
-      t->obj_thread[i] = 0;
+      set_site_thread (b, i, 0, 0);
       t->obj_death[i] = TM_ALIVE;
       t->obj_size[i] = (guint32) size;
       if (t->obj_space != NULL)
@@ -753,7 +786,7 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   guint64 id = *prev_id, i = t->n_objects, seq = t->total_allocs, bytes = t->total_alloc_bytes;
   guint64 end_seq = G_MAXUINT32 - 2, dense_id;
   /* columns and maps in locals: the stores below cannot alias them */
-  guint32 *col_type = t->obj_type, *col_site = t->obj_site, *col_thread = t->obj_thread;
+  guint32 *col_type = t->obj_type, *col_site, *col_thread;
   guint32 *col_size = t->obj_size, *col_death = t->obj_death;
   guint8 *col_space = t->obj_space;
   const guint32 *d_type = b->types.dense, *d_site = b->sites.dense, *d_thread = b->threads.dense;
@@ -764,6 +797,9 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
    * without a word: anything else stops the run */
   if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
     return 0;
+  materialize_site_thread (b);
+  col_site = t->obj_site;
+  col_thread = t->obj_thread;
   dense_id = t->first_id + seq;
   n = MIN (n, b->capacity - i);
   for (k = 0; k < n; k++, p += stride)
@@ -1570,8 +1606,17 @@ shrink_objects (TmTraceBuilder *b)
   guint64 *old_ids = t->obj_ids;
 
   t->obj_type = g_renew (guint32, t->obj_type, n);
-  t->obj_site = g_renew (guint32, t->obj_site, n);
-  t->obj_thread = g_renew (guint32, t->obj_thread, n);
+  if (t->obj_site == NULL)
+    {
+      /* all zero, untouched until something writes them */
+      t->obj_site = g_new0 (guint32, n);
+      t->obj_thread = g_new0 (guint32, n);
+    }
+  else
+    {
+      t->obj_site = g_renew (guint32, t->obj_site, n);
+      t->obj_thread = g_renew (guint32, t->obj_thread, n);
+    }
   t->obj_size = g_renew (guint32, t->obj_size, n);
   t->obj_death = g_renew (guint32, t->obj_death, n);
   if (t->obj_space)

@@ -55,7 +55,7 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
               (void) tm_heap_graph_root_label (g, g->root_node[r]);
             }
           for (guint32 v = 0; v < g->n_nodes; v++)
-            for (guint64 e = g->edge_start[v]; e < g->edge_start[v + 1]; e++)
+            for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
               {
                 g_autofree char *l = tm_heap_graph_edge_label (g, v, g->edges[e]);
                 g_assert (g->edges[e] < g->n_nodes);
