@@ -46,16 +46,6 @@ chunk_free (TmHeaptrackChunk *c)
   g_free (c);
 }
 
-static inline void
-reserve_ops (TmHeaptrackChunk *c, gsize n)
-{
-  if (c->n_ops + n > c->cap_ops)
-    {
-      c->cap_ops = MAX (c->cap_ops * 2, 4096);
-      c->ops = g_renew (guint64, c->ops, c->cap_ops);
-    }
-}
-
 /* "+ INFO" / "- INFO": the info index, if the line is just that */
 static inline gboolean
 alloc_line (const char *s, const char *nl, guint64 *v)
@@ -77,20 +67,36 @@ alloc_line (const char *s, const char *nl, guint64 *v)
   return q == nl;
 }
 
+/* Hex digit values plus one, 0 for anything else: one load per character. */
+static const guint8 hex_value1[256] = {
+  ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+  ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+  ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* Splits a chunk into ops and keeps the live objects of every allocation
- * info (newest first), so that the building thread only builds. */
+ * info (newest first), so that the building thread only builds.  The
+ * chunk's and the stacks' fields live in locals: the stores into ops
+ * cannot alias them. */
 static void
 tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
 {
   const char *s = c->text, *end = c->text + c->text_len;
+  guint64 *ops = c->ops;
+  gsize n_ops = 0, cap_ops = c->cap_ops;
+  TmLiveStack *live = (TmLiveStack *) (gpointer) r->live->data;
+  guint64 n_live = r->live->len, n_objects = r->n_objects;
 
-  c->n_ops = 0;
   while (s < end)
     {
       const char *nl;
       guint64 v;
 
-      reserve_ops (c, 2);
+      if (G_UNLIKELY (n_ops + 2 > cap_ops))
+        {
+          cap_ops = MAX (cap_ops * 2, 4096);
+          ops = g_renew (guint64, ops, cap_ops);
+        }
       if ((*s == '+' || *s == '-') && s + 2 < end && s[1] == ' ')
         {
           /* nearly every line: "+ 1a\n", parsed in one go */
@@ -98,7 +104,7 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
           guint8 d;
 
           v = 0;
-          while (q - s < 17 && (d = tm_heaptrack_hex_digit ((guint8) *q)) < 16)
+          while (q - s < 17 && (d = (guint8) (hex_value1[(guint8) *q] - 1)) < 16)
             {
               v = v << 4 | d;
               q++;
@@ -111,26 +117,26 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
               if (!alloc_line (s, nl, &v))
                 v = G_MAXUINT64;
             }
-          if (v < r->live->len)
+          if (v < n_live)
             {
-              TmLiveStack *stack = &g_array_index (r->live, TmLiveStack, v);
-              if (*s == '+' && r->n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
+              TmLiveStack *stack = &live[v];
+              if (*s == '+' && n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
                 {
                   if (G_UNLIKELY (stack->len == stack->cap))
                     {
                       stack->cap = MAX (stack->cap * 2, 4);
                       stack->items = g_renew (guint32, stack->items, stack->cap);
                     }
-                  stack->items[stack->len++] = (guint32) r->n_objects++;
-                  c->ops[c->n_ops++] = v << 2;
+                  stack->items[stack->len++] = (guint32) n_objects++;
+                  ops[n_ops++] = v << 2;
                   s = nl + 1;
                   continue;
                 }
               if (*s == '-')
                 {
-                  guint32 obj = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
-                  c->ops[c->n_ops++] = v << 2 | 1;
-                  c->ops[c->n_ops++] = obj;
+                  ops[n_ops] = v << 2 | 1;
+                  ops[n_ops + 1] = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
+                  n_ops += 2;
                   s = nl + 1;
                   continue;
                 }
@@ -143,10 +149,16 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
           /* every "a" line defines the next info, even a malformed one */
           TmLiveStack empty = { NULL, 0, 0 };
           g_array_append_val (r->live, empty);
+          live = (TmLiveStack *) (gpointer) r->live->data;
+          n_live = r->live->len;
         }
-      c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
+      ops[n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
       s = nl + 1;   /* text ends with a newline */
     }
+  c->ops = ops;
+  c->cap_ops = cap_ops;
+  c->n_ops = n_ops;
+  r->n_objects = n_objects;
 }
 
 static gpointer

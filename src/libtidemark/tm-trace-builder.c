@@ -33,6 +33,8 @@ struct _TmTraceBuilder {
   guint64   death_hint;
 
   guint32   gcs_started;      /* id of the last GC_START */
+  TmFoldKind *fold_kinds;     /* tm_trace_builder_alloc_interval()'s kinds, resolved */
+  guint32   n_fold_kinds;
   guint32   next_fold;        /* first birth interval whose short-lived objects are still rows */
   gboolean  keep_rows;        /* no folding: the source finds objects by position */
   GArray   *bytes_before;     /* guint64 per GC: bytes allocated before its GC_START */
@@ -255,6 +257,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   g_array_unref (b->g_roots);
   g_array_unref (b->hierarchy);
   g_free (b->src_map);
+  g_free (b->fold_kinds);
   g_free (b->last_dropped.message);
   g_free (b);
 }
@@ -1008,6 +1011,97 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
                     + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock)
                     + (t->n_row_blocks - row_blocks_before) * sizeof (guint32);
     }
+}
+
+G_STATIC_ASSERT (TM_TRACE_BUILDER_DIED == TM_FOLD_DIED);
+
+/* Kind k of the caller's table in the model's terms; FALSE if it has no
+ * plain row (an undefined id, 4 GiB or more). */
+static gboolean
+resolve_kind (TmTraceBuilder *b, const TmAllocKind *kind, TmFoldKind *fk)
+{
+  if (kind->size >= TM_SIZE_OVERFLOW || !tm_id_map_lookup (&b->types, kind->type_id, &fk->type)
+      || !tm_id_map_lookup (&b->sites, kind->site_id, &fk->site)
+      || !tm_id_map_lookup (&b->threads, kind->thread_id, &fk->thread))
+    return FALSE;
+  fk->size = (guint32) kind->size;
+  fk->size_class = tm_trace_size_class (kind->size);
+  fk->resolved = TRUE;
+  return TRUE;
+}
+
+gint64
+tm_trace_builder_alloc_interval (TmTraceBuilder *b, guint64 first_object_id, const guint32 *items, gsize n,
+                                 const TmAllocKind *kinds, gsize kind_stride, guint32 n_kinds, guint64 end_ns,
+                                 GError **error)
+{
+  TmTrace *t = b->trace;
+  guint32 interval = b->gcs_started;
+  guint64 bytes = 0, rows = 0, dead, dead_bytes = 0;
+  guint64 blocks_before, counters_before, row_blocks_before;
+
+  if (n == 0)
+    return 0;
+  if (b->keep_rows || t->id_index != NULL || t->tx_kinds->len > 1 || t->obj_ids != NULL || b->gc_open
+      || b->in_graph || (t->total_allocs > 0 && first_object_id != t->first_id + t->total_allocs)
+      || t->total_allocs + n >= G_MAXUINT32 - 2)
+    return -1;
+  /* the interval before: its first GC has started, so all its deaths
+   * there are known */
+  join_marking (b);
+  if (interval >= 1)
+    fold_short_lived (b, interval - 1);
+  if (b->next_fold != interval || t->n_objects != t->dense_row || t->total_allocs != t->dense_seq)
+    return -1;
+
+  if (n_kinds > b->n_fold_kinds)
+    {
+      if (!charge (b, (guint64) (n_kinds - b->n_fold_kinds) * sizeof (TmFoldKind), error))
+        return -1;
+      b->fold_kinds = g_renew (TmFoldKind, b->fold_kinds, n_kinds);
+      memset (b->fold_kinds + b->n_fold_kinds, 0, (n_kinds - b->n_fold_kinds) * sizeof (TmFoldKind));
+      b->n_fold_kinds = n_kinds;
+    }
+  for (gsize k = 0; k < n; k++)
+    {
+      guint32 i = items[k] & ~TM_FOLD_DIED;
+      TmFoldKind *fk;
+
+      if (G_UNLIKELY (i >= n_kinds))
+        return -1;
+      fk = &b->fold_kinds[i];
+      if (G_UNLIKELY (!fk->resolved)
+          && !resolve_kind (b, (const TmAllocKind *) (gconstpointer) ((const guint8 *) kinds + i * kind_stride), fk))
+        return -1;
+      bytes += fk->size;   /* n < 2^32 sizes below 2^32: no wrap */
+      rows += !(items[k] & TM_FOLD_DIED);
+    }
+  if (bytes > MAX_TOTAL_BYTES - t->total_alloc_bytes)
+    return -1;
+  while (t->n_objects + rows > b->capacity)
+    {
+      guint64 more = b->capacity ? b->capacity / 2 : 4096;
+      if (!charge (b, more * bytes_per_object (t), error))
+        return -1;
+      grow_objects (b);
+    }
+
+  if (t->total_allocs == 0)
+    t->first_id = first_object_id;
+  blocks_before = t->n_seq_blocks;
+  counters_before = t->short_lived->len;
+  row_blocks_before = t->n_row_blocks;
+  dead = tm_trace_fold_allocs (t, interval, end_ns, items, n, b->fold_kinds, &dead_bytes);
+  t->total_allocs += n;
+  t->total_alloc_bytes += bytes;
+  b->last_id = MAX (b->last_id, first_object_id + n - 1);
+  /* died "now": in the GC that closes the interval */
+  add_deaths (b, interval + 1, dead, dead_bytes);
+  b->next_fold = interval + 1;
+  b->charged += (t->short_lived->len - counters_before) * sizeof (TmShortLived) + sizeof (guint64)
+                + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock)
+                + (t->n_row_blocks - row_blocks_before) * sizeof (guint32);
+  return (gint64) dead;
 }
 
 /* Live objects after each of the first n GCs: born before its start
