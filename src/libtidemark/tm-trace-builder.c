@@ -535,16 +535,18 @@ grow_objects (TmTraceBuilder *b)
 
   t->obj_type = g_renew (guint32, t->obj_type, cap);
   /* kept rows (no fold reads them) start without site and thread
-   * columns while every object has site and thread 0, as in heap dumps:
-   * they come at the end as zeroed fresh memory, which stays the
-   * kernel's zero page and takes no memory */
+   * columns while every object has site and thread 0, as in heap dumps,
+   * and without deaths while none is known (TM_ALIVE is 0): they come
+   * as zeroed fresh memory when first needed, which stays the kernel's
+   * zero page where nothing writes and takes no memory */
   if (t->obj_site != NULL || !b->keep_rows)
     {
       t->obj_site = g_renew (guint32, t->obj_site, cap);
       t->obj_thread = g_renew (guint32, t->obj_thread, cap);
     }
   t->obj_size = g_renew (guint32, t->obj_size, cap);
-  t->obj_death = g_renew (guint32, t->obj_death, cap);
+  if (t->obj_death != NULL || !b->keep_rows)
+    t->obj_death = g_renew (guint32, t->obj_death, cap);
   if (t->flags & TM_TRACE_FLAG_OBJECT_SPACE)
     t->obj_space = g_renew (guint8, t->obj_space, cap);
   if (t->obj_ids)
@@ -563,6 +565,17 @@ materialize_site_thread (TmTraceBuilder *b)
     return;
   t->obj_site = g_new0 (guint32, MAX (b->capacity, 1));
   t->obj_thread = g_new0 (guint32, MAX (b->capacity, 1));
+}
+
+/* The first death (or a bulk run) brings the column, TM_ALIVE so far. */
+static void
+materialize_death (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+
+  G_STATIC_ASSERT (TM_ALIVE == 0);
+  if (t->obj_death == NULL)
+    t->obj_death = g_new0 (guint32, MAX (b->capacity, 1));
 }
 
 static inline void
@@ -685,7 +698,8 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
 
   t->obj_type[i] = type;
   set_site_thread (b, i, site, thread);
-  t->obj_death[i] = TM_ALIVE;
+  if (t->obj_death != NULL)
+    t->obj_death[i] = TM_ALIVE;
   if (G_UNLIKELY (t->id_index != NULL) && !charge (b, 48, error))
     return FALSE;
   if (G_LIKELY (size < TM_SIZE_OVERFLOW))
@@ -753,7 +767,8 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
         }
       t->obj_type[i] = type;
       set_site_thread (b, i, 0, 0);
-      t->obj_death[i] = TM_ALIVE;
+      if (t->obj_death != NULL)
+        t->obj_death[i] = TM_ALIVE;
       t->obj_size[i] = (guint32) size;
       if (t->obj_space != NULL)
         t->obj_space[i] = 0;
@@ -787,7 +802,7 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   guint64 end_seq = G_MAXUINT32 - 2, dense_id;
   /* columns and maps in locals: the stores below cannot alias them */
   guint32 *col_type = t->obj_type, *col_site, *col_thread;
-  guint32 *col_size = t->obj_size, *col_death = t->obj_death;
+  guint32 *col_size = t->obj_size, *col_death;
   guint8 *col_space = t->obj_space;
   const guint32 *d_type = b->types.dense, *d_site = b->sites.dense, *d_thread = b->threads.dense;
   guint64 n_type = b->types.dense_len, n_site = b->sites.dense_len, n_thread = b->threads.dense_len;
@@ -798,8 +813,10 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
     return 0;
   materialize_site_thread (b);
+  materialize_death (b);
   col_site = t->obj_site;
   col_thread = t->obj_thread;
+  col_death = t->obj_death;
   dense_id = t->first_id + seq;
   n = MIN (n, b->capacity - i);
   for (k = 0; k < n; k++, p += stride)
@@ -860,6 +877,7 @@ add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
   guint32 s32 = t->obj_size[index];
   guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, index);
 
+  materialize_death (b);
   t->obj_death[index] = gc;
   add_deaths (b, gc, 1, size);
 }
@@ -873,7 +891,7 @@ tm_trace_builder_death (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GEr
 
   if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
     return fail (error, "death of unknown object %" G_GUINT64_FORMAT, object_id);
-  if (t->obj_death[index] != TM_ALIVE)
+  if (t->obj_death != NULL && t->obj_death[index] != TM_ALIVE)
     return fail (error, "object %" G_GUINT64_FORMAT " died twice", object_id);
 
   if (gc_id == 0)
@@ -906,6 +924,8 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
     return fail (error, "death in GC %" G_GUINT64_FORMAT ", which has not started", gc_id);
   gc = gc_id == 0 ? (b->gc_open ? b->gcs_started : b->gcs_started + 1) : (guint32) gc_id;
   limit = tm_trace_allocs_before_gc (t, gc);
+  if (n > 0)
+    materialize_death (b);
 
   /* the usual deaths (born before the GC) are counted here and added to
    * the GC's totals once */
@@ -1379,7 +1399,7 @@ graph_marked (TmTraceBuilder *b, guint32 gc_id)
   if (!(t->flags & TM_TRACE_FLAG_DEATHS))
     {
       for (guint64 i = 0; i < gc->allocs_before; i++)
-        if (t->obj_death[i] == TM_ALIVE && !tm_bitmap_get (bits, i))
+        if (!tm_bitmap_get (bits, i) && (t->obj_death == NULL || t->obj_death[i] == TM_ALIVE))
           add_death (b, i, gc->id);
     }
 }
@@ -1618,7 +1638,7 @@ shrink_objects (TmTraceBuilder *b)
       t->obj_thread = g_renew (guint32, t->obj_thread, n);
     }
   t->obj_size = g_renew (guint32, t->obj_size, n);
-  t->obj_death = g_renew (guint32, t->obj_death, n);
+  t->obj_death = t->obj_death != NULL ? g_renew (guint32, t->obj_death, n) : g_new0 (guint32, n);
   if (t->obj_space)
     t->obj_space = g_renew (guint8, t->obj_space, n);
   if (t->obj_ids)
