@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The reading half of the heaptrack importer, on its own thread:
- * decompresses, cuts the text into chunks of whole lines, parses the
- * "+ INFO" / "- INFO" lines (nearly all of them) and decides which block
- * each free kills (the newest live one of its allocation info), so that
- * the loading thread only builds the model.  Chunks go round between two
- * queues; the reader stops at the end of the input or when told to.
+ * The reading half of the heaptrack importer, on two threads of its own:
+ * one decompresses and cuts the text into chunks of whole lines, the
+ * other parses the "+ INFO" / "- INFO" lines (nearly all of them) and
+ * decides which block each free kills (the newest live one of its
+ * allocation info), so that the loading thread only builds the model.
+ * Chunks go round through three queues; the reader stops at the end of
+ * the input or when told to.
  */
 #include "tm-config.h"
 
@@ -13,7 +14,9 @@
 
 #include "tm-heaptrack-private.h"
 
-#define QUEUE_DEPTH 4
+/* chunks in flight: one being filled, one tokenized, one loaded, and a
+ * spare between each two stages */
+#define QUEUE_DEPTH 6
 /* Chunks start this small and double while the input fills them, so that
  * small files (and fuzz inputs) do not pay for 1 MiB buffers. */
 #define FIRST_CHUNK_TEXT (64u << 10)
@@ -27,10 +30,12 @@ typedef struct {
 struct _TmHeaptrackReader {
   TmHeaptrackSource *src;
   GThread           *thread;
+  GThread           *tokenizer;
+  GAsyncQueue       *raw;        /* whole lines, not yet split into ops */
   GAsyncQueue       *full;
   GAsyncQueue       *empty;
   gint               stop;       /* atomic: the consumer gives up */
-  /* reader thread only: the live objects of every allocation info, a
+  /* tokenizer thread only: the live objects of every allocation info, a
    * stack each (its top, the newest, is what a free kills; it was written
    * recently, so it is still in the cache) */
   GArray            *live;       /* TmLiveStack per info */
@@ -90,7 +95,7 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
   while (s < end)
     {
       const char *nl;
-      guint64 v;
+      guint64 v = G_MAXUINT64;
 
       if (G_UNLIKELY (n_ops + 2 > cap_ops))
         {
@@ -117,33 +122,34 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
               if (!alloc_line (s, nl, &v))
                 v = G_MAXUINT64;
             }
-          if (v < n_live)
-            {
-              TmLiveStack *stack = &live[v];
-              if (*s == '+' && n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
-                {
-                  if (G_UNLIKELY (stack->len == stack->cap))
-                    {
-                      stack->cap = MAX (stack->cap * 2, 4);
-                      stack->items = g_renew (guint32, stack->items, stack->cap);
-                    }
-                  stack->items[stack->len++] = (guint32) n_objects++;
-                  ops[n_ops++] = v << 2;
-                  s = nl + 1;
-                  continue;
-                }
-              if (*s == '-')
-                {
-                  ops[n_ops] = v << 2 | 1;
-                  ops[n_ops + 1] = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
-                  n_ops += 2;
-                  s = nl + 1;
-                  continue;
-                }
-            }
         }
       else
         nl = memchr (s, '\n', end - s);
+      if (v < n_live)
+        {
+          /* "+"/"-" of a defined info (v stays G_MAXUINT64 otherwise) */
+          TmLiveStack *stack = &live[v];
+          if (*s == '+' && n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
+            {
+              if (G_UNLIKELY (stack->len == stack->cap))
+                {
+                  stack->cap = MAX (stack->cap * 2, 4);
+                  stack->items = g_renew (guint32, stack->items, stack->cap);
+                }
+              stack->items[stack->len++] = (guint32) n_objects++;
+              ops[n_ops++] = v << 2;
+              s = nl + 1;
+              continue;
+            }
+          if (*s == '-')
+            {
+              ops[n_ops] = v << 2 | 1;
+              ops[n_ops + 1] = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
+              n_ops += 2;
+              s = nl + 1;
+              continue;
+            }
+        }
       if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
         {
           /* every "a" line defines the next info, even a malformed one */
@@ -183,7 +189,7 @@ producer (gpointer data)
         {
           /* the consumer gave up: one empty last chunk ends its loop */
           c->last = TRUE;
-          g_async_queue_push (r->full, c);
+          g_async_queue_push (r->raw, c);
           break;
         }
       if (c->text_cap < cap)
@@ -239,12 +245,34 @@ producer (gpointer data)
       offset += c->text_len;
       c->compressed = tm_heaptrack_source_offset (r->src);
       c->last = done;
-      tokenize (r, c);
-      g_async_queue_push (r->full, c);
+      g_async_queue_push (r->raw, c);
       if (done)
         break;
     }
   g_free (carry);
+  return NULL;
+}
+
+/* The second stage: lines into ops, while the first decompresses the
+ * next chunk (zstd is most of the work on poorly compressible files). */
+static gpointer
+tokenizer (gpointer data)
+{
+  TmHeaptrackReader *r = data;
+
+  for (;;)
+    {
+      TmHeaptrackChunk *c = g_async_queue_pop (r->raw);
+      gboolean last = c->last;
+
+      if (!g_atomic_int_get (&r->stop))
+        tokenize (r, c);
+      else
+        c->n_ops = 0;
+      g_async_queue_push (r->full, c);
+      if (last)
+        break;
+    }
   return NULL;
 }
 
@@ -255,6 +283,7 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
 
   r->src = src;
   r->live = g_array_new (FALSE, FALSE, sizeof (TmLiveStack));
+  r->raw = g_async_queue_new ();
   r->full = g_async_queue_new ();
   r->empty = g_async_queue_new ();
   for (guint i = 0; i < QUEUE_DEPTH; i++)
@@ -265,6 +294,7 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
       g_async_queue_push (r->empty, c);
     }
   r->thread = g_thread_new ("tm-heaptrack-read", producer, r);
+  r->tokenizer = g_thread_new ("tm-heaptrack-split", tokenizer, r);
   return r;
 }
 
@@ -295,10 +325,14 @@ tm_heaptrack_reader_free (TmHeaptrackReader *r)
   if (r == NULL)
     return;
   g_thread_join (r->thread);
+  g_thread_join (r->tokenizer);
+  while ((c = g_async_queue_try_pop (r->raw)) != NULL)
+    chunk_free (c);
   while ((c = g_async_queue_try_pop (r->full)) != NULL)
     chunk_free (c);
   while ((c = g_async_queue_try_pop (r->empty)) != NULL)
     chunk_free (c);
+  g_async_queue_unref (r->raw);
   g_async_queue_unref (r->full);
   g_async_queue_unref (r->empty);
   for (guint i = 0; i < r->live->len; i++)

@@ -563,6 +563,92 @@ on_free (HtParser *p, guint64 index, guint32 obj)
     flush_deaths (p);
 }
 
+/* The usual run of "+"/"-" ops, with the parser's counters in locals:
+ * allocations into the scratch, frees of blocks that need no word.
+ * Returns the index of the first op that needs on_alloc(), on_free()
+ * or handle_line() (they do the same, and say what is unusual). */
+static gsize
+plain_ops (HtParser *p, const TmHeaptrackChunk *c, gsize i)
+{
+  const guint64 *ops = c->ops;
+  gsize n = c->n_ops;
+  const HtInfo *infos = (const HtInfo *) (gconstpointer) p->infos->data;
+  guint32 *scratch = p->scratch;
+  guint32 n_scratch = p->n_scratch, cap = p->rows_mode ? 0 : p->cap_scratch;
+  guint64 first = p->scratch_first, n_objects = p->n_objects, last = p->last_alloc_info;
+  guint64 allocations = p->allocations, temporary = 0, peak_time = p->peak_time_ms, lines = 0;
+  gint64 leaked = p->leaked, peak = p->peak, interval_peak = p->interval_peak;
+
+  for (; i < n; i++)
+    {
+      guint64 op = ops[i], index = op >> 2;
+      gint64 next;
+
+      if ((op & 3) == 0)
+        {
+          const HtInfo *info = &infos[index];
+          guint64 size = info->kind.size;
+
+          if (G_UNLIKELY (info->kind.site_id == 0 || n_objects % CHARGE_EVERY == 0 || n_scratch == cap
+                          || size >= G_MAXUINT32 || index >= TM_TRACE_BUILDER_DIED
+                          || __builtin_add_overflow (leaked, (gint64) size, &next)))
+            break;
+          if (n_scratch == 0)
+            first = n_objects;
+          scratch[n_scratch++] = (guint32) index;
+          n_objects++;
+          allocations++;
+          leaked = next;
+          if (leaked > peak)
+            {
+              peak = leaked;
+              peak_time = p->now_ms;
+            }
+          interval_peak = MAX (interval_peak, leaked);
+          last = index;
+        }
+      else if ((op & 3) == 1)
+        {
+          guint32 obj = (guint32) ops[i + 1];
+          gint64 v = (gint64) MIN (infos[index].kind.size, (guint64) G_MAXINT64);
+          gboolean in_scratch = obj >= first && obj - first < n_scratch;
+
+          if (G_UNLIKELY (obj == NO_OBJECT || __builtin_add_overflow (leaked, -v, &next)
+                          || (!in_scratch && p->n_death_buf + 1 >= DEATH_BATCH)))
+            break;
+          temporary += last == index;
+          last = 0;
+          leaked = next;
+          if (in_scratch)
+            scratch[obj - first] |= TM_TRACE_BUILDER_DIED;
+          else
+            p->death_buf[p->n_death_buf++] = (guint64) obj + 1;
+          i++;
+        }
+      else
+        break;
+      lines++;
+    }
+  if (lines > 0)
+    {
+      p->n_scratch = n_scratch;
+      p->scratch_first = first;
+      p->n_objects = n_objects;
+      p->last_alloc_info = last;
+      p->allocations = allocations;
+      p->temporary += temporary;
+      p->temporary_all += temporary;
+      p->peak_time_ms = peak_time;
+      p->leaked = leaked;
+      p->peak = peak;
+      p->interval_peak = interval_peak;
+      p->line_no += lines;
+      p->line_offset = p->progress_offset = c->offset;
+      p->dirty = TRUE;
+    }
+  return i;
+}
+
 static void
 on_ip (HtParser *p, const char *s, const char *end)
 {
@@ -853,8 +939,12 @@ tm_heaptrack_import_full (const char          *path,
             }
           for (gsize i = 0; i < c->n_ops && !failed && !p.over_limit; i++)
             {
-              guint64 op = c->ops[i];
+              guint64 op;
 
+              i = plain_ops (&p, c, i);
+              if (i == c->n_ops)
+                break;
+              op = c->ops[i];
               p.line_no++;
               switch (op & 3)
                 {
