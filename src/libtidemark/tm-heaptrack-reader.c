@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The reading half of the heaptrack importer, on its own thread:
- * decompresses, cuts the text into chunks of whole lines, parses the
- * "+ INFO" / "- INFO" lines (nearly all of them) and decides which block
- * each free kills (the newest live one of its allocation info), so that
- * the loading thread only builds the model.  Chunks go round between two
- * queues; the reader stops at the end of the input or when told to.
+ * The reading half of the heaptrack importer, on two threads of its own:
+ * one decompresses and cuts the text into chunks of whole lines, the
+ * other parses the "+ INFO" / "- INFO" lines (nearly all of them) and
+ * decides which block each free kills (the newest live one of its
+ * allocation info), so that the loading thread only builds the model.
+ * Chunks go round through three queues; the reader stops at the end of
+ * the input or when told to.
  */
 #include "tm-config.h"
 
@@ -13,7 +14,9 @@
 
 #include "tm-heaptrack-private.h"
 
-#define QUEUE_DEPTH 4
+/* chunks in flight: one being filled, one tokenized, one loaded, and a
+ * spare between each two stages */
+#define QUEUE_DEPTH 6
 /* Chunks start this small and double while the input fills them, so that
  * small files (and fuzz inputs) do not pay for 1 MiB buffers. */
 #define FIRST_CHUNK_TEXT (64u << 10)
@@ -27,10 +30,12 @@ typedef struct {
 struct _TmHeaptrackReader {
   TmHeaptrackSource *src;
   GThread           *thread;
+  GThread           *tokenizer;
+  GAsyncQueue       *raw;        /* whole lines, not yet split into ops */
   GAsyncQueue       *full;
   GAsyncQueue       *empty;
   gint               stop;       /* atomic: the consumer gives up */
-  /* reader thread only: the live objects of every allocation info, a
+  /* tokenizer thread only: the live objects of every allocation info, a
    * stack each (its top, the newest, is what a free kills; it was written
    * recently, so it is still in the cache) */
   GArray            *live;       /* TmLiveStack per info */
@@ -44,16 +49,6 @@ chunk_free (TmHeaptrackChunk *c)
   g_free (c->ops);
   g_clear_error (&c->error);
   g_free (c);
-}
-
-static inline void
-reserve_ops (TmHeaptrackChunk *c, gsize n)
-{
-  if (c->n_ops + n > c->cap_ops)
-    {
-      c->cap_ops = MAX (c->cap_ops * 2, 4096);
-      c->ops = g_renew (guint64, c->ops, c->cap_ops);
-    }
 }
 
 /* "+ INFO" / "- INFO": the info index, if the line is just that */
@@ -77,20 +72,36 @@ alloc_line (const char *s, const char *nl, guint64 *v)
   return q == nl;
 }
 
+/* Hex digit values plus one, 0 for anything else: one load per character. */
+static const guint8 hex_value1[256] = {
+  ['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5, ['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+  ['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+  ['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
 /* Splits a chunk into ops and keeps the live objects of every allocation
- * info (newest first), so that the building thread only builds. */
+ * info (newest first), so that the building thread only builds.  The
+ * chunk's and the stacks' fields live in locals: the stores into ops
+ * cannot alias them. */
 static void
 tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
 {
   const char *s = c->text, *end = c->text + c->text_len;
+  guint64 *ops = c->ops;
+  gsize n_ops = 0, cap_ops = c->cap_ops;
+  TmLiveStack *live = (TmLiveStack *) (gpointer) r->live->data;
+  guint64 n_live = r->live->len, n_objects = r->n_objects;
 
-  c->n_ops = 0;
   while (s < end)
     {
       const char *nl;
-      guint64 v;
+      guint64 v = G_MAXUINT64;
 
-      reserve_ops (c, 2);
+      if (G_UNLIKELY (n_ops + 2 > cap_ops))
+        {
+          cap_ops = MAX (cap_ops * 2, 4096);
+          ops = g_renew (guint64, ops, cap_ops);
+        }
       if ((*s == '+' || *s == '-') && s + 2 < end && s[1] == ' ')
         {
           /* nearly every line: "+ 1a\n", parsed in one go */
@@ -98,7 +109,7 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
           guint8 d;
 
           v = 0;
-          while (q - s < 17 && (d = tm_heaptrack_hex_digit ((guint8) *q)) < 16)
+          while (q - s < 17 && (d = (guint8) (hex_value1[(guint8) *q] - 1)) < 16)
             {
               v = v << 4 | d;
               q++;
@@ -111,42 +122,49 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
               if (!alloc_line (s, nl, &v))
                 v = G_MAXUINT64;
             }
-          if (v < r->live->len)
-            {
-              TmLiveStack *stack = &g_array_index (r->live, TmLiveStack, v);
-              if (*s == '+' && r->n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
-                {
-                  if (G_UNLIKELY (stack->len == stack->cap))
-                    {
-                      stack->cap = MAX (stack->cap * 2, 4);
-                      stack->items = g_renew (guint32, stack->items, stack->cap);
-                    }
-                  stack->items[stack->len++] = (guint32) r->n_objects++;
-                  c->ops[c->n_ops++] = v << 2;
-                  s = nl + 1;
-                  continue;
-                }
-              if (*s == '-')
-                {
-                  guint32 obj = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
-                  c->ops[c->n_ops++] = v << 2 | 1;
-                  c->ops[c->n_ops++] = obj;
-                  s = nl + 1;
-                  continue;
-                }
-            }
         }
       else
         nl = memchr (s, '\n', end - s);
+      if (v < n_live)
+        {
+          /* "+"/"-" of a defined info (v stays G_MAXUINT64 otherwise) */
+          TmLiveStack *stack = &live[v];
+          if (*s == '+' && n_objects < TM_HEAPTRACK_NO_OBJECT - 1)
+            {
+              if (G_UNLIKELY (stack->len == stack->cap))
+                {
+                  stack->cap = MAX (stack->cap * 2, 4);
+                  stack->items = g_renew (guint32, stack->items, stack->cap);
+                }
+              stack->items[stack->len++] = (guint32) n_objects++;
+              ops[n_ops++] = v << 2;
+              s = nl + 1;
+              continue;
+            }
+          if (*s == '-')
+            {
+              ops[n_ops] = v << 2 | 1;
+              ops[n_ops + 1] = stack->len > 0 ? stack->items[--stack->len] : TM_HEAPTRACK_NO_OBJECT;
+              n_ops += 2;
+              s = nl + 1;
+              continue;
+            }
+        }
       if (*s == 'a' && (s + 1 == nl || s[1] == ' '))
         {
           /* every "a" line defines the next info, even a malformed one */
           TmLiveStack empty = { NULL, 0, 0 };
           g_array_append_val (r->live, empty);
+          live = (TmLiveStack *) (gpointer) r->live->data;
+          n_live = r->live->len;
         }
-      c->ops[c->n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
+      ops[n_ops++] = (guint64) (s - c->text) << 2 | TM_HEAPTRACK_OP_OTHER;
       s = nl + 1;   /* text ends with a newline */
     }
+  c->ops = ops;
+  c->cap_ops = cap_ops;
+  c->n_ops = n_ops;
+  r->n_objects = n_objects;
 }
 
 static gpointer
@@ -171,7 +189,7 @@ producer (gpointer data)
         {
           /* the consumer gave up: one empty last chunk ends its loop */
           c->last = TRUE;
-          g_async_queue_push (r->full, c);
+          g_async_queue_push (r->raw, c);
           break;
         }
       if (c->text_cap < cap)
@@ -227,12 +245,34 @@ producer (gpointer data)
       offset += c->text_len;
       c->compressed = tm_heaptrack_source_offset (r->src);
       c->last = done;
-      tokenize (r, c);
-      g_async_queue_push (r->full, c);
+      g_async_queue_push (r->raw, c);
       if (done)
         break;
     }
   g_free (carry);
+  return NULL;
+}
+
+/* The second stage: lines into ops, while the first decompresses the
+ * next chunk (zstd is most of the work on poorly compressible files). */
+static gpointer
+tokenizer (gpointer data)
+{
+  TmHeaptrackReader *r = data;
+
+  for (;;)
+    {
+      TmHeaptrackChunk *c = g_async_queue_pop (r->raw);
+      gboolean last = c->last;
+
+      if (!g_atomic_int_get (&r->stop))
+        tokenize (r, c);
+      else
+        c->n_ops = 0;
+      g_async_queue_push (r->full, c);
+      if (last)
+        break;
+    }
   return NULL;
 }
 
@@ -243,6 +283,7 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
 
   r->src = src;
   r->live = g_array_new (FALSE, FALSE, sizeof (TmLiveStack));
+  r->raw = g_async_queue_new ();
   r->full = g_async_queue_new ();
   r->empty = g_async_queue_new ();
   for (guint i = 0; i < QUEUE_DEPTH; i++)
@@ -253,6 +294,7 @@ tm_heaptrack_reader_start (TmHeaptrackSource *src)
       g_async_queue_push (r->empty, c);
     }
   r->thread = g_thread_new ("tm-heaptrack-read", producer, r);
+  r->tokenizer = g_thread_new ("tm-heaptrack-split", tokenizer, r);
   return r;
 }
 
@@ -283,10 +325,14 @@ tm_heaptrack_reader_free (TmHeaptrackReader *r)
   if (r == NULL)
     return;
   g_thread_join (r->thread);
+  g_thread_join (r->tokenizer);
+  while ((c = g_async_queue_try_pop (r->raw)) != NULL)
+    chunk_free (c);
   while ((c = g_async_queue_try_pop (r->full)) != NULL)
     chunk_free (c);
   while ((c = g_async_queue_try_pop (r->empty)) != NULL)
     chunk_free (c);
+  g_async_queue_unref (r->raw);
   g_async_queue_unref (r->full);
   g_async_queue_unref (r->empty);
   for (guint i = 0; i < r->live->len; i++)

@@ -44,6 +44,11 @@
 /* Bytes the reader thread keeps per live block (its stacks), charged per batch */
 #define LIVE_BYTES      8
 #define CHARGE_EVERY    4096
+/* Allocations of the current interval kept as their info, until the next
+ * point says which died: up to this many, then rows for the rest of it */
+#define SCRATCH_MAX     (1u << 20)
+/* what a scratch entry may cost: itself and, at a memory-limit stop, its row */
+#define SCRATCH_BYTES   (sizeof (guint32) + 5 * sizeof (guint32))
 /* Progress per byte: text without a line that adds to the model */
 #define MAX_TEXT_WITHOUT_PROGRESS (G_GUINT64_CONSTANT (64) << 20)
 
@@ -63,10 +68,8 @@ typedef struct {
 } HtTrace;
 
 typedef struct {
-  guint64 size;
+  TmAllocKind kind;           /* size; type and site ids (site 0 = not defined yet) */
   guint32 trace;
-  guint32 site_id;            /* 0 = not defined yet */
-  guint32 type_id;
 } HtInfo;
 
 typedef struct {
@@ -87,6 +90,15 @@ typedef struct {
 
   guint64    n_objects;
   guint64    n_deaths;
+  /* the current interval's allocations, object scratch_first + k being
+   * the info scratch[k] (TM_TRACE_BUILDER_DIED once freed); rows_mode:
+   * the interval outgrew it (or has an unusual block), its allocations
+   * are rows at once */
+  guint32   *scratch;
+  guint32    n_scratch;
+  guint32    cap_scratch;
+  guint64    scratch_first;
+  gboolean   rows_mode;
   guint64    death_buf[DEATH_BATCH];   /* deaths not yet handed to the builder */
   guint      n_death_buf;
   gboolean   deaths_failed;
@@ -177,6 +189,65 @@ flush_deaths (HtParser *p)
   p->n_death_buf = 0;
 }
 
+/* The scratch as rows and deaths, one by one (what every allocation was
+ * before the scratch): for an interval that outgrows it, an unusual
+ * block, or what is left at a memory-limit stop.  The interval goes on
+ * in rows. */
+static void
+scratch_to_rows (HtParser *p)
+{
+  guint32 n = p->n_scratch;
+
+  p->n_scratch = 0;
+  p->rows_mode = TRUE;
+  for (guint32 k = 0; k < n && !p->over_limit; k++)
+    {
+      const HtInfo *info = &g_array_index (p->infos, HtInfo, p->scratch[k] & ~TM_TRACE_BUILDER_DIED);
+      g_autoptr(GError) error = NULL;
+
+      if (!tm_trace_builder_alloc (p->b, p->scratch_first + k + 1, info->kind.type_id, info->kind.site_id, 0,
+                                   info->kind.size, 0, 0, &error))
+        {
+          if (g_error_matches (error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+            p->over_limit = TRUE;
+          else
+            complain (p, "%s", error->message);
+        }
+    }
+  for (guint32 k = 0; k < n; k++)
+    if (p->scratch[k] & TM_TRACE_BUILDER_DIED)
+      {
+        p->death_buf[p->n_death_buf++] = p->scratch_first + k + 1;
+        if (p->n_death_buf == DEATH_BATCH)
+          flush_deaths (p);
+      }
+  flush_deaths (p);
+}
+
+/* The interval ends at end_ns: its blocks freed by now go straight into
+ * its short-lived counters, the others become rows. */
+static void
+flush_scratch (HtParser *p, guint64 end_ns)
+{
+  g_autoptr(GError) error = NULL;
+  gint64 dead;
+
+  if (p->n_scratch == 0)
+    return;
+  dead = tm_trace_builder_alloc_interval (p->b, p->scratch_first + 1, p->scratch, p->n_scratch,
+                                          &g_array_index (p->infos, HtInfo, 0).kind, sizeof (HtInfo), p->infos->len,
+                                          end_ns, &error);
+  if (dead >= 0)
+    {
+      p->n_deaths += (guint64) dead;
+      p->n_scratch = 0;
+    }
+  else if (error != NULL)
+    p->over_limit = TRUE;   /* kept for the stop (tm_trace_builder_close_past_limit) */
+  else
+    scratch_to_rows (p);
+}
+
 /* heaptrack's current consumption, which can go negative (frees of blocks
  * allocated before attaching) but must not wrap */
 static void
@@ -206,6 +277,10 @@ emit_point (HtParser *p, guint64 t_ms)
   guint64 id = p->n_points + 1;
 
   flush_deaths (p);
+  flush_scratch (p, t_ms * 1000000);
+  p->rows_mode = FALSE;
+  if (p->over_limit)
+    return;
   u.space_id = 1;
   u.used_before = (guint64) MAX (p->interval_peak, 0);
   u.used_after = (guint64) MAX (p->leaked, 0);
@@ -376,38 +451,75 @@ type_for_size (HtParser *p, guint64 size)
 
 /* ---- records --------------------------------------------------------- */
 
+/* A bigger scratch, charged with what its entries may cost. */
+static void
+grow_scratch (HtParser *p)
+{
+  guint32 cap = MAX (p->cap_scratch * 2, 4096);
+
+  if (!tm_trace_builder_charge (p->b, (guint64) (cap - p->cap_scratch) * SCRATCH_BYTES, NULL))
+    {
+      p->over_limit = TRUE;
+      return;
+    }
+  p->scratch = g_renew (guint32, p->scratch, cap);
+  p->cap_scratch = cap;
+}
+
 /* An allocation the reader thread numbered: object `obj` of info `index`
  * (index checked there against the infos defined so far). */
 static void
 on_alloc (HtParser *p, guint64 index, guint64 obj)
 {
   HtInfo *info = &g_array_index (p->infos, HtInfo, index);
-  g_autoptr(GError) error = NULL;
 
-  if (info->site_id == 0)
+  if (info->kind.site_id == 0)
     {
-      info->site_id = site_for_trace (p, info->trace);
-      info->type_id = type_for_size (p, info->size);
+      info->kind.site_id = site_for_trace (p, info->trace);
+      info->kind.type_id = type_for_size (p, info->kind.size);
     }
   if ((obj % CHARGE_EVERY) == 0 && !tm_trace_builder_charge (p->b, CHARGE_EVERY * LIVE_BYTES, NULL))
     {
       p->over_limit = TRUE;
       return;
     }
-  if (!tm_trace_builder_alloc (p->b, obj + 1, info->type_id, info->site_id, 0, info->size, 0, 0, &error))
+  if (G_UNLIKELY (!p->rows_mode && (p->n_scratch == p->cap_scratch || info->kind.size >= G_MAXUINT32
+                                     || index >= TM_TRACE_BUILDER_DIED)))
     {
-      if (g_error_matches (error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+      /* blocks of 4 GiB and more are rows at once (and their problems get
+       * their line number) */
+      if (info->kind.size >= G_MAXUINT32 || index >= TM_TRACE_BUILDER_DIED || p->cap_scratch >= SCRATCH_MAX)
+        scratch_to_rows (p);
+      else
+        grow_scratch (p);
+      if (p->over_limit)
+        return;
+    }
+  if (!p->rows_mode)
+    {
+      if (p->n_scratch == 0)
+        p->scratch_first = obj;
+      p->scratch[p->n_scratch++] = (guint32) index;
+    }
+  else
+    {
+      g_autoptr(GError) error = NULL;
+      if (!tm_trace_builder_alloc (p->b, obj + 1, info->kind.type_id, info->kind.site_id, 0, info->kind.size, 0, 0,
+                                   &error))
         {
-          p->over_limit = TRUE;
-          return;
+          if (g_error_matches (error, TM_ERROR, TM_ERROR_MEMORY_LIMIT))
+            {
+              p->over_limit = TRUE;
+              return;
+            }
+          complain (p, "%s", error->message);
         }
-      complain (p, "%s", error->message);
     }
   p->n_objects = obj + 1;
   progressed (p);
 
   p->allocations++;
-  add_leaked (p, info->size, TRUE);
+  add_leaked (p, info->kind.size, TRUE);
   if (p->leaked > p->peak)
     {
       p->peak = p->leaked;
@@ -432,7 +544,7 @@ on_free (HtParser *p, guint64 index, guint32 obj)
       p->temporary_all++;
     }
   p->last_alloc_info = 0;
-  add_leaked (p, info->size, FALSE);
+  add_leaked (p, info->kind.size, FALSE);
   p->dirty = TRUE;
   progressed (p);
 
@@ -441,9 +553,100 @@ on_free (HtParser *p, guint64 index, guint32 obj)
       complain (p, "free without a live allocation of allocation info %" G_GUINT64_FORMAT, index);
       return;
     }
+  if (obj >= p->scratch_first && obj - p->scratch_first < p->n_scratch)
+    {
+      p->scratch[obj - p->scratch_first] |= TM_TRACE_BUILDER_DIED;
+      return;
+    }
   p->death_buf[p->n_death_buf++] = (guint64) obj + 1;
   if (p->n_death_buf == DEATH_BATCH)
     flush_deaths (p);
+}
+
+/* The usual run of "+"/"-" ops, with the parser's counters in locals:
+ * allocations into the scratch, frees of blocks that need no word.
+ * Returns the index of the first op that needs on_alloc(), on_free()
+ * or handle_line() (they do the same, and say what is unusual). */
+static gsize
+plain_ops (HtParser *p, const TmHeaptrackChunk *c, gsize i)
+{
+  const guint64 *ops = c->ops;
+  gsize n = c->n_ops;
+  const HtInfo *infos = (const HtInfo *) (gconstpointer) p->infos->data;
+  guint32 *scratch = p->scratch;
+  guint32 n_scratch = p->n_scratch, cap = p->rows_mode ? 0 : p->cap_scratch;
+  guint64 first = p->scratch_first, n_objects = p->n_objects, last = p->last_alloc_info;
+  guint64 allocations = p->allocations, temporary = 0, peak_time = p->peak_time_ms, lines = 0;
+  gint64 leaked = p->leaked, peak = p->peak, interval_peak = p->interval_peak;
+
+  for (; i < n; i++)
+    {
+      guint64 op = ops[i], index = op >> 2;
+      gint64 next;
+
+      if ((op & 3) == 0)
+        {
+          const HtInfo *info = &infos[index];
+          guint64 size = info->kind.size;
+
+          if (G_UNLIKELY (info->kind.site_id == 0 || n_objects % CHARGE_EVERY == 0 || n_scratch == cap
+                          || size >= G_MAXUINT32 || index >= TM_TRACE_BUILDER_DIED
+                          || __builtin_add_overflow (leaked, (gint64) size, &next)))
+            break;
+          if (n_scratch == 0)
+            first = n_objects;
+          scratch[n_scratch++] = (guint32) index;
+          n_objects++;
+          allocations++;
+          leaked = next;
+          if (leaked > peak)
+            {
+              peak = leaked;
+              peak_time = p->now_ms;
+            }
+          interval_peak = MAX (interval_peak, leaked);
+          last = index;
+        }
+      else if ((op & 3) == 1)
+        {
+          guint32 obj = (guint32) ops[i + 1];
+          gint64 v = (gint64) MIN (infos[index].kind.size, (guint64) G_MAXINT64);
+          gboolean in_scratch = obj >= first && obj - first < n_scratch;
+
+          if (G_UNLIKELY (obj == NO_OBJECT || __builtin_add_overflow (leaked, -v, &next)
+                          || (!in_scratch && p->n_death_buf + 1 >= DEATH_BATCH)))
+            break;
+          temporary += last == index;
+          last = 0;
+          leaked = next;
+          if (in_scratch)
+            scratch[obj - first] |= TM_TRACE_BUILDER_DIED;
+          else
+            p->death_buf[p->n_death_buf++] = (guint64) obj + 1;
+          i++;
+        }
+      else
+        break;
+      lines++;
+    }
+  if (lines > 0)
+    {
+      p->n_scratch = n_scratch;
+      p->scratch_first = first;
+      p->n_objects = n_objects;
+      p->last_alloc_info = last;
+      p->allocations = allocations;
+      p->temporary += temporary;
+      p->temporary_all += temporary;
+      p->peak_time_ms = peak_time;
+      p->leaked = leaked;
+      p->peak = peak;
+      p->interval_peak = interval_peak;
+      p->line_no += lines;
+      p->line_offset = p->progress_offset = c->offset;
+      p->dirty = TRUE;
+    }
+  return i;
 }
 
 static void
@@ -521,7 +724,7 @@ handle_line (HtParser *p, const char *line, const char *end)
     case 'a':
       {
         HtInfo info = { 0 };
-        const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.size, &info.trace);
+        const char *problem = tm_heaptrack_parse_info (s, end, p->traces->len, &info.kind.size, &info.trace);
         if (problem != NULL)
           complain (p, "%s", problem);
         /* its entry here and its stack of live blocks in the reader */
@@ -654,6 +857,7 @@ parser_clear (HtParser *p)
   g_clear_pointer (&p->point_temporary, g_array_unref);
   g_clear_pointer (&p->point_rss, g_array_unref);
   g_clear_pointer (&p->command_line, g_free);
+  g_clear_pointer (&p->scratch, g_free);
 }
 
 static void
@@ -676,7 +880,7 @@ tm_heaptrack_import_full (const char          *path,
   TmHeaptrackSource *src;
   TmHeaptrackReader *reader;
   TmTraceHeader h = { 0 };
-  gboolean stopped = FALSE, first = TRUE, failed = FALSE;
+  gboolean stopped = FALSE, first = TRUE, failed = FALSE, at_limit = FALSE;
   g_autofree char *version = NULL;
   TmTrace *trace;
   guint64 size;
@@ -735,8 +939,12 @@ tm_heaptrack_import_full (const char          *path,
             }
           for (gsize i = 0; i < c->n_ops && !failed && !p.over_limit; i++)
             {
-              guint64 op = c->ops[i];
+              guint64 op;
 
+              i = plain_ops (&p, c, i);
+              if (i == c->n_ops)
+                break;
+              op = c->ops[i];
               p.line_no++;
               switch (op & 3)
                 {
@@ -768,7 +976,7 @@ tm_heaptrack_import_full (const char          *path,
               g_autofree char *where = g_strdup_printf ("line %" G_GUINT64_FORMAT " (uncompressed byte offset %" G_GUINT64_FORMAT ")",
                                                         p.line_no, p.line_offset);
               tm_trace_builder_stop_at_memory_limit (p.b, c->compressed, where);
-              stopped = TRUE;
+              stopped = at_limit = TRUE;
             }
           else if (!failed && c->offset + c->text_len - p.progress_offset > MAX_TEXT_WITHOUT_PROGRESS)
             {
@@ -840,6 +1048,13 @@ tm_heaptrack_import_full (const char          *path,
   /* the last point: what is still allocated at the end (heaptrack's "leaked") */
   if (p.dirty || p.n_points == 0)
     emit_point (&p, p.now_ms);
+  if (p.n_scratch > 0 && at_limit)
+    {
+      /* read before the stop and charged: rows, as the blocks were before */
+      tm_trace_builder_close_past_limit (p.b);
+      p.over_limit = FALSE;
+      scratch_to_rows (&p);
+    }
 
   version = g_strdup_printf ("%u.%u.%u", (p.heaptrack_version >> 16) & 0xff, (p.heaptrack_version >> 8) & 0xff,
                              p.heaptrack_version & 0xff);

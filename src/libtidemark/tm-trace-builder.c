@@ -33,6 +33,8 @@ struct _TmTraceBuilder {
   guint64   death_hint;
 
   guint32   gcs_started;      /* id of the last GC_START */
+  TmFoldKind *fold_kinds;     /* tm_trace_builder_alloc_interval()'s kinds, resolved */
+  guint32   n_fold_kinds;
   guint32   next_fold;        /* first birth interval whose short-lived objects are still rows */
   gboolean  keep_rows;        /* no folding: the source finds objects by position */
   GArray   *bytes_before;     /* guint64 per GC: bytes allocated before its GC_START */
@@ -255,6 +257,7 @@ tm_trace_builder_free (TmTraceBuilder *b)
   g_array_unref (b->g_roots);
   g_array_unref (b->hierarchy);
   g_free (b->src_map);
+  g_free (b->fold_kinds);
   g_free (b->last_dropped.message);
   g_free (b);
 }
@@ -532,16 +535,18 @@ grow_objects (TmTraceBuilder *b)
 
   t->obj_type = g_renew (guint32, t->obj_type, cap);
   /* kept rows (no fold reads them) start without site and thread
-   * columns while every object has site and thread 0, as in heap dumps:
-   * they come at the end as zeroed fresh memory, which stays the
-   * kernel's zero page and takes no memory */
+   * columns while every object has site and thread 0, as in heap dumps,
+   * and without deaths while none is known (TM_ALIVE is 0): they come
+   * as zeroed fresh memory when first needed, which stays the kernel's
+   * zero page where nothing writes and takes no memory */
   if (t->obj_site != NULL || !b->keep_rows)
     {
       t->obj_site = g_renew (guint32, t->obj_site, cap);
       t->obj_thread = g_renew (guint32, t->obj_thread, cap);
     }
   t->obj_size = g_renew (guint32, t->obj_size, cap);
-  t->obj_death = g_renew (guint32, t->obj_death, cap);
+  if (t->obj_death != NULL || !b->keep_rows)
+    t->obj_death = g_renew (guint32, t->obj_death, cap);
   if (t->flags & TM_TRACE_FLAG_OBJECT_SPACE)
     t->obj_space = g_renew (guint8, t->obj_space, cap);
   if (t->obj_ids)
@@ -560,6 +565,17 @@ materialize_site_thread (TmTraceBuilder *b)
     return;
   t->obj_site = g_new0 (guint32, MAX (b->capacity, 1));
   t->obj_thread = g_new0 (guint32, MAX (b->capacity, 1));
+}
+
+/* The first death (or a bulk run) brings the column, TM_ALIVE so far. */
+static void
+materialize_death (TmTraceBuilder *b)
+{
+  TmTrace *t = b->trace;
+
+  G_STATIC_ASSERT (TM_ALIVE == 0);
+  if (t->obj_death == NULL)
+    t->obj_death = g_new0 (guint32, MAX (b->capacity, 1));
 }
 
 static inline void
@@ -682,7 +698,8 @@ tm_trace_builder_alloc (TmTraceBuilder *b, guint64 object_id, guint64 type_id, g
 
   t->obj_type[i] = type;
   set_site_thread (b, i, site, thread);
-  t->obj_death[i] = TM_ALIVE;
+  if (t->obj_death != NULL)
+    t->obj_death[i] = TM_ALIVE;
   if (G_UNLIKELY (t->id_index != NULL) && !charge (b, 48, error))
     return FALSE;
   if (G_LIKELY (size < TM_SIZE_OVERFLOW))
@@ -750,7 +767,8 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
         }
       t->obj_type[i] = type;
       set_site_thread (b, i, 0, 0);
-      t->obj_death[i] = TM_ALIVE;
+      if (t->obj_death != NULL)
+        t->obj_death[i] = TM_ALIVE;
       t->obj_size[i] = (guint32) size;
       if (t->obj_space != NULL)
         t->obj_space[i] = 0;
@@ -784,7 +802,7 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   guint64 end_seq = G_MAXUINT32 - 2, dense_id;
   /* columns and maps in locals: the stores below cannot alias them */
   guint32 *col_type = t->obj_type, *col_site, *col_thread;
-  guint32 *col_size = t->obj_size, *col_death = t->obj_death;
+  guint32 *col_size = t->obj_size, *col_death;
   guint8 *col_space = t->obj_space;
   const guint32 *d_type = b->types.dense, *d_site = b->sites.dense, *d_thread = b->threads.dense;
   guint64 n_type = b->types.dense_len, n_site = b->sites.dense_len, n_thread = b->threads.dense_len;
@@ -795,8 +813,10 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
   if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
     return 0;
   materialize_site_thread (b);
+  materialize_death (b);
   col_site = t->obj_site;
   col_thread = t->obj_thread;
+  col_death = t->obj_death;
   dense_id = t->first_id + seq;
   n = MIN (n, b->capacity - i);
   for (k = 0; k < n; k++, p += stride)
@@ -857,6 +877,7 @@ add_death (TmTraceBuilder *b, guint64 index, guint32 gc)
   guint32 s32 = t->obj_size[index];
   guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, index);
 
+  materialize_death (b);
   t->obj_death[index] = gc;
   add_deaths (b, gc, 1, size);
 }
@@ -870,7 +891,7 @@ tm_trace_builder_death (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GEr
 
   if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
     return fail (error, "death of unknown object %" G_GUINT64_FORMAT, object_id);
-  if (t->obj_death[index] != TM_ALIVE)
+  if (t->obj_death != NULL && t->obj_death[index] != TM_ALIVE)
     return fail (error, "object %" G_GUINT64_FORMAT " died twice", object_id);
 
   if (gc_id == 0)
@@ -903,6 +924,8 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
     return fail (error, "death in GC %" G_GUINT64_FORMAT ", which has not started", gc_id);
   gc = gc_id == 0 ? (b->gc_open ? b->gcs_started : b->gcs_started + 1) : (guint32) gc_id;
   limit = tm_trace_allocs_before_gc (t, gc);
+  if (n > 0)
+    materialize_death (b);
 
   /* the usual deaths (born before the GC) are counted here and added to
    * the GC's totals once */
@@ -988,6 +1011,97 @@ fold_short_lived (TmTraceBuilder *b, guint32 last)
                     + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock)
                     + (t->n_row_blocks - row_blocks_before) * sizeof (guint32);
     }
+}
+
+G_STATIC_ASSERT (TM_TRACE_BUILDER_DIED == TM_FOLD_DIED);
+
+/* Kind k of the caller's table in the model's terms; FALSE if it has no
+ * plain row (an undefined id, 4 GiB or more). */
+static gboolean
+resolve_kind (TmTraceBuilder *b, const TmAllocKind *kind, TmFoldKind *fk)
+{
+  if (kind->size >= TM_SIZE_OVERFLOW || !tm_id_map_lookup (&b->types, kind->type_id, &fk->type)
+      || !tm_id_map_lookup (&b->sites, kind->site_id, &fk->site)
+      || !tm_id_map_lookup (&b->threads, kind->thread_id, &fk->thread))
+    return FALSE;
+  fk->size = (guint32) kind->size;
+  fk->size_class = tm_trace_size_class (kind->size);
+  fk->resolved = TRUE;
+  return TRUE;
+}
+
+gint64
+tm_trace_builder_alloc_interval (TmTraceBuilder *b, guint64 first_object_id, const guint32 *items, gsize n,
+                                 const TmAllocKind *kinds, gsize kind_stride, guint32 n_kinds, guint64 end_ns,
+                                 GError **error)
+{
+  TmTrace *t = b->trace;
+  guint32 interval = b->gcs_started;
+  guint64 bytes = 0, rows = 0, dead, dead_bytes = 0;
+  guint64 blocks_before, counters_before, row_blocks_before;
+
+  if (n == 0)
+    return 0;
+  if (b->keep_rows || t->id_index != NULL || t->tx_kinds->len > 1 || t->obj_ids != NULL || b->gc_open
+      || b->in_graph || (t->total_allocs > 0 && first_object_id != t->first_id + t->total_allocs)
+      || t->total_allocs + n >= G_MAXUINT32 - 2)
+    return -1;
+  /* the interval before: its first GC has started, so all its deaths
+   * there are known */
+  join_marking (b);
+  if (interval >= 1)
+    fold_short_lived (b, interval - 1);
+  if (b->next_fold != interval || t->n_objects != t->dense_row || t->total_allocs != t->dense_seq)
+    return -1;
+
+  if (n_kinds > b->n_fold_kinds)
+    {
+      if (!charge (b, (guint64) (n_kinds - b->n_fold_kinds) * sizeof (TmFoldKind), error))
+        return -1;
+      b->fold_kinds = g_renew (TmFoldKind, b->fold_kinds, n_kinds);
+      memset (b->fold_kinds + b->n_fold_kinds, 0, (n_kinds - b->n_fold_kinds) * sizeof (TmFoldKind));
+      b->n_fold_kinds = n_kinds;
+    }
+  for (gsize k = 0; k < n; k++)
+    {
+      guint32 i = items[k] & ~TM_FOLD_DIED;
+      TmFoldKind *fk;
+
+      if (G_UNLIKELY (i >= n_kinds))
+        return -1;
+      fk = &b->fold_kinds[i];
+      if (G_UNLIKELY (!fk->resolved)
+          && !resolve_kind (b, (const TmAllocKind *) (gconstpointer) ((const guint8 *) kinds + i * kind_stride), fk))
+        return -1;
+      bytes += fk->size;   /* n < 2^32 sizes below 2^32: no wrap */
+      rows += !(items[k] & TM_FOLD_DIED);
+    }
+  if (bytes > MAX_TOTAL_BYTES - t->total_alloc_bytes)
+    return -1;
+  while (t->n_objects + rows > b->capacity)
+    {
+      guint64 more = b->capacity ? b->capacity / 2 : 4096;
+      if (!charge (b, more * bytes_per_object (t), error))
+        return -1;
+      grow_objects (b);
+    }
+
+  if (t->total_allocs == 0)
+    t->first_id = first_object_id;
+  blocks_before = t->n_seq_blocks;
+  counters_before = t->short_lived->len;
+  row_blocks_before = t->n_row_blocks;
+  dead = tm_trace_fold_allocs (t, interval, end_ns, items, n, b->fold_kinds, &dead_bytes);
+  t->total_allocs += n;
+  t->total_alloc_bytes += bytes;
+  b->last_id = MAX (b->last_id, first_object_id + n - 1);
+  /* died "now": in the GC that closes the interval */
+  add_deaths (b, interval + 1, dead, dead_bytes);
+  b->next_fold = interval + 1;
+  b->charged += (t->short_lived->len - counters_before) * sizeof (TmShortLived) + sizeof (guint64)
+                + (t->n_seq_blocks - blocks_before) * sizeof (TmSeqBlock)
+                + (t->n_row_blocks - row_blocks_before) * sizeof (guint32);
+  return (gint64) dead;
 }
 
 /* Live objects after each of the first n GCs: born before its start
@@ -1285,7 +1399,7 @@ graph_marked (TmTraceBuilder *b, guint32 gc_id)
   if (!(t->flags & TM_TRACE_FLAG_DEATHS))
     {
       for (guint64 i = 0; i < gc->allocs_before; i++)
-        if (t->obj_death[i] == TM_ALIVE && !tm_bitmap_get (bits, i))
+        if (!tm_bitmap_get (bits, i) && (t->obj_death == NULL || t->obj_death[i] == TM_ALIVE))
           add_death (b, i, gc->id);
     }
 }
@@ -1524,7 +1638,7 @@ shrink_objects (TmTraceBuilder *b)
       t->obj_thread = g_renew (guint32, t->obj_thread, n);
     }
   t->obj_size = g_renew (guint32, t->obj_size, n);
-  t->obj_death = g_renew (guint32, t->obj_death, n);
+  t->obj_death = t->obj_death != NULL ? g_renew (guint32, t->obj_death, n) : g_new0 (guint32, n);
   if (t->obj_space)
     t->obj_space = g_renew (guint8, t->obj_space, n);
   if (t->obj_ids)

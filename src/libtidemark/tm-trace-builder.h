@@ -104,6 +104,29 @@ gboolean tm_trace_builder_alloc_run   (TmTraceBuilder *b, guint64 first_object_i
  * is wrong with it, if anything. */
 gsize    tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllocFields *first,
                                         gsize stride, gsize n);
+/* An allocation's fields by the source's ids, shared by many
+ * allocations (heaptrack's allocation infos). */
+typedef struct {
+  guint64 type_id, site_id, thread_id, size;
+} TmAllocKind;
+
+/* For sources that see every death as it happens (native frees, "died
+ * now"): the allocations since the last GC_START, at once, right before
+ * the GC_START at end_ns that closes their interval.  Allocation k has id
+ * first_object_id + k and the kind items[k] (an index into `kinds`, whose
+ * entries are `kind_stride` bytes apart and must not change once used),
+ * with TM_TRACE_BUILDER_DIED if it already died.  The dead ones never
+ * become rows: they go into the interval's short-lived counters, as the
+ * fold would put them; the others become rows.  Returns the number of
+ * dead ones, or -1 when this is not the plain case (ids not dense, a kind
+ * undefined or of 4 GiB or more, rows already added since the GC_START,
+ * a source that keeps all rows...; *error set only for the memory
+ * limit): then add them one by one with tm_trace_builder_alloc() and
+ * tm_trace_builder_deaths(), which say what is wrong, if anything. */
+#define TM_TRACE_BUILDER_DIED (1u << 31)
+gint64   tm_trace_builder_alloc_interval (TmTraceBuilder *b, guint64 first_object_id, const guint32 *items, gsize n,
+                                          const TmAllocKind *kinds, gsize kind_stride, guint32 n_kinds,
+                                          guint64 end_ns, GError **error);
 /* gc_id 0: died now (native free); otherwise died in GC gc_id. */
 gboolean tm_trace_builder_death       (TmTraceBuilder *b, guint64 gc_id, guint64 object_id, GError **error);
 /* The same for many objects at once (a DEATHS record); on a bad id the

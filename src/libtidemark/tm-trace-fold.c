@@ -199,6 +199,31 @@ count_seq_blocks (TmTrace *t, guint64 lo_seq)
     }
 }
 
+/* Number seq keeps a row, row w (rows come in number order). */
+static inline void
+keep_row (TmTrace *t, guint64 seq, guint64 w)
+{
+  TmSeqBlock *blk = &t->seq_blocks[seq / 64];
+
+  if (seq % 64 < 32)
+    blk->bits[0] |= 1u << (seq % 64);
+  else
+    blk->bits[1] |= 1u << (seq % 64 - 32);
+  if (w % 64 == 0)
+    t->row_blocks[w / 64] = (guint32) (seq / 64);
+}
+
+/* Interval b's counters, in key order, after those of the intervals
+ * before (the ones never folded have none). */
+static void
+publish (TmTrace *t, guint32 b, GArray *entries)
+{
+  tm_trace_short_lived_pad (t, b + 1);
+  g_array_sort (entries, compare_entries);
+  g_array_append_vals (t->short_lived, entries->data, entries->len);
+  tm_trace_short_lived_pad (t, b + 2);
+}
+
 void
 tm_trace_fold_interval (TmTrace *t, guint32 b)
 {
@@ -268,15 +293,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
         }
       if (old_of_new != NULL)
         old_of_new[w] = i;
-      {
-        TmSeqBlock *blk = &t->seq_blocks[seq / 64];
-        if (seq % 64 < 32)
-          blk->bits[0] |= 1u << (seq % 64);
-        else
-          blk->bits[1] |= 1u << (seq % 64 - 32);
-      }
-      if (w % 64 == 0)
-        t->row_blocks[w / 64] = (guint32) (seq / 64);
+      keep_row (t, seq, w);
       w++;
     }
   count_seq_blocks (t, lo_seq);
@@ -303,10 +320,74 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   g_free (ft.slots);
   t->dense_row = w;
   t->dense_seq = hi_seq;
+  publish (t, b, entries);
+}
 
-  /* intervals before b that were never folded have no counters */
-  tm_trace_short_lived_pad (t, b + 1);
-  g_array_sort (entries, compare_entries);
-  g_array_append_vals (t->short_lived, entries->data, entries->len);
-  tm_trace_short_lived_pad (t, b + 2);
+guint64
+tm_trace_fold_allocs (TmTrace *t, guint32 b, guint64 t1, const guint32 *items, gsize n, TmFoldKind *kinds,
+                      guint64 *dead_bytes)
+{
+  guint64 lo_seq = t->total_allocs, hi_seq = lo_seq + n, w = t->n_objects, dead = 0, bytes = 0;
+  guint64 t0 = tm_trace_gc_end_ns (t, b);
+  guint32 stamp = b + 1;
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
+  FoldTable ft;
+
+  g_return_val_if_fail (t->id_index == NULL && t->obj_ids == NULL, 0);
+  g_return_val_if_fail (b + 1 >= t->short_lived_first->len && b == t->gcs->len, 0);
+  g_return_val_if_fail (w == t->dense_row && lo_seq == t->dense_seq && lo_seq == tm_trace_allocations_before_gc (t, b), 0);
+
+  ft.entries = entries;
+  ft.mask = 255;
+  ft.slots = g_new0 (guint32, ft.mask + 1);
+  grow_seq_blocks (t, hi_seq);
+  if ((w + n + 63) / 64 > t->n_row_blocks)
+    t->row_blocks = g_renew (guint32, t->row_blocks, (w + n + 63) / 64);
+  for (gsize k = 0; k < n; k++)
+    {
+      TmFoldKind *kind = &kinds[items[k] & ~TM_FOLD_DIED];
+      guint64 seq = lo_seq + k;
+
+      if (items[k] & TM_FOLD_DIED)
+        {
+          /* the same estimate, in the same order, as tm_trace_fold_interval() */
+          guint64 born = tm_lifetime_birth_ns (seq, lo_seq, hi_seq, t0, t1);
+          guint64 age = t1 > born ? t1 - born : 0;
+          guint8 bucket = (guint8) tm_lifetime_time_bucket (age);
+          TmShortLived *e;
+
+          if (kind->stamp != stamp || kind->bucket != bucket)
+            {
+              e = fold_table_get (&ft, kind->type, kind->site, kind->thread, kind->size_class, bucket);
+              kind->entry = (guint32) (e - (TmShortLived *) (gpointer) entries->data);
+              kind->stamp = stamp;
+              kind->bucket = bucket;
+            }
+          e = &g_array_index (entries, TmShortLived, kind->entry);
+          e->count++;
+          e->bytes += kind->size;
+          e->age_seconds += age / 1e9;
+          dead++;
+          bytes += kind->size;
+          continue;
+        }
+      t->obj_type[w] = kind->type;
+      t->obj_site[w] = kind->site;
+      t->obj_thread[w] = kind->thread;
+      t->obj_size[w] = kind->size;
+      t->obj_death[w] = TM_ALIVE;
+      if (t->obj_space != NULL)
+        t->obj_space[w] = 0;
+      keep_row (t, seq, w);
+      w++;
+    }
+  count_seq_blocks (t, lo_seq);
+  t->n_row_blocks = (w + 63) / 64;
+  g_free (ft.slots);
+  t->n_objects = w;
+  t->dense_row = w;
+  t->dense_seq = hi_seq;
+  publish (t, b, entries);
+  *dead_bytes = bytes;
+  return dead;
 }

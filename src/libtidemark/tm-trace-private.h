@@ -72,6 +72,28 @@ tm_trace_object_index_for_id_hint (const TmTrace *trace, guint64 id, guint64 *hi
  * the rows of the intervals after it (tm-trace-fold.c).  The trace's
  * intervals before b must be folded already. */
 void     tm_trace_fold_interval (TmTrace *trace, guint32 b);
+/* What an allocation of one kind (tm_trace_builder_alloc_interval) is
+ * in the model, resolved once, and its counter in the interval being
+ * folded (valid while `stamp` is that interval's). */
+typedef struct {
+  guint32 type, site, thread, size;   /* indices; bytes below TM_SIZE_OVERFLOW */
+  guint32 stamp;                      /* interval + 1 of `entry`; 0 none */
+  guint32 entry;                      /* index into that interval's counters */
+  guint8  size_class;
+  guint8  bucket;                     /* age bucket of `entry` */
+  guint8  resolved;
+} TmFoldKind;
+
+#define TM_FOLD_DIED (1u << 31)
+
+/* Interval b's allocations without rows so far (items[k]: a kind, with
+ * TM_FOLD_DIED if it died in GC b + 1, which starts at t1_ns; the rows of
+ * the intervals before are folded and no row of interval b exists): the
+ * dead ones go into its counters, the others become rows.  Returns how
+ * many died and *dead_bytes their bytes; the caller counts the rest (the
+ * totals; rows' capacity must be there). */
+guint64  tm_trace_fold_allocs   (TmTrace *trace, guint32 b, guint64 t1_ns, const guint32 *items, gsize n,
+                                 TmFoldKind *kinds, guint64 *dead_bytes);
 /* Empty counter ranges up to short_lived_first->len == len. */
 void     tm_trace_short_lived_pad (TmTrace *trace, guint32 len);
 

@@ -9,8 +9,11 @@
  *      legacy, on the test corpus repeated to a large file.
  *
  *   bench-import [--heaptrack FILE] [--python] [--allocs N] [--rounds R] [--gclog-lines N]
+ *                [--base OTHER_BENCH_IMPORT]
  *
  * --python records a Python program instead (heaptrack python3 -c ...).
+ * --base runs another build's import as well (its bench-import
+ * --import-only), alternating with this one's: before and after.
  * The import and heaptrack_print each run in a child process, so that
  * their peak RSS (wait4) and CPU time are their own.
  */
@@ -242,13 +245,43 @@ run_print_child (const char *path, ChildRun *run, guint64 *allocs, guint64 *temp
   g_unlink (out_path);
 }
 
+/* the import by this build, or by another build's bench-import (`base`) */
 static void
-run_import_child (const char *path, ChildRun *run)
+run_import_child (const char *base, const char *path, ChildRun *run)
 {
   g_autofree char *self = self_path ();
-  const char *argv[] = { self, "--import-only", path, NULL };
+  const char *argv[] = { base ? base : self, "--import-only", path, NULL };
 
   run_child (argv, NULL, run);
+}
+
+static int
+compare_doubles (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* medians of wall and CPU time, the largest peak RSS */
+static ChildRun
+child_median (GArray *runs)
+{
+  g_autoptr(GArray) wall = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
+  ChildRun m = { 0, 0, 0 };
+
+  for (guint i = 0; i < runs->len; i++)
+    {
+      const ChildRun *r = &g_array_index (runs, ChildRun, i);
+      g_array_append_val (wall, r->wall);
+      g_array_append_val (cpu, r->cpu);
+      m.peak_rss_mib = MAX (m.peak_rss_mib, r->peak_rss_mib);
+    }
+  g_array_sort (wall, compare_doubles);
+  g_array_sort (cpu, compare_doubles);
+  m.wall = g_array_index (wall, double, wall->len / 2);
+  m.cpu = g_array_index (cpu, double, cpu->len / 2);
+  return m;
 }
 
 /* heaptrack_print on the file; returns seconds, its allocation count */
@@ -392,13 +425,18 @@ main (int argc, char **argv)
   gint64 workload_n = -1;
   gboolean python = FALSE;
   g_autofree char *import_only = NULL;
-  ChildRun child_import = { 1e9, 1e9, 0 }, child_print = { 1e9, 1e9, 0 };
+  g_autofree char *base = NULL;
+  g_autoptr(GArray) runs_import = g_array_new (FALSE, FALSE, sizeof (ChildRun));
+  g_autoptr(GArray) runs_base = g_array_new (FALSE, FALSE, sizeof (ChildRun));
+  g_autoptr(GArray) runs_print = g_array_new (FALSE, FALSE, sizeof (ChildRun));
+  ChildRun child_import, child_print, child_base = { 0, 0, 0 };
   GOptionEntry entries[] = {
     { "heaptrack", 0, 0, G_OPTION_ARG_FILENAME, &file, "heaptrack file (default: record one)", "FILE" },
     { "allocs", 0, 0, G_OPTION_ARG_INT64, &allocs, "allocations to record (default 10^7)", "N" },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "repetitions, best time counts (default 2)", "R" },
     { "gclog-lines", 0, 0, G_OPTION_ARG_INT64, &gclog_lines, "lines of the GC log benchmark (default 10^6; 0: none)", "N" },
     { "python", 0, 0, G_OPTION_ARG_NONE, &python, "record a Python program (default: a C one)", NULL },
+    { "base", 0, 0, G_OPTION_ARG_FILENAME, &base, "another build's bench-import: its import too, alternating", "PATH" },
     { "workload", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_INT64, &workload_n, NULL, NULL },
     { "import-only", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &import_only, NULL, NULL },
     { NULL }
@@ -443,21 +481,27 @@ main (int argc, char **argv)
       cpu_import = MIN (cpu_import, ci);
       cpu_print = MIN (cpu_print, cp);
     }
-  /* the same, each in a process of its own: peak RSS side by side */
+  /* the same, each in a process of its own, alternating: peak RSS side
+   * by side, medians of the times */
   for (gint r = 0; r < rounds; r++)
     {
-      ChildRun a, b;
+      ChildRun a, b, c;
       guint64 ca, ct;
 
-      run_import_child (file, &a);
+      run_import_child (NULL, file, &a);
+      g_array_append_val (runs_import, a);
       run_print_child (file, &b, &ca, &ct);
-      child_import.wall = MIN (child_import.wall, a.wall);
-      child_import.cpu = MIN (child_import.cpu, a.cpu);
-      child_import.peak_rss_mib = MAX (child_import.peak_rss_mib, a.peak_rss_mib);
-      child_print.wall = MIN (child_print.wall, b.wall);
-      child_print.cpu = MIN (child_print.cpu, b.cpu);
-      child_print.peak_rss_mib = MAX (child_print.peak_rss_mib, b.peak_rss_mib);
+      g_array_append_val (runs_print, b);
+      if (base != NULL)
+        {
+          run_import_child (base, file, &c);
+          g_array_append_val (runs_base, c);
+        }
     }
+  child_import = child_median (runs_import);
+  child_print = child_median (runs_print);
+  if (base != NULL)
+    child_base = child_median (runs_base);
 
   g_print ("\n## heaptrack import: %s (%.1f MiB)\n\n", file, st.st_size / 1048576.0);
   g_print ("| measure | value |\n|---|---|\n");
@@ -475,8 +519,18 @@ main (int argc, char **argv)
   g_print ("| `heaptrack_print FILE` | %.3f s |\n", best_print);
   g_print ("| tm_heaptrack_import (full model) | %.3f s |\n", best_import);
   g_print ("| **Tidemark / heaptrack_print, wall** | **%.2f** (goal <= 0.25) |\n", best_import / best_print);
-  g_print ("| processes of their own, wall: Tidemark import / heaptrack_print | %.3f s / %.3f s = **%.2f** |\n",
-           child_import.wall, child_print.wall, child_import.wall / child_print.wall);
+  g_print ("| processes of their own, wall (medians of %d): Tidemark import / heaptrack_print | %.3f s / %.3f s = **%.2f** |\n",
+           rounds, child_import.wall, child_print.wall, child_import.wall / child_print.wall);
+  if (base != NULL)
+    {
+      g_print ("| the same, the base build's import / heaptrack_print (wall) | %.3f s / %.3f s = **%.2f** |\n",
+               child_base.wall, child_print.wall, child_base.wall / child_print.wall);
+      g_print ("| the same, the base build's import / heaptrack_print (CPU) | %.3f s / %.3f s = **%.2f** |\n",
+               child_base.cpu, child_print.cpu, child_base.cpu / child_print.cpu);
+      g_print ("| this build / the base build: wall, CPU, peak RSS | %.2f, %.2f, %.2f |\n",
+               child_import.wall / child_base.wall, child_import.cpu / child_base.cpu,
+               child_import.peak_rss_mib / child_base.peak_rss_mib);
+    }
   g_print ("| processes of their own, CPU: Tidemark import / heaptrack_print | %.3f s / %.3f s = **%.2f** |\n",
            child_import.cpu, child_print.cpu, child_import.cpu / child_print.cpu);
   g_print ("| **peak RSS: Tidemark import / heaptrack_print** | %.1f MiB / %.1f MiB = **%.2f** (goal <= 1.5) |\n",
