@@ -27,6 +27,9 @@ final class TidemarkAgentHelper implements NotificationListener {
     // Marks the current thread's allocations as the agent's own.
     static native void mark(boolean on);
 
+    // The program is exiting: the agent stops taking graphs until VMDeath.
+    static native void exiting();
+
     static native void gcNote(String bean, long id, long startMs, String action, String cause,
                               String[] pools, long[] before, long[] after, long[] committed);
 
@@ -39,6 +42,7 @@ final class TidemarkAgentHelper implements NotificationListener {
         beans = list.toArray(new GarbageCollectorMXBean[0]);
         pools = ManagementFactory.getMemoryPoolMXBeans().toArray(new MemoryPoolMXBean[0]);
         TidemarkAgentHelper listener = new TidemarkAgentHelper();
+        Runtime.getRuntime().addShutdownHook(new Thread(TidemarkAgentHelper::exiting, "Tidemark exit"));
         String[] names = new String[beans.length];
         for (int i = 0; i < beans.length; i++) {
             names[i] = beans[i].getName();

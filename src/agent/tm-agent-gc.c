@@ -174,6 +174,18 @@ native_mark (JNIEnv *jni, jclass klass, jboolean on)
     t->agent_depth += on ? 1 : -1;
 }
 
+/* From a shutdown hook: a walk in progress ends before the hook returns
+ * (walks hold writer_lock) and no other starts until VMDeath. */
+static void JNICALL
+native_exiting (JNIEnv *jni, jclass klass)
+{
+  TmAgent *a = &tm_agent;
+
+  g_atomic_int_set (&a->exiting, 1);
+  pthread_mutex_lock (&a->writer_lock);
+  pthread_mutex_unlock (&a->writer_lock);
+}
+
 static void JNICALL
 native_gc_note (JNIEnv *jni, jclass klass, jstring bean, jlong id, jlong start_ms, jstring action, jstring cause,
                 jobjectArray pools, jlongArray before, jlongArray after, jlongArray committed)
@@ -312,6 +324,7 @@ tm_agent_gc_install (jvmtiEnv *jvmti, JNIEnv *jni, char **error)
   TmAgent *a = &tm_agent;
   static const JNINativeMethod natives[] = {
     { (char *) "mark", (char *) "(Z)V", (void *) native_mark },
+    { (char *) "exiting", (char *) "()V", (void *) native_exiting },
     { (char *) "gcNote", (char *) "(Ljava/lang/String;JJLjava/lang/String;Ljava/lang/String;[Ljava/lang/String;[J[J[J)V",
       (void *) native_gc_note },
   };

@@ -137,6 +137,18 @@ tm_agent_graph_gate_wait (void)
 
 /* Writer side: walks the heap for the GC at the gate, then opens it.
  * The GC's last object id was set when it started. */
+/* Lets the allocating threads waiting at the gate go. */
+static void
+gate_open (void)
+{
+  TmAgent *a = &tm_agent;
+
+  pthread_mutex_lock (&a->gate_lock);
+  g_atomic_int_set (&a->graph_gate, 0);
+  pthread_cond_broadcast (&a->gate_cond);
+  pthread_mutex_unlock (&a->gate_lock);
+}
+
 void
 tm_agent_graph_gate_serve (void)
 {
@@ -146,6 +158,18 @@ tm_agent_graph_gate_serve (void)
 
   if (n == 0 || g_atomic_int_get (&a->gc_finished) < n)
     return;
+  /* the program is exiting: no walk until VMDeath takes the final one */
+  if (g_atomic_int_get (&a->exiting) && !g_atomic_int_get (&a->stopping))
+    {
+      for (guint k = a->w_gcs_written + 1; k <= (guint) g_atomic_int_get (&a->gc_finished); k++)
+        if (a->gcs[k % TM_AGENT_GC_RING].graph == NULL && a->gcs[k % TM_AGENT_GC_RING].want_graph)
+          {
+            a->gcs[k % TM_AGENT_GC_RING].want_graph = FALSE;
+            a->w_graphs_skipped++;
+          }
+      gate_open ();
+      return;
+    }
   /* Another GC may have run since the due one (a G1 Cleanup pause right
    * after its Remark): the heap walked is the one the latest GC left, so
    * the graph is that GC's.  Never walk during a pause (it would wait). */
@@ -183,10 +207,7 @@ tm_agent_graph_gate_serve (void)
       g->final |= e->final;
       e->want_graph = e->at_oom = e->final = FALSE;
     }
-  pthread_mutex_lock (&a->gate_lock);
-  g_atomic_int_set (&a->graph_gate, 0);
-  pthread_cond_broadcast (&a->gate_cond);
-  pthread_mutex_unlock (&a->gate_lock);
+  gate_open ();
 }
 
 void

@@ -30,7 +30,7 @@ idle_gc_due (gint64 now)
   if (a->opts.sample_bytes != 0 || a->opts.graph_every == 0 || a->opts.graph_every_set
       || !a->opts.graph_every_final)
     return FALSE;
-  if (g_atomic_int_get (&a->stopping) || g_atomic_int_get (&a->graph_gate) != 0
+  if (g_atomic_int_get (&a->stopping) || g_atomic_int_get (&a->exiting) || g_atomic_int_get (&a->graph_gate) != 0
       || g_atomic_int_get (&a->gc_started) != finished)
     return FALSE;
   last_end = finished > 0 ? a->gcs[finished % TM_AGENT_GC_RING].end_ns : 0;

@@ -221,6 +221,10 @@ typedef struct {
   gint64    start_cpu_ns;       /* process CPU time at load */
 
   volatile gint stopping;
+  /* a shutdown hook ran: no heap walks until VMDeath (JDK 17 deadlocks
+   * when a walk's EscapeBarrier meets the object-free events the exiting
+   * thread posts before VMDeath) */
+  volatile gint exiting;
   volatile gint in_flight;
   volatile gint init_check;     /* check for a tag before tagging (init race) */
   volatile gint agent_stop;
