@@ -86,6 +86,53 @@ test_widen (void)
   g_assert_cmpuint (marked, ==, 6);
 }
 
+/* Edge names in 16 bits: array element indices by their low bits after
+ * the element before, everything that does not fit as an escape. */
+static void
+test_edge_labels (void)
+{
+  enum { E = 0x80000000u };
+  static const guint32 src[] = { 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2 };
+  static const guint32 label[] = {
+    E | 0, E | 1, E | 5, E | 40000, E | 40001, E | 98303, E | 98304, E | 0x7fffffff,   /* an array */
+    3, 0x7ffe, 0x7fff, 100000,                                                         /* fields */
+    E | 10, E | 5,                                                                     /* out of order */
+  };
+  guint32 dst[G_N_ELEMENTS (src)], objects[20];
+  g_autoptr(TmHeapGraph) g = NULL;
+  guint escapes = 0;
+
+  for (guint32 i = 0; i < 20; i++)
+    objects[i] = i;
+  for (guint i = 0; i < G_N_ELEMENTS (src); i++)
+    dst[i] = 3 + i;
+  g = tm_heap_graph_new_from_nodes (1, g_memdup2 (objects, sizeof objects), 20, src, dst, label, G_N_ELEMENTS (src));
+  for (guint i = 0; i < G_N_ELEMENTS (src); i++)
+    {
+      g_autofree char *name = tm_heap_graph_edge_label (g, src[i], dst[i]);
+      g_autofree char *want = g_strdup_printf ("[%u]", label[i] & ~E);
+      guint16 code = g->edge_label[i];
+
+      escapes += code == TM_EDGE_ESCAPE_FIELD || code == TM_EDGE_ESCAPE_ELEMENT;
+      if (label[i] & E)
+        {
+          g_assert_cmpstr (name, ==, want);
+          g_assert_cmpuint (tm_heap_graph_edge_field (g, i), ==, E);
+        }
+      else
+        {
+          g_assert_null (name);   /* the graph has no label strings */
+          g_assert_cmpuint (tm_heap_graph_edge_field (g, i), ==, label[i]);
+        }
+    }
+  /* 40000 (a gap past 2^15), 98303 (low bits 0x7fff), 2^31 - 1, the
+   * fields 0x7fff and 100000, and 5 after 10 */
+  g_assert_cmpuint (escapes, ==, 6);
+  g_assert_cmpuint (g->label_escapes->len, ==, 6);
+  g_assert_cmpuint (g->edge_label[1], ==, 0x8001);
+  g_assert_cmpuint (g->edge_label[9], ==, 0x7ffe);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -93,5 +140,6 @@ main (int argc, char **argv)
   g_test_add_func ("/heap-graph/build-and-mark", test_build_and_mark);
   g_test_add_func ("/heap-graph/sparse-objects", test_sparse_objects);
   g_test_add_func ("/heap-graph/widen", test_widen);
+  g_test_add_func ("/heap-graph/edge-labels", test_edge_labels);
   return g_test_run ();
 }

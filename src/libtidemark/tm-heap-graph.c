@@ -59,20 +59,103 @@ DEFINE_CSR_SORT (csr_sort64, guint64)
 static void
 build_csr_labelled (TmHeapGraph *g, const guint32 *src, const guint32 *dst, const guint32 *labels, guint64 n_edges)
 {
+  g_autofree guint32 *full = labels != NULL ? g_new (guint32, MAX (n_edges, 1)) : NULL;
+
   g->edges = g_new (guint32, MAX (n_edges, 1));
   g->n_edges = n_edges;
-  if (labels != NULL)
-    g->edge_label = g_new (guint32, MAX (n_edges, 1));
   if (n_edges <= G_MAXUINT32)
     {
       g->edge_start = g_new0 (guint32, (gsize) g->n_nodes + 1);
-      csr_sort32 (g->edge_start, g->n_nodes, src, dst, labels, n_edges, g->edges, g->edge_label);
+      csr_sort32 (g->edge_start, g->n_nodes, src, dst, labels, n_edges, g->edges, full);
     }
   else
     {
       g->edge_start_wide = g_new0 (guint64, (gsize) g->n_nodes + 1);
-      csr_sort64 (g->edge_start_wide, g->n_nodes, src, dst, labels, n_edges, g->edges, g->edge_label);
+      csr_sort64 (g->edge_start_wide, g->n_nodes, src, dst, labels, n_edges, g->edges, full);
     }
+  if (labels == NULL)
+    return;
+  g->edge_label = g_new (guint16, MAX (n_edges, 1));
+  for (guint32 v = 0; v < g->n_nodes; v++)
+    {
+      gint64 prev = -1;
+      for (guint64 e = tm_heap_graph_edge_begin (g, v), e_end = tm_heap_graph_edge_end (g, v); e < e_end; e++)
+        g->edge_label[e] = tm_heap_graph_edge_code (g, e, full[e], &prev);
+    }
+}
+
+guint16
+tm_heap_graph_edge_code (TmHeapGraph *g, guint64 e, guint32 label, gint64 *prev)
+{
+  TmEdgeEscape esc = { e, label };
+
+  if (label & TM_EDGE_ELEMENT)
+    {
+      gint64 index = label & ~TM_EDGE_ELEMENT, gap = index - *prev - 1;
+      *prev = index;
+      /* decoded as the first index after the one before with these low
+       * bits; 0x7fff as low bits would read as the escape */
+      if (gap >= 0 && gap <= 0x7fff && (index & 0x7fff) != 0x7fff)
+        return (guint16) (0x8000u | (index & 0x7fff));
+    }
+  else if (label < TM_EDGE_ESCAPE_FIELD)
+    return (guint16) label;
+  if (g->label_escapes == NULL)
+    g->label_escapes = g_array_new (FALSE, FALSE, sizeof (TmEdgeEscape));
+  g_array_append_val (g->label_escapes, esc);
+  return (label & TM_EDGE_ELEMENT) ? TM_EDGE_ESCAPE_ELEMENT : TM_EDGE_ESCAPE_FIELD;
+}
+
+static guint32
+escaped_label (const TmHeapGraph *g, guint64 e)
+{
+  const TmEdgeEscape *x = g->label_escapes != NULL ? (const TmEdgeEscape *) (gpointer) g->label_escapes->data : NULL;
+  guint lo = 0, hi = g->label_escapes != NULL ? g->label_escapes->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (x[mid].edge < e)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return x != NULL && lo < g->label_escapes->len && x[lo].edge == e ? x[lo].label : 0;
+}
+
+guint32
+tm_heap_graph_edge_field (const TmHeapGraph *g, guint64 e)
+{
+  guint16 c;
+
+  g_return_val_if_fail (g != NULL, 0);
+  if (g->edge_label == NULL || e >= g->n_edges)
+    return 0;
+  c = g->edge_label[e];
+  if (c & 0x8000u)
+    return TM_EDGE_ELEMENT;
+  return c == TM_EDGE_ESCAPE_FIELD ? escaped_label (g, e) : c;
+}
+
+/* Edge e's full label; *prev: the source's array element before it. */
+static guint32
+edge_full_label (const TmHeapGraph *g, guint64 e, gint64 *prev)
+{
+  guint16 c = g->edge_label[e];
+  guint32 full;
+
+  if (c == TM_EDGE_ESCAPE_FIELD || c == TM_EDGE_ESCAPE_ELEMENT)
+    full = escaped_label (g, e);
+  else if (c & 0x8000u)
+    {
+      gint64 next = *prev + 1;
+      full = TM_EDGE_ELEMENT | (guint32) (next + ((((gint64) (c & 0x7fffu)) - next) & 0x7fff));
+    }
+  else
+    full = c;
+  if (full & TM_EDGE_ELEMENT)
+    *prev = full & ~TM_EDGE_ELEMENT;
+  return full;
 }
 
 void
@@ -115,20 +198,23 @@ tm_heap_graph_new_from_nodes (guint32        gc_id,
 char *
 tm_heap_graph_edge_label (const TmHeapGraph *g, guint32 src_node, guint32 dst_node)
 {
+  gint64 prev = -1;
+
   g_return_val_if_fail (g != NULL, NULL);
 
   if (g->edge_label == NULL || src_node >= g->n_nodes)
     return NULL;
   for (guint64 e = tm_heap_graph_edge_begin (g, src_node), e_end = tm_heap_graph_edge_end (g, src_node); e < e_end; e++)
-    if (g->edges[e] == dst_node)
-      {
-        guint32 l = g->edge_label[e];
-        if (l & 0x80000000u)
-          return g_strdup_printf ("[%u]", l & 0x7fffffffu);
-        if (l != 0 && g->labels != NULL && l < g->labels->len)
-          return g_strdup (g_ptr_array_index (g->labels, l));
-        return NULL;
-      }
+    {
+      guint32 l = edge_full_label (g, e, &prev);
+      if (g->edges[e] != dst_node)
+        continue;
+      if (l & TM_EDGE_ELEMENT)
+        return g_strdup_printf ("[%u]", l & ~TM_EDGE_ELEMENT);
+      if (l != 0 && g->labels != NULL && l < g->labels->len)
+        return g_strdup (g_ptr_array_index (g->labels, l));
+      return NULL;
+    }
   return NULL;
 }
 
@@ -269,6 +355,8 @@ tm_heap_graph_free (TmHeapGraph *g)
   g_free (g->root_kind);
   g_free (g->root_thread);
   g_free (g->edge_label);
+  if (g->label_escapes != NULL)
+    g_array_unref (g->label_escapes);
   g_free (g->root_label);
   if (g->labels != NULL)
     g_ptr_array_unref (g->labels);

@@ -34,13 +34,30 @@ typedef struct {
   guint8  *root_kind;     /* TmRootKind */
   guint32 *root_thread;   /* thread index, 0 if none */
   guint64  dropped_edges; /* edges / roots naming objects not in the heap */
-  /* Names, when the source has them (heap dumps): per edge and per root an
-   * index into labels (0 = none); an edge label with the top bit set is
-   * an array element index.  All NULL for recorded traces. */
-  guint32   *edge_label;
+  /* Names, when the source has them (heap dumps): per root an index into
+   * labels (0 = none), per edge a 16-bit code (tm_heap_graph_edge_field
+   * reads it): a field's index into labels, or with the top bit an array
+   * element by the low 15 bits of its index (a source's elements come in
+   * ascending order: the rest follows from the one before).  What does
+   * not fit (label 0x7fff on, a gap of 2^15 or more) has the code
+   * TM_EDGE_ESCAPE_FIELD / _ELEMENT and its label in label_escapes.
+   * All NULL for recorded traces. */
+  guint16   *edge_label;
+  GArray    *label_escapes; /* TmEdgeEscape, by edge */
   guint32   *root_label;
   GPtrArray *labels;       /* char*, [0] = NULL */
 } TmHeapGraph;
+
+/* A full edge label: 0 none, a field's index into labels, or
+ * TM_EDGE_ELEMENT | the array element's index. */
+#define TM_EDGE_ELEMENT        0x80000000u
+#define TM_EDGE_ESCAPE_FIELD   0x7fffu
+#define TM_EDGE_ESCAPE_ELEMENT 0xffffu
+
+typedef struct {
+  guint64 edge;
+  guint32 label;
+} TmEdgeEscape;
 
 /* Reads the graph of GC gc_id from the trace file (seeking to its stored
  * position).  TM_ERROR_NO_GRAPH if that GC has none. */
@@ -70,7 +87,8 @@ TmHeapGraph *tm_heap_graph_new         (guint32        gc_id,
                                         guint32        n_roots);
 
 /* For importers: nodes are given (ascending object indices, taken over),
- * edges are in node numbers, labels may be NULL.  Roots are left empty. */
+ * edges are in node numbers, labels (full, TM_EDGE_ELEMENT for array
+ * elements) may be NULL.  Roots are left empty. */
 TmHeapGraph *tm_heap_graph_new_from_nodes (guint32        gc_id,
                                            guint32       *node_object,
                                            guint32        n_nodes,
@@ -78,6 +96,15 @@ TmHeapGraph *tm_heap_graph_new_from_nodes (guint32        gc_id,
                                            const guint32 *edge_dst,
                                            const guint32 *edge_labels,
                                            guint64        n_edges);
+
+/* Edge e's label, with an array element's index left out (just
+ * TM_EDGE_ELEMENT): all that classifying by it needs.  0 without names. */
+guint32      tm_heap_graph_edge_field  (const TmHeapGraph *g, guint64 e);
+
+/* Importers writing edge codes in the order of the edges: *prev is the
+ * source's last array element index, -1 at each source's first edge.
+ * Escapes are added to g->label_escapes (created on demand). */
+guint16      tm_heap_graph_edge_code   (TmHeapGraph *g, guint64 e, guint32 label, gint64 *prev);
 
 /* The name of the reference src_node -> dst_node: the field ("next"), an
  * array element ("[3]"), or NULL when the graph has no names.  Free with

@@ -13,6 +13,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "tm-hprof.h"
 #include "tm-hprof-private.h"
@@ -257,6 +260,7 @@ tm_hprof_import_many (const char * const *paths,
   g_autofree DumpFile *files = NULL;
   TmTraceBuilder *b;
   Import im = { 0 };
+  TmTrace *trace;
   guint64 last_ns = 0, dangling = 0, dangling_roots = 0, unknown_layout = 0;
 
   g_return_val_if_fail (paths != NULL && n_paths > 0, NULL);
@@ -387,7 +391,13 @@ tm_hprof_import_many (const char * const *paths,
   tm_trace_builder_end (b, im.base, 0, n_paths, last_ns);
   if (progress)
     progress (1.0, progress_data);
-  return tm_trace_builder_finish (b);
+  trace = tm_trace_builder_finish (b);
+#ifdef __GLIBC__
+  /* what the parser and the model's thread freed, back to the system
+   * rather than kept in their arenas beside the model */
+  malloc_trim (0);
+#endif
+  return trace;
 }
 
 TmTrace *
@@ -434,6 +444,13 @@ node_rank (const NodeRank *nr, guint32 o, guint32 *node)
   return TRUE;
 }
 
+/* tm_trace_live_objects' test, for objects before the GC's allocations */
+static inline gboolean
+alive_after (const TmTrace *trace, guint64 i, guint32 gc_id)
+{
+  return trace->obj_death[i] == TM_ALIVE || trace->obj_death[i] > gc_id;
+}
+
 TmHeapGraph *
 tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, GError **error)
 {
@@ -444,9 +461,8 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   guint64 count = gc->allocs_before - base;
   g_autoptr(GHashTable) thread_index = g_hash_table_new (NULL, NULL);
   NodeRank nr = { 0 };
-  guint32 n_live, *live, words, *dst, *lab, *off, n_here = 0;
+  guint32 n_live = 0, words, *dst, *lab32, *off, n_here = 0;
   guint64 dropped = 0, m = 0;
-  gboolean have_first = FALSE;
   HprofResult r;
   TmHeapGraph *g;
 
@@ -466,18 +482,20 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
       return NULL;
     }
 
-  /* nodes: the dump's objects its graph reaches (the heap state) */
-  live = tm_trace_live_objects (trace, gc_id, &n_live);
+  /* nodes: the objects of the heap state (as tm_trace_live_objects
+   * lists them), by rank within the dump's; the list itself comes last,
+   * once the edge labels have shrunk */
   words = (guint32) (count / 64 + 1);
   nr.bits = g_new0 (guint64, words);
   nr.rank = g_new (guint32, words);
-  for (guint32 v = 0; v < n_live; v++)
-    if (live[v] >= base && live[v] - base < count)
+  for (guint64 i = 0; i < gc->allocs_before; i++)
+    if (alive_after (trace, i, gc_id))
       {
-        if (!have_first)
-          nr.first = v;
-        have_first = TRUE;
-        tm_bitmap_set (nr.bits, live[v] - base);
+        if (i < base)
+          nr.first++;
+        else
+          tm_bitmap_set (nr.bits, i - base);
+        n_live++;
       }
   for (guint32 w = 0, before = 0; w < words; w++)
     {
@@ -488,17 +506,18 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   /* edges between nodes, compacted in place in the dump's order; each
    * node's end goes into off[] (node k of this dump at off[k + 1], never
    * past the object it comes from), which then becomes the graph's
-   * edge_start in place (the parser keeps under 2^32 edges) */
+   * edge_start in place (the parser keeps under 2^32 edges); labels to
+   * their 16-bit codes, also in place (code m below label e's bytes) */
   g = g_new0 (TmHeapGraph, 1);
   g->gc_id = gc_id;
   g->n_nodes = n_live;
-  g->node_object = n_live > 0 ? live : g_renew (guint32, live, 1);
   off = r.off.data;
   dst = r.dst.data;
-  lab = r.label.data;
+  lab32 = r.label.data;
   for (guint32 o = 0, e0 = 0; o < count; o++)
     {
       guint32 a, d, e1 = off[o + 1];
+      gint64 prev = -1;
       if (!node_rank (&nr, o, &a))
         {
           dropped += e1 - e0;
@@ -512,8 +531,9 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
               dropped++;
               continue;
             }
+          guint16 code = tm_heap_graph_edge_code (g, m, lab32[e], &prev);
           dst[m] = d;
-          lab[m++] = lab[e];
+          memcpy ((guint8 *) lab32 + 2 * (gsize) m++, &code, sizeof code);
         }
       e0 = e1;
       n_here = a - nr.first + 1;
@@ -528,7 +548,7 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   memset (&r.off, 0, sizeof r.off);
   g->n_edges = m;
   g->edges = g_renew (guint32, g_steal_pointer (&r.dst.data), MAX (m, 1));
-  g->edge_label = g_renew (guint32, g_steal_pointer (&r.label.data), MAX (m, 1));
+  g->edge_label = g_renew (guint16, (guint16 *) (gpointer) g_steal_pointer (&r.label.data), MAX (m, 1));
   memset (&r.dst, 0, sizeof r.dst);
   memset (&r.label, 0, sizeof r.label);
 
@@ -559,5 +579,12 @@ tm_hprof_graph_read (TmTrace *trace, guint32 gc_id, GCancellable *cancellable, G
   g_free (nr.bits);
   g_free (nr.rank);
   tm_hprof_result_clear (&r);
+
+  /* last, at its size: the objects of the heap state, as
+   * tm_trace_live_objects lists them */
+  g->node_object = g_new (guint32, MAX (n_live, 1));
+  for (guint64 i = 0, k = 0; i < gc->allocs_before; i++)
+    if (alive_after (trace, i, gc_id))
+      g->node_object[k++] = (guint32) i;
   return g;
 }

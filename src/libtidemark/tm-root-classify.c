@@ -73,10 +73,10 @@ append_root (GString *s, const TmHeapGraph *g, const TmTrace *trace, guint32 r)
 static void
 append_field (GString *s, const TmHeapGraph *g, guint64 edge)
 {
-  guint32 l = g->edge_label[edge];
+  guint32 l = tm_heap_graph_edge_field (g, edge);
 
   /* as Java would write the access; no slash: labels are drill paths */
-  if (l & 0x80000000u)
+  if (l & TM_EDGE_ELEMENT)
     g_string_append (s, "[]");
   else if (l != 0 && g->labels != NULL && l < g->labels->len)
     g_string_append_printf (s, ".%s", (const char *) g_ptr_array_index (g->labels, l));

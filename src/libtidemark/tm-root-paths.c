@@ -112,8 +112,8 @@ tm_root_paths_key (const TmRootPaths *rp, guint32 node)
   for (guint i = steps->len; i-- > 0;)
     {
       guint32 w = GPOINTER_TO_UINT (g_ptr_array_index (steps, i));
-      guint32 l = g->edge_label[rp->via[w]];
-      const char *field = (l & 0x80000000u) ? "[]"
+      guint32 l = tm_heap_graph_edge_field (g, rp->via[w]);
+      const char *field = (l & TM_EDGE_ELEMENT) ? "[]"
                           : l != 0 && l < g->labels->len ? (const char *) g_ptr_array_index (g->labels, l) : "?";
       g_string_append_printf (key, " / %s: %s", field, type_name (rp, w));
     }
