@@ -115,6 +115,12 @@ object_tag (jvmtiEnv *jvmti, jobject object)
   return tag;
 }
 
+/* What a thread's local storage points to after its ThreadEnd.  A later
+ * callback on it gets a fresh state that no ThreadEnd will release: the
+ * DestroyJavaVM thread's VMDeath, once per run; any other is counted
+ * (META thread_states_after_end) so that a test can tell. */
+static char thread_ended_mark;
+
 TmAgentThread *
 tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create)
 {
@@ -122,6 +128,13 @@ tm_agent_thread_get (jvmtiEnv *jvmti, gboolean create)
 
   if ((*jvmti)->GetThreadLocalStorage (jvmti, NULL, (void **) &t) != JVMTI_ERROR_NONE)
     return NULL;
+  if ((void *) t == (void *) &thread_ended_mark)
+    {
+      if (!create)
+        return NULL;
+      g_atomic_int_inc (&tm_agent.thread_states_after_end);
+      t = NULL;
+    }
   if (t == NULL && create)
     {
       TmAgentThread *head;
@@ -153,7 +166,7 @@ tm_agent_thread_end (jvmtiEnv *jvmti, JNIEnv *jni)
 
   if (t == NULL)
     return;
-  (*jvmti)->SetThreadLocalStorage (jvmti, NULL, NULL);
+  (*jvmti)->SetThreadLocalStorage (jvmti, NULL, &thread_ended_mark);
   for (guint k = 0; k < G_N_ELEMENTS (t->cache); k++)
     if (t->cache[k].klass != NULL)
       {

@@ -813,7 +813,7 @@ tm_agent_gc_write (JNIEnv *jni, guint n)
 
   if (note != NULL)
     cause = note->cause;
-  else if (g->cause[0] != '\0' && strcmp (g->cause, "No GC") != 0)
+  else if (g->bean != NULL && g->cause[0] != '\0' && strcmp (g->cause, "No GC") != 0)
     cause = g->cause;   /* what HotSpot's counters said */
   else
     cause = (g->bean != NULL || a->helper == NULL) ? "unknown" : "concurrent cycle pause";

@@ -171,10 +171,18 @@ tm_agent_graph_gate_serve (void)
   a->w_last_graph_end = tm_agent_now_ns ();
   a->w_graphs_taken++;
   g->want_graph = TRUE;
-  /* an earlier due GC whose gate was overtaken goes without */
+  /* an earlier due GC whose gate was overtaken (a GC finished after it
+   * and set the gate again) goes without; the heap walked stands for it
+   * if it was the heap at an OutOfMemoryError or the final one */
   for (guint k = a->w_gcs_written + 1; k < (guint) n; k++)
-    if (a->gcs[k % TM_AGENT_GC_RING].graph == NULL)
-      a->gcs[k % TM_AGENT_GC_RING].want_graph = FALSE;
+    {
+      TmAgentGc *e = &a->gcs[k % TM_AGENT_GC_RING];
+      if (e->graph != NULL)
+        continue;
+      g->at_oom |= e->at_oom;
+      g->final |= e->final;
+      e->want_graph = e->at_oom = e->final = FALSE;
+    }
   pthread_mutex_lock (&a->gate_lock);
   g_atomic_int_set (&a->graph_gate, 0);
   pthread_cond_broadcast (&a->gate_cond);

@@ -26,8 +26,9 @@ static const volatile gint64 *counters[TM_AGENT_COLLECTORS];
 static char *names[TM_AGENT_COLLECTORS];
 static guint numbers[TM_AGENT_COLLECTORS];   /* N of sun.gc.collector.N */
 static guint n_counters;
-static const volatile char *cause_text;   /* sun.gc.cause */
-static guint32 cause_len;
+/* sun.gc.cause, sun.gc.lastCause */
+static const volatile char *cause_text[2];
+static guint32 cause_len[2];
 
 static guint32
 read_u32 (const guint8 *p)
@@ -116,10 +117,12 @@ tm_agent_perfdata_open (JNIEnv *jni)
                && sscanf (text, "sun.gc.collector.%u.name%n", &n, &end) == 1 && text[end] == '\0'
                && n < TM_AGENT_COLLECTORS && memchr (m + entry + data, '\0', vlen) != NULL)
         found_names[n] = g_strdup ((const char *) m + entry + data);
-      else if (type == 'B' && data + vlen <= length && vlen > 0 && strcmp (text, "sun.gc.cause") == 0)
+      else if (type == 'B' && data + vlen <= length && vlen > 0
+               && (strcmp (text, "sun.gc.cause") == 0 || strcmp (text, "sun.gc.lastCause") == 0))
         {
-          cause_text = (const volatile char *) m + entry + data;
-          cause_len = vlen;
+          guint k = strcmp (text, "sun.gc.cause") == 0 ? 0 : 1;
+          cause_text[k] = (const volatile char *) m + entry + data;
+          cause_len[k] = vlen;
         }
       entry += length;
     }
@@ -172,15 +175,25 @@ tm_agent_perfdata_whole_heap_gcs (void)
   return sum;
 }
 
-/* The cause of the collection in progress ("" without the counters;
- * "No GC" outside one).  out holds size bytes. */
+static void
+copy_text (guint k, char *out, gsize size)
+{
+  gsize i = 0;
+
+  for (; cause_text[k] != NULL && i + 1 < size && i < cause_len[k] && cause_text[k][i] != '\0'; i++)
+    out[i] = cause_text[k][i];
+  out[i] = '\0';
+}
+
+/* At a GC finish callback: the cause of the collection that just ran
+ * ("" without the counters).  HotSpot sets it for the collection and
+ * sets it back to "No GC" after, which makes it the last cause; under
+ * Serial and Parallel that happens before the finish callback, under G1
+ * after.  out holds size (> 0) bytes. */
 void
 tm_agent_perfdata_cause (char *out, gsize size)
 {
-  gsize k = 0;
-
-  for (; cause_text != NULL && k + 1 < size && k < cause_len && cause_text[k] != '\0'; k++)
-    out[k] = cause_text[k];
-  if (size > 0)
-    out[k] = '\0';
+  copy_text (0, out, size);
+  if (strcmp (out, "No GC") == 0)
+    copy_text (1, out, size);
 }

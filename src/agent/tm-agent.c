@@ -592,7 +592,9 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
     /* the most threads whose state the agent held at once: ended ones are released */
     {
       g_autofree char *peak = g_strdup_printf ("%d", g_atomic_int_get (&a->threads_registered_peak));
+      g_autofree char *after_end = g_strdup_printf ("%d", g_atomic_int_get (&a->thread_states_after_end));
       tm_trace_writer_meta (a->writer, "thread_states_peak", peak);
+      tm_trace_writer_meta (a->writer, "thread_states_after_end", after_end);
     }
     tm_agent_containers_write_meta (a->writer);
     /* how GC pauses were matched with the MXBeans' collections */

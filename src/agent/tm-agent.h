@@ -232,6 +232,7 @@ typedef struct {
   TmAgentThread * volatile threads;  /* threads seen and not yet released, newest first */
   volatile gint n_threads_registered;
   volatile gint threads_registered_peak;
+  volatile gint thread_states_after_end;   /* created after the thread's ThreadEnd */
 
   /* queue_lock */
   pthread_mutex_t queue_lock;

@@ -928,7 +928,8 @@ test_short_threads (void)
 {
   const char *args[] = { "-XX:-DoEscapeAnalysis", "-XX:+UseSerialGC", "-Xmx64m", NULL };
   g_autofree char *dir = make_tmpdir ();
-  g_autoptr(TmTrace) t = record (dir, "threads.tmtrace", "graph-every=0", args, "ShortThreads");
+  /* with the container hooks, which run on the program's threads too */
+  g_autoptr(TmTrace) t = record (dir, "threads.tmtrace", "graph-every=0,containers=1", args, "ShortThreads");
   g_autofree guint *per_thread = NULL;
   guint32 ti = type_index (t, "ShortThreadsMarker");
   guint n_short = 0;
@@ -965,6 +966,9 @@ test_short_threads (void)
    * most a few waves' worth at once, not one per thread ever seen */
   g_test_message ("thread states held at most: %" G_GUINT64_FORMAT, meta_u64 (t, "thread_states_peak"));
   g_assert_cmpuint (meta_u64 (t, "thread_states_peak"), <, SHORT_THREADS / 2);
+  /* and no thread got a state after its ThreadEnd (which nothing would
+   * release) but the one that runs VMDeath */
+  g_assert_cmpuint (meta_u64 (t, "thread_states_after_end"), <=, 1);
   remove_tree (dir);
 }
 
