@@ -358,6 +358,78 @@ test_versions (void)
     }
 }
 
+static guint64
+short_lived_count (const TmTrace *t, guint32 b)
+{
+  gsize n;
+  const TmShortLived *sl = tm_trace_short_lived (t, b, &n);
+  guint64 count = 0;
+
+  for (gsize i = 0; i < n; i++)
+    count += sl[i].count;
+  return count;
+}
+
+/* An interval of more allocations than the importer keeps as scratch
+ * (2^20): it goes on in rows, with the frees the scratch had seen, and
+ * the model is the one of any other interval.  Interval 0: 700 K times
+ * two blocks of 16 bytes and a free (of the newer one, the newest of its
+ * info), then the point at 64 ms; interval 1: the newest 100 K survivors
+ * freed, 10 new blocks and the newest 5 of them freed before the point
+ * at 128 ms. */
+static void
+test_long_interval (void)
+{
+  const guint64 pairs = 700000, n = 2 * pairs, later = 100000;
+  g_autoptr(GString) s = g_string_new ("v 10700 3\nX ./long\ns 4 main\ni 1000 0 1\nt 1 0\na 10 1\nc 1\n");
+  g_autofree char *path = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) t = NULL;
+
+  for (guint64 i = 0; i < pairs; i++)
+    g_string_append (s, "+ 0\n+ 0\n- 0\n");
+  g_string_append (s, "c 40\n");
+  for (guint64 i = 0; i < later; i++)
+    g_string_append (s, "- 0\n");
+  for (guint i = 0; i < 10; i++)
+    g_string_append (s, "+ 0\n");
+  for (guint i = 0; i < 5; i++)
+    g_string_append (s, "- 0\n");
+  g_string_append (s, "c 80\n");
+  path = write_temp (s->str, s->len);
+  t = tm_heaptrack_import (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->warnings->len, ==, 0);
+  g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+  g_assert_cmpuint (t->total_allocs, ==, n + 10);
+  g_assert_cmpuint (meta_u64 (t, "heaptrack.allocations"), ==, n + 10);
+  g_assert_cmpuint (t->total_deaths, ==, pairs + later + 5);
+  /* freed before their first point: counters; the rest rows */
+  g_assert_cmpuint (short_lived_count (t, 0), ==, pairs);
+  g_assert_cmpuint (short_lived_count (t, 1), ==, 5);
+  g_assert_cmpuint (t->n_objects, ==, pairs + 5);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->live_objects, ==, pairs);
+  g_assert_cmpuint (tm_trace_gc (t, 1)->live_bytes, ==, pairs * 16);
+  g_assert_cmpuint (tm_trace_gc (t, 2)->live_objects, ==, pairs - later + 5);
+  /* the first block of every pair has a row; the newest 100 K of them
+   * die at the second point */
+  for (guint64 i = 0; i < t->n_objects; i++)
+    {
+      guint64 id = tm_trace_object_id (t, i);
+      g_assert_cmpuint (tm_trace_object_size (t, i), ==, 16);
+      if (id > n)
+        {
+          g_assert_cmpuint (id, <=, n + 5);
+          g_assert_cmpuint (t->obj_death[i], ==, TM_ALIVE);
+          continue;
+        }
+      g_assert_cmpuint (id % 2, ==, 1);
+      g_assert_cmpuint (t->obj_death[i], ==, id <= 2 * (pairs - later) ? TM_ALIVE : 2);
+    }
+  g_unlink (path);
+}
+
 static void
 on_progress (double fraction, gpointer data)
 {
@@ -390,5 +462,6 @@ main (int argc, char **argv)
   g_test_add_func ("/heaptrack/sniff", test_sniff);
   g_test_add_func ("/heaptrack/versions", test_versions);
   g_test_add_func ("/heaptrack/cancel", test_cancel);
+  g_test_add_func ("/heaptrack/long-interval", test_long_interval);
   return g_test_run ();
 }

@@ -108,13 +108,15 @@ tokenize (TmHeaptrackReader *r, TmHeaptrackChunk *c)
           const char *q = s + 2;
           guint8 d;
 
+          /* the text ends with a newline: no bound needed while digits
+           * last; more than 15 (v wrapped) go the long way */
           v = 0;
-          while (q - s < 17 && (d = (guint8) (hex_value1[(guint8) *q] - 1)) < 16)
+          while ((d = hex_value1[(guint8) *q]) != 0)
             {
-              v = v << 4 | d;
+              v = v << 4 | (guint8) (d - 1);
               q++;
             }
-          if (*q == '\n' && q > s + 2)
+          if (*q == '\n' && q > s + 2 && q - s < 18)
             nl = q;
           else
             {
