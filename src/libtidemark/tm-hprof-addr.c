@@ -26,6 +26,7 @@
 
 #include "tm-hprof-private.h"
 #include "tm-trace-private.h"
+#include "tm-checked.h"
 
 #define SMALL_RUNS   65536u   /* runs smaller than this together are merged */
 #define DIR_MIN_LEN  1024u
@@ -345,22 +346,14 @@ cur_push (HprofAddrIndex *x, guint64 addr)
   tm_vec_u64_push (&x->cur, addr);
 }
 
-gboolean
-hprof_addr_add (HprofAddrIndex *x, guint64 addr)
+/* Whether a run before the current one holds addr (moving the cursors
+ * up to it). */
+static gboolean
+held_before (HprofAddrIndex *x, guint64 addr)
 {
-  if (x->offered && addr <= x->last)
-    {
-      /* a new run: the cursors start over where it starts */
-      close_run (x, TRUE);
-      for (guint i = 0; i < x->n_runs; i++)
-        x->runs[i].cur = lower_bound (&x->runs[i], 0, x->runs[i].len, addr);
-    }
-  /* the cursors move up to this address even if it is refused */
-  x->offered = TRUE;
-  x->last = addr;
   for (guint i = 0; i < x->n_dense; i++)
     if (dense_find (&x->dense[i], addr, NULL))
-      return FALSE;
+      return TRUE;
   for (guint i = 0; i < x->n_runs; i++)
     {
       HprofAddrRun *r = &x->runs[i];
@@ -376,8 +369,35 @@ hprof_addr_add (HprofAddrIndex *x, guint64 addr)
           r->cur = lower_bound (r, lo, MIN (lo + step + 1, r->len), addr);
         }
       if (r->cur < r->len && key_at (r, r->cur) == addr)
-        return FALSE;
+        return TRUE;
     }
+  return FALSE;
+}
+
+gboolean
+hprof_addr_add (HprofAddrIndex *x, guint64 addr)
+{
+  if (x->offered && addr <= x->last)
+    {
+      /* a new run: the cursors start over where it starts */
+      close_run (x, TRUE);
+      x->closed_max = 0;
+      for (guint i = 0; i < x->n_runs; i++)
+        {
+          x->runs[i].cur = lower_bound (&x->runs[i], 0, x->runs[i].len, addr);
+          x->closed_max = MAX (x->closed_max, key_at (&x->runs[i], x->runs[i].len - 1));
+        }
+      for (guint i = 0; i < x->n_dense; i++)
+        x->closed_max = MAX (x->closed_max, tm_add_sat (x->dense[i].base, tm_mul_sat (x->dense[i].n_words, 512) - 8));
+    }
+  /* the cursors move up to this address even if it is refused */
+  x->offered = TRUE;
+  x->last = addr;
+  /* above everything before (HotSpot's heap walk, after the class
+   * mirrors): no earlier run can hold it, and later addresses of this
+   * run are higher still, so the cursors may stay behind */
+  if (addr <= x->closed_max && x->n_runs + x->n_dense > 0 && held_before (x, addr))
+    return FALSE;
   cur_push (x, addr);
   x->n++;
   return TRUE;

@@ -73,6 +73,7 @@ typedef struct {
   guint64      cur_base;
   guint32      cur_first;
   guint64      last;       /* the last address offered (added or not) */
+  guint64      closed_max; /* no address of runs and dense is higher */
   gboolean     offered;
   guint32      n;          /* objects added: the next one's index */
   guint8       order[64];  /* after sealing: runs by size, largest first */
