@@ -324,7 +324,8 @@ trace_with_causes (guint serial, guint n_gcs, gsize cause_len)
 #endif
 #endif
 #ifdef TM_TEST_ASAN
-#include <sanitizer/allocator_interface.h>
+/* both GCC's and clang's runtimes export it; GCC ships no header for it */
+size_t __sanitizer_get_current_allocated_bytes (void);
 #endif
 
 static guint64
