@@ -199,28 +199,6 @@ count_seq_blocks (TmTrace *t, guint64 lo_seq)
     }
 }
 
-/* tm_lifetime_birth_ns() over one interval of n allocations, its
- * invariants computed once: the k-th's offset (k < 2^32) converts to
- * double exactly however it is converted, so every estimate, and every
- * sum of ages, is the same to the bit. */
-typedef struct {
-  guint64  t0;
-  double   span, count;
-  gboolean flat;
-} Births;
-
-static inline Births
-births_new (guint64 t0, guint64 t1, guint64 n)
-{
-  return (Births) { t0, (double) (t1 - t0), (double) n, t1 <= t0 || n == 0 };
-}
-
-static inline guint64
-births_at (const Births *bt, guint64 k)
-{
-  return bt->flat ? bt->t0 : bt->t0 + (guint64) (bt->span * (double) (gint64) k / bt->count);
-}
-
 /* Number seq keeps a row, row w (rows come in number order). */
 static inline void
 keep_row (TmTrace *t, guint64 seq, guint64 w)
@@ -259,7 +237,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   guint64 t0 = tm_trace_gc_end_ns (t, b);
   guint64 t1 = dies_in <= n_gcs ? g_array_index (t->gcs, TmGc, b).start_ns : t->duration_ns;
   g_autoptr(GArray) entries = NULL;
-  Births births = births_new (t0, t1, hi_seq - lo_seq);
+  TmBirths births = tm_births_new (t0, t1, hi_seq - lo_seq);
   FoldTable ft;
   g_autofree guint64 *old_of_new = NULL;
   guint64 w = lo, removed;
@@ -292,7 +270,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
         {
           guint32 s32 = t->obj_size[i];
           guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, i);
-          guint64 born = births_at (&births, i - lo);
+          guint64 born = tm_births_at (&births, i - lo);
           guint64 age = t1 > born ? t1 - born : 0;
           TmShortLived *e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
                                             tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age));
@@ -353,7 +331,7 @@ tm_trace_fold_allocs (TmTrace *t, guint32 b, guint64 t1, const guint32 *items, g
   guint64 lo_seq = t->total_allocs, hi_seq = lo_seq + n, w = t->n_objects, dead = 0, bytes = 0;
   guint64 t0 = tm_trace_gc_end_ns (t, b);
   guint32 stamp = b + 1;
-  Births births = births_new (t0, t1, n);
+  TmBirths births = tm_births_new (t0, t1, n);
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
   FoldTable ft;
 
@@ -376,7 +354,7 @@ tm_trace_fold_allocs (TmTrace *t, guint32 b, guint64 t1, const guint32 *items, g
         {
           /* the same estimates, summed in the same order, as
            * tm_trace_fold_interval() */
-          guint64 born = births_at (&births, k);
+          guint64 born = tm_births_at (&births, k);
           guint64 age = t1 > born ? t1 - born : 0;
           guint8 bucket = (guint8) tm_lifetime_time_bucket (age);
           TmShortLived *e;

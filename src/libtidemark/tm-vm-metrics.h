@@ -124,14 +124,36 @@ tm_lifetime_time_bucket (guint64 age_ns)
       return b;
   return TM_LIFETIME_TIME_BUCKETS - 1;
 }
+/* The n allocations of an interval spread evenly over [t0_ns, t1_ns]:
+ * the invariants of the estimate, computed once for a loop over them. */
+typedef struct {
+  guint64  t0_ns;
+  double   span, count;
+  gboolean flat;
+} TmBirths;
+
+static inline TmBirths
+tm_births_new (guint64 t0_ns, guint64 t1_ns, guint64 n)
+{
+  return (TmBirths) { t0_ns, (double) (t1_ns - t0_ns), (double) n, t1_ns <= t0_ns || n == 0 };
+}
+
+/* Estimated allocation time of the k-th of them (k < 2^63). */
+static inline guint64
+tm_births_at (const TmBirths *bt, guint64 k)
+{
+  /* signed: the cheaper conversion, exact alike below 2^63 */
+  return bt->flat ? bt->t0_ns : bt->t0_ns + (guint64) (bt->span * (double) (gint64) k / bt->count);
+}
+
 /* Estimated allocation time of allocation number `seq` of an interval
  * whose allocations [lo_seq, hi_seq) spread evenly over [t0_ns, t1_ns]. */
 static inline guint64
 tm_lifetime_birth_ns (guint64 seq, guint64 lo_seq, guint64 hi_seq, guint64 t0_ns, guint64 t1_ns)
 {
-  if (t1_ns <= t0_ns || hi_seq <= lo_seq)
-    return t0_ns;
-  return t0_ns + (guint64) ((double) (t1_ns - t0_ns) * (double) (seq - lo_seq) / (double) (hi_seq - lo_seq));
+  TmBirths bt = tm_births_new (t0_ns, t1_ns, hi_seq > lo_seq ? hi_seq - lo_seq : 0);
+
+  return tm_births_at (&bt, seq - lo_seq);
 }
 
 typedef struct {
