@@ -103,7 +103,7 @@ static const char *series_ids[] = { "reachable", "full-gc-occupancy", "occupancy
 /* The words of the recording's source: a JVM trace has GCs and heap
  * occupancy, a GC log has full collections, heaptrack has time points and
  * the heap in use (malloc'ed and not yet freed: no garbage in it). */
-typedef enum { SOURCE_JVM, SOURCE_GC_LOG, SOURCE_HEAPTRACK } Source;
+typedef enum { SOURCE_JVM, SOURCE_GC_LOG, SOURCE_HEAPTRACK, SOURCE_HPROF } Source;
 
 typedef struct {
   Source      source;
@@ -128,6 +128,12 @@ static const Vocab vocabs[] = {
     { N_("reachable memory"), N_("heap in use"), N_("heap in use") },
     { N_("Reachable memory"), N_("Heap in use"), N_("Heap in use") },
     N_("blocks are allocated and not freed"), N_("the call stacks whose allocations grow") },
+  /* HPROF files: each heap state is a dump (after the full GC a dump
+   * tool runs first), with its reference graph */
+  { SOURCE_HPROF, N_("heap dump"), N_("heap dumps"),
+    { N_("reachable memory"), N_("heap occupancy after whole-heap GCs"), N_("heap occupancy after GC") },
+    { N_("Reachable memory"), N_("Heap occupancy after whole-heap GCs"), N_("Heap occupancy after GC") },
+    N_("objects are being kept alive"), N_("the object groups that grow") },
 };
 
 static const Vocab *
@@ -137,6 +143,8 @@ vocab_for (const TmTrace *trace)
     return &vocabs[SOURCE_GC_LOG];
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     return &vocabs[SOURCE_HEAPTRACK];
+  if (g_strcmp0 (trace->format, "hprof") == 0)
+    return &vocabs[SOURCE_HPROF];
   return &vocabs[SOURCE_JVM];
 }
 
