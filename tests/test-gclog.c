@@ -6,6 +6,7 @@
  * mapping of nested and concurrent collections, and robustness against
  * malformed lines, cut files and cancellation.
  */
+#include <math.h>
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -14,6 +15,7 @@
 #include "gclog-test-util.h"
 #include "tm-trace-loader.h"
 #include "tm-error.h"
+#include "tm-gc-summary.h"
 
 #define MB(x) ((guint64) (x) * 1024 * 1024)
 #define KB(x) ((guint64) (x) * 1024)
@@ -58,6 +60,12 @@ static const Expect corpus[] = {
   { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
   { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
   { "jdk21-zgc-generational.log", 5, 3, 0, 0, 2, G_GUINT64_CONSTANT (205000), "ZGC" },
+  /* decorations that carry no time (none, hostname, pid and tid), and
+   * timenanos, the JVM's monotonic clock */
+  { "local-jdk17-g1-gc-none.log", 26, 26, 0, 0, 0, G_GUINT64_CONSTANT (41835000), "G1" },
+  { "local-jdk17-serial-gc-hostname.log", 39, 39, 0, 0, 0, G_GUINT64_CONSTANT (39629000), "Serial" },
+  { "local-jdk17-parallel-gc-pid-tid.log", 68, 68, 0, 0, 0, G_GUINT64_CONSTANT (84583000), "Parallel" },
+  { "local-jdk17-g1-gc-timenanos.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (153948000), "G1" },
   /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
   { "local-jdk17-zgc-debug.log", 7, 0, 0, 0, 7, G_GUINT64_CONSTANT (489000), "ZGC" },
   /* README "Added later": one file per shape that was misread */
@@ -90,7 +98,8 @@ test_corpus (gconstpointer data)
       pause += gc->pause_ns;
       g_assert_cmpuint (gc->end_ns, >=, last_end);   /* in completion order */
       g_assert_cmpuint (gc->end_ns, >=, gc->start_ns);
-      g_assert_cmpuint (gc->end_ns - gc->start_ns + 1000, >=, gc->pause_ns > 0 && gc->kind != TM_GC_KIND_CONCURRENT ? gc->pause_ns : 0);
+      if (g_hash_table_lookup (t->meta, "gclog.time_stamps") == NULL)   /* else all at 0 */
+        g_assert_cmpuint (gc->end_ns - gc->start_ns + 1000, >=, gc->pause_ns > 0 && gc->kind != TM_GC_KIND_CONCURRENT ? gc->pause_ns : 0);
       last_end = gc->end_ns;
     }
   g_assert_cmpstr (t->format, ==, "gc-log");
@@ -237,11 +246,22 @@ test_heap_values (void)
     g_assert_cmpuint (gc->end_ns, ==, G_GUINT64_CONSTANT (201658000000));
   }
   {
-    /* Shenandoah JDK 17: before = first cleanup's, after = last one's */
+    /* Shenandoah JDK 17: before = the highest of its cleanups' "before"
+     * (the heap grows during the cycle: 1593M, then 1616M), after = the
+     * last cleanup's */
     g_autoptr(TmTrace) t = gclog_test_load ("ujl-shenandoah-jdk17.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (gc->used_before, ==, MB (1616));
+    g_assert_cmpuint (gc->used_after, ==, MB (1254));
     g_assert_cmpuint (g_ascii_strtoull (g_hash_table_lookup (t->meta, "gclog.concurrent_phases"), NULL, 10), ==, 13);
+  }
+  {
+    /* -Xlog:gc Shenandoah: the peak is GC(5)'s second cleanup, 58M */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-shenandoah-gc.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (17));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (2));
+    g_assert_cmpuint (t->peak_used_bytes, ==, MB (58));
   }
   {
     /* JDK 8 Shenandoah: the second cycle degenerated */
@@ -255,6 +275,27 @@ test_heap_values (void)
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-time.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 161000000);
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (14));
+  }
+  {
+    /* no time stamps: said so, the GCs in log order at time 0 */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
+    TmGcSummary g;
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.time_stamps"), ==, "none");
+    g_assert_nonnull (g_hash_table_lookup (t->meta, "note"));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 14105000);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (8));
+    g_assert_cmpuint (tm_trace_gc (t, 39)->end_ns, ==, 0);
+    g_assert_true (tm_gc_summary_compute (t, 1, tm_trace_n_gcs (t), &g, NULL));
+    g_assert_true (isnan (g.throughput));
+  }
+  {
+    /* timenanos alone is the monotonic clock (time since boot, here
+     * 67367 s): times count from the first line, "Using G1" */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-g1-gc-timenanos.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, G_GUINT64_CONSTANT (67367428153996) - G_GUINT64_CONSTANT (67367332957887));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 39153000);
+    g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, G_GUINT64_CONSTANT (67367774012325) - G_GUINT64_CONSTANT (67367332957887));
+    g_assert_cmpuint (t->start_unix_ns, ==, 0);
   }
   {
     /* uptimenanos */

@@ -84,8 +84,13 @@ typedef struct {
   guint64     n_lines_total;
   guint64     line_offset;    /* byte offset of the current line */
   guint64     now_ns;         /* time of the current line */
+  gboolean    line_lone_ns;   /* the current line's only time is one "...ns" stamp */
+  gboolean    have_lone_ns;
+  guint64     lone_ns_base;   /* the first such stamp */
+  gboolean    ns_monotonic;   /* they are timenanos: times count from lone_ns_base */
   gboolean    have_uptime;
   gboolean    ujl_decorated;  /* lines carry [decorations] */
+  guint       ujl_opaque;     /* decorations per line of a log decorated with hostname, pid or tid only */
   guint64     n_foreign_lines; /* undecorated lines in a decorated log */
   guint64     first_foreign_line;
   gboolean    have_wall_base;

@@ -24,6 +24,10 @@ typedef struct {
   gboolean    debug;        /* level debug or trace */
   gboolean    bad_time;     /* looked like a time stamp but was not one */
   guint       n_known;      /* decorations recognised as time, level or tags */
+  guint       n;            /* [decorations] of the line */
+  guint       n_ns;         /* of them "...ns" stamps (timenanos, uptimenanos) */
+  guint64     ns[2];
+  gboolean    lone_ns;      /* the only time is one "...ns" stamp: uptimenanos or timenanos */
   const char *msg;
 } TmUjlDecor;
 
@@ -62,25 +66,34 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
       d->n_known++;
       return;
     }
-  if (ce - c >= 2 && (memcmp (ce - 2, "ms", 2) == 0 || memcmp (ce - 2, "ns", 2) == 0) && all_digits (c, ce - 2))
+  if (ce - c >= 2 && memcmp (ce - 2, "ns", 2) == 0 && all_digits (c, ce - 2))
     {
-      gboolean nanos = ce[-2] == 'n';
+      /* timenanos (the JVM's monotonic clock, not the epoch) or
+       * uptimenanos: told apart in parse_decorations */
+      q = c;
+      if (tm_gclog_parse_decimal (&q, ce - 2, 0, &v) && d->n_ns < G_N_ELEMENTS (d->ns))
+        d->ns[d->n_ns++] = v;
+      d->n_known++;
+      return;
+    }
+  if (ce - c >= 2 && memcmp (ce - 2, "ms", 2) == 0 && all_digits (c, ce - 2))
+    {
       q = c;
       if (!tm_gclog_parse_decimal (&q, ce - 2, 0, &v))
         return;
-      /* timemillis/timenanos are since the epoch; uptime is small */
-      if (nanos ? v > G_GUINT64_CONSTANT (100000000000000000) : v > G_GUINT64_CONSTANT (100000000000))
+      /* timemillis is since the epoch; uptime is small */
+      if (v > G_GUINT64_CONSTANT (100000000000))
         {
           if (!d->has_wall)
             {
               d->has_wall = TRUE;
-              d->wall_ms = (gint64) (nanos ? v / 1000000 : v);
+              d->wall_ms = (gint64) v;
             }
         }
       else
         {
           d->has_uptime = TRUE;
-          d->uptime_ns = nanos ? v : v * 1000000;
+          d->uptime_ns = v * 1000000;
         }
       d->n_known++;
       return;
@@ -126,8 +139,30 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
     d->has_tags = TRUE;
 }
 
+/* A message only unified logging writes: "Using G1", "GC(12) Pause ...".
+ * Strict, since it also recognises logs whose decorations say nothing
+ * known (hostname, pid, tid) or that have none at all. */
 static gboolean
-parse_decorations (const char *line, const char *end, TmUjlDecor *d)
+ujl_message (const char *s, const char *end)
+{
+  static const char *const using[] = { "Using G1", "Using Serial", "Using Parallel", "Using Concurrent Mark Sweep",
+                                       "Using The Z Garbage Collector", "Using Shenandoah", "Using Epsilon" };
+  const char *q;
+
+  for (guint i = 0; i < G_N_ELEMENTS (using); i++)
+    if (tm_gclog_has_prefix (s, end, using[i]) && (gsize) (end - s) == strlen (using[i]))
+      return TRUE;
+  if (!tm_gclog_has_prefix (s, end, "GC("))
+    return FALSE;
+  for (q = s + 3; q < end && g_ascii_isdigit (*q); q++)
+    ;
+  return q > s + 3 && end - q >= 3 && q[0] == ')' && q[1] == ' ' && g_ascii_isupper (q[2]);
+}
+
+/* opaque: the count of decorations that say nothing known (-Xlog:...::
+ * hostname, pid, tid) this log has, 0 when not known yet */
+static gboolean
+parse_decorations (const char *line, const char *end, guint opaque, TmUjlDecor *d)
 {
   const char *q = line;
   guint n = 0;
@@ -145,7 +180,27 @@ parse_decorations (const char *line, const char *end, TmUjlDecor *d)
   while (q < end && *q == ' ')
     q++;
   d->msg = q;
-  return n > 0 && d->n_known > 0;
+  d->n = n;
+  /* decorations come in a fixed order: timenanos before uptimenanos */
+  if (d->n_ns == 2)
+    {
+      d->has_uptime = TRUE;
+      d->uptime_ns = d->ns[1];
+    }
+  else if (d->n_ns == 1 && d->has_uptime)
+    {
+      /* with uptime or uptimemillis: the same clock if it agrees */
+      guint64 u = d->uptime_ns, v = d->ns[0];
+      if ((v > u ? v - u : u - v) < G_GUINT64_CONSTANT (1000000000))
+        d->uptime_ns = v;
+    }
+  else if (d->n_ns == 1)
+    {
+      d->has_uptime = TRUE;
+      d->uptime_ns = d->ns[0];
+      d->lone_ns = TRUE;
+    }
+  return n > 0 && (d->n_known > 0 || n == opaque);
 }
 
 gboolean
@@ -153,8 +208,9 @@ tm_gclog_ujl_sniff_line (const char *line, const char *end)
 {
   TmUjlDecor d;
 
-  if (!parse_decorations (line, end, &d))
-    return FALSE;
+  if (!parse_decorations (line, end, 0, &d))
+    /* decorations none, or only hostname, pid and tid */
+    return (d.n == 0 || d.n_known == 0) && ujl_message (d.msg, end);
   if (!d.has_uptime && !d.has_wall && !d.gc_tag)
     return FALSE;
   return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
@@ -165,7 +221,7 @@ tm_gclog_ujl_line_time (const char *line, const char *end, TmGclogTime *t)
 {
   TmUjlDecor d;
 
-  if (!parse_decorations (line, end, &d) || (!d.has_uptime && !d.has_wall))
+  if (!parse_decorations (line, end, 0, &d) || (!d.has_uptime && !d.has_wall))
     return FALSE;
   t->has_uptime = d.has_uptime;
   t->uptime_ns = d.uptime_ns;
@@ -342,8 +398,13 @@ set_heap (TmGclogEvent *e, const char *s, const char *end, gboolean cycle)
 
   if (t == NULL || !tm_gclog_parse_transition (&t, end, &b, &a, &c))
     return;
+  /* A cycle's occupancy before is the highest it logs: Shenandoah's
+   * heap grows while it marks and evacuates, and the last "Concurrent
+   * cleanup A->B" may start above the first. */
   if (!e->has_heap || !cycle)
     e->heap_before = b;
+  else
+    e->heap_before = MAX (e->heap_before, b);
   e->heap_after = a;
   if (c)
     e->heap_committed = c;
@@ -772,6 +833,15 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
       for (guint i = 0; i < G_N_ELEMENTS (map); i++)
         if (tm_gclog_has_prefix (s, end, map[i].text))
           tm_gclog_set_collector (p, map[i].name);
+      /* The JVM says this in its first second: a lone "...ns" stamp
+       * minutes past zero is timenanos, the monotonic clock (time since
+       * boot), so times count from the log's first stamp instead. */
+      if (p->line_lone_ns && !p->ns_monotonic && p->now_ns >= 60 * G_GUINT64_CONSTANT (1000000000) &&
+          p->events->len == 0)
+        {
+          p->ns_monotonic = TRUE;
+          p->now_ns = p->now_ns > p->lone_ns_base ? p->now_ns - p->lone_ns_base : 0;
+        }
       return;
     }
   if (tm_gclog_has_prefix (s, end, "Version: ") && p->vm_version == NULL)
@@ -829,7 +899,10 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     end--;
   if (line == end)
     return;
-  if (!parse_decorations (line, end, &d))
+  if (!parse_decorations (line, end, p->ujl_opaque, &d) && d.n > 0 && d.n_known == 0 && p->ujl_opaque == 0 &&
+      ujl_message (d.msg, end))
+    p->ujl_opaque = d.n;   /* the first line of a log decorated with hostname, pid or tid only */
+  if (d.n == 0 || (d.n_known == 0 && d.n != p->ujl_opaque))
     {
       /* -Xlog with decorations "none", or a damaged line */
       if (*line == '[')
@@ -866,6 +939,17 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   p->gen_prefix = NULL;
   p->line_debug = d.debug;
 
+  if (d.lone_ns)
+    {
+      if (!p->have_lone_ns)
+        {
+          p->have_lone_ns = TRUE;
+          p->lone_ns_base = d.uptime_ns;
+        }
+      if (p->ns_monotonic)
+        d.uptime_ns = d.uptime_ns > p->lone_ns_base ? d.uptime_ns - p->lone_ns_base : 0;
+    }
+  p->line_lone_ns = d.lone_ns;
   if (d.has_uptime)
     {
       p->now_ns = d.uptime_ns;

@@ -1078,6 +1078,14 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
     meta_u64 (p->b, "gclog.max_heap", p->max_heap);
   if (p->region_bytes > 0)
     meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
+  if (p->events->len > 0 && p->format == TM_GCLOG_FORMAT_UJL && !p->have_uptime && !p->have_wall_base)
+    {
+      /* -Xlog decorations none, or hostname, pid, tid, level, tags only:
+       * the GCs keep their order and pauses, but not when they ran */
+      tm_trace_builder_meta (p->b, "gclog.time_stamps", "none");
+      tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
+                             "GC times, throughput and rates are not known");
+    }
   if (p->events->len == 0)
     tm_trace_builder_meta (p->b, "note", p->exit_summary
                            ? "the log holds no GC events, only the JVM's summary at exit"
