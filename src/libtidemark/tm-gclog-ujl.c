@@ -203,6 +203,18 @@ parse_decorations (const char *line, const char *end, guint opaque, TmUjlDecor *
   return n > 0 && (d->n_known > 0 || n == opaque);
 }
 
+/* An undecorated line in a decorated log that may be GC data: a GC id,
+ * a pause, a heap transition, or bytes that are not plain text. */
+static gboolean
+gc_like (const char *s, const char *end)
+{
+  for (const char *q = s; q < end; q++)
+    if ((guchar) *q < 0x20 ? *q != '\t' : (guchar) *q >= 0x7f)
+      return TRUE;
+  return tm_gclog_find (s, end, "GC(") != NULL || tm_gclog_find (s, end, "Pause ") != NULL ||
+         tm_gclog_find_transition (s, end) != NULL;
+}
+
 gboolean
 tm_gclog_ujl_sniff_line (const char *line, const char *end)
 {
@@ -787,6 +799,146 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
   }
 }
 
+/* ---- -Xlog:gc+heap=debug: "Heap before GC invocations=N (full M):" ---- */
+
+/* "<generation>   total 19648K, used 17472K [0x..." or, ZGC, "ZHeap
+ * used 44M, capacity 64M, max capacity 64M": the used and committed
+ * bytes of a top-level space of the block. */
+static void
+heap_block_space (TmGclogParser *p, const char *s, const char *end)
+{
+  const char *total = tm_gclog_find (s, end, " total ");
+  const char *used = tm_gclog_find (s, end, "used ");
+  guint64 u = 0, c = 0;
+  const char *q;
+
+  if (tm_gclog_has_prefix (s, end, "ZHeap ") && used != NULL)
+    {
+      const char *cap = tm_gclog_find (used, end, "capacity ");
+      q = used + 5;
+      if (tm_gclog_parse_size (&q, end, &u))
+        p->hb_used = tm_add_sat (p->hb_used, u);
+      q = cap ? cap + 9 : end;
+      if (cap && tm_gclog_parse_size (&q, end, &c))
+        p->hb_committed = tm_add_sat (p->hb_committed, c);
+      if (p->collector == NULL)
+        tm_gclog_set_collector (p, "ZGC");
+      return;
+    }
+  if (total == NULL || used == NULL || used < total)
+    return;
+  q = total + 7;
+  while (q < end && *q == ' ')
+    q++;
+  if (tm_gclog_parse_size (&q, end, &c))
+    p->hb_committed = tm_add_sat (p->hb_committed, c);
+  q = used + 5;
+  if (tm_gclog_parse_size (&q, end, &u))
+    p->hb_used = tm_add_sat (p->hb_used, u);
+}
+
+/* The block read so far goes to its GC's event. */
+static void
+heap_block_flush (TmGclogParser *p)
+{
+  TmGclogEvent *e;
+
+  if (!p->hb_active)
+    return;
+  p->hb_active = FALSE;
+  if (p->cycle_mode)
+    e = cycle_event (p, p->hb_id, 0);
+  else
+    {
+      e = open_event (p, p->hb_id);
+      if (e == NULL && p->events->len > 0)
+        {
+          /* the after block printed after the pause line */
+          TmGclogEvent *last = &g_array_index (p->events, TmGclogEvent, p->events->len - 1);
+          if (last->jvm_id == p->hb_id && !last->deleted)
+            e = last;
+        }
+      if (e == NULL)
+        {
+          e = add_open_event (p, p->hb_id);
+          e->start_ns = e->end_ns = p->hb_time;
+        }
+    }
+  if (p->hb_after)
+    {
+      e->hb |= 2;
+      e->hb_used_after = p->hb_used;
+      e->hb_committed = p->hb_committed;
+      e->hb_full_after = p->hb_full;
+      if (!e->has_duration)
+        e->end_ns = MAX (e->end_ns, p->hb_time);
+    }
+  else
+    {
+      e->hb |= 1;
+      e->hb_used_before = p->hb_used;
+      e->hb_full_before = p->hb_full;
+      if (!e->has_duration && !e->cycle)
+        e->start_ns = MIN (e->start_ns, p->hb_time);
+    }
+}
+
+/* A line of a heap block of GC id; FALSE if it is none (and the block
+ * before it, if any, is complete). */
+static gboolean
+heap_block_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  gboolean before = tm_gclog_has_prefix (s, end, "Heap before GC invocations=");
+  gboolean after = !before && tm_gclog_has_prefix (s, end, "Heap after GC invocations=");
+
+  if (before || after)
+    {
+      const char *f = tm_gclog_find (s, end, "(full ");
+      guint64 full = 0;
+
+      heap_block_flush (p);
+      if (f != NULL)
+        {
+          f += 6;
+          if (!tm_gclog_parse_decimal (&f, end, 0, &full))
+            full = 0;
+        }
+      p->hb_active = TRUE;
+      p->hb_after = after;
+      p->hb_id = id;
+      p->hb_time = p->now_ns;
+      p->hb_full = (guint32) MIN (full, G_MAXUINT32);
+      p->hb_used = 0;
+      p->hb_committed = 0;
+      return TRUE;
+    }
+  if (!p->hb_active || id != p->hb_id)
+    {
+      heap_block_flush (p);
+      return FALSE;
+    }
+  if (tm_gclog_has_prefix (s, end, "region size "))
+    {
+      /* G1: what its region counts are in bytes */
+      const char *q = s + 12;
+      guint64 v;
+      if (p->region_bytes == 0 && tm_gclog_parse_size (&q, end, &v))
+        p->region_bytes = v;
+      return TRUE;
+    }
+  if (tm_gclog_find (s, end, " total ") != NULL || tm_gclog_find (s, end, "used ") != NULL ||
+      tm_gclog_find (s, end, " space ") != NULL)
+    {
+      /* sub-spaces (eden, from, to, the space) and Metaspace are
+       * indented deeper or name no "total": not summed */
+      if (!tm_gclog_has_prefix (s, end, "Metaspace") && !tm_gclog_has_prefix (s, end, "class space"))
+        heap_block_space (p, s, end);
+      return TRUE;
+    }
+  heap_block_flush (p);
+  return FALSE;
+}
+
 /* G1's marking cycle as a whole (JDK 9 "Concurrent Cycle") */
 static gboolean
 g1_cycle_line (const char *s, const char *end)
@@ -841,6 +993,7 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         {
           p->ns_monotonic = TRUE;
           p->now_ns = p->now_ns > p->lone_ns_base ? p->now_ns - p->lone_ns_base : 0;
+          p->run_uptime_max = p->now_ns;   /* no restart of the uptime */
         }
       return;
     }
@@ -905,7 +1058,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   if (d.n == 0 || (d.n_known == 0 && d.n != p->ujl_opaque))
     {
       /* -Xlog with decorations "none", or a damaged line */
-      if (*line == '[')
+      if (*line == '[' && (!p->ujl_decorated || gc_like (line, end)))
         {
           tm_gclog_warn (p, "not a unified logging line");
           return;
@@ -921,8 +1074,18 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
            * level continues with " active_workers_by_JT: ...") */
           if (*line == ' ' || *line == '\t')
             return;
-          /* program output mixed into a log written to stdout: reported
-           * once at the end (tm_gclog_ujl_finish) */
+          /* program output mixed into a log written to stdout
+           * (-verbose:gc, -Xlog:gc:stdout), "[main] INFO ..." too: GC
+           * data is not lost, so a note, not a warning */
+          if (!gc_like (line, end))
+            {
+              if (p->n_output_lines++ == 0)
+                p->first_output_line = p->line_no;
+              return;
+            }
+          /* GC text without decorations (a damaged line, or one
+           * another writer cut in two): reported once at the end
+           * (tm_gclog_ujl_finish) */
           if (p->n_foreign_lines++ == 0)
             p->first_foreign_line = p->line_no;
           return;
@@ -952,7 +1115,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   p->line_lone_ns = d.lone_ns;
   if (d.has_uptime)
     {
-      p->now_ns = d.uptime_ns;
+      p->now_ns = tm_gclog_uptime (p, d.uptime_ns, tm_gclog_has_prefix (d.msg, end, "Using ") && ujl_message (d.msg, end));
       p->have_uptime = TRUE;
       if (d.has_wall && p->start_unix_ns == 0 && d.wall_ms > 0)
         p->start_unix_ns = (guint64) d.wall_ms * 1000000 - MIN (d.uptime_ns, (guint64) d.wall_ms * 1000000);
@@ -972,6 +1135,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   s = d.msg;
   if (!tm_gclog_has_prefix (s, end, "GC("))
     {
+      heap_block_flush (p);
       non_gc_message (p, s, end);
       return;
     }
@@ -1021,6 +1185,8 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
         tm_gclog_set_collector (p, "G1");
     }
 
+  if (heap_block_line (p, id, q, end))
+    return;
   if (p->cycle_mode)
     {
       tm_gclog_cycle_line (p, id, q, end);
@@ -1052,9 +1218,27 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
 void
 tm_gclog_ujl_finish (TmGclogParser *p)
 {
+  heap_block_flush (p);
   if (p->n_foreign_lines > 0)
     tm_trace_builder_warning (p->b, 0,
                               "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " lines are not unified logging"
                               " (program output?) and were skipped, the first here",
                               p->first_foreign_line, p->n_foreign_lines);
+  p->n_foreign_lines = 0;   /* the next part of a series reports its own */
+}
+
+/* Program output among the lines: said in META, not as a problem. */
+void
+tm_gclog_ujl_output_note (TmGclogParser *p)
+{
+  char num[32];
+  g_autofree char *note = NULL;
+
+  if (p->n_output_lines == 0)
+    return;
+  g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p->n_output_lines);
+  tm_trace_builder_meta (p->b, "gclog.program_output_lines", num);
+  note = g_strdup_printf ("%" G_GUINT64_FORMAT " lines of program output (not unified logging) were skipped, "
+                          "the first at line %" G_GUINT64_FORMAT, p->n_output_lines, p->first_output_line);
+  tm_trace_builder_meta (p->b, "note", note);
 }
