@@ -98,8 +98,8 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
   gboolean shown;
 
   clear_grid (self->gc_summary_grid);
-  /* heaptrack's time points have no collections to summarise */
-  if (trace != NULL && g_strcmp0 (trace->format, "heaptrack") == 0)
+  /* heaptrack's time points and heap dumps have no collections to summarise */
+  if (trace != NULL && (g_strcmp0 (trace->format, "heaptrack") == 0 || g_strcmp0 (trace->format, "hprof") == 0))
     {
       gtk_widget_set_visible (self->gc_summary_heading, FALSE);
       return;
