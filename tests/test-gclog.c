@@ -71,6 +71,9 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-heap-debug.log", 15, 14, 1, 0, 0, 0, "Serial" },
   { "local-jdk17-g1-gc-heap-debug.log", 34, 33, 1, 0, 0, 0, "G1" },
   { "local-jdk17-zgc-gc-heap-debug.log", 5, 0, 0, 0, 5, 0, "ZGC" },
+  /* -Xlog:gc*=trace: "GC(0) PSYoungGen::resize_spaces(...)" is no
+   * "PSYoungGen:" occupancy line */
+  { "local-jdk17-parallel-gc-trace.log", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (5547000), "Parallel" },
   /* two runs' -Xlog:gc logs appended: 5 + 8 Pause Young */
   { "local-jdk17-serial-gc-two-runs.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (11828000), "Serial" },
   /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
@@ -315,6 +318,11 @@ test_heap_values (void)
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-heap-debug.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (24));
     g_assert_cmpuint (t->peak_used_bytes, ==, MB (24));
+  }
+  {
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-parallel-gc-trace.log");
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "PSYoungGen")->used_before, ==, KB (16384));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParOldGen")->used_after, ==, KB (1043));
   }
   {
     /* no time stamps: said so, the GCs in log order at time 0 */

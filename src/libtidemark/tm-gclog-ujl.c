@@ -559,6 +559,9 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
         guint64 b, a, c;
         TmGclogEvent *e;
 
+        /* not "PSYoungGen::resize_spaces(...)" (gc+ergo at trace level) */
+        if (q < end && *q != ' ')
+          return FALSE;
         while (q < end && *q == ' ')
           q++;
         if (!tm_gclog_parse_transition (&q, end, &b, &a, &c))
