@@ -325,6 +325,16 @@ test_heap_values (void)
     g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParOldGen")->used_after, ==, KB (1043));
   }
   {
+    /* Epsilon run into OutOfMemoryError: no GC; its "Heap: ... used"
+     * samples give the peak, 65067K */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-epsilon-oom.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpuint (t->peak_used_bytes, ==, KB (65067));
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.heap_samples"), ==, "17");
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.collector"), ==, "Epsilon");
+    g_assert_true (t->complete);
+  }
+  {
     /* no time stamps: said so, the GCs in log order at time 0 */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
     TmGcSummary g;

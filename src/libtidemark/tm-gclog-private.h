@@ -117,6 +117,8 @@ typedef struct {
   gboolean    line_debug;     /* the current line's level is debug or trace (a sub-phase) */
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
+  guint64     heap_samples;   /* Epsilon's "Heap: ... used" lines */
+  guint64     sampled_peak;   /* the most they say is used */
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
   GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */
   GArray     *ages;           /* TmGcAges (gc = 0 until the GC is numbered) */

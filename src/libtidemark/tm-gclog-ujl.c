@@ -1024,6 +1024,19 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         p->max_heap = v;
       return;
     }
+  if (tm_gclog_has_prefix (s, end, "Heap: ") && p->collector != NULL && g_str_equal (p->collector, "Epsilon"))
+    {
+      /* Epsilon collects nothing; it samples its heap ("Heap: 65536K
+       * reserved, 65536K (100.00%) committed, 3421K (5.22%) used") */
+      const char *q = tm_gclog_find (s, end, "committed, ");
+      guint64 v;
+      if (q != NULL && (q += 11, tm_gclog_parse_size (&q, end, &v)) && tm_gclog_has_prefix (q, end, " ("))
+        {
+          p->heap_samples++;
+          p->sampled_peak = MAX (p->sampled_peak, v);
+        }
+      return;
+    }
   if (tm_gclog_has_prefix (s, end, "Trigger: ") || tm_gclog_has_prefix (s, end, "Trigger ("))
     {
       /* Shenandoah says why the next cycle starts ("Trigger (Young): ..."

@@ -1159,13 +1159,24 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
       tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
                              "GC times, throughput and rates are not known");
     }
+  if (p->heap_samples > 0)
+    {
+      meta_u64 (p->b, "gclog.heap_samples", p->heap_samples);
+      meta_u64 (p->b, "gclog.sampled_peak_bytes", p->sampled_peak);
+    }
   if (p->events->len == 0)
     tm_trace_builder_meta (p->b, "note", p->exit_summary
                            ? "the log holds no GC events, only the JVM's summary at exit"
+                           : p->heap_samples > 0
+                           ? "the log holds no GC events (Epsilon collects nothing); the peak heap is the most its "
+                             "heap samples say was used"
                            : "the log holds no GC events");
   emit_events (p);
   t = tm_trace_builder_finish (p->b);
   p->b = NULL;
+  /* Epsilon: no GC, but the heap's peak is known from its samples */
+  if (t != NULL)
+    t->peak_used_bytes = MAX (t->peak_used_bytes, p->sampled_peak);
   if (t != NULL && p->ages != NULL)
     t->gc_ages = numbered_ages (p->ages);
   tm_gclog_parser_clear (p);
