@@ -335,6 +335,14 @@ test_heap_values (void)
     g_assert_true (t->complete);
   }
   {
+    /* -Xlog:gc+phases=debug alone (Serial): the phases of the full GCs
+     * GC(31), GC(51) and GC(68), no pause or heap line: no GC, said */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-phases-debug.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.gc_ids"), ==, "3");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "name GCs"));
+  }
+  {
     /* no time stamps: said so, the GCs in log order at time 0 */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
     TmGcSummary g;

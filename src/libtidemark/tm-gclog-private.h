@@ -118,6 +118,7 @@ typedef struct {
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
   guint64     heap_samples;   /* Epsilon's "Heap: ... used" lines */
+  GHashTable *gc_ids;         /* GC(n) ids named before the first event */
   guint64     sampled_peak;   /* the most they say is used */
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
   GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */

@@ -1165,6 +1165,14 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
       }
     id = (gint64) v;
   }
+  if (p->events->len == 0)
+    {
+      /* the GCs a log without GC events names (said in its note) */
+      if (p->gc_ids == NULL)
+        p->gc_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      if (!g_hash_table_contains (p->gc_ids, &id))
+        g_hash_table_add (p->gc_ids, g_memdup2 (&id, sizeof id));
+    }
   q++;
   while (q < end && *q == ' ')
     q++;

@@ -1074,6 +1074,7 @@ tm_gclog_parser_clear (TmGclogParser *p)
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
   g_clear_pointer (&p->evac_failed_ids, g_hash_table_unref);
+  g_clear_pointer (&p->gc_ids, g_hash_table_unref);
   g_clear_pointer (&p->ages, g_array_unref);
   g_clear_pointer (&p->vm_version, g_free);
   g_clear_pointer (&p->command_line, g_free);
@@ -1170,7 +1171,12 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
                            : p->heap_samples > 0
                            ? "the log holds no GC events (Epsilon collects nothing); the peak heap is the most its "
                              "heap samples say was used"
+                           : p->gc_ids != NULL
+                           ? "the log holds no GC events: its lines name GCs (GC(n)) but none says a pause or heap "
+                             "figure (-Xlog:gc+phases or another tag without the gc tag's pause lines)"
                            : "the log holds no GC events");
+  if (p->events->len == 0 && p->gc_ids != NULL)
+    meta_u64 (p->b, "gclog.gc_ids", g_hash_table_size (p->gc_ids));
   emit_events (p);
   t = tm_trace_builder_finish (p->b);
   p->b = NULL;
