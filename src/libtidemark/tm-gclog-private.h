@@ -162,6 +162,7 @@ typedef struct {
   GString    *detail;         /* a G1 detail line split by a record printed into it */
   int         detail_depth;
   gint64      legacy_cycle;   /* JDK 8 Shenandoah logs have no GC ids */
+  gboolean    legacy_banner_again; /* "CommandLine flags:" after GCs: another run's log follows */
   gboolean    legacy_cycle_marked;
 } TmGclogParser;
 

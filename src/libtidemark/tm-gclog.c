@@ -414,8 +414,11 @@ guint64
 tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
 {
   const guint64 slack = G_GUINT64_CONSTANT (1000000000);   /* stamps of threads writing at once */
+  /* legacy records end out of order: only a new banner says a new run */
+  gboolean back = p->format == TM_GCLOG_FORMAT_LEGACY ? jvm_start && raw < p->run_uptime_max
+                                                      : raw + slack < p->run_uptime_max || (jvm_start && raw < p->run_uptime_max);
 
-  if (p->have_run_uptime && (raw + slack < p->run_uptime_max || (jvm_start && raw < p->run_uptime_max)))
+  if (p->have_run_uptime && back)
     {
       tm_gclog_warn (p, "the uptime goes back from %.3f s to %.3f s: the log of another JVM run follows "
                      "(appended); its times are counted from the end of the one before",
