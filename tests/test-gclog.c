@@ -943,6 +943,25 @@ test_unfinished_and_appended (void)
     g_assert_cmpuint (tm_trace_gc (t, 6)->pause_ns, ==, 2271000);
     g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, 274000000 + 397000000);
   }
+  {
+    /* a JDK 8 log appended to itself: the second banner starts a run */
+    g_autofree char *one = gclog_test_path ("legacy-parallel-SampleSun1_8_0ParallelPrintGCID.txt");
+    g_autofree char *text = NULL;
+    gsize n = 0;
+    g_assert_true (g_file_get_contents (one, &text, &n, NULL));
+    {
+      g_autofree char *twice = g_strconcat (text, text, NULL);
+      g_autoptr(TmTrace) t = import_text (twice, 2 * n, "twice.log");
+      const TmGc *last1 = tm_trace_gc (t, 5), *first2 = tm_trace_gc (t, 6);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 10);
+      g_assert_cmpuint (t->warnings->len, ==, 1);
+      g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 21: the uptime goes back"));
+      /* the second run's GC #0 (3.117 s) after the end of the first
+       * run's last GC (97.301 s + 0.4555626 s) */
+      g_assert_cmpuint (last1->end_ns, ==, G_GUINT64_CONSTANT (97301000000) + 455562600);
+      g_assert_cmpuint (first2->start_ns, ==, last1->end_ns + G_GUINT64_CONSTANT (3117000000));
+    }
+  }
 }
 
 static void

@@ -423,7 +423,11 @@ tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
       tm_gclog_warn (p, "the uptime goes back from %.3f s to %.3f s: the log of another JVM run follows "
                      "(appended); its times are counted from the end of the one before",
                      p->run_uptime_max / 1e9, raw / 1e9);
-      p->time_offset = tm_add_sat (p->time_offset, p->run_uptime_max);
+      /* after the end of what came before: a legacy stamp is a GC's start */
+      guint64 end = tm_add_sat (p->time_offset, p->run_uptime_max);
+      for (guint i = 0; i < p->events->len; i++)
+        end = MAX (end, g_array_index (p->events, TmGclogEvent, i).end_ns);
+      p->time_offset = end;
       p->run_uptime_max = raw;
       /* the GC ids start again at 0 */
       g_hash_table_remove_all (p->open_by_id);
