@@ -937,11 +937,25 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
    * the GC's totals once */
   guint64 count = 0, bytes = 0;
 
+  /* rows of the dense tail (the usual deaths: objects of the intervals
+   * not folded yet) are one subtraction away */
+  guint64 tail_id = t->first_id + t->dense_seq, tail_rows = t->n_objects - t->dense_row;
+  guint32 *death = t->obj_death;
+  const guint32 *sizes = t->obj_size;
+
   for (gsize i = 0; i < n; i++)
     {
-      guint64 index;
+      guint64 index, off = object_ids[i] - tail_id;
       guint32 s32;
 
+      if (G_LIKELY (t->obj_ids == NULL && off < tail_rows && (index = t->dense_row + off) < limit
+                    && death[index] == TM_ALIVE && (s32 = sizes[index]) != TM_SIZE_OVERFLOW))
+        {
+          death[index] = gc;
+          bytes = tm_add_sat (bytes, s32);
+          count++;
+          continue;
+        }
       if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, object_ids[i], &b->death_hint, &index)
                       || t->obj_death[index] != TM_ALIVE))
         {

@@ -34,6 +34,7 @@ typedef struct {
   guint8        head;         /* tag and length bytes */
   guint8        tag;          /* (the consumer of an ALLOC reads only this entry) */
   guint8        decoded;      /* ALLOC fields in `alloc`, REFS and DEATHS ids in `ids` */
+  guint32       end;          /* where the record ends in the chunk */
   union {
     TmAllocFields alloc;
     struct {
@@ -671,6 +672,7 @@ split_chunk (TmTraceReader *r, Chunk *c)
           c->entries = g_renew (Entry, c->entries, c->entries_cap);
         }
       e = &c->entries[c->n_entries++];
+      e->end = (guint32) (pos + head + len);
       e->len = (guint32) len;
       e->head = (guint8) head;
       e->tag = p[0];
@@ -1035,14 +1037,13 @@ guint64
 tm_trace_reader_skip_decoded (TmTraceReader *r, gsize n)
 {
   Chunk *c = r->cur;
-  gsize bytes = 0, last = 0;
+  const Entry *e;
+  gsize bytes, last;
 
   g_return_val_if_fail (c != NULL && n > 0 && c->next_entry + n <= c->n_entries, r->raw_offset);
-  for (gsize k = 0; k < n; k++)
-    {
-      last = c->entries[c->next_entry + k].head + (gsize) c->entries[c->next_entry + k].len;
-      bytes += last;
-    }
+  e = &c->entries[c->next_entry + n - 1];
+  last = e->head + (gsize) e->len;
+  bytes = e->end - c->pos;
   c->next_entry += (guint) n;
   c->pos += bytes;
   c->entry_pos = c->pos;
