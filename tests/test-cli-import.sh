@@ -72,7 +72,7 @@ assert sum(x['pause_ns'] for x in g) == 432000
 "
 
 # malformed lines: reported with file and line, skipped, exit 0
-{ head -n 40 "$src/gc-logs/jdk17-serial.log"; echo "[0.5s][info][gc] GC(9) Pause Young (Allocation Failure) 1M->"; echo "garbage"; tail -n +41 "$src/gc-logs/jdk17-serial.log"; } > "$dir/bad.log"
+{ head -n 40 "$src/gc-logs/jdk17-serial.log"; echo "[0.5s][info][gc] GC(9) Pause Young (Allocation Failure) 1M->"; echo "ation Failure) 21M->4M(61M) 3.433ms"; echo "program output"; tail -n +41 "$src/gc-logs/jdk17-serial.log"; } > "$dir/bad.log"
 "$cli" info "$dir/bad.log" --json > "$dir/bad.json" 2> "$dir/bad.err" || fail "malformed log exit $?"
 json "$dir/bad.json" "
 assert d['complete'] is False and d['gcs'] == 122, d['gcs']
@@ -80,6 +80,8 @@ w = ' '.join(d['warnings'])
 assert 'line 41:' in w and 'line 42:' in w, w
 assert 'bad.log' in w
 assert 'stop_offset' not in d
+# the undecorated GC text is a problem; plain program output only a note
+assert d['meta']['gclog.program_output_lines'] == '1', d['meta']
 "
 # read to the end: no "reading stopped at byte offset 0"
 grep -q "read to the end" "$dir/bad.err" || fail "malformed log: no read-to-the-end message"

@@ -187,6 +187,109 @@ test_formula_and_errors (void)
   g_assert_error (error, TM_ERROR, TM_ERROR_INVALID_ARGUMENT);
 }
 
+/* A set that delegates to a map (DS Set { Box; }, as HashSet holds a
+ * HashMap) and grows by a 1000-byte item per GC, beside a tiny box that
+ * holds two items from the start and gains a third at GC 2: GCs 1..5 at
+ * 1..5 s, a graph at each, a 1000-byte root besides.  The set's elements
+ * are the map's items: it is ranked, not left out as leak-free with the
+ * map as its one element.  The tiny box is staler (SC = (4 + 4 + 3) / 3
+ * / 4 s) and so has the higher LC, but its 8 bytes of growth are not 1%
+ * of the heap's 4008: the set ranks first and is the one named. */
+static TmTrace *
+set_trace (void)
+{
+  enum { T_SET = 1, T_BOX, T_ITEM, T_BIG };
+  enum { SET = 1, MAP, TINY, FILLER, T1, T2, T3 };
+  TmTraceWriter *w = tm_trace_writer_new_for_memory (FALSE);
+  TmTraceHeader h = { 1, 0, "test", "1", "test-containers", 8, 0, TM_TRACE_FLAG_GRAPHS | TM_TRACE_FLAG_DEATHS };
+  guint64 f = 1, items[5], tiny[3] = { T1, T2, T3 }, next = 10, allocs = 0;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  TmTrace *trace;
+
+  tm_trace_writer_header (w, &h);
+  tm_trace_writer_type (w, T_SET, "Set", 0);
+  tm_trace_writer_type (w, T_BOX, "Box", 0);
+  tm_trace_writer_type (w, T_ITEM, "Item", 0);
+  tm_trace_writer_type (w, T_BIG, "Big", 0);
+  tm_trace_writer_frame (w, 1, "Registry.add()", "Registry.java", 10);
+  tm_trace_writer_site (w, 1, 1, &f);
+  tm_trace_writer_thread (w, 1, "main");
+  tm_trace_writer_alloc (w, SET, T_SET, 1, 1, 16, 0, 0);
+  tm_trace_writer_alloc (w, MAP, T_BOX, 1, 1, 16, 0, 0);
+  tm_trace_writer_alloc (w, TINY, T_BOX, 1, 1, 16, 0, 0);
+  tm_trace_writer_alloc (w, FILLER, T_BIG, 1, 1, 1000, 0, 0);
+  tm_trace_writer_alloc (w, T1, T_ITEM, 1, 1, 8, 0, 0);
+  tm_trace_writer_alloc (w, T2, T_ITEM, 1, 1, 8, 0, 0);
+  allocs = 6;
+  for (guint g = 1; g <= 5; g++)
+    {
+      TmRootRecord roots[3] = { { SET, TM_ROOT_KIND_STATIC, 0 }, { TINY, TM_ROOT_KIND_STATIC, 0 },
+                                { FILLER, TM_ROOT_KIND_STATIC, 0 } };
+
+      items[g - 1] = next++;
+      tm_trace_writer_alloc (w, items[g - 1], T_ITEM, 1, 1, 1000, 0, 0);
+      allocs++;
+      if (g == 2)
+        {
+          tm_trace_writer_alloc (w, T3, T_ITEM, 1, 1, 8, 0, 0);
+          allocs++;
+        }
+      tm_trace_writer_gc_start (w, g, g * G_GUINT64_CONSTANT (1000000000) - 10000000, TM_GC_KIND_MAJOR, "test", "test");
+      tm_trace_writer_gc_end (w, g, g * G_GUINT64_CONSTANT (1000000000), 10000000, 0, NULL);
+      tm_trace_writer_graph_begin (w, g);
+      tm_trace_writer_roots (w, 3, roots);
+      tm_trace_writer_refs (w, SET, 1, (guint64[]) { MAP });
+      tm_trace_writer_refs (w, MAP, g, items);
+      tm_trace_writer_refs (w, TINY, g == 1 ? 2 : 3, tiny);
+      tm_trace_writer_graph_end (w, g, 3);
+    }
+  tm_trace_writer_end (w, allocs, 0, 5, 5 * G_GUINT64_CONSTANT (1000000000));
+  g_assert_true (tm_trace_writer_close (w, &error));
+  bytes = tm_trace_writer_steal_bytes (w);
+  tm_trace_writer_free (w);
+  trace = tm_trace_load_bytes (bytes, "set", NULL, &error);
+  g_assert_no_error (error);
+  return trace;
+}
+
+static void
+test_set_and_tiny_box (void)
+{
+  g_autoptr(TmTrace) trace = set_trace ();
+  g_autoptr(TmDsl) dsl = tm_dsl_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmContainerReport) r = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  g_autoptr(GArray) groups = NULL;
+  const TmContainer *set, *tiny;
+
+  g_assert_true (tm_dsl_add_string (dsl, "test.ds", "DS Box { (Item); }\nDS Set { Box; }", -1, &error));
+  g_assert_no_error (error);
+  doc = tm_document_new_for_trace (trace);
+  tm_document_set_dsl (doc, g_steal_pointer (&dsl));
+  r = tm_document_containers (doc, 1, 5, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (r->reachable_end - r->reachable_start, ==, 4008);
+  g_assert_cmpuint (r->containers->len, ==, 2);
+  set = g_ptr_array_index (r->containers, 0);
+  tiny = g_ptr_array_index (r->containers, 1);
+  g_assert_cmpstr (tm_trace_type (trace, set->type)->name, ==, "Set");
+  /* the map (present throughout) and its five items, four added */
+  g_assert_cmpuint (set->elements_at_end, ==, 6);
+  g_assert_cmpuint (set->adds, ==, 4);
+  g_assert_cmpfloat_with_epsilon (set->sc, (4.0 + 4 + 3 + 2 + 1 + 0) / 6 / 4, 1e-9);
+  g_assert_true (set->relevant);
+  g_assert_cmpuint (tm_trace_object_id (trace, tiny->head_object), ==, 3);
+  g_assert_cmpfloat_with_epsilon (tiny->sc, (4.0 + 4 + 3) / 3 / 4, 1e-9);
+  g_assert_false (tiny->relevant);
+  g_assert_cmpfloat (tiny->lc, >, set->lc);
+  g_assert_true (tm_container_report_headline_container (trace, r) == set);
+  groups = tm_container_report_by_alloc_site (trace, r);
+  g_assert_cmpuint (groups->len, ==, 1);
+  g_assert_true (g_array_index (groups, TmContainerAllocSite, 0).relevant);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -194,5 +297,6 @@ main (int argc, char **argv)
   g_test_add_func ("/containers/confidence", test_confidence);
   g_test_add_func ("/containers/formula", test_formula_and_errors);
   g_test_add_func ("/containers/operations", test_operations);
+  g_test_add_func ("/containers/set-and-tiny-box", test_set_and_tiny_box);
   return g_test_run ();
 }

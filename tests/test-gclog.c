@@ -6,6 +6,7 @@
  * mapping of nested and concurrent collections, and robustness against
  * malformed lines, cut files and cancellation.
  */
+#include <math.h>
 #include <string.h>
 #include <glib.h>
 #include <glib/gstdio.h>
@@ -14,6 +15,7 @@
 #include "gclog-test-util.h"
 #include "tm-trace-loader.h"
 #include "tm-error.h"
+#include "tm-gc-summary.h"
 
 #define MB(x) ((guint64) (x) * 1024 * 1024)
 #define KB(x) ((guint64) (x) * 1024)
@@ -58,6 +60,19 @@ static const Expect corpus[] = {
   { "local-jdk17-parallel-uptime.log", 15, 15, 0, 0, 0, G_GUINT64_CONSTANT (19053000), "Parallel" },
   { "handmade-zgc-generational.log", 3, 2, 0, 0, 1, G_GUINT64_CONSTANT (232000), "ZGC" },
   { "jdk21-zgc-generational.log", 5, 3, 0, 0, 2, G_GUINT64_CONSTANT (205000), "ZGC" },
+  /* decorations that carry no time (none, hostname, pid and tid), and
+   * timenanos, the JVM's monotonic clock */
+  { "local-jdk17-g1-gc-none.log", 26, 26, 0, 0, 0, G_GUINT64_CONSTANT (41835000), "G1" },
+  { "local-jdk17-serial-gc-hostname.log", 39, 39, 0, 0, 0, G_GUINT64_CONSTANT (39629000), "Serial" },
+  { "local-jdk17-parallel-gc-pid-tid.log", 68, 68, 0, 0, 0, G_GUINT64_CONSTANT (84583000), "Parallel" },
+  { "local-jdk17-g1-gc-timenanos.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (153948000), "G1" },
+  /* -Xlog:gc+heap=debug alone: no pause lines, a GC per "Heap before GC"
+   * block, full when the block's full-GC counter went up */
+  { "local-jdk17-serial-gc-heap-debug.log", 15, 14, 1, 0, 0, 0, "Serial" },
+  { "local-jdk17-g1-gc-heap-debug.log", 34, 33, 1, 0, 0, 0, "G1" },
+  { "local-jdk17-zgc-gc-heap-debug.log", 5, 0, 0, 0, 5, 0, "ZGC" },
+  /* two runs' -Xlog:gc logs appended: 5 + 8 Pause Young */
+  { "local-jdk17-serial-gc-two-runs.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (11828000), "Serial" },
   /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
   { "local-jdk17-zgc-debug.log", 7, 0, 0, 0, 7, G_GUINT64_CONSTANT (489000), "ZGC" },
   /* README "Added later": one file per shape that was misread */
@@ -90,7 +105,8 @@ test_corpus (gconstpointer data)
       pause += gc->pause_ns;
       g_assert_cmpuint (gc->end_ns, >=, last_end);   /* in completion order */
       g_assert_cmpuint (gc->end_ns, >=, gc->start_ns);
-      g_assert_cmpuint (gc->end_ns - gc->start_ns + 1000, >=, gc->pause_ns > 0 && gc->kind != TM_GC_KIND_CONCURRENT ? gc->pause_ns : 0);
+      if (g_hash_table_lookup (t->meta, "gclog.time_stamps") == NULL)   /* else all at 0 */
+        g_assert_cmpuint (gc->end_ns - gc->start_ns + 1000, >=, gc->pause_ns > 0 && gc->kind != TM_GC_KIND_CONCURRENT ? gc->pause_ns : 0);
       last_end = gc->end_ns;
     }
   g_assert_cmpstr (t->format, ==, "gc-log");
@@ -102,8 +118,9 @@ test_corpus (gconstpointer data)
   g_assert_cmpuint (kinds[TM_GC_KIND_CONCURRENT], ==, e->concurrent);
   g_assert_cmpuint (pause, ==, e->pause_ns);
   g_assert_cmpstr (tm_trace_gc (t, 1)->collector, ==, e->collector);
-  g_assert_cmpuint (t->warnings->len, ==, 0);
-  g_assert_true (t->complete);
+  /* appended runs are reported, and read */
+  g_assert_cmpuint (t->warnings->len, ==, strstr (e->file, "two-runs") ? 1 : 0);
+  g_assert_true (t->complete == (t->warnings->len == 0));
 
   /* every file is also recognised from its first 4 KiB (compressed
    * files from their whole first block) */
@@ -237,11 +254,22 @@ test_heap_values (void)
     g_assert_cmpuint (gc->end_ns, ==, G_GUINT64_CONSTANT (201658000000));
   }
   {
-    /* Shenandoah JDK 17: before = first cleanup's, after = last one's */
+    /* Shenandoah JDK 17: before = the highest of its cleanups' "before"
+     * (the heap grows during the cycle: 1593M, then 1616M), after = the
+     * last cleanup's */
     g_autoptr(TmTrace) t = gclog_test_load ("ujl-shenandoah-jdk17.txt");
     const TmGc *gc = tm_trace_gc (t, 1);
     g_assert_cmpuint (gc->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (gc->used_before, ==, MB (1616));
+    g_assert_cmpuint (gc->used_after, ==, MB (1254));
     g_assert_cmpuint (g_ascii_strtoull (g_hash_table_lookup (t->meta, "gclog.concurrent_phases"), NULL, 10), ==, 13);
+  }
+  {
+    /* -Xlog:gc Shenandoah: the peak is GC(5)'s second cleanup, 58M */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-shenandoah-gc.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (17));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_after, ==, MB (2));
+    g_assert_cmpuint (t->peak_used_bytes, ==, MB (58));
   }
   {
     /* JDK 8 Shenandoah: the second cycle degenerated */
@@ -255,6 +283,59 @@ test_heap_values (void)
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-time.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 161000000);
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (14));
+  }
+  {
+    /* -Xlog:gc+heap=debug alone: GC(11) is a young GC that did nothing
+     * (the old generation was full: "Heap after" repeats "Heap before"),
+     * GC(12) the full GC that followed (full 0 -> 1) */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-heap-debug.log");
+    const TmGc *young = tm_trace_gc (t, 12), *full = tm_trace_gc (t, 13);
+    g_assert_cmpuint (young->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (young->used_before, ==, young->used_after);
+    g_assert_cmpuint (full->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (full->used_before, ==, KB (7423 + 13975));
+    g_assert_cmpuint (full->used_after, ==, KB (5493));
+    g_assert_cmpuint (full->start_ns, ==, 215000000);
+    g_assert_cmpuint (full->end_ns, ==, 230000000);
+    g_assert_cmpuint (usage_of (t, full, "Tenured")->used_after, ==, KB (5493));
+  }
+  {
+    /* G1: the region size from the block ("region size 1024K") sizes the
+     * "Eden regions: 6->0(5)" of the gc+heap info lines */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-g1-gc-heap-debug.log");
+    const TmGc *gc = tm_trace_gc (t, 1);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.region_bytes"), ==, "1048576");
+    g_assert_cmpuint (gc->used_before, ==, KB (7092));
+    g_assert_cmpuint (gc->used_after, ==, KB (3392));
+    g_assert_cmpuint (usage_of (t, gc, "Eden")->used_before, ==, MB (6));
+    g_assert_cmpuint (tm_trace_gc (t, 34)->kind, ==, TM_GC_KIND_MAJOR);
+  }
+  {
+    /* ZGC: "ZHeap used 24M, capacity 24M" */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-heap-debug.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (24));
+    g_assert_cmpuint (t->peak_used_bytes, ==, MB (24));
+  }
+  {
+    /* no time stamps: said so, the GCs in log order at time 0 */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
+    TmGcSummary g;
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.time_stamps"), ==, "none");
+    g_assert_nonnull (g_hash_table_lookup (t->meta, "note"));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 14105000);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (8));
+    g_assert_cmpuint (tm_trace_gc (t, 39)->end_ns, ==, 0);
+    g_assert_true (tm_gc_summary_compute (t, 1, tm_trace_n_gcs (t), &g, NULL));
+    g_assert_true (isnan (g.throughput));
+  }
+  {
+    /* timenanos alone is the monotonic clock (time since boot, here
+     * 67367 s): times count from the first line, "Using G1" */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-g1-gc-timenanos.log");
+    g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, G_GUINT64_CONSTANT (67367428153996) - G_GUINT64_CONSTANT (67367332957887));
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 39153000);
+    g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, G_GUINT64_CONSTANT (67367774012325) - G_GUINT64_CONSTANT (67367332957887));
+    g_assert_cmpuint (t->start_unix_ns, ==, 0);
   }
   {
     /* uptimenanos */
@@ -526,14 +607,18 @@ test_continuation (void)
     " active_workers_by_JT: 2  active_workers_by_heap_size: 2\n"
     "[0.111s][info ][gc,task              ] GC(0) Using 2 workers of 2 for evacuation\n"
     "[0.118s][info ][gc                   ] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 7M->3M(48M) 6.843ms\n"
-    "program output\n";
+    "program output\n"
+    "[main] INFO Service started\n"
+    "GC(1) Pause Young (Normal) (G1 Evacuation Pause) 9M->3M(48M)\n";
   g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "cont.log");
 
   g_assert_cmpuint (tm_trace_n_gcs (t), ==, 1);
   g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 6843000);
-  /* only the unindented line is reported */
+  /* program output (also "[main] ...") is noted, not a problem; the
+   * undecorated GC text is reported */
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.program_output_lines"), ==, "2");
   g_assert_cmpuint (t->warnings->len, ==, 1);
-  g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 6: 1 lines are not unified"));
+  g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 8: 1 lines are not unified"));
 }
 
 /* JDK 6 G1: the concurrent thread prints into the detail lines the
@@ -747,11 +832,13 @@ test_malformed (void)
       /* undecorated lines: one warning for all of them */
       if (strstr (m, "line 6:") != NULL)
         {
-          g_assert_nonnull (strstr (m, " 2 lines are not unified logging"));
+          /* the binary line; the program's output is no problem */
+          g_assert_nonnull (strstr (m, " 1 lines are not unified logging"));
           line6 = TRUE;
         }
     }
   g_assert_true (line3 && line4 && line5 && line6);
+  g_assert_cmpstr (g_hash_table_lookup (t1->meta, "gclog.program_output_lines"), ==, "1");
   g_assert_cmpuint (tm_trace_gc (t1, 3)->kind, ==, TM_GC_KIND_MAJOR);
 
   t2 = tm_gclog_import (p2, NULL, NULL, NULL, &error);
@@ -798,6 +885,40 @@ test_cut (void)
 }
 
 /* A JDK 8 log of a run too short for any GC: an empty timeline. */
+/* A log that ends during a GC (the JVM killed, or the rest in the next
+ * rotated part): the GC is not counted, but said.  Two JVM runs' logs
+ * appended: the second run's times follow the first's end. */
+static void
+test_unfinished_and_appended (void)
+{
+  g_autofree char *path = gclog_test_path ("jdk17-serial.log");
+  g_autofree char *contents = NULL;
+  gsize len = 0;
+  const char *cut;
+
+  g_assert_true (g_file_get_contents (path, &contents, &len, NULL));
+  /* up to GC(5)'s heap lines: its start line, not its pause line */
+  cut = strstr (contents, "[0.370s][info][gc,metaspace] GC(5)");
+  g_assert_nonnull (cut);
+  {
+    g_autoptr(TmTrace) t = import_text (contents, (gsize) (cut - contents), "cut-mid-gc.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 5);
+    g_assert_cmpuint (t->warnings->len, ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.unfinished"), ==, "GC(5) Pause Young at 0.366 s");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "ends during GC(5)"));
+  }
+  {
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-two-runs.log");
+    const char *m = g_array_index (t->warnings, TmWarning, 0).message;
+    g_assert_nonnull (strstr (m, "line 7: the uptime goes back from 0.274 s to 0.004 s"));
+    /* the first run ends at 0.274 s; the second's GC(0) at 0.330 s */
+    g_assert_cmpuint (tm_trace_gc (t, 5)->end_ns, ==, 274000000);
+    g_assert_cmpuint (tm_trace_gc (t, 6)->end_ns, ==, 274000000 + 330000000);
+    g_assert_cmpuint (tm_trace_gc (t, 6)->pause_ns, ==, 2271000);
+    g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, 274000000 + 397000000);
+  }
+}
+
 static void
 test_no_gc (void)
 {
@@ -818,6 +939,18 @@ test_no_gc (void)
   g_assert_cmpstr (t->vm_version, ==, "25.342-b07");
   g_assert_true (t->complete);
   g_unlink (path);
+  {
+    /* Oracle's banner has "(TM)" before the version (GCViewer's
+     * SampleSun1_8_0RollingLogfile.txt, a rotated part with no GC) */
+    static const char oracle[] =
+      "2016-04-14 22:37:22 GC log file created logs/garbageCollection.log.1\n"
+      "Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for windows-amd64 JRE (1.8.0_45-b15), built on Apr 30 2015 "
+      "12:40:44 by \"java_re\" with MS VC++ 10.0 (VS2010)\n"
+      "CommandLine flags: -XX:MaxHeapSize=838860800 -XX:+PrintGC -XX:+PrintGCDetails -XX:+UseConcMarkSweepGC\n";
+    g_autoptr(TmTrace) t2 = import_text (oracle, sizeof oracle - 1, "oracle.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t2), ==, 0);
+    g_assert_cmpstr (t2->vm_version, ==, "25.45-b02");
+  }
 }
 
 /* A log whose tail is NUL bytes or garbage (a crash while it was being
@@ -1084,6 +1217,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);
   g_test_add_func ("/gclog/no-gc", test_no_gc);
+  g_test_add_func ("/gclog/unfinished-and-appended", test_unfinished_and_appended);
   g_test_add_func ("/gclog/damaged-tail", test_damaged_tail);
   g_test_add_func ("/gclog/bytes", test_bytes);
   g_test_add_func ("/gclog/series", test_series);

@@ -785,17 +785,87 @@ test_root_classify_written (void)
  * takes each address once, with the index of its first listing, refuses
  * the repeats as they come, and finds every address before and after
  * sealing; checked against a hash table. */
+/* Adds addr[0..n) to an index and checks it against a hash table:
+ * duplicates refused, every lookup (while adding and once sealed) right.
+ * Returns how many were refused. */
+static guint32
+check_addr_index (const guint64 *addr, guint n, guint max_runs)
+{
+  g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  HprofAddrIndex x = { 0 };
+  guint32 added = 0, refused = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gboolean fresh = !g_hash_table_contains (want, &addr[i]);
+      g_assert_cmpint (hprof_addr_add (&x, addr[i]), ==, fresh);
+      if (fresh)
+        {
+          guint64 *k = g_new (guint64, 1);
+          *k = addr[i];
+          g_hash_table_insert (want, k, GUINT_TO_POINTER (added));
+          added++;
+        }
+      else
+        refused++;
+      if (i % 997 == 0)
+        {
+          guint32 got;
+          g_assert_true (hprof_addr_find (&x, addr[i / 2], &got));
+          g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i / 2])));
+        }
+    }
+  g_assert_cmpuint (x.n, ==, added);
+  g_assert_cmpuint (x.n_runs, <=, max_runs);
+  hprof_addr_seal (&x);
+  for (guint i = 0; i < n; i++)
+    {
+      guint32 got;
+      g_assert_true (hprof_addr_find (&x, addr[i], &got));
+      g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i])));
+      g_assert_false (hprof_addr_find (&x, addr[i] + 8, &got) && !g_hash_table_contains (want, &(guint64) { addr[i] + 8 }));
+    }
+  hprof_addr_clear (&x);
+  return refused;
+}
+
+/* Dense runs one below the other, as a collector that walks its younger
+ * (higher) space first writes them: the lower run is added without
+ * checks until it reaches the higher one's span, where every address is
+ * checked (and the ones it holds refused); then a run inside both. */
+static void
+test_addr_index_dense_runs (void)
+{
+  const guint64 high = 0x10000000, low = high - 24 * 20000 - 4096;
+  g_autoptr(GArray) a = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint32 held = 0;
+
+  for (guint64 i = 0; i < 20000; i++)
+    g_array_append_val (a, (guint64) { high + 16 * i });
+  for (guint64 i = 0; i < 20000; i++)
+    g_array_append_val (a, (guint64) { low + 24 * i });
+  /* on into the higher run's span: every other granule is held there */
+  for (guint64 g = (high - 64) / 8; g < (high + 16 * 3000) / 8; g++)
+    {
+      g_array_append_val (a, (guint64) { 8 * g });
+      held += 8 * g >= high && (8 * g - high) % 16 == 0;
+    }
+  /* a third run below both, into the first */
+  for (guint64 i = 0; i < 5000; i++)
+    g_array_append_val (a, (guint64) { low - 4096 + 8 * i });
+  held += (4999 * 8 - 4096) / 24 + 1;   /* low + 24 j up to the last */
+  g_assert_cmpuint (check_addr_index ((const guint64 *) (gpointer) a->data, a->len, 40), ==, held);
+}
+
 static void
 test_addr_index (gconstpointer data)
 {
   guint n_runs_wanted = GPOINTER_TO_UINT (data) & 0xffff;
   gboolean odd = GPOINTER_TO_UINT (data) >> 16;   /* addresses that 4-byte keys cannot hold */
   g_autoptr(GRand) rand = g_rand_new_with_seed (23 + n_runs_wanted);
-  g_autoptr(GHashTable) want = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  HprofAddrIndex x = { 0 };
   const guint n = 200000;
   g_autofree guint64 *addr = g_new (guint64, n);
-  guint32 added = 0, refused = 0;
+  guint32 refused;
 
   /* runs: slices of a shuffled set of ascending blocks, some repeated */
   for (guint i = 0; i < n; i++)
@@ -818,39 +888,9 @@ test_addr_index (gconstpointer data)
             addr[to + k] = tmp;
           }
     }
-  for (guint i = 0; i < n; i++)
-    {
-      gboolean fresh = !g_hash_table_contains (want, &addr[i]);
-      g_assert_cmpint (hprof_addr_add (&x, addr[i]), ==, fresh);
-      if (fresh)
-        {
-          guint64 *k = g_new (guint64, 1);
-          *k = addr[i];
-          g_hash_table_insert (want, k, GUINT_TO_POINTER (added));
-          added++;
-        }
-      else
-        refused++;
-      if (i % 997 == 0)
-        {
-          guint32 got;
-          g_assert_true (hprof_addr_find (&x, addr[i / 2], &got));
-          g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i / 2])));
-        }
-    }
-  g_assert_cmpuint (x.n, ==, added);
+  refused = check_addr_index (addr, n, 40);
   if (n_runs_wanted > 0)
     g_assert_cmpuint (refused, >, 0);
-  g_assert_cmpuint (x.n_runs, <=, 40);
-  hprof_addr_seal (&x);
-  for (guint i = 0; i < n; i++)
-    {
-      guint32 got;
-      g_assert_true (hprof_addr_find (&x, addr[i], &got));
-      g_assert_cmpuint (got, ==, GPOINTER_TO_UINT (g_hash_table_lookup (want, &addr[i])));
-      g_assert_false (hprof_addr_find (&x, addr[i] + 8, &got) && !g_hash_table_contains (want, &(guint64) { addr[i] + 8 }));
-    }
-  hprof_addr_clear (&x);
 }
 
 int
@@ -869,6 +909,7 @@ main (int argc, char **argv)
   g_test_add_data_func ("/hprof/addr-index/many-runs", GUINT_TO_POINTER (3000), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/ascending-wide", GUINT_TO_POINTER (0x10000), test_addr_index);
   g_test_add_data_func ("/hprof/addr-index/many-runs-wide", GUINT_TO_POINTER (0x10000 | 3000), test_addr_index);
+  g_test_add_func ("/hprof/addr-index/dense-runs-below", test_addr_index_dense_runs);
   g_test_add_func ("/hprof/unknown-subrecord", test_unknown_subrecord);
   g_test_add_data_func ("/hprof/written/many-references", GUINT_TO_POINTER (TRUE), test_many_references);
   g_test_add_data_func ("/hprof/written/many-references-near", GUINT_TO_POINTER (FALSE), test_many_references);

@@ -202,6 +202,57 @@ test_german (void)
   setlocale (LC_ALL, old);
 }
 
+/* The run ends in an OutOfMemoryError, and the agent's last two graphs
+ * were taken after the main thread died (post-mortem): the heap the
+ * program let go on its way out, not what grew.  Every part compares its
+ * first and last graph of the working state: the whole run's ends at
+ * GC 190, the leak's last graph, not at GC 200. */
+static void
+test_post_mortem_graphs (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "oom.tmtrace", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmDocument) doc = NULL;
+  g_autoptr(TmReport) report = NULL;
+  TmSynthOptions options;
+  TmTrace *trace;
+  guint32 last_working = 0;
+
+  tm_synth_options_init (&options);
+  options.scenario = "oom";
+  g_assert_true (tm_synth_write_file (&options, path, &error));
+  doc = tm_document_load (path, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  trace = tm_document_get_trace (doc);
+  for (guint32 g = 1; g <= tm_trace_n_gcs (trace); g++)
+    if (tm_trace_gc (trace, g)->has_graph && tm_trace_gc (trace, g)->graph_context != TM_GRAPH_POST_MORTEM)
+      last_working = g;
+  g_assert_cmpuint (last_working, ==, 190);
+  g_assert_true (tm_trace_gc (trace, 200)->has_graph);
+  report = tm_report_compute (doc, NULL, -1, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < report->parts->len; i++)
+    {
+      const TmReportPart *p = report->parts->pdata[i];
+
+      if (p->ds_growth == NULL)
+        {
+          /* a window with fewer than two graphs (GC overhead, 171..198) */
+          g_assert_nonnull (p->ds_note);
+          continue;
+        }
+      g_assert_cmpuint (p->ds_growth->to_gc, <=, last_working);
+      g_assert_cmpuint (tm_heap_diff_get_to_gc (p->heap_diff), <=, last_working);
+    }
+  /* the whole run: the leak grew over it */
+  {
+    const TmReportPart *run = report->parts->pdata[0];
+
+    g_assert_cmpuint (run->ds_growth->to_gc, ==, last_working);
+    g_assert_cmpint (run->ds_growth->heap_growth_bytes, >, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -221,6 +272,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/parts", test_parts);
   g_test_add_func ("/report/write-cancel-bad-window", test_write_cancel_and_bad_window);
   g_test_add_func ("/report/german", test_german);
+  g_test_add_func ("/report/post-mortem-graphs", test_post_mortem_graphs);
   status = g_test_run ();
 
   {

@@ -495,6 +495,7 @@ typedef struct {
   guint64 used_after;
   guint    kind;
   gint64   reachable;   /* >= 0: a graph with this reachable memory */
+  const char *cause;    /* NULL: "test" */
 } GcSpec;
 
 /* One old-generation space; each GC starts pause_ns before it ends. A
@@ -530,7 +531,7 @@ trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
         g_assert_true (tm_trace_builder_alloc (b, next_object, 1, 1, 1, gcs[i].reachable, 0, 0, &error));
       g_assert_true (tm_trace_builder_gc_start (b, id, gcs[i].end_ns - gcs[i].pause_ns,
                                                 gcs[i].kind ? gcs[i].kind : TM_GC_KIND_MINOR,
-                                                "G1", "test", &error));
+                                                "G1", gcs[i].cause ? gcs[i].cause : "test", &error));
       g_assert_true (tm_trace_builder_gc_end (b, id, gcs[i].end_ns, gcs[i].pause_ns, 1, &u, &error));
       if (gcs[i].reachable >= 0)
         {
@@ -623,6 +624,62 @@ overhead_trace (guint64 pause_ns, gboolean *suspicious, double *score)
   g_assert_cmpuint (w->last_gc - w->first_gc + 1, ==, 5);
   *suspicious = w->suspicious;
   *score = w->score;
+}
+
+/* A steady run (2% in pauses) with one 60 ms pause at GC 50: the
+ * program's own long pause makes its 5-GC window 13.6% GC overhead; the
+ * same pause of a collection a tool forced (the recorder's GC for a
+ * graph) is not the program's overhead, and the explanation says what
+ * was left out. */
+static void
+test_trace_overhead_tool_forced (void)
+{
+  for (guint forced = 0; forced <= 1; forced++)
+    {
+      g_autofree GcSpec *s = steady_specs (100, 7);
+      g_autoptr(TmTrace) trace = NULL;
+      g_autoptr(GPtrArray) all = NULL;
+      const TmWindow *w;
+
+      s[49].pause_ns = 60000000;
+      s[49].kind = TM_GC_KIND_MAJOR;
+      s[49].cause = forced ? "JvmtiEnv ForceGarbageCollection" : "System.gc()";
+      trace = trace_from_specs (s, 100, "tmtrace");
+      all = tm_windows_detect (trace, NULL, TRUE);
+      w = find_kind (all, TM_WINDOW_GC_OVERHEAD);
+      g_assert_nonnull (w);
+      if (!forced)
+        {
+          g_assert_true (w->suspicious);
+          g_assert_cmpfloat_with_epsilon (w->score, (4 * 2 + 60) / 500.0, 1e-9);
+          g_assert_null (strstr (w->explanation, "forced"));
+        }
+      else
+        {
+          g_assert_false (w->suspicious);
+          g_assert_cmpfloat_with_epsilon (w->score, 0.02, 1e-9);
+        }
+    }
+  /* the tool's pause inside the reported window is named */
+  {
+    g_autofree GcSpec *s = steady_specs (100, 7);
+    g_autoptr(TmTrace) trace = NULL;
+    g_autoptr(GPtrArray) all = NULL;
+    const TmWindow *w;
+
+    for (guint i = 40; i < 45; i++)
+      s[i].pause_ns = 15000000;
+    s[42].cause = "JvmtiEnv ForceGarbageCollection";
+    s[42].pause_ns = 50000000;
+    trace = trace_from_specs (s, 100, "tmtrace");
+    all = tm_windows_detect (trace, NULL, TRUE);
+    w = find_kind (all, TM_WINDOW_GC_OVERHEAD);
+    g_assert_nonnull (w);
+    g_assert_true (w->suspicious);
+    g_assert_cmpuint (w->first_gc, ==, 41);
+    g_assert_cmpfloat_with_epsilon (w->score, 4 * 15 / 500.0, 1e-9);
+    g_assert_nonnull (strstr (w->explanation, "50.0 ms of pauses of collections a tool forced"));
+  }
 }
 
 static void
@@ -892,6 +949,36 @@ test_trace_reachable_preferred (void)
     g_assert_cmpuint (r->last_gc, ==, 200);
     g_assert_cmpfloat_with_epsilon (r->score, MIB / 0.5, 1.0);
   }
+}
+
+/* A leak recorded with a graph every other GC: 20 points of reachable
+ * memory rising by 1 MiB each from 40 MiB, the last by 4 MiB (a burst at
+ * the end, as leaks in steps have).  10% of the points is 2, and the two
+ * last points are the steepest fit by far; the paper's search then keeps
+ * them alone, whose 4 MiB are under 10% of 58 MiB.  A window must have
+ * the 6 points a verdict needs, and the leak is a regression leak. */
+static void
+test_trace_regression_noisy_end (void)
+{
+  g_autofree GcSpec *s = steady_specs (40, 3);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) ws = NULL;
+  const TmWindow *r;
+
+  for (guint i = 0; i < 40; i++)
+    {
+      guint k = i / 2;
+      s[i].reachable = i % 2 == 1 ? (gint64) (40 * MIB + (k < 19 ? k : 22) * MIB) : -1;
+    }
+  trace = trace_from_specs (s, 40, "tmtrace");
+  ws = tm_windows_detect (trace, NULL, FALSE);
+  r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
+  g_assert_nonnull (r);
+  g_assert_true (r->suspicious);
+  g_assert_cmpstr (r->series, ==, "reachable");
+  g_assert_cmpuint (r->last_gc, ==, 40);
+  g_assert_cmpuint (r->first_gc, <=, 40 - 5 * 2);
+  g_assert_nonnull (find_kind (ws, TM_WINDOW_LEAK));
 }
 
 static void
@@ -1542,6 +1629,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/regression/known", test_regression_known);
   g_test_add_func ("/windows/regression/shortest", test_regression_shortest_is_steepest);
   g_test_add_func ("/windows/regression/slack", test_regression_slack);
+  g_test_add_func ("/windows/regression/noisy-end", test_trace_regression_noisy_end);
   g_test_add_func ("/windows/rate/known", test_rate_known);
   g_test_add_func ("/windows/rate/length-bounds", test_rate_length_bounds);
   g_test_add_func ("/windows/rate/brute-force", test_rate_matches_brute_force);
@@ -1549,6 +1637,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/rate/median", test_rate_median);
   g_test_add_func ("/windows/trace/steady-quiet", test_trace_steady_quiet);
   g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
+  g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);
   g_test_add_func ("/windows/trace/overhead-burst", test_trace_overhead_burst);
   g_test_add_func ("/windows/trace/churn", test_trace_churn);
   g_test_add_func ("/windows/trace/churn-floor", test_trace_churn_floor);

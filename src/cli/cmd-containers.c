@@ -58,10 +58,12 @@ print_json (const TmTrace *trace, const TmContainerReport *r, gboolean from_wind
                               ", \"elements\": %" G_GUINT64_FORMAT ", \"adds\": %" G_GUINT64_FORMAT
                               ", \"removes\": %" G_GUINT64_FORMAT ", \"bytes\": %" G_GUINT64_FORMAT
                               ", \"first_gc\": %u, \"last_gc\": %u, \"staleness\": \"%s\""
-                              ", \"operations\": %" G_GUINT64_FORMAT ", \"sites\": [",
+                              ", \"operations\": %" G_GUINT64_FORMAT ", \"growth\": %" G_GINT64_FORMAT
+                              ", \"relevant\": %s, \"sites\": [",
                               tm_trace_object_id (trace, c->head_object), c->lc, c->mc, c->sc, c->elements_at_end,
                               c->adds, c->removes, c->bytes_at_end, c->first_gc, c->last_gc,
-                              c->exact ? "exact" : "upper-bound", c->ops);
+                              c->exact ? "exact" : "upper-bound", c->ops,
+                              (gint64) c->bytes_at_end - (gint64) c->bytes_at_start, c->relevant ? "true" : "false");
       for (guint k = 0; k < c->sites->len; k++)
         {
           const TmContainerSite *cs = &g_array_index (c->sites, TmContainerSite, k);
@@ -154,9 +156,10 @@ print_by_site (const char *path, const TmTrace *trace, const TmContainerReport *
           g_string_append_printf (s, ", \"containers\": %u, \"exact\": %u, \"staleness\": \"%s\", \"lc\": %.6f, "
                                   "\"mc\": %.6f, \"sc\": %.6f, \"growth\": %" G_GINT64_FORMAT ", \"bytes\": %"
                                   G_GUINT64_FORMAT ", \"elements\": %" G_GUINT64_FORMAT ", \"top_object_id\": %"
-                                  G_GUINT64_FORMAT "}",
+                                  G_GUINT64_FORMAT ", \"relevant\": %s}",
                                   g->n_containers, g->n_exact, staleness, g->lc, g->mc, g->sc, g->growth_bytes,
-                                  g->bytes_at_end, g->elements_at_end, tm_trace_object_id (trace, best->head_object));
+                                  g->bytes_at_end, g->elements_at_end, tm_trace_object_id (trace, best->head_object),
+                                  g->relevant ? "true" : "false");
         }
       else
         {

@@ -121,7 +121,10 @@ print_text (const char *path, const TmTrace *t, const TmGcSummary *g)
       return;
     }
   printf ("GC summary of %s, GC %u to GC %u (%s to %s, %s)\n", path, g->first_gc, g->last_gc, from, to, span);
-  printf ("Throughput:      %.3f%% (paused %s)\n", g->throughput * 100, paused);
+  if (isnan (g->throughput))
+    printf ("Throughput:      not known: the GCs have no times (paused %s)\n", paused);
+  else
+    printf ("Throughput:      %.3f%% (paused %s)\n", g->throughput * 100, paused);
   printf ("Pauses:\n");
   print_pauses ("all", &g->pauses);
   for (guint k = 0; k < TM_GC_N_KINDS; k++)

@@ -11,6 +11,8 @@ compare_groups (gconstpointer a, gconstpointer b)
 {
   const TmContainerAllocSite *x = a, *y = b;
 
+  if (x->relevant != y->relevant)
+    return x->relevant ? -1 : 1;
   if (x->lc != y->lc)
     return x->lc < y->lc ? 1 : -1;
   if (x->bytes_at_end != y->bytes_at_end)
@@ -62,6 +64,8 @@ tm_container_report_by_alloc_site (const TmTrace *trace, const TmContainerReport
       s->mc = MIN (s->mc, 1.0);
       s->sc = s->stints > 0 ? CLAMP (g_array_index (stale, double, g) / (double) s->stints, 0.0, 1.0) : 0.0;
       s->lc = tm_leak_confidence (s->sc, s->mc);
+      s->relevant = tm_container_relevant (r, (guint64) MAX ((gint64) s->bytes_at_end - s->growth_bytes, 0),
+                                           s->bytes_at_end);
     }
   g_array_sort (groups, compare_groups);
   return groups;

@@ -9,29 +9,23 @@
 
 #include <glib/gi18n-lib.h>
 
-/* "High" leak confidence, and the least share of the reachable memory at
- * te a container must hold to be named: LC favours staleness when MC is
- * small, so a stale map of a few KiB (the JDK has some) can top the
- * ranking without explaining any growth. */
+/* "High" leak confidence; the container must also be relevant
+ * (tm_container_relevant): LC favours staleness when MC is small, so a
+ * stale map of a few KiB (the JDK has some) can top the ranking without
+ * explaining any growth. */
 #define HEADLINE_MIN_LC     0.5
-#define HEADLINE_MIN_SHARE  0.01
 
 const TmContainer *
 tm_container_report_headline_container (const TmTrace *trace, const TmContainerReport *r)
 {
-  const TmGc *end = tm_trace_gc (trace, r->to_gc);
-  double reachable = end != NULL ? (double) end->reachable_bytes : 0.0;
+  const TmContainer *c;
 
-  for (guint i = 0; i < r->containers->len; i++)
-    {
-      const TmContainer *c = g_ptr_array_index (r->containers, i);
-
-      if (c->lc < HEADLINE_MIN_LC)
-        break;   /* sorted by LC */
-      if (reachable <= 0 || (double) c->bytes_at_end >= HEADLINE_MIN_SHARE * reachable)
-        return c;
-    }
-  return NULL;
+  g_return_val_if_fail (trace != NULL && r != NULL, NULL);
+  /* the relevant containers come first, sorted by LC */
+  if (r->containers->len == 0)
+    return NULL;
+  c = g_ptr_array_index (r->containers, 0);
+  return c->relevant && c->lc >= HEADLINE_MIN_LC ? c : NULL;
 }
 
 static char *

@@ -74,11 +74,48 @@ tm_leak_confidence (double sc, double mc)
   return pow (sc, 1.0 - mc);
 }
 
+static gboolean
+has_nested (const TmDsResult *ds, const GArray *leaves)
+{
+  for (guint i = 0; i < leaves->len; i++)
+    if (tm_ds_result_find_head (ds, g_array_index (leaves, guint32, i)) != TM_DS_NONE)
+      return TRUE;
+  return FALSE;
+}
+
 static guint64
 gc_time (const TmTrace *trace, guint32 gc_id)
 {
   const TmGc *gc = tm_trace_gc (trace, gc_id);
   return gc->end_ns > gc->start_ns ? gc->end_ns : gc->start_ns;
+}
+
+/* A container's elements: its leaves, and those of the structures nested
+ * in it, transitively.  A set holds its members through the map it
+ * delegates to (DS HashSet { HashMap; }): its only leaf is that map, so
+ * without this a set that grows by a listener every millisecond had one
+ * element, never added or removed, and was left out as leak-free.  The
+ * recorded operations of a nested structure count for the one holding it
+ * (tm-containers-ops.c); its elements do so here. */
+static void
+container_elements (TmDsResult *ds, guint32 s, GArray *out)
+{
+  g_autoptr(GArray) deep = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  tm_ds_result_leaves (ds, s, out);
+  for (guint i = 0; i < out->len; i++)
+    g_hash_table_add (seen, GUINT_TO_POINTER (g_array_index (out, guint32, i) + 1));
+  if (out->len == 0 || !has_nested (ds, out))
+    return;
+  tm_ds_result_deep_leaves (ds, s, deep);
+  for (guint i = 0; i < deep->len; i++)
+    {
+      guint32 node = g_array_index (deep, guint32, i);
+
+      if (g_hash_table_add (seen, GUINT_TO_POINTER (node + 1)))
+        g_array_append_val (out, node);
+    }
 }
 
 /* Records one graph's view of every container. */
@@ -137,7 +174,7 @@ observe (TmHeapCache *heaps, GHashTable *tracks, guint32 gc_id, guint32 idx,
         tr->bytes_first = tr->bytes_last;
 
       g_array_set_size (leaves, 0);
-      tm_ds_result_leaves (ds, s, leaves);
+      container_elements (ds, s, leaves);
       tr->elements_last = leaves->len;
       for (guint l = 0; l < leaves->len; l++)
         {
@@ -197,11 +234,35 @@ compare_sites (gconstpointer a, gconstpointer b)
   return (x->site > y->site) - (x->site < y->site);
 }
 
+/* The least share of the region's growth of reachable memory a container
+ * must explain (or, when reachable memory did not grow, of the reachable
+ * memory at te it must hold) to rank among the relevant ones. */
+#define RELEVANT_MIN_SHARE 0.01
+
+/* LC = SC^(1 - MC) is the staleness alone when MC is small: a JDK map of
+ * a few KiB that gained two entries early in the region (the GC MXBean's
+ * GcInfoBuilder maps, the class loader's lock map) scores 0.9 and more,
+ * while a list that leaks 1.4 MiB in a steady stream has the 0.5 a
+ * steady stream gives (its elements are on average half the region old).
+ * A container whose growth is not even 1% of the heap's growth cannot be
+ * the leak, whatever its staleness: it ranks after those that can. */
+gboolean
+tm_container_relevant (const TmContainerReport *r, guint64 bytes_at_start, guint64 bytes_at_end)
+{
+  g_return_val_if_fail (r != NULL, FALSE);
+  if (r->reachable_end > r->reachable_start)
+    return (double) bytes_at_end - (double) bytes_at_start >=
+           RELEVANT_MIN_SHARE * (double) (r->reachable_end - r->reachable_start);
+  return (double) bytes_at_end >= RELEVANT_MIN_SHARE * (double) r->reachable_end;
+}
+
 static gint
 compare_containers (gconstpointer a, gconstpointer b)
 {
   const TmContainer *x = *(TmContainer * const *) a, *y = *(TmContainer * const *) b;
 
+  if (x->relevant != y->relevant)
+    return x->relevant ? -1 : 1;
   if (x->lc != y->lc)
     return x->lc < y->lc ? 1 : -1;
   if (x->bytes_at_end != y->bytes_at_end)
@@ -261,6 +322,9 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
         continue;
       if (!observe (heaps, tracks, g, idx, cancellable, error))
         return NULL;
+      if (idx == 0)
+        r->reachable_start = tm_trace_gc (trace, g)->reachable_bytes;
+      r->reachable_end = tm_trace_gc (trace, g)->reachable_bytes;
       last_idx = idx++;
     }
 
@@ -367,6 +431,7 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
       c->mc = CLAMP (tr->area / span, 0.0, 1.0);
       c->sc = tr->stale_n > 0 ? CLAMP (tr->stale_sum / tr->stale_n / span, 0.0, 1.0) : 0.0;
       c->lc = tm_leak_confidence (c->sc, c->mc);
+      c->relevant = tm_container_relevant (r, c->bytes_at_start, c->bytes_at_end);
       c->sites = g_array_new (FALSE, FALSE, sizeof (TmContainerSite));
       g_hash_table_iter_init (&ei, tr->sites);
       while (g_hash_table_iter_next (&ei, &key, &ev))

@@ -60,6 +60,7 @@ typedef struct {
   guint64  bytes_at_end;      /* deep size at te */
   guint64  stints;            /* element stints SC averages over */
   double   mc, sc, lc;
+  gboolean relevant;          /* explains part of the region's growth (tm_container_relevant) */
   gboolean exact;             /* SC, adds, removes and sites from recorded operations */
   guint64  ops;               /* its recorded operations up to te */
   GArray  *sites;             /* TmContainerSite, descending by mean staleness */
@@ -71,7 +72,10 @@ typedef struct {
   gboolean   sc_upper_bound;  /* TRUE: some ranked container's staleness is from graphs */
   gboolean   ops_recorded;    /* the trace has container operations */
   guint64    ts_ns, te_ns;
-  GPtrArray *containers;      /* TmContainer*, not leak-free, descending by LC */
+  guint64    reachable_start; /* reachable bytes at the region's first and last graph */
+  guint64    reachable_end;
+  GPtrArray *containers;      /* TmContainer*, not leak-free: the relevant ones first, each part
+                               * descending by LC */
   guint32    leak_free;       /* containers alive at te excluded as leak-free */
 } TmContainerReport;
 
@@ -100,6 +104,7 @@ typedef struct {
   guint64  elements_at_end;
   guint64  stints;
   double   mc, sc, lc;
+  gboolean relevant;          /* its containers together explain part of the growth */
 } TmContainerAllocSite;
 
 GArray            *tm_container_report_by_alloc_site (const TmTrace           *trace,
@@ -118,6 +123,9 @@ char              *tm_container_report_headline (const TmTrace           *trace,
 
 /* LC from SC and MC (exposed for tests). */
 double             tm_leak_confidence (double sc, double mc);
+gboolean           tm_container_relevant (const TmContainerReport *report,
+                                          guint64                  bytes_at_start,
+                                          guint64                  bytes_at_end);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (TmContainerReport, tm_container_report_free)
 

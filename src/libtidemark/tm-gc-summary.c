@@ -181,7 +181,8 @@ tm_gc_summary_compute (const TmTrace *t, guint first_gc, guint last_gc, TmGcSumm
   {
     guint64 span = out->end_ns - out->start_ns;
     guint64 paused = out->pauses.total_ns;
-    out->throughput = span > 0 ? 1.0 - MIN (1.0, (double) paused / (double) span) : (paused > 0 ? 0.0 : 1.0);
+    /* pauses in no time at all: a log without time stamps */
+    out->throughput = span > 0 ? 1.0 - MIN (1.0, (double) paused / (double) span) : (paused > 0 ? NAN : 1.0);
   }
   {
     guint64 span = out->end_ns - tm_trace_gc (t, first_gc)->end_ns;

@@ -204,7 +204,7 @@ intruder_time (TmGclogParser *p, const char *s, const char *end, gint64 *gc_id)
   *gc_id = -1;
   parse_prefix (s, end, &hw, &wm, &hu, &un, gc_id);
   if (hu)
-    return un;
+    return tm_add_sat (un, p->time_offset);
   if (hw && p->have_wall_base)
     return wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
   return p->now_ns;
@@ -758,8 +758,9 @@ finish_record (TmGclogParser *p)
       if (wm > 0)
         p->start_unix_ns = (guint64) wm * 1000000 - MIN (p->wall_base_uptime_ns, (guint64) wm * 1000000);
     }
+  p->line_no = p->rec_line;   /* for a warning about the time */
   if (hu)
-    t = un;
+    t = tm_gclog_uptime (p, un, FALSE);
   else if (hw)
     t = wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
   else
@@ -984,7 +985,10 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
       if ((tm_gclog_has_prefix (line, end, "OpenJDK ") || tm_gclog_has_prefix (line, end, "Java HotSpot")) &&
           p->vm_version == NULL)
         {
-          const char *o = memchr (line, '(', end - line), *c = o ? memchr (o, ')', end - o) : NULL;
+          /* "Java HotSpot(TM) 64-Bit Server VM (25.45-b02) for ...": the
+           * version follows "VM", not the first parenthesis */
+          const char *vm = tm_gclog_find (line, end, "VM (");
+          const char *o = vm ? vm + 3 : memchr (line, '(', end - line), *c = o ? memchr (o, ')', end - o) : NULL;
           if (o && c)
             p->vm_version = g_strndup (o + 1, c - o - 1);
           return;

@@ -66,6 +66,14 @@ typedef struct {
   gboolean    has_duration;   /* the end line carried a duration */
   gboolean    evac_failed;    /* to-space exhausted / overflow, promotion failed */
   guint32     ages;           /* index + 1 of its age table in TmGclogParser.ages, 0 = none */
+  /* -Xlog:gc+heap=debug "Heap before/after GC invocations=N (full M):"
+   * blocks: the heap used and the full-GC counter around the GC */
+  guint8      hb;             /* 1: the before block seen, 2: the after block */
+  guint32     hb_full_before;
+  guint32     hb_full_after;
+  guint64     hb_used_before;
+  guint64     hb_used_after;
+  guint64     hb_committed;
 } TmGclogEvent;
 
 typedef struct {
@@ -84,10 +92,20 @@ typedef struct {
   guint64     n_lines_total;
   guint64     line_offset;    /* byte offset of the current line */
   guint64     now_ns;         /* time of the current line */
+  gboolean    line_lone_ns;   /* the current line's only time is one "...ns" stamp */
+  gboolean    have_lone_ns;
+  guint64     lone_ns_base;   /* the first such stamp */
+  gboolean    ns_monotonic;   /* they are timenanos: times count from lone_ns_base */
+  gboolean    have_run_uptime;
+  guint64     run_uptime_max; /* the highest uptime of this file's current JVM run */
+  guint64     time_offset;    /* added to uptimes: the runs appended before this one */
   gboolean    have_uptime;
   gboolean    ujl_decorated;  /* lines carry [decorations] */
+  guint       ujl_opaque;     /* decorations per line of a log decorated with hostname, pid or tid only */
   guint64     n_foreign_lines; /* undecorated lines in a decorated log */
   guint64     first_foreign_line;
+  guint64     n_output_lines;  /* program output in a decorated log */
+  guint64     first_output_line;
   gboolean    have_wall_base;
   gint64      wall_base_ms;   /* first wall-clock stamp (ms since epoch) */
   guint64     wall_base_uptime_ns;
@@ -123,6 +141,15 @@ typedef struct {
   gboolean    heap_block;     /* inside a -XX:+PrintHeapAtGC block */
   gboolean    prev_gc_tag;    /* the last decorated line had a gc tag */
 
+  /* unified logging: a "Heap before/after GC" block being read */
+  gboolean    hb_active;
+  gboolean    hb_after;
+  gint64      hb_id;
+  guint64     hb_time;
+  guint32     hb_full;
+  guint64     hb_used;
+  guint64     hb_committed;
+
   /* legacy: a record that spans lines */
   GString    *rec;
   int         rec_depth;      /* '[' minus ']' in rec, kept as it grows */
@@ -136,6 +163,9 @@ typedef struct {
 } TmGclogParser;
 
 void     tm_gclog_warn          (TmGclogParser *p, const char *format, ...) G_GNUC_PRINTF (2, 3);
+/* An uptime stamp to the timeline's time (logs of several runs appended);
+ * jvm_start: the line is one a JVM writes first ("Using G1"). */
+guint64  tm_gclog_uptime         (TmGclogParser *p, guint64 raw, gboolean jvm_start);
 TmGclogEvent *tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id);
 guint64  tm_gclog_space          (TmGclogParser *p, const char *name, TmSpaceKind kind);
 void     tm_gclog_add_usage      (TmGclogParser *p, TmGclogEvent *e, guint64 space_id, guint64 before, guint64 after,
@@ -184,6 +214,7 @@ gboolean tm_gclog_legacy_line_time (const char *line, const char *end, TmGclogTi
 void     tm_gclog_ujl_line       (TmGclogParser *p, const char *line, const char *end);
 gboolean tm_gclog_ujl_sniff_line (const char *line, const char *end);
 void     tm_gclog_ujl_finish     (TmGclogParser *p);
+void     tm_gclog_ujl_output_note (TmGclogParser *p);
 void     tm_gclog_cycle_line     (TmGclogParser *p, gint64 id, const char *s, const char *end);
 void     tm_gclog_legacy_line    (TmGclogParser *p, const char *line, const char *end);
 void     tm_gclog_legacy_finish  (TmGclogParser *p);

@@ -24,6 +24,10 @@ typedef struct {
   gboolean    debug;        /* level debug or trace */
   gboolean    bad_time;     /* looked like a time stamp but was not one */
   guint       n_known;      /* decorations recognised as time, level or tags */
+  guint       n;            /* [decorations] of the line */
+  guint       n_ns;         /* of them "...ns" stamps (timenanos, uptimenanos) */
+  guint64     ns[2];
+  gboolean    lone_ns;      /* the only time is one "...ns" stamp: uptimenanos or timenanos */
   const char *msg;
 } TmUjlDecor;
 
@@ -62,25 +66,34 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
       d->n_known++;
       return;
     }
-  if (ce - c >= 2 && (memcmp (ce - 2, "ms", 2) == 0 || memcmp (ce - 2, "ns", 2) == 0) && all_digits (c, ce - 2))
+  if (ce - c >= 2 && memcmp (ce - 2, "ns", 2) == 0 && all_digits (c, ce - 2))
     {
-      gboolean nanos = ce[-2] == 'n';
+      /* timenanos (the JVM's monotonic clock, not the epoch) or
+       * uptimenanos: told apart in parse_decorations */
+      q = c;
+      if (tm_gclog_parse_decimal (&q, ce - 2, 0, &v) && d->n_ns < G_N_ELEMENTS (d->ns))
+        d->ns[d->n_ns++] = v;
+      d->n_known++;
+      return;
+    }
+  if (ce - c >= 2 && memcmp (ce - 2, "ms", 2) == 0 && all_digits (c, ce - 2))
+    {
       q = c;
       if (!tm_gclog_parse_decimal (&q, ce - 2, 0, &v))
         return;
-      /* timemillis/timenanos are since the epoch; uptime is small */
-      if (nanos ? v > G_GUINT64_CONSTANT (100000000000000000) : v > G_GUINT64_CONSTANT (100000000000))
+      /* timemillis is since the epoch; uptime is small */
+      if (v > G_GUINT64_CONSTANT (100000000000))
         {
           if (!d->has_wall)
             {
               d->has_wall = TRUE;
-              d->wall_ms = (gint64) (nanos ? v / 1000000 : v);
+              d->wall_ms = (gint64) v;
             }
         }
       else
         {
           d->has_uptime = TRUE;
-          d->uptime_ns = nanos ? v : v * 1000000;
+          d->uptime_ns = v * 1000000;
         }
       d->n_known++;
       return;
@@ -126,8 +139,30 @@ classify (const char *c, const char *ce, TmUjlDecor *d)
     d->has_tags = TRUE;
 }
 
+/* A message only unified logging writes: "Using G1", "GC(12) Pause ...".
+ * Strict, since it also recognises logs whose decorations say nothing
+ * known (hostname, pid, tid) or that have none at all. */
 static gboolean
-parse_decorations (const char *line, const char *end, TmUjlDecor *d)
+ujl_message (const char *s, const char *end)
+{
+  static const char *const using[] = { "Using G1", "Using Serial", "Using Parallel", "Using Concurrent Mark Sweep",
+                                       "Using The Z Garbage Collector", "Using Shenandoah", "Using Epsilon" };
+  const char *q;
+
+  for (guint i = 0; i < G_N_ELEMENTS (using); i++)
+    if (tm_gclog_has_prefix (s, end, using[i]) && (gsize) (end - s) == strlen (using[i]))
+      return TRUE;
+  if (!tm_gclog_has_prefix (s, end, "GC("))
+    return FALSE;
+  for (q = s + 3; q < end && g_ascii_isdigit (*q); q++)
+    ;
+  return q > s + 3 && end - q >= 3 && q[0] == ')' && q[1] == ' ' && g_ascii_isupper (q[2]);
+}
+
+/* opaque: the count of decorations that say nothing known (-Xlog:...::
+ * hostname, pid, tid) this log has, 0 when not known yet */
+static gboolean
+parse_decorations (const char *line, const char *end, guint opaque, TmUjlDecor *d)
 {
   const char *q = line;
   guint n = 0;
@@ -145,7 +180,39 @@ parse_decorations (const char *line, const char *end, TmUjlDecor *d)
   while (q < end && *q == ' ')
     q++;
   d->msg = q;
-  return n > 0 && d->n_known > 0;
+  d->n = n;
+  /* decorations come in a fixed order: timenanos before uptimenanos */
+  if (d->n_ns == 2)
+    {
+      d->has_uptime = TRUE;
+      d->uptime_ns = d->ns[1];
+    }
+  else if (d->n_ns == 1 && d->has_uptime)
+    {
+      /* with uptime or uptimemillis: the same clock if it agrees */
+      guint64 u = d->uptime_ns, v = d->ns[0];
+      if ((v > u ? v - u : u - v) < G_GUINT64_CONSTANT (1000000000))
+        d->uptime_ns = v;
+    }
+  else if (d->n_ns == 1)
+    {
+      d->has_uptime = TRUE;
+      d->uptime_ns = d->ns[0];
+      d->lone_ns = TRUE;
+    }
+  return n > 0 && (d->n_known > 0 || n == opaque);
+}
+
+/* An undecorated line in a decorated log that may be GC data: a GC id,
+ * a pause, a heap transition, or bytes that are not plain text. */
+static gboolean
+gc_like (const char *s, const char *end)
+{
+  for (const char *q = s; q < end; q++)
+    if ((guchar) *q < 0x20 ? *q != '\t' : (guchar) *q >= 0x7f)
+      return TRUE;
+  return tm_gclog_find (s, end, "GC(") != NULL || tm_gclog_find (s, end, "Pause ") != NULL ||
+         tm_gclog_find_transition (s, end) != NULL;
 }
 
 gboolean
@@ -153,8 +220,9 @@ tm_gclog_ujl_sniff_line (const char *line, const char *end)
 {
   TmUjlDecor d;
 
-  if (!parse_decorations (line, end, &d))
-    return FALSE;
+  if (!parse_decorations (line, end, 0, &d))
+    /* decorations none, or only hostname, pid and tid */
+    return (d.n == 0 || d.n_known == 0) && ujl_message (d.msg, end);
   if (!d.has_uptime && !d.has_wall && !d.gc_tag)
     return FALSE;
   return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
@@ -165,7 +233,7 @@ tm_gclog_ujl_line_time (const char *line, const char *end, TmGclogTime *t)
 {
   TmUjlDecor d;
 
-  if (!parse_decorations (line, end, &d) || (!d.has_uptime && !d.has_wall))
+  if (!parse_decorations (line, end, 0, &d) || (!d.has_uptime && !d.has_wall))
     return FALSE;
   t->has_uptime = d.has_uptime;
   t->uptime_ns = d.uptime_ns;
@@ -342,8 +410,13 @@ set_heap (TmGclogEvent *e, const char *s, const char *end, gboolean cycle)
 
   if (t == NULL || !tm_gclog_parse_transition (&t, end, &b, &a, &c))
     return;
+  /* A cycle's occupancy before is the highest it logs: Shenandoah's
+   * heap grows while it marks and evacuates, and the last "Concurrent
+   * cleanup A->B" may start above the first. */
   if (!e->has_heap || !cycle)
     e->heap_before = b;
+  else
+    e->heap_before = MAX (e->heap_before, b);
   e->heap_after = a;
   if (c)
     e->heap_committed = c;
@@ -726,6 +799,146 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
   }
 }
 
+/* ---- -Xlog:gc+heap=debug: "Heap before GC invocations=N (full M):" ---- */
+
+/* "<generation>   total 19648K, used 17472K [0x..." or, ZGC, "ZHeap
+ * used 44M, capacity 64M, max capacity 64M": the used and committed
+ * bytes of a top-level space of the block. */
+static void
+heap_block_space (TmGclogParser *p, const char *s, const char *end)
+{
+  const char *total = tm_gclog_find (s, end, " total ");
+  const char *used = tm_gclog_find (s, end, "used ");
+  guint64 u = 0, c = 0;
+  const char *q;
+
+  if (tm_gclog_has_prefix (s, end, "ZHeap ") && used != NULL)
+    {
+      const char *cap = tm_gclog_find (used, end, "capacity ");
+      q = used + 5;
+      if (tm_gclog_parse_size (&q, end, &u))
+        p->hb_used = tm_add_sat (p->hb_used, u);
+      q = cap ? cap + 9 : end;
+      if (cap && tm_gclog_parse_size (&q, end, &c))
+        p->hb_committed = tm_add_sat (p->hb_committed, c);
+      if (p->collector == NULL)
+        tm_gclog_set_collector (p, "ZGC");
+      return;
+    }
+  if (total == NULL || used == NULL || used < total)
+    return;
+  q = total + 7;
+  while (q < end && *q == ' ')
+    q++;
+  if (tm_gclog_parse_size (&q, end, &c))
+    p->hb_committed = tm_add_sat (p->hb_committed, c);
+  q = used + 5;
+  if (tm_gclog_parse_size (&q, end, &u))
+    p->hb_used = tm_add_sat (p->hb_used, u);
+}
+
+/* The block read so far goes to its GC's event. */
+static void
+heap_block_flush (TmGclogParser *p)
+{
+  TmGclogEvent *e;
+
+  if (!p->hb_active)
+    return;
+  p->hb_active = FALSE;
+  if (p->cycle_mode)
+    e = cycle_event (p, p->hb_id, 0);
+  else
+    {
+      e = open_event (p, p->hb_id);
+      if (e == NULL && p->events->len > 0)
+        {
+          /* the after block printed after the pause line */
+          TmGclogEvent *last = &g_array_index (p->events, TmGclogEvent, p->events->len - 1);
+          if (last->jvm_id == p->hb_id && !last->deleted)
+            e = last;
+        }
+      if (e == NULL)
+        {
+          e = add_open_event (p, p->hb_id);
+          e->start_ns = e->end_ns = p->hb_time;
+        }
+    }
+  if (p->hb_after)
+    {
+      e->hb |= 2;
+      e->hb_used_after = p->hb_used;
+      e->hb_committed = p->hb_committed;
+      e->hb_full_after = p->hb_full;
+      if (!e->has_duration)
+        e->end_ns = MAX (e->end_ns, p->hb_time);
+    }
+  else
+    {
+      e->hb |= 1;
+      e->hb_used_before = p->hb_used;
+      e->hb_full_before = p->hb_full;
+      if (!e->has_duration && !e->cycle)
+        e->start_ns = MIN (e->start_ns, p->hb_time);
+    }
+}
+
+/* A line of a heap block of GC id; FALSE if it is none (and the block
+ * before it, if any, is complete). */
+static gboolean
+heap_block_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
+{
+  gboolean before = tm_gclog_has_prefix (s, end, "Heap before GC invocations=");
+  gboolean after = !before && tm_gclog_has_prefix (s, end, "Heap after GC invocations=");
+
+  if (before || after)
+    {
+      const char *f = tm_gclog_find (s, end, "(full ");
+      guint64 full = 0;
+
+      heap_block_flush (p);
+      if (f != NULL)
+        {
+          f += 6;
+          if (!tm_gclog_parse_decimal (&f, end, 0, &full))
+            full = 0;
+        }
+      p->hb_active = TRUE;
+      p->hb_after = after;
+      p->hb_id = id;
+      p->hb_time = p->now_ns;
+      p->hb_full = (guint32) MIN (full, G_MAXUINT32);
+      p->hb_used = 0;
+      p->hb_committed = 0;
+      return TRUE;
+    }
+  if (!p->hb_active || id != p->hb_id)
+    {
+      heap_block_flush (p);
+      return FALSE;
+    }
+  if (tm_gclog_has_prefix (s, end, "region size "))
+    {
+      /* G1: what its region counts are in bytes */
+      const char *q = s + 12;
+      guint64 v;
+      if (p->region_bytes == 0 && tm_gclog_parse_size (&q, end, &v))
+        p->region_bytes = v;
+      return TRUE;
+    }
+  if (tm_gclog_find (s, end, " total ") != NULL || tm_gclog_find (s, end, "used ") != NULL ||
+      tm_gclog_find (s, end, " space ") != NULL)
+    {
+      /* sub-spaces (eden, from, to, the space) and Metaspace are
+       * indented deeper or name no "total": not summed */
+      if (!tm_gclog_has_prefix (s, end, "Metaspace") && !tm_gclog_has_prefix (s, end, "class space"))
+        heap_block_space (p, s, end);
+      return TRUE;
+    }
+  heap_block_flush (p);
+  return FALSE;
+}
+
 /* G1's marking cycle as a whole (JDK 9 "Concurrent Cycle") */
 static gboolean
 g1_cycle_line (const char *s, const char *end)
@@ -772,6 +985,16 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
       for (guint i = 0; i < G_N_ELEMENTS (map); i++)
         if (tm_gclog_has_prefix (s, end, map[i].text))
           tm_gclog_set_collector (p, map[i].name);
+      /* The JVM says this in its first second: a lone "...ns" stamp
+       * minutes past zero is timenanos, the monotonic clock (time since
+       * boot), so times count from the log's first stamp instead. */
+      if (p->line_lone_ns && !p->ns_monotonic && p->now_ns >= 60 * G_GUINT64_CONSTANT (1000000000) &&
+          p->events->len == 0)
+        {
+          p->ns_monotonic = TRUE;
+          p->now_ns = p->now_ns > p->lone_ns_base ? p->now_ns - p->lone_ns_base : 0;
+          p->run_uptime_max = p->now_ns;   /* no restart of the uptime */
+        }
       return;
     }
   if (tm_gclog_has_prefix (s, end, "Version: ") && p->vm_version == NULL)
@@ -829,10 +1052,13 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     end--;
   if (line == end)
     return;
-  if (!parse_decorations (line, end, &d))
+  if (!parse_decorations (line, end, p->ujl_opaque, &d) && d.n > 0 && d.n_known == 0 && p->ujl_opaque == 0 &&
+      ujl_message (d.msg, end))
+    p->ujl_opaque = d.n;   /* the first line of a log decorated with hostname, pid or tid only */
+  if (d.n == 0 || (d.n_known == 0 && d.n != p->ujl_opaque))
     {
       /* -Xlog with decorations "none", or a damaged line */
-      if (*line == '[')
+      if (*line == '[' && (!p->ujl_decorated || gc_like (line, end)))
         {
           tm_gclog_warn (p, "not a unified logging line");
           return;
@@ -848,8 +1074,18 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
            * level continues with " active_workers_by_JT: ...") */
           if (*line == ' ' || *line == '\t')
             return;
-          /* program output mixed into a log written to stdout: reported
-           * once at the end (tm_gclog_ujl_finish) */
+          /* program output mixed into a log written to stdout
+           * (-verbose:gc, -Xlog:gc:stdout), "[main] INFO ..." too: GC
+           * data is not lost, so a note, not a warning */
+          if (!gc_like (line, end))
+            {
+              if (p->n_output_lines++ == 0)
+                p->first_output_line = p->line_no;
+              return;
+            }
+          /* GC text without decorations (a damaged line, or one
+           * another writer cut in two): reported once at the end
+           * (tm_gclog_ujl_finish) */
           if (p->n_foreign_lines++ == 0)
             p->first_foreign_line = p->line_no;
           return;
@@ -866,9 +1102,20 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   p->gen_prefix = NULL;
   p->line_debug = d.debug;
 
+  if (d.lone_ns)
+    {
+      if (!p->have_lone_ns)
+        {
+          p->have_lone_ns = TRUE;
+          p->lone_ns_base = d.uptime_ns;
+        }
+      if (p->ns_monotonic)
+        d.uptime_ns = d.uptime_ns > p->lone_ns_base ? d.uptime_ns - p->lone_ns_base : 0;
+    }
+  p->line_lone_ns = d.lone_ns;
   if (d.has_uptime)
     {
-      p->now_ns = d.uptime_ns;
+      p->now_ns = tm_gclog_uptime (p, d.uptime_ns, tm_gclog_has_prefix (d.msg, end, "Using ") && ujl_message (d.msg, end));
       p->have_uptime = TRUE;
       if (d.has_wall && p->start_unix_ns == 0 && d.wall_ms > 0)
         p->start_unix_ns = (guint64) d.wall_ms * 1000000 - MIN (d.uptime_ns, (guint64) d.wall_ms * 1000000);
@@ -888,6 +1135,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   s = d.msg;
   if (!tm_gclog_has_prefix (s, end, "GC("))
     {
+      heap_block_flush (p);
       non_gc_message (p, s, end);
       return;
     }
@@ -937,6 +1185,8 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
         tm_gclog_set_collector (p, "G1");
     }
 
+  if (heap_block_line (p, id, q, end))
+    return;
   if (p->cycle_mode)
     {
       tm_gclog_cycle_line (p, id, q, end);
@@ -968,9 +1218,27 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
 void
 tm_gclog_ujl_finish (TmGclogParser *p)
 {
+  heap_block_flush (p);
   if (p->n_foreign_lines > 0)
     tm_trace_builder_warning (p->b, 0,
                               "line %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " lines are not unified logging"
                               " (program output?) and were skipped, the first here",
                               p->first_foreign_line, p->n_foreign_lines);
+  p->n_foreign_lines = 0;   /* the next part of a series reports its own */
+}
+
+/* Program output among the lines: said in META, not as a problem. */
+void
+tm_gclog_ujl_output_note (TmGclogParser *p)
+{
+  char num[32];
+  g_autofree char *note = NULL;
+
+  if (p->n_output_lines == 0)
+    return;
+  g_snprintf (num, sizeof num, "%" G_GUINT64_FORMAT, p->n_output_lines);
+  tm_trace_builder_meta (p->b, "gclog.program_output_lines", num);
+  note = g_strdup_printf ("%" G_GUINT64_FORMAT " lines of program output (not unified logging) were skipped, "
+                          "the first at line %" G_GUINT64_FORMAT, p->n_output_lines, p->first_output_line);
+  tm_trace_builder_meta (p->b, "note", note);
 }

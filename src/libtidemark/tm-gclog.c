@@ -405,6 +405,32 @@ tm_gclog_warn (TmGclogParser *p, const char *format, ...)
   tm_trace_builder_warning (p->b, p->line_offset, "line %" G_GUINT64_FORMAT ": %s", p->line_no, msg);
 }
 
+/* Another JVM's log appended to this one (`java ... >> gc.log`, or two
+ * files joined): its uptime starts again.  Its times are put after what
+ * came before, so that the runs follow each other instead of
+ * interleaving, and the restart is reported.  Only within one file: the
+ * parts of a rotated log that overlap are merged in time order. */
+guint64
+tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
+{
+  const guint64 slack = G_GUINT64_CONSTANT (1000000000);   /* stamps of threads writing at once */
+
+  if (p->have_run_uptime && (raw + slack < p->run_uptime_max || (jvm_start && raw < p->run_uptime_max)))
+    {
+      tm_gclog_warn (p, "the uptime goes back from %.3f s to %.3f s: the log of another JVM run follows "
+                     "(appended); its times are counted from the end of the one before",
+                     p->run_uptime_max / 1e9, raw / 1e9);
+      p->time_offset = tm_add_sat (p->time_offset, p->run_uptime_max);
+      p->run_uptime_max = raw;
+      /* the GC ids start again at 0 */
+      g_hash_table_remove_all (p->open_by_id);
+      p->n_open_phases = 0;
+    }
+  p->have_run_uptime = TRUE;
+  p->run_uptime_max = MAX (p->run_uptime_max, raw);
+  return tm_add_sat (raw, p->time_offset);
+}
+
 TmGclogEvent *
 tm_gclog_new_event (TmGclogParser *p, gint64 jvm_id)
 {
@@ -875,6 +901,25 @@ emit_phases (TmGclogParser *p, GPtrArray *events)
       }
 }
 
+/* -Xlog:gc+heap=debug "Heap before/after GC" blocks: the occupancy of a
+ * GC that logs no total of its own (-Xlog:gc+heap=debug alone), and the
+ * kind of one without a pause line: the full-GC counter went up or not. */
+static void
+apply_heap_blocks (TmGclogEvent *e)
+{
+  if (e->hb != 3)
+    return;
+  if (!e->has_heap)
+    {
+      e->has_heap = TRUE;
+      e->heap_before = e->hb_used_before;
+      e->heap_after = e->hb_used_after;
+      e->heap_committed = e->hb_committed;
+    }
+  if (e->kind == TM_GC_KIND_UNKNOWN && !e->cycle)
+    e->kind = e->hb_full_after > e->hb_full_before ? TM_GC_KIND_MAJOR : TM_GC_KIND_MINOR;
+}
+
 static void
 emit_events (TmGclogParser *p)
 {
@@ -882,14 +927,34 @@ emit_events (TmGclogParser *p)
   const char *collector = infer_collector (p);
   TmSpaceUsageRecord last[TM_GCLOG_MAX_USAGE];
   guint n_last = 0;
-  guint64 id = 0, end_max = 0;
+  guint64 id = 0, end_max = 0, done_max = 0, n_unfinished = 0;
   g_autoptr(GString) evac_failed = g_string_new (NULL);
+  g_autoptr(GString) unfinished = g_string_new (NULL);
 
+  for (guint i = 0; i < p->events->len; i++)
+    {
+      const TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
+      if (!e->deleted && e->has_duration)
+        done_max = MAX (done_max, e->end_ns);
+    }
   for (guint i = 0; i < p->events->len; i++)
     {
       TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
       if (e->deleted)
         continue;
+      /* A pause whose start line ends the log (the JVM was killed, or the
+       * rest is in the next rotated part): no GC of known kind and pause;
+       * said in META and a note instead. */
+      if (p->format == TM_GCLOG_FORMAT_UJL && !p->cycle_mode && e->open && !e->has_duration && e->name[0] != '\0' &&
+          e->start_ns >= done_max)
+        {
+          if (unfinished->len == 0)
+            g_string_append_printf (unfinished, "GC(%" G_GINT64_FORMAT ") %s at %.3f s", e->jvm_id, e->name,
+                                    e->start_ns / 1e9);
+          n_unfinished++;
+          continue;
+        }
+      apply_heap_blocks (e);
       /* time stamps that go backwards (a damaged log) must not end a GC
        * before it starts: the order below is the order of the ends */
       e->end_ns = MAX (e->end_ns, e->start_ns);
@@ -940,6 +1005,12 @@ emit_events (TmGclogParser *p)
     }
   if (evac_failed->len > 0)
     tm_trace_builder_meta (p->b, "gclog.evacuation_failures", evac_failed->str);
+  if (n_unfinished > 0)
+    {
+      g_autofree char *note = g_strdup_printf ("the log ends during %s, which is not counted", unfinished->str);
+      tm_trace_builder_meta (p->b, "gclog.unfinished", unfinished->str);
+      tm_trace_builder_meta (p->b, "note", note);
+    }
   emit_phases (p, order);
   tm_trace_builder_end (p->b, 0, 0, id, MAX (end_max, p->now_ns));
 }
@@ -968,6 +1039,7 @@ tm_gclog_handle_line (TmGclogParser *p, const char *line, const char *end)
 void
 tm_gclog_end_source (TmGclogParser *p)
 {
+  p->have_run_uptime = FALSE;
   if (p->format == TM_GCLOG_FORMAT_LEGACY)
     tm_gclog_legacy_finish (p);
   else if (p->format == TM_GCLOG_FORMAT_UJL)
@@ -1078,6 +1150,15 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
     meta_u64 (p->b, "gclog.max_heap", p->max_heap);
   if (p->region_bytes > 0)
     meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
+  tm_gclog_ujl_output_note (p);
+  if (p->events->len > 0 && p->format == TM_GCLOG_FORMAT_UJL && !p->have_uptime && !p->have_wall_base)
+    {
+      /* -Xlog decorations none, or hostname, pid, tid, level, tags only:
+       * the GCs keep their order and pauses, but not when they ran */
+      tm_trace_builder_meta (p->b, "gclog.time_stamps", "none");
+      tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
+                             "GC times, throughput and rates are not known");
+    }
   if (p->events->len == 0)
     tm_trace_builder_meta (p->b, "note", p->exit_summary
                            ? "the log holds no GC events, only the JVM's summary at exit"

@@ -34,26 +34,7 @@
 #define DENSE_MIN    4096u    /* shorter bitmap runs become sorted runs */
 #define DENSE_SLACK  65536u   /* words a bitmap may have beyond a third of its objects */
 
-/* ---- dense runs ---------------------------------------------------------- */
-
-static inline gboolean
-dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
-{
-  guint64 d = a - r->base, g, w, word;
-
-  if (a < r->base || (d & 7))
-    return FALSE;
-  g = d >> 3;
-  w = g >> 6;
-  if (w >= r->n_words)
-    return FALSE;
-  word = r->bits[w];
-  if (!((word >> (g & 63)) & 1))
-    return FALSE;
-  if (index != NULL)
-    *index = r->first + r->rank[w] + tm_popcount64 (word & ((G_GUINT64_CONSTANT (1) << (g & 63)) - 1));
-  return TRUE;
-}
+/* ---- dense runs (lookups: hprof_dense_find) ------------------------------- */
 
 /* The run being read, while a bitmap, as a dense run. */
 static inline HprofAddrDense
@@ -352,7 +333,7 @@ static gboolean
 held_before (HprofAddrIndex *x, guint64 addr)
 {
   for (guint i = 0; i < x->n_dense; i++)
-    if (dense_find (&x->dense[i], addr, NULL))
+    if (hprof_dense_find (&x->dense[i], addr, NULL))
       return TRUE;
   for (guint i = 0; i < x->n_runs; i++)
     {
@@ -374,8 +355,32 @@ held_before (HprofAddrIndex *x, guint64 addr)
   return FALSE;
 }
 
+/* The lowest address above addr that a run before the current one may
+ * hold, once held_before() has moved the cursors up to addr: the current
+ * run's next addresses below it need no check (hprof_addr_add()). */
+static guint64
+free_above (const HprofAddrIndex *x, guint64 addr)
+{
+  guint64 free = G_MAXUINT64;
+
+  if (addr > x->closed_max)
+    return free;
+  for (guint i = 0; i < x->n_dense; i++)
+    {
+      const HprofAddrDense *d = &x->dense[i];
+      if (addr < d->base)
+        free = MIN (free, d->base);
+      else if (addr - d->base < (guint64) d->n_words * 512)
+        return addr;    /* inside its span: each address is checked */
+    }
+  for (guint i = 0; i < x->n_runs; i++)
+    if (x->runs[i].cur < x->runs[i].len)
+      free = MIN (free, key_at (&x->runs[i], x->runs[i].cur));
+  return free;
+}
+
 gboolean
-hprof_addr_add (HprofAddrIndex *x, guint64 addr)
+hprof_addr_add_slow (HprofAddrIndex *x, guint64 addr)
 {
   if (x->offered && addr <= x->last)
     {
@@ -400,6 +405,7 @@ hprof_addr_add (HprofAddrIndex *x, guint64 addr)
     return FALSE;
   cur_push (x, addr);
   x->n++;
+  x->free_below = free_above (x, addr);
   return TRUE;
 }
 
@@ -424,10 +430,11 @@ run_find (const HprofAddrRun *r, guint64 addr, guint32 *index)
 }
 
 gboolean
-hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
+hprof_addr_find_slow (const HprofAddrIndex *x, guint64 addr, guint32 *index)
 {
-  for (guint i = 0; i < x->n_dense; i++)
-    if (dense_find (&x->dense[i], addr, index))
+  /* (dense[0] was tried) */
+  for (guint i = 1; i < x->n_dense; i++)
+    if (hprof_dense_find (&x->dense[i], addr, index))
       return TRUE;
   if (x->sealed)
     {
@@ -444,7 +451,7 @@ hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
   if (x->cur_mode == HPROF_CUR_BITS)
     {
       HprofAddrDense d = cur_dense (x);
-      return d.n_words > 0 && dense_find (&d, addr, index);
+      return d.n_words > 0 && hprof_dense_find (&d, addr, index);
     }
   {
     HprofAddrRun cur = { 0 };   /* zeroed here only: not on the sealed lookups' path */
@@ -486,6 +493,14 @@ void
 hprof_addr_seal (HprofAddrIndex *x)
 {
   close_run (x, FALSE);
+  /* the largest dense run first (lookups try it inline) */
+  for (guint i = 1; i < x->n_dense; i++)
+    if (x->dense[i].len > x->dense[0].len)
+      {
+        HprofAddrDense t = x->dense[0];
+        x->dense[0] = x->dense[i];
+        x->dense[i] = t;
+      }
   for (guint i = 0; i < x->n_runs; i++)
     {
       guint k = i;

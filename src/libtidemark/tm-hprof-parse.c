@@ -16,12 +16,17 @@
 #include <glib/gi18n-lib.h>
 
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
 
 #include "tm-hprof-private.h"
 #include "tm-trace.h"
 #include "tm-error.h"
 
 #define BUF_SIZE            (256u << 10)
+#define MAP_WINDOW          (1u << 20)     /* mapped pages kept behind the parser */
 #define MAX_UTF8            (1u << 20)     /* longer names are skipped */
 #define MAX_INSTANCE_BYTES  (1u << 20)     /* 65535 fields of 8 bytes fit */
 #define MAX_CHAIN           256            /* superclass chain depth */
@@ -88,6 +93,10 @@ struct _HprofParser {
   gsize              cap, pos, len;
   guint64            base;           /* offset of buf[0] in the (decompressed) stream */
   gboolean           eof;
+  /* a plain dump mapped whole: buf is the file (no copies out of the
+   * page cache); pages behind the parser are let go as it moves on */
+  GMappedFile       *mapped;
+  gsize              released;       /* bytes of buf no longer mapped in */
   GError            *io_error;
 
   guint              id_size;
@@ -118,6 +127,7 @@ struct _HprofParser {
   guint64            edges_dropped;  /* past MAX_EDGES */
 
   /* objects not yet handed to the sink */
+  gboolean           batches;        /* the sink takes objects */
   guint32           *bt_type;        /* BATCH each, handed over full */
   guint64           *bt_size;
   guint              bt_n;
@@ -144,6 +154,8 @@ off (const HprofParser *p)
 static gboolean
 refill (HprofParser *p, gsize n)
 {
+  if (p->mapped != NULL)
+    return p->len - p->pos >= n;
   if (n > p->cap)
     {
       gsize cap = MAX (n, p->cap * 2);
@@ -194,15 +206,29 @@ skip (HprofParser *p, guint64 n)
 static inline guint32
 rd_u4 (const guint8 *b)
 {
-  return ((guint32) b[0] << 24) | ((guint32) b[1] << 16) | ((guint32) b[2] << 8) | b[3];
+  guint32 v;
+
+  memcpy (&v, b, sizeof v);
+  return GUINT32_FROM_BE (v);
+}
+
+/* An identifier of I bytes: the hot sub-records pass I as a constant, so
+ * that this is one load and a byte swap. */
+static inline guint64
+rd_idn (const guint8 *b, guint I)
+{
+  guint64 v;
+
+  if (I == 4)
+    return rd_u4 (b);
+  memcpy (&v, b, sizeof v);
+  return GUINT64_FROM_BE (v);
 }
 
 static inline guint64
 rd_id (const HprofParser *p, const guint8 *b)
 {
-  if (p->id_size == 4)
-    return rd_u4 (b);
-  return ((guint64) rd_u4 (b) << 32) | rd_u4 (b + 4);
+  return rd_idn (b, p->id_size);
 }
 
 static inline guint8
@@ -232,6 +258,14 @@ id (HprofParser *p)
 {
   guint64 v = rd_id (p, p->buf + p->pos);
   p->pos += p->id_size;
+  return v;
+}
+
+static inline guint64
+idn (HprofParser *p, guint I)
+{
+  guint64 v = rd_idn (p->buf + p->pos, I);
+  p->pos += I;
   return v;
 }
 
@@ -360,14 +394,11 @@ class_name (HprofParser *p, guint64 class_id)
 }
 
 static HprofClass *
-class_get (HprofParser *p, guint64 class_id, gboolean create)
+class_get_slow (HprofParser *p, guint64 class_id, gboolean create)
 {
   HprofClass **slot = &p->class_cache[(class_id >> 3) & 255];
-  HprofClass *c;
+  HprofClass *c = g_hash_table_lookup (p->classes, &class_id);
 
-  if (*slot != NULL && (*slot)->id == class_id)
-    return *slot;
-  c = g_hash_table_lookup (p->classes, &class_id);
   if (c == NULL && create)
     {
       c = g_new0 (HprofClass, 1);
@@ -379,21 +410,37 @@ class_get (HprofParser *p, guint64 class_id, gboolean create)
   return c;
 }
 
-static guint32
+static inline HprofClass *
+class_get (HprofParser *p, guint64 class_id, gboolean create)
+{
+  HprofClass *c = p->class_cache[(class_id >> 3) & 255];
+
+  if (G_LIKELY (c != NULL && c->id == class_id))
+    return c;
+  return class_get_slow (p, class_id, create);
+}
+
+static void class_type_define (HprofParser *p, HprofClass *c, guint32 flags);
+
+static inline guint32
 class_type (HprofParser *p, HprofClass *c, guint32 flags)
 {
-  if (c->type_id == 0)
-    {
-      c->type_id = p->next_type++;
-      if (p->sink && p->sink->type)
-        {
-          g_autofree char *name = class_name (p, c->id);
-          if (g_str_has_suffix (name, "[]") && flags == 0)
-            flags = TM_TYPE_FLAG_REF_ARRAY;
-          p->sink->type (p->user, c->type_id, name, flags);
-        }
-    }
+  if (G_UNLIKELY (c->type_id == 0))
+    class_type_define (p, c, flags);
   return c->type_id;
+}
+
+static void
+class_type_define (HprofParser *p, HprofClass *c, guint32 flags)
+{
+  c->type_id = p->next_type++;
+  if (p->sink && p->sink->type)
+    {
+      g_autofree char *name = class_name (p, c->id);
+      if (g_str_has_suffix (name, "[]") && flags == 0)
+        flags = TM_TYPE_FLAG_REF_ARRAY;
+      p->sink->type (p->user, c->type_id, name, flags);
+    }
 }
 
 static guint32
@@ -413,7 +460,7 @@ prim_array_type (HprofParser *p, guint t)
 
 /* The instance layout of a class: where its references are. */
 static gboolean
-class_layout (HprofParser *p, HprofClass *c)
+class_layout_make (HprofParser *p, HprofClass *c)
 {
   HprofClass *chain[MAX_CHAIN];
   guint n_chain = 0;
@@ -458,6 +505,12 @@ class_layout (HprofParser *p, HprofClass *c)
   return TRUE;
 }
 
+static inline gboolean
+class_layout (HprofParser *p, HprofClass *c)
+{
+  return G_LIKELY (c->layout > 0) || class_layout_make (p, c);
+}
+
 /* ---- objects, references, roots ---------------------------------------- */
 
 static void
@@ -469,32 +522,44 @@ flush_objects (HprofParser *p)
   p->bt_n = 0;
 }
 
+static G_NO_INLINE void
+note_refused (HprofParser *p, guint64 addr, guint64 at)
+{
+  note (p, at, "object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
+        addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
+}
+
+/* A batch for the sink to fill (none while nothing takes objects). */
+static G_NO_INLINE void
+batch_start (HprofParser *p)
+{
+  p->bt_type = g_new (guint32, BATCH);
+  p->bt_size = g_new (guint64, BATCH);
+}
+
 /* The next object; its references start at e_addr[edge_start] (a class
  * dump lists them before the object can be added). */
-static gboolean
+G_ALWAYS_INLINE static inline gboolean
 add_object (HprofParser *p, guint64 addr, guint32 type_id, guint64 size, guint64 at, gsize edge_start)
 {
   guint32 index = p->r->n_objects;
 
-  if (addr == 0 || index >= G_MAXUINT32 - 2 || !hprof_addr_add (&p->map, addr))
+  if (G_UNLIKELY (addr == 0 || index >= G_MAXUINT32 - 2) || G_UNLIKELY (!hprof_addr_add (&p->map, addr)))
     {
-      note (p, at, "object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
-            addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
+      note_refused (p, addr, at);
       return FALSE;
     }
-  tm_vec_u32_push (&p->e_off, (guint32) edge_start);
+  tm_vec_u32_reserve (&p->e_off, 1);
+  p->e_off.data[p->e_off.len++] = (guint32) edge_start;
   p->r->n_objects++;
   p->r->total_bytes += size;
-  if (p->sink && p->sink->objects)
+  if (p->batches)
     {
-      if (p->bt_type == NULL)
-        {
-          p->bt_type = g_new (guint32, BATCH);
-          p->bt_size = g_new (guint64, BATCH);
-        }
+      if (G_UNLIKELY (p->bt_type == NULL))
+        batch_start (p);
       p->bt_type[p->bt_n] = type_id;
       p->bt_size[p->bt_n] = size;
-      if (++p->bt_n == BATCH)
+      if (G_UNLIKELY (++p->bt_n == BATCH))
         flush_objects (p);
     }
   return TRUE;
@@ -504,12 +569,6 @@ static inline gsize
 n_edges (const HprofParser *p)
 {
   return p->e_wide ? p->e_addr.len : p->e_a32.len;
-}
-
-static inline guint64
-edge_target (const HprofParser *p, gsize e)
-{
-  return p->e_wide ? p->e_addr.data[e] : p->e_base + ((guint64) p->e_a32.data[e] << p->e_shift);
 }
 
 /* A target that does not fit 4 bytes: every target to 8 bytes. */
@@ -528,7 +587,7 @@ widen_edges (HprofParser *p)
 
 /* A reference of the object being read (the last added, or for a class
  * dump the one about to be). */
-static inline void
+static G_NO_INLINE void
 add_ref (HprofParser *p, guint64 target, guint32 label)
 {
   if (G_UNLIKELY (n_edges (p) >= MAX_EDGES))
@@ -561,6 +620,34 @@ add_ref (HprofParser *p, guint64 target, guint32 label)
     tm_vec_u64_push (&p->e_addr, target);
   if (p->want_labels)
     tm_vec_u32_push (&p->e_label, label);
+}
+
+/* add_ref()'s usual case inline: a narrow target with room in e_a32
+ * (reserve_refs() per object).  I, the identifier size, is a constant on
+ * the hot paths. */
+static inline void
+add_ref_fast (HprofParser *p, guint64 target, guint32 label, const guint I)
+{
+  const guint shift = I == 8 ? 3 : 0;
+  guint64 d = target - p->e_base;
+
+  if (G_LIKELY (!p->e_wide && p->e_based && p->e_a32.len < p->e_a32.cap && p->e_a32.len < MAX_EDGES
+                && target >= p->e_base && (d & ((1u << shift) - 1)) == 0 && (d >> shift) <= G_MAXUINT32))
+    {
+      p->e_a32.data[p->e_a32.len++] = (guint32) (d >> shift);
+      if (p->want_labels)
+        tm_vec_u32_push (&p->e_label, label);
+      return;
+    }
+  add_ref (p, target, label);
+}
+
+/* Room for n more narrow targets (while they are narrow). */
+static inline void
+reserve_refs (HprofParser *p, gsize n)
+{
+  if (G_LIKELY (!p->e_wide))
+    tm_vec_u32_reserve (&p->e_a32, n);
 }
 
 static void
@@ -760,10 +847,9 @@ drop:
   return res;
 }
 
-static SegResult
-instance_dump (HprofParser *p, guint64 end, guint64 at)
+G_ALWAYS_INLINE static inline SegResult
+instance_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
 {
-  const guint I = p->id_size;
   guint64 addr, cid;
   guint32 nbytes;
   HprofClass *c;
@@ -771,11 +857,11 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
   const guint8 *data;
 
   NEED (2 * I + 8);
-  addr = id (p);
+  addr = idn (p, I);
   p->pos += 4;
-  cid = id (p);
+  cid = idn (p, I);
   nbytes = u4 (p);
-  if (nbytes > MAX_INSTANCE_BYTES)
+  if (G_UNLIKELY (nbytes > MAX_INSTANCE_BYTES))
     {
       note (p, at, "instance dump at byte offset %" G_GUINT64_FORMAT " claims %u bytes of fields; the rest of its record is skipped",
             at, nbytes);
@@ -791,11 +877,12 @@ instance_dump (HprofParser *p, guint64 end, guint64 at)
       size = c->shallow;
       if (!add_object (p, addr, class_type (p, c, 0), size, at, n_edges (p)))
         return SEG_OK;
+      reserve_refs (p, c->n_refs);
       for (guint32 r = 0; r < c->n_refs; r++)
         {
-          guint64 target = rd_id (p, data + c->ref_off[r]);
+          guint64 target = rd_idn (data + c->ref_off[r], I);
           if (target != 0)
-            add_ref (p, target, c->ref_label[r]);
+            add_ref_fast (p, target, c->ref_label[r], I);
         }
     }
   else
@@ -813,19 +900,18 @@ cut:
   return SEG_STOP;
 }
 
-static SegResult
-obj_array_dump (HprofParser *p, guint64 end, guint64 at)
+G_ALWAYS_INLINE static inline SegResult
+obj_array_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
 {
-  const guint I = p->id_size;
   guint64 addr, cid;
   guint32 n;
   gboolean have;
 
   NEED (2 * I + 8);
-  addr = id (p);
+  addr = idn (p, I);
   p->pos += 4;
   n = u4 (p);
-  cid = id (p);
+  cid = idn (p, I);
   if ((guint64) n * I > end - off (p))
     goto past_end;
   have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
@@ -833,12 +919,21 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at)
   for (guint32 i = 0; i < n;)
     {
       guint32 chunk = MIN (n - i, 65536u);
+      const guint8 *b;
       NEED ((guint64) chunk * I);
+      b = p->buf + p->pos;
+      p->pos += (gsize) chunk * I;
+      if (!have)
+        {
+          i += chunk;
+          continue;
+        }
+      reserve_refs (p, chunk);
       for (guint32 k = 0; k < chunk; k++, i++)
         {
-          guint64 target = id (p);
-          if (target != 0 && have)
-            add_ref (p, target, p->want_labels ? (TM_HPROF_LABEL_INDEX | MIN (i, 0x7fffffffu)) : 0);
+          guint64 target = rd_idn (b + (gsize) k * I, I);
+          if (target != 0)
+            add_ref_fast (p, target, p->want_labels ? (TM_HPROF_LABEL_INDEX | MIN (i, 0x7fffffffu)) : 0, I);
         }
     }
   return SEG_OK;
@@ -849,16 +944,15 @@ cut:
   return SEG_STOP;
 }
 
-static SegResult
-prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data)
+G_ALWAYS_INLINE static inline SegResult
+prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data, const guint I)
 {
-  const guint I = p->id_size;
   guint64 addr, bytes;
   guint32 n;
   guint t, s;
 
   NEED (I + 9);
-  addr = id (p);
+  addr = idn (p, I);
   p->pos += 4;
   n = u4 (p);
   t = u1 (p);
@@ -907,15 +1001,33 @@ cut:
   return SEG_STOP;
 }
 
+/* The mapped pages the parser has left behind leave its resident set
+ * (the page cache keeps them): a dump's bytes are read once. */
+static void
+release_behind (HprofParser *p)
+{
+#if defined(G_OS_UNIX) && defined(MADV_DONTNEED)
+  gsize page = (gsize) sysconf (_SC_PAGESIZE), upto;
+
+  if (p->pos < p->released + 2 * MAP_WINDOW)
+    return;
+  upto = (p->pos - MAP_WINDOW) / page * page;
+  madvise (p->buf + p->released, upto - p->released, MADV_DONTNEED);
+  p->released = upto;
+#endif
+}
+
 static void
 check_progress (HprofParser *p)
 {
   p->next_check = off (p) + PROGRESS_STEP;
+  if (p->mapped != NULL)
+    release_behind (p);
   if (p->progress != NULL)
     {
-      guint64 size = MAX (tm_heaptrack_source_size (p->src), 1);
-      p->progress (READ_SHARE * MIN (1.0, (double) tm_heaptrack_source_offset (p->src) / (double) size),
-                   p->progress_data);
+      guint64 size = p->mapped ? p->len : tm_heaptrack_source_size (p->src);
+      guint64 at = p->mapped ? off (p) : tm_heaptrack_source_offset (p->src);
+      p->progress (READ_SHARE * MIN (1.0, (double) at / (double) MAX (size, 1)), p->progress_data);
     }
 }
 
@@ -929,12 +1041,12 @@ parser_bytes (const HprofParser *p)
          + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
 }
 
-/* Returns FALSE when reading must stop (cut short, cancelled, budget). */
-static gboolean
-heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
+/* Returns FALSE when reading must stop (cut short, cancelled, budget).
+ * I is p->id_size, a constant in each of heap_dump()'s two copies. */
+G_ALWAYS_INLINE static inline gboolean
+heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at, const guint I)
 {
   guint64 end = to_end ? G_MAXUINT64 : off (p) + length;
-  const guint I = p->id_size;
 
   while (off (p) < end)
     {
@@ -985,10 +1097,10 @@ heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
           res = end - off (p) >= 4 + I ? (skip (p, 4 + I) ? SEG_OK : SEG_STOP) : SEG_SKIP;
           break;
         case SUB_CLASS_DUMP:            res = class_dump (p, end, at); break;
-        case SUB_INSTANCE_DUMP:         res = instance_dump (p, end, at); break;
-        case SUB_OBJ_ARRAY_DUMP:        res = obj_array_dump (p, end, at); break;
-        case SUB_PRIM_ARRAY_DUMP:       res = prim_array_dump (p, end, at, TRUE); break;
-        case SUB_PRIM_ARRAY_NODATA:     res = prim_array_dump (p, end, at, FALSE); break;
+        case SUB_INSTANCE_DUMP:         res = instance_dump (p, end, at, I); break;
+        case SUB_OBJ_ARRAY_DUMP:        res = obj_array_dump (p, end, at, I); break;
+        case SUB_PRIM_ARRAY_DUMP:       res = prim_array_dump (p, end, at, TRUE, I); break;
+        case SUB_PRIM_ARRAY_NODATA:     res = prim_array_dump (p, end, at, FALSE, I); break;
         default:
           note (p, at, "unknown heap dump sub-record 0x%02x at byte offset %" G_GUINT64_FORMAT "; the rest of its record is skipped",
                 tag, at);
@@ -1015,6 +1127,14 @@ heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
         }
     }
   return TRUE;
+}
+
+static gboolean
+heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
+{
+  if (p->id_size == 8)
+    return heap_dump_sized (p, length, to_end, rec_at, 8);
+  return heap_dump_sized (p, length, to_end, rec_at, 4);
 }
 
 #undef NEED
@@ -1108,13 +1228,20 @@ typedef struct {
   gboolean     cancelled;
 } ResolvePart;
 
-static gpointer
-resolve_part (gpointer data)
+/* wide: the targets are in e_addr (else e_a32), a constant in each of
+ * resolve_part()'s copies; the arrays and the largest dense run in
+ * locals, as the writes in place could alias the parser's fields */
+G_ALWAYS_INLINE static inline void
+resolve_range (ResolvePart *part, const gboolean wide)
 {
-  ResolvePart *part = data;
   HprofParser *p = part->p;
-  guint32 *off = p->e_off.data, e0 = part->e_lo, m = 0;
-  const guint32 *lab_in = p->e_label.data;
+  guint32 *off = p->e_off.data, *dst = part->dst, *lab = part->lab, e0 = part->e_lo, m = 0;
+  const guint32 *lab_in = p->e_label.data, *a32 = p->e_a32.data;
+  const guint64 *a64 = p->e_addr.data, base = p->e_base;
+  const guint shift = p->e_shift;
+  const gboolean labels = p->want_labels;
+  const HprofAddrDense d0 = p->map.n_dense > 0 ? p->map.dense[0] : (HprofAddrDense) { 0 };
+  guint64 dangling = 0;
 
   for (guint32 i = part->lo; i < part->hi; i++)
     {
@@ -1123,31 +1250,43 @@ resolve_part (gpointer data)
       off[i] = m;
       for (guint32 e = e0; e < e1; e++)
         {
-          guint64 a = edge_target (p, e);
+          guint64 a = wide ? a64[e] : base + ((guint64) a32[e] << shift);
           guint32 t;
           if (G_UNLIKELY (e % RESOLVE_STEP == 0 && e > part->e_lo))
             {
               if (g_cancellable_is_cancelled (p->cancellable))
                 {
                   part->cancelled = TRUE;
-                  return NULL;
+                  return;
                 }
               if (part->report && p->progress != NULL)
                 p->progress (READ_SHARE + (1 - READ_SHARE) * (double) (e - part->e_lo) / (double) (part->e_hi - part->e_lo),
                              p->progress_data);
             }
-          if (!hprof_addr_find (&p->map, a, &t))
+          if (!hprof_dense_find (&d0, a, &t) && !hprof_addr_find_slow (&p->map, a, &t))
             {
-              part->dangling++;
+              dangling++;
               continue;
             }
-          if (p->want_labels)
-            part->lab[m] = lab_in[e];
-          part->dst[m++] = t;
+          if (labels)
+            lab[m] = lab_in[e];
+          dst[m++] = t;
         }
       e0 = e1;
     }
   part->kept = m;
+  part->dangling = dangling;
+}
+
+static gpointer
+resolve_part (gpointer data)
+{
+  ResolvePart *part = data;
+
+  if (part->p->e_wide)
+    resolve_range (part, TRUE);
+  else
+    resolve_range (part, FALSE);
   return NULL;
 }
 
@@ -1271,14 +1410,28 @@ tm_hprof_parse (const char      *path,
     return FALSE;
   p.r = result;
   p.sink = sink;
+  p.batches = sink != NULL && sink->objects != NULL;
   p.user = user;
   p.want_labels = want_labels;
   p.progress = progress;
   p.progress_data = progress_data;
   p.cancellable = cancellable;
-  /* small dumps (and fuzz inputs) need no 4 MiB buffer */
-  p.cap = (gsize) CLAMP (tm_heaptrack_source_size (p.src) * 4, 4096, BUF_SIZE);
-  p.buf = g_malloc (p.cap);
+  if (!tm_heaptrack_source_compressed (p.src) && tm_heaptrack_source_size (p.src) > 0)
+    p.mapped = g_mapped_file_new (path, FALSE, NULL);
+  if (p.mapped != NULL && g_mapped_file_get_length (p.mapped) == tm_heaptrack_source_size (p.src))
+    {
+      p.buf = (guint8 *) g_mapped_file_get_contents (p.mapped);
+      p.len = p.cap = g_mapped_file_get_length (p.mapped);
+      p.eof = TRUE;
+    }
+  else
+    {
+      /* compressed or not mappable: read through a buffer (small
+       * inputs need no 256 KiB one) */
+      g_clear_pointer (&p.mapped, g_mapped_file_unref);
+      p.cap = (gsize) CLAMP (tm_heaptrack_source_size (p.src) * 4, 4096, BUF_SIZE);
+      p.buf = g_malloc (p.cap);
+    }
   p.strings = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   p.class_names = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   p.classes = g_hash_table_new_full (g_int64_hash, g_int64_equal, NULL, hprof_class_free);
@@ -1415,7 +1568,10 @@ tm_hprof_parse (const char      *path,
 
 out:
   tm_heaptrack_source_close (p.src);
-  g_free (p.buf);
+  if (p.mapped != NULL)
+    g_mapped_file_unref (p.mapped);
+  else
+    g_free (p.buf);
   g_clear_error (&p.io_error);
   g_hash_table_unref (p.strings);
   g_hash_table_unref (p.class_names);

@@ -11,6 +11,7 @@
 #include "tm-vec.h"
 #include "tm-heaptrack-private.h"
 #include "tm-trace-loader.h"
+#include "tm-trace-private.h"
 
 G_BEGIN_DECLS
 
@@ -74,15 +75,66 @@ typedef struct {
   guint32      cur_first;
   guint64      last;       /* the last address offered (added or not) */
   guint64      closed_max; /* no address of runs and dense is higher */
+  guint64      free_below; /* no run before the current one holds an address in (last, free_below) */
   gboolean     offered;
   guint32      n;          /* objects added: the next one's index */
   guint8       order[64];  /* after sealing: runs by size, largest first */
   gboolean     sealed;
 } HprofAddrIndex;
 
-/* Adds the next object (index x->n); FALSE if the address is there. */
-gboolean hprof_addr_add   (HprofAddrIndex *x, guint64 addr);
-gboolean hprof_addr_find  (const HprofAddrIndex *x, guint64 addr, guint32 *index);
+/* Adds the next object (index x->n); FALSE if the address is there.
+ * Use hprof_addr_add(); the lookup after dense[0]: hprof_addr_find(). */
+gboolean hprof_addr_add_slow  (HprofAddrIndex *x, guint64 addr);
+gboolean hprof_addr_find_slow (const HprofAddrIndex *x, guint64 addr, guint32 *index);
+
+/* The usual case inline: the next address of the dense run being read,
+ * where no earlier run has addresses, in a word the bitmap has. */
+static inline gboolean
+hprof_addr_add (HprofAddrIndex *x, guint64 addr)
+{
+  if (G_LIKELY (x->cur_mode == HPROF_CUR_BITS && x->cur_count > 0 && addr > x->last && addr < x->free_below))
+    {
+      guint64 d = addr - x->cur_base, w = d >> 9;
+      if (G_LIKELY ((d & 7) == 0 && w < x->cur_bits.len))
+        {
+          x->cur_bits.data[w] |= G_GUINT64_CONSTANT (1) << ((d >> 3) & 63);
+          x->cur_count++;
+          x->last = addr;
+          x->n++;
+          return TRUE;
+        }
+    }
+  return hprof_addr_add_slow (x, addr);
+}
+
+static inline gboolean
+hprof_dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
+{
+  guint64 d = a - r->base, g, w, word;
+
+  if (a < r->base || (d & 7))
+    return FALSE;
+  g = d >> 3;
+  w = g >> 6;
+  if (w >= r->n_words)
+    return FALSE;
+  word = r->bits[w];
+  if (!((word >> (g & 63)) & 1))
+    return FALSE;
+  if (index != NULL)
+    *index = r->first + r->rank[w] + tm_popcount64 (word & ((G_GUINT64_CONSTANT (1) << (g & 63)) - 1));
+  return TRUE;
+}
+
+/* Once sealed, the largest dense run is the first: most lookups end
+ * there, inline. */
+static inline gboolean
+hprof_addr_find (const HprofAddrIndex *x, guint64 addr, guint32 *index)
+{
+  if (G_LIKELY (x->n_dense > 0) && hprof_dense_find (&x->dense[0], addr, index))
+    return TRUE;
+  return hprof_addr_find_slow (x, addr, index);
+}
 /* Once every object is added: faster lookups (adding is over). */
 void     hprof_addr_seal  (HprofAddrIndex *x);
 guint64  hprof_addr_bytes (const HprofAddrIndex *x);

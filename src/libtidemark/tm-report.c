@@ -74,26 +74,47 @@ note_failure (GError *local, char **note, GError **error)
   return TRUE;
 }
 
+/* The first and the last GC of the range with a reference graph of the
+ * program's working state: a graph taken after the main thread ended
+ * (post-mortem) shows what the program let go on its way out.  A pool's
+ * ThreadLocal leak of 5.7 MiB had vanished from it with the pool's
+ * threads, and the whole run's comparison with it showed nothing grow.
+ * FALSE when there are fewer than two. */
+static gboolean
+working_graphs (const TmTrace *trace, guint32 first_gc, guint32 last_gc, guint32 *a, guint32 *b)
+{
+  *a = *b = 0;
+  for (guint32 g = first_gc; g <= last_gc && g <= tm_trace_n_gcs (trace); g++)
+    {
+      const TmGc *gc = tm_trace_gc (trace, g);
+
+      if (!gc->has_graph || gc->graph_context == TM_GRAPH_POST_MORTEM)
+        continue;
+      if (*a == 0)
+        *a = g;
+      *b = g;
+    }
+  return *a != 0 && *a != *b;
+}
+
 /* The data structures that grew between the first and the last GC of the
- * range with a reference graph.  FALSE only when cancelled. */
+ * range with a working reference graph.  FALSE only when cancelled. */
 static gboolean
 compute_ds_growth (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *cancellable, GError **error)
 {
-  TmTimelineModel *model = tm_document_get_timeline (doc);
   TmTrace *trace = tm_document_get_trace (doc);
   GError *local = NULL;
-  TmRangeStats st;
+  guint32 a, b;
 
   if (!has_objects (trace) || trace->n_graphs == 0)
     return TRUE;   /* a GC log or heaptrack: no graphs to say anything about */
-  if (trace->n_graphs < 2 || !tm_timeline_model_range_stats (model, p->first_gc, p->last_gc, &st) ||
-      st.reachable_first_gc == 0 || st.reachable_first_gc == st.reachable_last_gc)
+  if (!working_graphs (trace, p->first_gc, p->last_gc, &a, &b))
     {
       p->ds_note = g_strdup (_("Data structure growth compares two GCs with a reference graph; "
                                "this range has fewer than two."));
       return TRUE;
     }
-  p->ds_growth = tm_document_ds_growth (doc, st.reachable_first_gc, st.reachable_last_gc,
+  p->ds_growth = tm_document_ds_growth (doc, a, b,
                                         step->func ? step_progress : NULL, step,
                                         cancellable, &local);
   return p->ds_growth != NULL || note_failure (local, &p->ds_note, error);
@@ -108,17 +129,14 @@ compute_heap_diff (TmDocument *doc, TmReportPart *p, Step *step, GCancellable *c
 {
   /* heaptrack's "types" are size classes: where it was allocated says more */
   const TmClassifier chain[] = { is_heaptrack (tm_document_get_trace (doc)) ? TM_CLASSIFIER_SITE : TM_CLASSIFIER_TYPE };
-  TmTimelineModel *model = tm_document_get_timeline (doc);
   g_autoptr(GArray) sorted = NULL;
   GError *local = NULL;
-  guint32 a = p->first_gc, b = p->last_gc;
-  TmRangeStats st;
+  guint32 a = p->first_gc, b = p->last_gc, ga, gb;
 
   if (!has_objects (tm_document_get_trace (doc)))
     return TRUE;
-  if (tm_timeline_model_range_stats (model, p->first_gc, p->last_gc, &st) &&
-      st.reachable_first_gc != 0 && st.reachable_first_gc != st.reachable_last_gc)
-    a = st.reachable_first_gc, b = st.reachable_last_gc;
+  if (working_graphs (tm_document_get_trace (doc), p->first_gc, p->last_gc, &ga, &gb))
+    a = ga, b = gb;
   if (a >= b)
     return TRUE;
   p->heap_diff = tm_document_heap_diff (doc, a, b, chain, G_N_ELEMENTS (chain), TM_DOCUMENT_TREE_DEFAULT, FALSE,

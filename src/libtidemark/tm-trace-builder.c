@@ -741,45 +741,70 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
                             const guint64 *sizes, GError **error)
 {
   TmTrace *t = b->trace;
-  guint64 cached_id = 0;
-  guint32 type = 0;
-  gboolean have_type = FALSE, ok = TRUE;
+  gboolean ok = TRUE;
+  gsize k = 0;
 
-  for (gsize k = 0; k < n; k++)
+  while (k < n)
     {
-      guint64 id = first_object_id + k, size = sizes[k], i = t->n_objects;
+      /* a stretch of the common case, checked once for the stretch: ids
+       * going on densely, room in the columns; per object only its type
+       * (looked up when it changes) and its size */
+      if (t->total_allocs > 0 && t->obj_ids == NULL && first_object_id + k == t->first_id + t->total_allocs
+          && t->total_allocs < G_MAXUINT32 - 2 && t->n_objects < b->capacity)
+        {
+          guint64 i0 = t->n_objects, bytes = t->total_alloc_bytes;
+          gsize room = (gsize) MIN ((guint64) (n - k), MIN (b->capacity - i0, G_MAXUINT32 - 2 - t->total_allocs));
+          guint32 *col_type = t->obj_type, *col_size = t->obj_size, cached_id = 0, type = 0;
+          gboolean have_type = FALSE;
+          gsize m;
 
-      if (G_UNLIKELY (!have_type || type_ids[k] != cached_id))
-        {
-          cached_id = type_ids[k];
-          have_type = tm_id_map_lookup (&b->types, cached_id, &type);
-        }
-      /* the common case inline; anything else (the first object, ids that
-       * stop being dense, growing, big sizes, bad types) as one ALLOC */
-      if (G_UNLIKELY (!have_type || t->total_allocs == 0 || t->obj_ids != NULL
-                      || id != t->first_id + t->total_allocs || t->total_allocs >= G_MAXUINT32 - 2
-                      || i >= b->capacity || size >= TM_SIZE_OVERFLOW
-                      || size > MAX_TOTAL_BYTES - t->total_alloc_bytes))
-        {
-          g_autoptr(GError) one = NULL;
-          if (!tm_trace_builder_alloc (b, id, type_ids[k], 0, 0, size, 0, 0, ok ? &one : NULL) && ok)
+          for (m = 0; m < room; m++)
             {
-              ok = FALSE;
-              g_propagate_error (error, g_steal_pointer (&one));
+              guint64 size = sizes[k + m];
+              if (G_UNLIKELY (!have_type || type_ids[k + m] != cached_id))
+                {
+                  cached_id = type_ids[k + m];
+                  if (!(have_type = tm_id_map_lookup (&b->types, cached_id, &type)))
+                    break;
+                }
+              if (G_UNLIKELY (size >= TM_SIZE_OVERFLOW || size > MAX_TOTAL_BYTES - bytes))
+                break;
+              col_type[i0 + m] = type;
+              col_size[i0 + m] = (guint32) size;
+              bytes += size;
             }
-          continue;
+          /* columns that exist get what tm_trace_builder_alloc() writes:
+           * site, thread, space 0 and no death */
+          G_STATIC_ASSERT (TM_ALIVE == 0);
+          if (t->obj_site != NULL)
+            {
+              memset (t->obj_site + i0, 0, m * sizeof (guint32));
+              memset (t->obj_thread + i0, 0, m * sizeof (guint32));
+            }
+          if (t->obj_death != NULL)
+            memset (t->obj_death + i0, 0, m * sizeof (guint32));
+          if (t->obj_space != NULL)
+            memset (t->obj_space + i0, 0, m);
+          if (m > 0)
+            b->last_id = MAX (b->last_id, first_object_id + k + m - 1);
+          t->n_objects = i0 + m;
+          t->total_allocs += m;
+          t->total_alloc_bytes = bytes;
+          k += m;
+          if (k == n)
+            break;
         }
-      t->obj_type[i] = type;
-      set_site_thread (b, i, 0, 0);
-      if (t->obj_death != NULL)
-        t->obj_death[i] = TM_ALIVE;
-      t->obj_size[i] = (guint32) size;
-      if (t->obj_space != NULL)
-        t->obj_space[i] = 0;
-      b->last_id = MAX (b->last_id, id);
-      t->n_objects = i + 1;
-      t->total_allocs++;
-      t->total_alloc_bytes += size;
+      /* anything else (the first object, ids that stop being dense,
+       * growing, big sizes, bad types) as one ALLOC */
+      {
+        g_autoptr(GError) one = NULL;
+        if (!tm_trace_builder_alloc (b, first_object_id + k, type_ids[k], 0, 0, sizes[k], 0, 0, ok ? &one : NULL) && ok)
+          {
+            ok = FALSE;
+            g_propagate_error (error, g_steal_pointer (&one));
+          }
+        k++;
+      }
     }
   return ok;
 }

@@ -243,18 +243,29 @@ load_progress_cb (double fraction, gpointer data)
   gtk_progress_bar_set_fraction (self->load_strip_progress, fraction);
 }
 
-/* Which charts a timeline has data for.  A timeline of time points
- * (heaptrack) has no GC pauses to chart; `objects`: allocations counted. */
-static void
-show_charts_for (TmAppWindow *self, const TmTimelineModel *model, gboolean objects)
+/* Heap dumps are heap states taken by a tool, not collections: they
+ * have no pauses, and no GC overhead, to show. */
+static gboolean
+is_heap_dumps (const TmTrace *t)
 {
-  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points);
+  return t != NULL && g_strcmp0 (t->format, "hprof") == 0;
+}
+
+/* Which charts a timeline has data for.  A timeline of time points
+ * (heaptrack) or of heap dumps has no GC pauses to chart; `objects`:
+ * allocations counted. */
+static void
+show_charts_for (TmAppWindow *self, const TmTimelineModel *model, gboolean objects, gboolean dumps)
+{
+  gboolean pauses = model->n_pauses > 0 && !dumps;
+
+  gtk_widget_set_visible (GTK_WIDGET (self->overhead_chart), !model->time_points && !dumps);
   /* heaptrack_gui's charts over time: allocations, temporary ones, RSS */
   gtk_widget_set_visible (GTK_WIDGET (self->allocations_chart), model->time_points && objects);
   gtk_widget_set_visible (GTK_WIDGET (self->rss_chart), model->time_points && model->n_committed > 0);
   /* the pause charts where there are pauses to chart */
-  gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), model->n_pauses > 0);
-  gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), model->n_pauses > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->pauses_chart), pauses);
+  gtk_widget_set_visible (GTK_WIDGET (self->histogram_chart), pauses);
 }
 
 /* The charts of what is read so far, while reading goes on (progress and
@@ -265,7 +276,7 @@ load_partial_cb (TmTimelineModel *partial, gpointer data)
   TmAppWindow *self = data;   /* alive: nothing is delivered after load_cb */
 
   tm_session_set_partial_timeline (self->session, partial);
-  show_charts_for (self, partial, partial->total_allocations > 0);
+  show_charts_for (self, partial, partial->total_allocations > 0, FALSE);
   if (!gtk_widget_get_visible (self->load_strip))
     {
       gtk_label_set_label (self->load_strip_label, gtk_label_get_label (self->loading_label));
@@ -328,7 +339,15 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
 
     /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s"; heaptrack
      * files have no GCs, their timeline has time points */
-    if (g_strcmp0 (trace->format, "heaptrack") == 0)
+    if (is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
+      /* Translators: "Java (HPROF heap dump) · 1 heap dump": one dump has no duration */
+      subtitle = g_strdup_printf (_("%s · 1 heap dump"), vm ? vm : "");
+    else if (is_heap_dumps (trace))
+      /* Translators: "Java (HPROF heap dump) · 3 heap dumps · 2.00 min" */
+      subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u heap dump · %s", "%s · %u heap dumps · %s",
+                                               tm_trace_n_gcs (trace)),
+                                  vm ? vm : "", tm_trace_n_gcs (trace), duration);
+    else if (g_strcmp0 (trace->format, "heaptrack") == 0)
       subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u time point · %s", "%s · %u time points · %s",
                                                tm_trace_n_gcs (trace)),
                                   vm ? vm : "", tm_trace_n_gcs (trace), duration);
@@ -340,7 +359,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   }
 
   /* Charts appear as soon as the timeline is there; windows follow. */
-  show_charts_for (self, tm_document_get_timeline (self->document), has_objects (trace));
+  show_charts_for (self, tm_document_get_timeline (self->document), has_objects (trace), is_heap_dumps (trace));
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -350,6 +369,9 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
    * (of the whole recording: nothing is selected yet) */
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     tm_app_window_add_analysis_page (self, tm_calls_view_new (self->session, 0, 0), NULL);
+  /* one heap dump is one heap state: what to read is its heap, as in MAT */
+  else if (is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
+    gtk_widget_activate_action (GTK_WIDGET (self), "win.heap-at-gc", "u", 1);
 }
 
 void

@@ -98,8 +98,8 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
   gboolean shown;
 
   clear_grid (self->gc_summary_grid);
-  /* heaptrack's time points have no collections to summarise */
-  if (trace != NULL && g_strcmp0 (trace->format, "heaptrack") == 0)
+  /* heaptrack's time points and heap dumps have no collections to summarise */
+  if (trace != NULL && (g_strcmp0 (trace->format, "heaptrack") == 0 || g_strcmp0 (trace->format, "hprof") == 0))
     {
       gtk_widget_set_visible (self->gc_summary_heading, FALSE);
       return;
@@ -217,8 +217,10 @@ update_title (TmSelectionPage *self, const TmWindow *w, const TmRangeStats *st, 
     show_explanation (self, _("A range chosen by hand. Heap and other analyses act on it."));
 }
 
+/* A GC log counts no objects: its range has no "live objects" row
+ * rather than a row of zeros. */
 static void
-update_figures (TmSelectionPage *self, const TmRangeStats *st)
+update_figures (TmSelectionPage *self, const TmRangeStats *st, gboolean objects)
 {
   g_autofree char *duration = tm_format_duration (st->end_ns - st->start_ns);
   g_autofree char *gcs = g_strdup_printf (_("%u (%u major)"), st->n_gcs, st->n_major);
@@ -231,7 +233,7 @@ update_figures (TmSelectionPage *self, const TmRangeStats *st)
   g_autofree char *freed = tm_format_bytes (st->freed_bytes);
   g_autofree char *o0 = tm_format_count ((guint64) st->live_objects_first);
   g_autofree char *o1 = tm_format_count ((guint64) st->live_objects_last);
-  g_autofree char *objects = g_strdup_printf ("%s → %s", o0, o1);
+  g_autofree char *counts = g_strdup_printf ("%s → %s", o0, o1);
   double secs = (st->end_ns - st->start_ns) / 1e9;
   g_autofree char *rate = tm_format_bytes (secs > 0 ? st->freed_bytes / secs : 0);
   g_autofree char *churn = g_strdup_printf (_("%s (%s/s)"), freed, rate);
@@ -240,7 +242,8 @@ update_figures (TmSelectionPage *self, const TmRangeStats *st)
   grid_row (self->selection_grid, row++, _("Duration"), duration);
   grid_row (self->selection_grid, row++, _("GCs"), gcs);
   grid_row (self->selection_grid, row++, _("Heap after GC"), heap);
-  grid_row (self->selection_grid, row++, _("Live objects"), objects);
+  if (objects)
+    grid_row (self->selection_grid, row++, _("Live objects"), counts);
   grid_row (self->selection_grid, row++, _("GC overhead"), overhead);
   grid_row (self->selection_grid, row++, _("Freed"), churn);
   if (!isnan (st->reachable_first))
@@ -332,7 +335,7 @@ tm_selection_page_update (TmSelectionPage *self, TmSession *session, TmTrace *tr
   if (m->time_points)
     update_figures_points (self, m, &st);
   else
-    update_figures (self, &st);
+    update_figures (self, &st, trace == NULL || trace->n_objects > 0 || trace->total_allocs > 0);
 }
 
 void

@@ -3,8 +3,8 @@
  * GC logs in the window under Xvfb: the Selection page shows the GC
  * summary of the whole run, then of a selected range, with the numbers
  * of docs/gc-summary.md (the JDK 1.4.2 sample: throughput 94.133 %); the
- * views that need objects are disabled with a reason and the objects
- * chart is hidden; a ZGC excerpt that starts at 200 s is shown from its
+ * views that need objects are disabled with a reason, the objects
+ * chart and the range's live-object row are hidden; a ZGC excerpt that starts at 200 s is shown from its
  * first GC, not from 0; the rotated parts of a log open as one timeline.
  * Exits 77 (skip) when no display can be opened.
  */
@@ -113,6 +113,9 @@ test_summary (void)
   g_assert_nonnull (strstr (text->str, "GC Summary of the Selection"));
   g_assert_nonnull (strstr (text->str, "90.86 %"));
   g_assert_nonnull (strstr (text->str, "not logged (no generation sizes)"));
+  /* the range's figures: heap sizes, but no row of zero live objects */
+  g_assert_nonnull (strstr (text->str, "Heap after GC\n"));
+  g_assert_null (strstr (text->str, "Live objects\n"));
 
   if (g_getenv ("TIDEMARK_GUI_SCREENSHOT_DIR"))
     {

@@ -11,6 +11,7 @@
 #include "tm-chart-view.h"
 #include "tm-export-dialog.h"
 #include "hprof-test-writer.h"
+#include "tm-heap-view.h"
 
 #include <gtk/gtk.h>
 #include <math.h>
@@ -611,6 +612,47 @@ test_heap_dumps_together (void)
   g_assert_cmpstr (tm_trace_gc (trace, 2)->cause, ==, "later.hprof");
   g_assert_cmpuint (tm_trace_gc (trace, 2)->end_ns - tm_trace_gc (trace, 1)->end_ns, ==, 1000000000);
   g_assert_true (tm_trace_gc (trace, 1)->has_graph && tm_trace_gc (trace, 2)->has_graph);
+  /* a timeline of dumps: memory over the dumps, no GC overhead to chart,
+   * and no heap opened by itself (the user picks the dumps) */
+  g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_MEMORY)));
+  g_assert_false (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_OVERHEAD)));
+  g_assert_null (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+}
+
+static gboolean
+heap_view_titled (gpointer data)
+{
+  return tm_gui_test_find_label (GTK_WIDGET (data), "Heap dump 1: ") != NULL;
+}
+
+/* One heap dump is one heap state: the window opens on its heap, as MAT
+ * does, and shows no GC overhead, pauses or GC summary (a dump has none). */
+static void
+test_one_heap_dump (void)
+{
+  TmAppWindow *win = new_window ();
+  g_autoptr(GBytes) b = hw_test_heap_at (8, TRUE, FALSE, G_GUINT64_CONSTANT (1700000000000));
+  g_autofree char *path = g_build_filename (fx.tmpdir, "one.hprof", NULL);
+  GtkWidget *heap;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), NULL));
+  tm_gui_test_open_and_wait (win, path);
+  wait_until_idle (win);
+  g_assert_cmpstr (tm_app_window_get_trace (win)->format, ==, "hprof");
+
+  heap = tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW);
+  g_assert_nonnull (heap);
+  tm_gui_test_spin_until (heap_view_titled, win, 20000);
+  g_assert_true (gtk_widget_get_mapped (heap));   /* the page shown */
+  g_assert_false (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_OVERHEAD)));
+  g_assert_false (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_PAUSES)));
+  {
+    GtkWidget *summary = tm_gui_test_find_label (GTK_WIDGET (win), "GC Summary");
+    g_assert_true (summary == NULL || !gtk_widget_is_visible (summary));
+  }
   close_dialogs ();
   gtk_window_destroy (GTK_WINDOW (win));
   tm_gui_test_spin (20);
@@ -636,5 +678,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/chart-pointer", test_chart_pointer);
   g_test_add_func ("/gui/replace-and-close-while-loading", test_replace_and_close);
   g_test_add_func ("/gui/heap-dumps-together", test_heap_dumps_together);
+  g_test_add_func ("/gui/one-heap-dump", test_one_heap_dump);
   return tm_gui_test_run (&fx);
 }
