@@ -988,8 +988,10 @@ at_entry (Chunk *c)
   return c->entry_pos == c->pos && c->next_entry < c->n_entries;
 }
 
-gsize
-tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride)
+/* The run of decoded records of `tag` that starts where the consumer is:
+ * their count (0: none), the first one's entry in *first. */
+static gsize
+peek_run (TmTraceReader *r, guint8 tag, const Entry **first)
 {
   Chunk *c = r->cur;
   guint k;
@@ -1001,36 +1003,41 @@ tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsiz
     }
   if (c == NULL || r->carry->len > 0 || !at_entry (c))
     return 0;
-  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == TM_TAG_ALLOC && c->entries[k].decoded; k++)
+  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == tag && c->entries[k].decoded; k++)
     ;
-  *first = &c->entries[c->next_entry].alloc;
-  *stride = sizeof (Entry);
+  *first = &c->entries[c->next_entry];
   return k - c->next_entry;
+}
+
+gsize
+tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride)
+{
+  const Entry *e;
+  gsize n = peek_run (r, TM_TAG_ALLOC, &e);
+
+  if (n > 0)
+    {
+      *first = &e->alloc;
+      *stride = sizeof (Entry);
+    }
+  return n;
 }
 
 gsize
 tm_trace_reader_peek_refs (TmTraceReader *r, const guint64 **ids, const guint32 **n_targets, gsize *stride)
 {
-  Chunk *c = r->cur;
-  guint k;
+  const Entry *e;
+  gsize n = peek_run (r, TM_TAG_REFS, &e);
 
-  if (r->pending > 0)
-    {
-      consume (r, r->pending);
-      r->pending = 0;
-    }
-  if (c == NULL || r->carry->len > 0 || !at_entry (c))
-    return 0;
   /* decoded REFS records that follow each other have their ids one
    * after the other */
-  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == TM_TAG_REFS && c->entries[k].decoded; k++)
-    ;
-  if (k == c->next_entry)
-    return 0;
-  *ids = c->ids + c->entries[c->next_entry].ids.first;
-  *n_targets = &c->entries[c->next_entry].ids.n;
-  *stride = sizeof (Entry);
-  return k - c->next_entry;
+  if (n > 0)
+    {
+      *ids = r->cur->ids + e->ids.first;
+      *n_targets = &e->ids.n;
+      *stride = sizeof (Entry);
+    }
+  return n;
 }
 
 guint64
