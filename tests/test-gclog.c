@@ -71,6 +71,9 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-heap-debug.log", 15, 14, 1, 0, 0, 0, "Serial" },
   { "local-jdk17-g1-gc-heap-debug.log", 34, 33, 1, 0, 0, 0, "G1" },
   { "local-jdk17-zgc-gc-heap-debug.log", 5, 0, 0, 0, 5, 0, "ZGC" },
+  /* -Xlog:gc*=trace: "GC(0) PSYoungGen::resize_spaces(...)" is no
+   * "PSYoungGen:" occupancy line */
+  { "local-jdk17-parallel-gc-trace.log", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (5547000), "Parallel" },
   /* two runs' -Xlog:gc logs appended: 5 + 8 Pause Young */
   { "local-jdk17-serial-gc-two-runs.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (11828000), "Serial" },
   /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
@@ -315,6 +318,29 @@ test_heap_values (void)
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-gc-heap-debug.log");
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (24));
     g_assert_cmpuint (t->peak_used_bytes, ==, MB (24));
+  }
+  {
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-parallel-gc-trace.log");
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "PSYoungGen")->used_before, ==, KB (16384));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParOldGen")->used_after, ==, KB (1043));
+  }
+  {
+    /* Epsilon run into OutOfMemoryError: no GC; its "Heap: ... used"
+     * samples give the peak, 65067K */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-epsilon-oom.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpuint (t->peak_used_bytes, ==, KB (65067));
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.heap_samples"), ==, "17");
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.collector"), ==, "Epsilon");
+    g_assert_true (t->complete);
+  }
+  {
+    /* -Xlog:gc+phases=debug alone (Serial): the phases of the full GCs
+     * GC(31), GC(51) and GC(68), no pause or heap line: no GC, said */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-phases-debug.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.gc_ids"), ==, "3");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "name GCs"));
   }
   {
     /* no time stamps: said so, the GCs in log order at time 0 */
@@ -916,6 +942,25 @@ test_unfinished_and_appended (void)
     g_assert_cmpuint (tm_trace_gc (t, 6)->end_ns, ==, 274000000 + 330000000);
     g_assert_cmpuint (tm_trace_gc (t, 6)->pause_ns, ==, 2271000);
     g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, 274000000 + 397000000);
+  }
+  {
+    /* a JDK 8 log appended to itself: the second banner starts a run */
+    g_autofree char *one = gclog_test_path ("legacy-parallel-SampleSun1_8_0ParallelPrintGCID.txt");
+    g_autofree char *text = NULL;
+    gsize n = 0;
+    g_assert_true (g_file_get_contents (one, &text, &n, NULL));
+    {
+      g_autofree char *twice = g_strconcat (text, text, NULL);
+      g_autoptr(TmTrace) t = import_text (twice, 2 * n, "twice.log");
+      const TmGc *last1 = tm_trace_gc (t, 5), *first2 = tm_trace_gc (t, 6);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 10);
+      g_assert_cmpuint (t->warnings->len, ==, 1);
+      g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 21: the uptime goes back"));
+      /* the second run's GC #0 (3.117 s) after the end of the first
+       * run's last GC (97.301 s + 0.4555626 s) */
+      g_assert_cmpuint (last1->end_ns, ==, G_GUINT64_CONSTANT (97301000000) + 455562600);
+      g_assert_cmpuint (first2->start_ns, ==, last1->end_ns + G_GUINT64_CONSTANT (3117000000));
+    }
   }
 }
 
