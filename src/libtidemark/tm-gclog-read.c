@@ -120,6 +120,8 @@ tm_gclog_sniff (const guint8 *head, gsize len)
         return FALSE;
       if (le > s && le[-1] == '\r')
         le--;
+      if (lines == 0 && tm_gclog_has_prefix (s, le, "\xef\xbb\xbf"))
+        s += 3;   /* a UTF-8 byte order mark */
       if (tm_gclog_ujl_sniff_line (s, le) || tm_gclog_legacy_sniff_line (s, le) || tm_gclog_exit_summary_line (s, le))
         return TRUE;
       if (nl == NULL)

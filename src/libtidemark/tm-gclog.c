@@ -1029,6 +1029,9 @@ tm_gclog_handle_line (TmGclogParser *p, const char *line, const char *end)
 {
   if (end > line && end[-1] == '\r')
     end--;
+  /* a UTF-8 byte order mark (a log saved by a Windows editor) */
+  if (p->line_no == 1 && tm_gclog_has_prefix (line, end, "\xef\xbb\xbf"))
+    line += 3;
   if (p->format == TM_GCLOG_FORMAT_UNKNOWN)
     {
       if (tm_gclog_ujl_sniff_line (line, end))
