@@ -578,6 +578,9 @@ tm_gclog_import_series (const char *const *paths, guint n, const TmLoadOptions *
       p.path = parts[i].path;
       p.n_lines_total += p.line_no;
       p.line_no = 0;
+      /* parts that overlap are merged in time order (reported below),
+       * not taken for another run appended (tm_gclog_uptime) */
+      p.have_run_uptime = FALSE;
       start = part_start_ns (&p, &parts[i]);
       if (i > 0 && start != G_MAXUINT64 && start < prev_end)
         {

@@ -433,8 +433,8 @@ tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
       g_hash_table_remove_all (p->open_by_id);
       p->n_open_phases = 0;
     }
+  p->run_uptime_max = p->have_run_uptime ? MAX (p->run_uptime_max, raw) : raw;
   p->have_run_uptime = TRUE;
-  p->run_uptime_max = MAX (p->run_uptime_max, raw);
   return tm_add_sat (raw, p->time_offset);
 }
 
