@@ -144,6 +144,8 @@ usage_of (const TmTrace *t, const TmGc *gc, const char *space)
 }
 
 /* Heap numbers the README quotes from GCViewer's tests. */
+static TmTrace *import_text (const char *log, gsize len, const char *name);
+
 static void
 test_heap_values (void)
 {
@@ -362,6 +364,20 @@ test_heap_values (void)
     g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 39153000);
     g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, G_GUINT64_CONSTANT (67367774012325) - G_GUINT64_CONSTANT (67367332957887));
     g_assert_cmpuint (t->start_unix_ns, ==, 0);
+  }
+  {
+    /* the same saved with a UTF-8 byte order mark before "[...ns] Using G1" */
+    g_autofree char *path = gclog_test_path ("local-jdk17-g1-gc-timenanos.log");
+    g_autofree char *text = NULL, *bom = NULL;
+    gsize n = 0;
+    g_assert_true (g_file_get_contents (path, &text, &n, NULL));
+    bom = g_strconcat ("\xef\xbb\xbf", text, NULL);
+    g_assert_true (tm_gclog_sniff ((const guint8 *) bom, 200));
+    {
+      g_autoptr(TmTrace) t = import_text (bom, n + 3, "bom.log");
+      g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, G_GUINT64_CONSTANT (67367428153996) - G_GUINT64_CONSTANT (67367332957887));
+      g_assert_cmpuint (t->warnings->len, ==, 0);
+    }
   }
   {
     /* uptimenanos */
@@ -1165,8 +1181,20 @@ test_series (void)
       g_assert_no_error (error);
       g_assert_false (twice->complete);
       for (guint i = 0; i < twice->warnings->len; i++)
-        overlap |= strstr (g_array_index (twice->warnings, TmWarning, i).message, "overlap") != NULL;
+        {
+          const char *m = g_array_index (twice->warnings, TmWarning, i).message;
+          overlap |= strstr (m, "overlap") != NULL;
+          /* merged in time order: not taken for an appended run */
+          g_assert_null (strstr (m, "uptime goes back"));
+        }
       g_assert_true (overlap);
+      {
+        /* ... so the GCs end when they end in the part alone */
+        g_autoptr(TmTrace) once = tm_trace_load_files (paths, 1, NULL, NULL, NULL, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (tm_trace_gc (twice, tm_trace_n_gcs (twice))->end_ns, ==,
+                          tm_trace_gc (once, tm_trace_n_gcs (once))->end_ns);
+      }
       if (f == 1)
         {
           /* a freshly rotated part holds only the JVM's header, with no

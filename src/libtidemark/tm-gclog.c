@@ -433,8 +433,8 @@ tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
       g_hash_table_remove_all (p->open_by_id);
       p->n_open_phases = 0;
     }
+  p->run_uptime_max = p->have_run_uptime ? MAX (p->run_uptime_max, raw) : raw;
   p->have_run_uptime = TRUE;
-  p->run_uptime_max = MAX (p->run_uptime_max, raw);
   return tm_add_sat (raw, p->time_offset);
 }
 
@@ -1029,6 +1029,9 @@ tm_gclog_handle_line (TmGclogParser *p, const char *line, const char *end)
 {
   if (end > line && end[-1] == '\r')
     end--;
+  /* a UTF-8 byte order mark (a log saved by a Windows editor) */
+  if (p->line_no == 1 && tm_gclog_has_prefix (line, end, "\xef\xbb\xbf"))
+    line += 3;
   if (p->format == TM_GCLOG_FORMAT_UNKNOWN)
     {
       if (tm_gclog_ujl_sniff_line (line, end))
