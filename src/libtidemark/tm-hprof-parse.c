@@ -1228,11 +1228,12 @@ typedef struct {
   gboolean     cancelled;
 } ResolvePart;
 
-/* wide: the targets are in e_addr (else e_a32), a constant in each of
- * resolve_part()'s copies; the arrays and the largest dense run in
- * locals, as the writes in place could alias the parser's fields */
+/* wide: the targets are in e_addr (else e_a32), hw: popcnt (see
+ * hprof_dense_find_with()), constants in each of resolve_part()'s
+ * copies; the arrays and the largest dense run in locals, as the writes
+ * in place could alias the parser's fields */
 G_ALWAYS_INLINE static inline void
-resolve_range (ResolvePart *part, const gboolean wide)
+resolve_range (ResolvePart *part, const gboolean wide, const gboolean hw)
 {
   HprofParser *p = part->p;
   guint32 *off = p->e_off.data, *dst = part->dst, *lab = part->lab, e0 = part->e_lo, m = 0;
@@ -1263,7 +1264,7 @@ resolve_range (ResolvePart *part, const gboolean wide)
                 p->progress (READ_SHARE + (1 - READ_SHARE) * (double) (e - part->e_lo) / (double) (part->e_hi - part->e_lo),
                              p->progress_data);
             }
-          if (!hprof_dense_find (&d0, a, &t) && !hprof_addr_find_slow (&p->map, a, &t))
+          if (!hprof_dense_find_with (&d0, a, &t, hw) && !hprof_addr_find_slow (&p->map, a, &t))
             {
               dangling++;
               continue;
@@ -1278,15 +1279,36 @@ resolve_range (ResolvePart *part, const gboolean wide)
   part->dangling = dangling;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Debian's x86-64 baseline has no popcnt; most CPUs that run it do, and
+ * a third of a lookup was counting bits without it */
+#define RESOLVE_POPCNT 1
+static G_NO_INLINE __attribute__ ((target ("popcnt"))) void
+resolve_part_popcnt (ResolvePart *part)
+{
+  if (part->p->e_wide)
+    resolve_range (part, TRUE, TRUE);
+  else
+    resolve_range (part, FALSE, TRUE);
+}
+#endif
+
 static gpointer
 resolve_part (gpointer data)
 {
   ResolvePart *part = data;
 
+#ifdef RESOLVE_POPCNT
+  if (__builtin_cpu_supports ("popcnt"))
+    {
+      resolve_part_popcnt (part);
+      return NULL;
+    }
+#endif
   if (part->p->e_wide)
-    resolve_range (part, TRUE);
+    resolve_range (part, TRUE, FALSE);
   else
-    resolve_range (part, FALSE);
+    resolve_range (part, FALSE, FALSE);
   return NULL;
 }
 
