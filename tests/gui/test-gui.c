@@ -12,6 +12,7 @@
 #include "tm-export-dialog.h"
 #include "hprof-test-writer.h"
 #include "tm-heap-view.h"
+#include "tm-format-util.h"
 
 #include <gtk/gtk.h>
 #include <math.h>
@@ -622,6 +623,76 @@ test_heap_dumps_together (void)
   tm_gui_test_spin (20);
 }
 
+/* Two heap dumps, the later one cut short: the banner names that dump,
+ * its file and where it stops (not a "GC"); then the cut one alone. */
+static void
+test_heap_dump_cut (void)
+{
+  TmAppWindow *win = new_window ();
+  GFile *files[2];
+  const char *names[] = { "first.hprof", "cut-second.hprof" };
+  TmTrace *trace;
+  const char *text;
+  gsize cut = 0;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(GBytes) b = hw_test_heap_at (8, TRUE, FALSE, G_GUINT64_CONSTANT (1700000000000) + 1000 * i);
+      g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
+      gsize len = g_bytes_get_size (b);
+      if (i == 1)
+        len = cut = len * 3 / 4;
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) len, NULL));
+      files[i] = g_file_new_for_path (path);
+    }
+  gtk_window_present (GTK_WINDOW (win));
+  tm_app_window_open_files (win, files, 2);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  wait_until_idle (win);
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  trace = tm_app_window_get_trace (win);
+  g_assert_false (trace->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), ==, 2);
+  g_assert_cmpuint (trace->stop_offset, >, 0);
+  g_assert_cmpuint (trace->stop_offset, <=, cut);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  text = tm_app_window_get_banner_text (win);
+  g_test_message ("banner: %s", text);
+  {
+    g_autofree char *where = tm_format_count (trace->stop_offset);
+    g_autofree char *want = g_strdup_printf ("reading stopped at byte %s of heap dump 2, “cut-second.hprof”", where);
+    g_assert_nonnull (strstr (text, want));
+  }
+  g_assert_null (strstr (text, "GC"));
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+
+  /* the cut dump alone: the banner names it once */
+  win = new_window ();
+  {
+    g_autofree char *path = g_build_filename (fx.tmpdir, names[1], NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    tm_app_window_open (win, file);
+  }
+  wait_until_idle (win);
+  trace = tm_app_window_get_trace (win);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), ==, 1);
+  text = tm_app_window_get_banner_text (win);
+  g_test_message ("banner: %s", text);
+  {
+    g_autofree char *where = tm_format_count (trace->stop_offset);
+    g_autofree char *want = g_strdup_printf ("“cut-second.hprof” is incomplete: reading stopped at byte %s of the heap dump.",
+                                             where);
+    g_assert_nonnull (strstr (text, want));
+  }
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+}
+
 static gboolean
 heap_view_titled (gpointer data)
 {
@@ -672,6 +743,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/leak-window", test_leak_window);
   g_test_add_func ("/gui/not-a-trace", test_not_a_trace);
   g_test_add_func ("/gui/cut-short", test_cut_short);
+  g_test_add_func ("/gui/heap-dump-cut", test_heap_dump_cut);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
   g_test_add_func ("/gui/memory-limit-and-bad-ds", test_memory_limit_and_bad_ds);
