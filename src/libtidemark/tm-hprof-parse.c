@@ -1230,7 +1230,7 @@ typedef struct {
 
 /* wide: the targets are in e_addr (else e_a32), hw: popcnt (see
  * hprof_dense_find_with()), constants in each of resolve_part()'s
- * copies; the arrays and the largest dense run in locals, as the writes
+ * copies; the arrays and the largest dense runs in locals, as the writes
  * in place could alias the parser's fields */
 G_ALWAYS_INLINE static inline void
 resolve_range (ResolvePart *part, const gboolean wide, const gboolean hw)
@@ -1241,7 +1241,9 @@ resolve_range (ResolvePart *part, const gboolean wide, const gboolean hw)
   const guint64 *a64 = p->e_addr.data, base = p->e_base;
   const guint shift = p->e_shift;
   const gboolean labels = p->want_labels;
+  /* the two largest dense runs (a collector's old and young spaces) */
   const HprofAddrDense d0 = p->map.n_dense > 0 ? p->map.dense[0] : (HprofAddrDense) { 0 };
+  const HprofAddrDense d1 = p->map.n_dense > 1 ? p->map.dense[1] : (HprofAddrDense) { 0 };
   guint64 dangling = 0;
 
   for (guint32 i = part->lo; i < part->hi; i++)
@@ -1264,7 +1266,8 @@ resolve_range (ResolvePart *part, const gboolean wide, const gboolean hw)
                 p->progress (READ_SHARE + (1 - READ_SHARE) * (double) (e - part->e_lo) / (double) (part->e_hi - part->e_lo),
                              p->progress_data);
             }
-          if (!hprof_dense_find_with (&d0, a, &t, hw) && !hprof_addr_find_slow (&p->map, a, &t))
+          if (!hprof_dense_find_with (&d0, a, &t, hw) && !hprof_dense_find_with (&d1, a, &t, hw)
+              && !hprof_addr_find_slow (&p->map, a, &t))
             {
               dangling++;
               continue;
