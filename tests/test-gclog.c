@@ -71,6 +71,9 @@ static const Expect corpus[] = {
   { "local-jdk17-serial-gc-heap-debug.log", 15, 14, 1, 0, 0, 0, "Serial" },
   { "local-jdk17-g1-gc-heap-debug.log", 34, 33, 1, 0, 0, 0, "G1" },
   { "local-jdk17-zgc-gc-heap-debug.log", 5, 0, 0, 0, 5, 0, "ZGC" },
+  /* -Xlog:gc*=trace: "GC(0) PSYoungGen::resize_spaces(...)" is no
+   * "PSYoungGen:" occupancy line */
+  { "local-jdk17-parallel-gc-trace.log", 1, 1, 0, 0, 0, G_GUINT64_CONSTANT (5547000), "Parallel" },
   /* two runs' -Xlog:gc logs appended: 5 + 8 Pause Young */
   { "local-jdk17-serial-gc-two-runs.log", 13, 13, 0, 0, 0, G_GUINT64_CONSTANT (11828000), "Serial" },
   /* -Xlog:gc*=debug: sub-phases at debug level, pauses at info */
@@ -141,6 +144,8 @@ usage_of (const TmTrace *t, const TmGc *gc, const char *space)
 }
 
 /* Heap numbers the README quotes from GCViewer's tests. */
+static TmTrace *import_text (const char *log, gsize len, const char *name);
+
 static void
 test_heap_values (void)
 {
@@ -317,6 +322,29 @@ test_heap_values (void)
     g_assert_cmpuint (t->peak_used_bytes, ==, MB (24));
   }
   {
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-parallel-gc-trace.log");
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "PSYoungGen")->used_before, ==, KB (16384));
+    g_assert_cmpuint (usage_of (t, tm_trace_gc (t, 1), "ParOldGen")->used_after, ==, KB (1043));
+  }
+  {
+    /* Epsilon run into OutOfMemoryError: no GC; its "Heap: ... used"
+     * samples give the peak, 65067K */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-epsilon-oom.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpuint (t->peak_used_bytes, ==, KB (65067));
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.heap_samples"), ==, "17");
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.collector"), ==, "Epsilon");
+    g_assert_true (t->complete);
+  }
+  {
+    /* -Xlog:gc+phases=debug alone (Serial): the phases of the full GCs
+     * GC(31), GC(51) and GC(68), no pause or heap line: no GC, said */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-phases-debug.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.gc_ids"), ==, "3");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "name GCs"));
+  }
+  {
     /* no time stamps: said so, the GCs in log order at time 0 */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
     TmGcSummary g;
@@ -336,6 +364,20 @@ test_heap_values (void)
     g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 39153000);
     g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, G_GUINT64_CONSTANT (67367774012325) - G_GUINT64_CONSTANT (67367332957887));
     g_assert_cmpuint (t->start_unix_ns, ==, 0);
+  }
+  {
+    /* the same saved with a UTF-8 byte order mark before "[...ns] Using G1" */
+    g_autofree char *path = gclog_test_path ("local-jdk17-g1-gc-timenanos.log");
+    g_autofree char *text = NULL, *bom = NULL;
+    gsize n = 0;
+    g_assert_true (g_file_get_contents (path, &text, &n, NULL));
+    bom = g_strconcat ("\xef\xbb\xbf", text, NULL);
+    g_assert_true (tm_gclog_sniff ((const guint8 *) bom, 200));
+    {
+      g_autoptr(TmTrace) t = import_text (bom, n + 3, "bom.log");
+      g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, G_GUINT64_CONSTANT (67367428153996) - G_GUINT64_CONSTANT (67367332957887));
+      g_assert_cmpuint (t->warnings->len, ==, 0);
+    }
   }
   {
     /* uptimenanos */
@@ -917,6 +959,25 @@ test_unfinished_and_appended (void)
     g_assert_cmpuint (tm_trace_gc (t, 6)->pause_ns, ==, 2271000);
     g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, 274000000 + 397000000);
   }
+  {
+    /* a JDK 8 log appended to itself: the second banner starts a run */
+    g_autofree char *one = gclog_test_path ("legacy-parallel-SampleSun1_8_0ParallelPrintGCID.txt");
+    g_autofree char *text = NULL;
+    gsize n = 0;
+    g_assert_true (g_file_get_contents (one, &text, &n, NULL));
+    {
+      g_autofree char *twice = g_strconcat (text, text, NULL);
+      g_autoptr(TmTrace) t = import_text (twice, 2 * n, "twice.log");
+      const TmGc *last1 = tm_trace_gc (t, 5), *first2 = tm_trace_gc (t, 6);
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 10);
+      g_assert_cmpuint (t->warnings->len, ==, 1);
+      g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 21: the uptime goes back"));
+      /* the second run's GC #0 (3.117 s) after the end of the first
+       * run's last GC (97.301 s + 0.4555626 s) */
+      g_assert_cmpuint (last1->end_ns, ==, G_GUINT64_CONSTANT (97301000000) + 455562600);
+      g_assert_cmpuint (first2->start_ns, ==, last1->end_ns + G_GUINT64_CONSTANT (3117000000));
+    }
+  }
 }
 
 static void
@@ -1120,8 +1181,20 @@ test_series (void)
       g_assert_no_error (error);
       g_assert_false (twice->complete);
       for (guint i = 0; i < twice->warnings->len; i++)
-        overlap |= strstr (g_array_index (twice->warnings, TmWarning, i).message, "overlap") != NULL;
+        {
+          const char *m = g_array_index (twice->warnings, TmWarning, i).message;
+          overlap |= strstr (m, "overlap") != NULL;
+          /* merged in time order: not taken for an appended run */
+          g_assert_null (strstr (m, "uptime goes back"));
+        }
       g_assert_true (overlap);
+      {
+        /* ... so the GCs end when they end in the part alone */
+        g_autoptr(TmTrace) once = tm_trace_load_files (paths, 1, NULL, NULL, NULL, NULL, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (tm_trace_gc (twice, tm_trace_n_gcs (twice))->end_ns, ==,
+                          tm_trace_gc (once, tm_trace_n_gcs (once))->end_ns);
+      }
       if (f == 1)
         {
           /* a freshly rotated part holds only the JVM's header, with no

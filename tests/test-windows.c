@@ -760,6 +760,53 @@ test_trace_churn (void)
   g_assert_false (w->suspicious);
 }
 
+/* A steady program: 16 MiB allocated per 100 ms GC interval, 10 MiB of
+ * it dies young, 6 MiB is promoted; every 20th GC is a full collection
+ * that frees the 114 MiB of old garbage piled up since the last one.
+ * Counting every freed byte, a 5-GC window with a full GC frees 170 MiB,
+ * 3.4 times the 50 MiB of the others: a churn window where the
+ * allocation rate never changed.  A GC frees at most 16 MiB of what was
+ * allocated since the previous one: no churn.  The paper's count is
+ * kept by churn_all_freed. */
+static void
+test_trace_churn_old_garbage (void)
+{
+  g_autofree GcSpec *s = g_new0 (GcSpec, 200);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) all = NULL, paper = NULL;
+  TmWindowParams params;
+  const TmWindow *w;
+  guint64 prev_after = 100 * MIB;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      gboolean full = (i + 1) % 20 == 0;
+
+      s[i].end_ns = (i + 1) * 100000000ull;
+      s[i].pause_ns = full ? 5000000 : 1000000;
+      s[i].kind = full ? TM_GC_KIND_MAJOR : TM_GC_KIND_MINOR;
+      s[i].used_before = prev_after + 16 * MIB;
+      s[i].used_after = 100 * MIB + 6 * MIB * ((i + 1) % 20);
+      s[i].reachable = -1;
+      prev_after = s[i].used_after;
+    }
+  trace = trace_from_specs (s, 200, "tmtrace");
+  all = tm_windows_detect (trace, NULL, TRUE);
+  w = find_kind (all, TM_WINDOW_CHURN);
+  g_assert_nonnull (w);
+  g_assert_false (w->suspicious);
+  /* a window with a full GC: 4 x 10 + 16 MiB in 0.5 s */
+  g_assert_cmpfloat_with_epsilon (w->score, 56.0 * MIB / 0.5, 1.0);
+  tm_window_params_init (&params);
+  params.churn_all_freed = TRUE;
+  paper = tm_windows_detect (trace, &params, TRUE);
+  w = find_kind (paper, TM_WINDOW_CHURN);
+  g_assert_nonnull (w);
+  g_assert_true (w->suspicious);
+  g_assert_cmpfloat_with_epsilon (w->score, 170.0 * MIB / 0.5, 1.0);
+  g_assert_cmpuint ((w->last_gc / 20) * 20, >=, w->first_gc);
+}
+
 static void
 test_trace_churn_floor (void)
 {
@@ -1453,6 +1500,62 @@ test_trace_min_evidence (void)
   }
 }
 
+/* A program that rarely collects, recorded with a graph at each GC (the
+ * recorder forces them): reachable memory grows by 2 MiB per GC from
+ * 50 MiB.  From 10 such graphs growth is judged although there are fewer
+ * than 15 GCs; churn is not, and the note says both.  With 9 there is no
+ * verdict, nor without graphs (occupancy after GCs). */
+static void
+test_trace_graph_evidence (void)
+{
+  for (gsize n = 8; n <= 14; n++)
+    {
+      g_autofree GcSpec *s = steady_specs (n, 5);
+      g_autoptr(TmTrace) t = NULL;
+      g_autoptr(GPtrArray) ws = NULL;
+      g_autofree char *note = NULL;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          s[i].end_ns = (i + 1) * 1200000000ull;
+          s[i].kind = TM_GC_KIND_MAJOR;
+          s[i].reachable = (gint64) (50 * MIB + i * 2 * MIB);
+        }
+      t = trace_from_specs (s, n, "tmtrace");
+      ws = tm_windows_detect (t, NULL, FALSE);
+      note = tm_windows_evidence_note (t, NULL);
+      g_assert_nonnull (note);
+      g_assert_null (find_kind (ws, TM_WINDOW_CHURN));
+      if (n < 10)
+        {
+          g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+          g_assert_nonnull (strstr (note, "too few to judge growth or churn"));
+        }
+      else
+        {
+          g_autofree char *want = g_strdup_printf ("%u GCs: too few to judge churn (a verdict needs at least 15);"
+                                                   " growth is judged on the %u reference graphs.",
+                                                   (guint) n, (guint) n);
+          const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+          g_assert_nonnull (w);
+          g_assert_cmpstr (w->series, ==, "reachable");
+          g_assert_cmpuint (w->first_gc, ==, 1);
+          g_assert_cmpuint (w->last_gc, ==, n);
+          g_assert_cmpstr (note, ==, want);
+        }
+      /* the same GCs without graphs: occupancy, no verdict */
+      for (gsize i = 0; i < n; i++)
+        s[i].reachable = -1;
+      {
+        g_autoptr(TmTrace) o = trace_from_specs (s, n, "tmtrace");
+        g_autoptr(GPtrArray) wo = tm_windows_detect (o, NULL, FALSE);
+
+        g_assert_null (find_kind (wo, TM_WINDOW_LEAK));
+      }
+    }
+}
+
 static void
 test_trace_heaptrack_words (void)
 {
@@ -1637,6 +1740,8 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/rate/median", test_rate_median);
   g_test_add_func ("/windows/trace/steady-quiet", test_trace_steady_quiet);
   g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
+  g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
+  g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);
   g_test_add_func ("/windows/trace/overhead-burst", test_trace_overhead_burst);
   g_test_add_func ("/windows/trace/churn", test_trace_churn);

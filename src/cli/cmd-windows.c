@@ -211,6 +211,8 @@ tm_cmd_windows (int argc, char **argv)
 
       tm_window_params_init_paper (&p);
       params.min_evidence = p.min_evidence;
+      params.min_graph_evidence = p.min_graph_evidence;
+      params.churn_all_freed = p.churn_all_freed;
       params.teardown_min_drop = p.teardown_min_drop;
       params.leak_continue_ratio = p.leak_continue_ratio;
       params.backlog_old_fraction = p.backlog_old_fraction;

@@ -759,12 +759,16 @@ finish_record (TmGclogParser *p)
         p->start_unix_ns = (guint64) wm * 1000000 - MIN (p->wall_base_uptime_ns, (guint64) wm * 1000000);
     }
   p->line_no = p->rec_line;   /* for a warning about the time */
+  /* a legacy record that encloses others (a long full GC with concurrent
+   * records printed into it) ends after them with its earlier start
+   * stamp: a new run only after the JVM's banner */
   if (hu)
-    t = tm_gclog_uptime (p, un, FALSE);
+    t = tm_gclog_uptime (p, un, p->legacy_banner_again);
   else if (hw)
     t = wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
   else
     t = p->now_ns;
+  p->legacy_banner_again = FALSE;
   p->now_ns = t;
   p->line_no = p->rec_line;
   p->line_offset = p->rec_offset;
@@ -977,6 +981,7 @@ tm_gclog_legacy_line (TmGclogParser *p, const char *line, const char *end)
     {
       if (tm_gclog_has_prefix (line, end, "CommandLine flags: "))
         {
+          p->legacy_banner_again = p->events->len > 0;   /* another run appended */
           g_free (p->command_line);
           p->command_line = g_strndup (line + 19, end - line - 19);
           g_strchomp (p->command_line);

@@ -117,6 +117,9 @@ typedef struct {
   gboolean    line_debug;     /* the current line's level is debug or trace (a sub-phase) */
   guint64     region_bytes;   /* G1 region size */
   guint64     max_heap;
+  guint64     heap_samples;   /* Epsilon's "Heap: ... used" lines */
+  GHashTable *gc_ids;         /* GC(n) ids named before the first event */
+  guint64     sampled_peak;   /* the most they say is used */
   const char *pending_cause;  /* Shenandoah "Trigger:" for the next cycle */
   GHashTable *evac_failed_ids; /* UJL GC ids with "To-space exhausted" (may precede the event) */
   GArray     *ages;           /* TmGcAges (gc = 0 until the GC is numbered) */
@@ -159,6 +162,7 @@ typedef struct {
   GString    *detail;         /* a G1 detail line split by a record printed into it */
   int         detail_depth;
   gint64      legacy_cycle;   /* JDK 8 Shenandoah logs have no GC ids */
+  gboolean    legacy_banner_again; /* "CommandLine flags:" after GCs: another run's log follows */
   gboolean    legacy_cycle_marked;
 } TmGclogParser;
 

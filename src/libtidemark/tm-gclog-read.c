@@ -120,6 +120,8 @@ tm_gclog_sniff (const guint8 *head, gsize len)
         return FALSE;
       if (le > s && le[-1] == '\r')
         le--;
+      if (lines == 0 && tm_gclog_has_prefix (s, le, "\xef\xbb\xbf"))
+        s += 3;   /* a UTF-8 byte order mark */
       if (tm_gclog_ujl_sniff_line (s, le) || tm_gclog_legacy_sniff_line (s, le) || tm_gclog_exit_summary_line (s, le))
         return TRUE;
       if (nl == NULL)
@@ -576,6 +578,9 @@ tm_gclog_import_series (const char *const *paths, guint n, const TmLoadOptions *
       p.path = parts[i].path;
       p.n_lines_total += p.line_no;
       p.line_no = 0;
+      /* parts that overlap are merged in time order (reported below),
+       * not taken for another run appended (tm_gclog_uptime) */
+      p.have_run_uptime = FALSE;
       start = part_start_ns (&p, &parts[i]);
       if (i > 0 && start != G_MAXUINT64 && start < prev_end)
         {

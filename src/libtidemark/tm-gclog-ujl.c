@@ -559,6 +559,9 @@ detail_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
         guint64 b, a, c;
         TmGclogEvent *e;
 
+        /* not "PSYoungGen::resize_spaces(...)" (gc+ergo at trace level) */
+        if (q < end && *q != ' ')
+          return FALSE;
         while (q < end && *q == ' ')
           q++;
         if (!tm_gclog_parse_transition (&q, end, &b, &a, &c))
@@ -1021,6 +1024,19 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
         p->max_heap = v;
       return;
     }
+  if (tm_gclog_has_prefix (s, end, "Heap: ") && p->collector != NULL && g_str_equal (p->collector, "Epsilon"))
+    {
+      /* Epsilon collects nothing; it samples its heap ("Heap: 65536K
+       * reserved, 65536K (100.00%) committed, 3421K (5.22%) used") */
+      const char *q = tm_gclog_find (s, end, "committed, ");
+      guint64 v;
+      if (q != NULL && (q += 11, tm_gclog_parse_size (&q, end, &v)) && tm_gclog_has_prefix (q, end, " ("))
+        {
+          p->heap_samples++;
+          p->sampled_peak = MAX (p->sampled_peak, v);
+        }
+      return;
+    }
   if (tm_gclog_has_prefix (s, end, "Trigger: ") || tm_gclog_has_prefix (s, end, "Trigger ("))
     {
       /* Shenandoah says why the next cycle starts ("Trigger (Young): ..."
@@ -1149,6 +1165,14 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
       }
     id = (gint64) v;
   }
+  if (p->events->len == 0)
+    {
+      /* the GCs a log without GC events names (said in its note) */
+      if (p->gc_ids == NULL)
+        p->gc_ids = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+      if (!g_hash_table_contains (p->gc_ids, &id))
+        g_hash_table_add (p->gc_ids, g_memdup2 (&id, sizeof id));
+    }
   q++;
   while (q < end && *q == ' ')
     q++;

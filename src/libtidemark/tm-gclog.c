@@ -414,20 +414,27 @@ guint64
 tm_gclog_uptime (TmGclogParser *p, guint64 raw, gboolean jvm_start)
 {
   const guint64 slack = G_GUINT64_CONSTANT (1000000000);   /* stamps of threads writing at once */
+  /* legacy records end out of order: only a new banner says a new run */
+  gboolean back = p->format == TM_GCLOG_FORMAT_LEGACY ? jvm_start && raw < p->run_uptime_max
+                                                      : raw + slack < p->run_uptime_max || (jvm_start && raw < p->run_uptime_max);
 
-  if (p->have_run_uptime && (raw + slack < p->run_uptime_max || (jvm_start && raw < p->run_uptime_max)))
+  if (p->have_run_uptime && back)
     {
       tm_gclog_warn (p, "the uptime goes back from %.3f s to %.3f s: the log of another JVM run follows "
                      "(appended); its times are counted from the end of the one before",
                      p->run_uptime_max / 1e9, raw / 1e9);
-      p->time_offset = tm_add_sat (p->time_offset, p->run_uptime_max);
+      /* after the end of what came before: a legacy stamp is a GC's start */
+      guint64 end = tm_add_sat (p->time_offset, p->run_uptime_max);
+      for (guint i = 0; i < p->events->len; i++)
+        end = MAX (end, g_array_index (p->events, TmGclogEvent, i).end_ns);
+      p->time_offset = end;
       p->run_uptime_max = raw;
       /* the GC ids start again at 0 */
       g_hash_table_remove_all (p->open_by_id);
       p->n_open_phases = 0;
     }
+  p->run_uptime_max = p->have_run_uptime ? MAX (p->run_uptime_max, raw) : raw;
   p->have_run_uptime = TRUE;
-  p->run_uptime_max = MAX (p->run_uptime_max, raw);
   return tm_add_sat (raw, p->time_offset);
 }
 
@@ -1022,6 +1029,9 @@ tm_gclog_handle_line (TmGclogParser *p, const char *line, const char *end)
 {
   if (end > line && end[-1] == '\r')
     end--;
+  /* a UTF-8 byte order mark (a log saved by a Windows editor) */
+  if (p->line_no == 1 && tm_gclog_has_prefix (line, end, "\xef\xbb\xbf"))
+    line += 3;
   if (p->format == TM_GCLOG_FORMAT_UNKNOWN)
     {
       if (tm_gclog_ujl_sniff_line (line, end))
@@ -1074,6 +1084,7 @@ tm_gclog_parser_clear (TmGclogParser *p)
   g_clear_pointer (&p->space_ids, g_hash_table_unref);
   g_clear_pointer (&p->space_kinds, g_array_unref);
   g_clear_pointer (&p->evac_failed_ids, g_hash_table_unref);
+  g_clear_pointer (&p->gc_ids, g_hash_table_unref);
   g_clear_pointer (&p->ages, g_array_unref);
   g_clear_pointer (&p->vm_version, g_free);
   g_clear_pointer (&p->command_line, g_free);
@@ -1159,13 +1170,29 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
       tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
                              "GC times, throughput and rates are not known");
     }
+  if (p->heap_samples > 0)
+    {
+      meta_u64 (p->b, "gclog.heap_samples", p->heap_samples);
+      meta_u64 (p->b, "gclog.sampled_peak_bytes", p->sampled_peak);
+    }
   if (p->events->len == 0)
     tm_trace_builder_meta (p->b, "note", p->exit_summary
                            ? "the log holds no GC events, only the JVM's summary at exit"
+                           : p->heap_samples > 0
+                           ? "the log holds no GC events (Epsilon collects nothing); the peak heap is the most its "
+                             "heap samples say was used"
+                           : p->gc_ids != NULL
+                           ? "the log holds no GC events: its lines name GCs (GC(n)) but none says a pause or heap "
+                             "figure (-Xlog:gc+phases or another tag without the gc tag's pause lines)"
                            : "the log holds no GC events");
+  if (p->events->len == 0 && p->gc_ids != NULL)
+    meta_u64 (p->b, "gclog.gc_ids", g_hash_table_size (p->gc_ids));
   emit_events (p);
   t = tm_trace_builder_finish (p->b);
   p->b = NULL;
+  /* Epsilon: no GC, but the heap's peak is known from its samples */
+  if (t != NULL)
+    t->peak_used_bytes = MAX (t->peak_used_bytes, p->sampled_peak);
   if (t != NULL && p->ages != NULL)
     t->gc_ages = numbered_ages (p->ages);
   tm_gclog_parser_clear (p);

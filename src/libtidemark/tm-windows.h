@@ -41,11 +41,14 @@ typedef struct {
   double   leak_regression_slack;    /* 0.10: longest window with a slope >= 90% of the steepest (0: the paper's steepest) */
   /* real runs (docs/windows.md, "Real runs"); tm_window_params_init_paper() turns them off */
   guint    min_evidence;             /* 15: fewest leak-series points (leaks) or GCs (churn) to judge at all */
+  guint    min_graph_evidence;       /* 10: working graphs that suffice for growth on reachable memory with fewer GCs */
   double   teardown_min_drop;        /* 0.50: a final drop to <= 50% of the peak before it ... (0: off) */
   double   teardown_max_fraction;    /* 0.10: ... within the last 10% of the points and of the time is teardown */
   double   leak_continue_ratio;      /* 0.25: the window's last third grows >= 25% as fast as the whole (0: off) */
   double   backlog_old_fraction;     /* 0.20: a leak if objects born in the window's first half hold >= 20% of its growth */
   gboolean churn_count_median;       /* FALSE: time-weighted median baseline; TRUE: median of windows (first version) */
+  gboolean churn_all_freed;          /* FALSE: per GC, freed bytes up to what was allocated since the previous GC;
+                                      * TRUE: all freed bytes (paper) */
 } TmWindowParams;
 
 typedef struct {
