@@ -581,21 +581,24 @@ test_replace_and_close (void)
   tm_gui_test_spin (500);
 }
 
-/* File > Open with several heap dumps: one timeline, in time order. */
-static void
-test_heap_dumps_together (void)
+/* Writes two heap dumps, dump i taken at ms[i] (in segments or not),
+ * the second cut to 3/4 if asked, and opens them together as File >
+ * Open does.  Returns the second one's length. */
+static gsize
+open_two_dumps (TmAppWindow *win, const char *const names[2], const guint64 ms[2], const gboolean segments[2],
+                gboolean cut_second)
 {
-  TmAppWindow *win = new_window ();
   GFile *files[2];
-  const char *names[] = { "later.hprof", "earlier.hprof" };
-  TmTrace *trace;
+  gsize len = 0;
 
   for (guint i = 0; i < 2; i++)
     {
-      /* the later dump is given first: 1 s after the other */
-      g_autoptr(GBytes) b = hw_test_heap_at (8, i == 0, FALSE, G_GUINT64_CONSTANT (1700000001000) - 1000 * i);
+      g_autoptr(GBytes) b = hw_test_heap_at (8, segments[i], FALSE, ms[i]);
       g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
-      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), NULL));
+      len = g_bytes_get_size (b);
+      if (i == 1 && cut_second)
+        len = len * 3 / 4;
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) len, NULL));
       files[i] = g_file_new_for_path (path);
     }
   gtk_window_present (GTK_WINDOW (win));
@@ -603,6 +606,21 @@ test_heap_dumps_together (void)
   g_object_unref (files[0]);
   g_object_unref (files[1]);
   wait_until_idle (win);
+  return len;
+}
+
+/* File > Open with several heap dumps: one timeline, in time order. */
+static void
+test_heap_dumps_together (void)
+{
+  TmAppWindow *win = new_window ();
+  const char *const names[] = { "later.hprof", "earlier.hprof" };
+  /* the later dump is given first: 1 s after the other */
+  const guint64 ms[] = { G_GUINT64_CONSTANT (1700000001000), G_GUINT64_CONSTANT (1700000000000) };
+  const gboolean segments[] = { TRUE, FALSE };
+  TmTrace *trace;
+
+  open_two_dumps (win, names, ms, segments, FALSE);
 
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
   trace = tm_app_window_get_trace (win);
@@ -629,27 +647,12 @@ static void
 test_heap_dump_cut (void)
 {
   TmAppWindow *win = new_window ();
-  GFile *files[2];
-  const char *names[] = { "first.hprof", "cut-second.hprof" };
+  const char *const names[] = { "first.hprof", "cut-second.hprof" };
+  const guint64 ms[] = { G_GUINT64_CONSTANT (1700000000000), G_GUINT64_CONSTANT (1700000001000) };
+  const gboolean segments[] = { TRUE, TRUE };
   TmTrace *trace;
   const char *text;
-  gsize cut = 0;
-
-  for (guint i = 0; i < 2; i++)
-    {
-      g_autoptr(GBytes) b = hw_test_heap_at (8, TRUE, FALSE, G_GUINT64_CONSTANT (1700000000000) + 1000 * i);
-      g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
-      gsize len = g_bytes_get_size (b);
-      if (i == 1)
-        len = cut = len * 3 / 4;
-      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) len, NULL));
-      files[i] = g_file_new_for_path (path);
-    }
-  gtk_window_present (GTK_WINDOW (win));
-  tm_app_window_open_files (win, files, 2);
-  g_object_unref (files[0]);
-  g_object_unref (files[1]);
-  wait_until_idle (win);
+  gsize cut = open_two_dumps (win, names, ms, segments, TRUE);
 
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
   trace = tm_app_window_get_trace (win);
