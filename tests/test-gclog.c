@@ -345,6 +345,14 @@ test_heap_values (void)
     g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "name GCs"));
   }
   {
+    /* -Xlog:safepoint alone: a JVM log, but no GC in it: opens, said */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-g1-safepoint.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.safepoints"), ==, "20");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "only safepoint lines"));
+    g_assert_true (t->complete);
+  }
+  {
     /* no time stamps: said so, the GCs in log order at time 0 */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
     TmGcSummary g;
