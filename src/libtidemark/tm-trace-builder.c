@@ -79,6 +79,7 @@ struct _TmTraceBuilder {
   gboolean  damaged;
   gboolean  stopped;
   guint64   end_allocs, end_deaths, end_gcs, end_time;
+  gboolean  has_popcnt;       /* the CPU counts bits in one instruction */
 };
 
 typedef struct {
@@ -176,6 +177,9 @@ tm_trace_builder_new (const char *path, const char *format)
   b->trace->memory_limit = b->limit;
   b->hierarchy = g_array_new (FALSE, FALSE, sizeof (PendingHierarchy));
   g_array_set_clear_func (b->hierarchy, clear_pending_hierarchy);
+#if defined(__x86_64__) && defined(__GNUC__)
+  b->has_popcnt = __builtin_cpu_supports ("popcnt");
+#endif
   return b;
 }
 
@@ -805,16 +809,16 @@ tm_trace_builder_alloc_run (TmTraceBuilder *b, guint64 first_object_id, gsize n,
   return ok;
 }
 
-/* A dense id's index (the maps' usual case, in registers), else the map's. */
-static inline gboolean
-dense_lookup (const guint32 *dense, guint64 len, const TmIdMap *map, guint64 id, guint32 *index)
+/* An ALLOC's type, site, thread and space in the model, for ids the dense
+ * tables of the maps do not hold (out of the run loop: its registers). */
+static G_GNUC_NO_INLINE gboolean
+lookup_fields (TmTraceBuilder *b, const TmAllocFields *f, guint32 *type, guint32 *site, guint32 *thread,
+               guint32 *space)
 {
-  if (G_LIKELY (id < len && dense[id] != 0))
-    {
-      *index = dense[id] - 1;
-      return TRUE;
-    }
-  return tm_id_map_lookup (map, id, index);
+  *space = 0;
+  return tm_id_map_lookup (&b->types, f->type, type) && tm_id_map_lookup (&b->sites, f->site, site)
+         && tm_id_map_lookup (&b->threads, f->thread, thread)
+         && (f->space == 0 || tm_id_map_lookup (&b->spaces, f->space, space));
 }
 
 gsize
@@ -823,39 +827,47 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
 {
   TmTrace *t = b->trace;
   const guint8 *p = (const guint8 *) first;
-  guint64 id = *prev_id, i = t->n_objects, seq = t->total_allocs, bytes = t->total_alloc_bytes;
-  guint64 end_seq = G_MAXUINT32 - 2, dense_id;
+  guint64 i = t->n_objects, seq = t->total_allocs, bytes = t->total_alloc_bytes, room;
   /* columns and maps in locals: the stores below cannot alias them */
   guint32 *col_type = t->obj_type, *col_site, *col_thread;
   guint32 *col_size = t->obj_size, *col_death;
   guint8 *col_space = t->obj_space;
   const guint32 *d_type = b->types.dense, *d_site = b->sites.dense, *d_thread = b->threads.dense;
-  guint64 n_type = b->types.dense_len, n_site = b->sites.dense_len, n_thread = b->threads.dense_len;
+  const guint32 n_type = (guint32) MIN (b->types.dense_len, G_MAXUINT32);
+  const guint32 n_site = (guint32) MIN (b->sites.dense_len, G_MAXUINT32);
+  const guint32 n_thread = (guint32) MIN (b->threads.dense_len, G_MAXUINT32);
   gsize k;
 
   /* what tm_trace_builder_alloc() checks, for the case it would accept
-   * without a word: anything else stops the run */
-  if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL)
+   * without a word: anything else stops the run.  Ids stay dense only if
+   * each is the one before plus 1 (zigzag 2), the number limit and the
+   * total of 2^63 bytes are kept by the run's length (sizes < 2^32). */
+  if (seq == 0 || t->obj_ids != NULL || t->id_index != NULL || *prev_id != t->first_id + seq - 1
+      || seq >= G_MAXUINT32 - 2)
     return 0;
+  room = (MAX_TOTAL_BYTES - bytes) >> 32;
+  n = MIN (MIN (n, b->capacity - i), MIN (G_MAXUINT32 - 2 - seq, room));
   materialize_site_thread (b);
   materialize_death (b);
   col_site = t->obj_site;
   col_thread = t->obj_thread;
   col_death = t->obj_death;
-  dense_id = t->first_id + seq;
-  n = MIN (n, b->capacity - i);
   for (k = 0; k < n; k++, p += stride)
     {
       const TmAllocFields *f = (const TmAllocFields *) p;
       guint32 type, site, thread, space = 0, size = f->size;
-      guint64 next_id = id + (guint64) ((gint64) (f->id_zigzag >> 1) ^ -(gint64) (f->id_zigzag & 1));
 
-      if (G_UNLIKELY (next_id != dense_id || seq >= end_seq || size >= TM_SIZE_OVERFLOW
-                      || size > MAX_TOTAL_BYTES - bytes
-                      || !dense_lookup (d_type, n_type, &b->types, f->type, &type)
-                      || !dense_lookup (d_site, n_site, &b->sites, f->site, &site)
-                      || !dense_lookup (d_thread, n_thread, &b->threads, f->thread, &thread)
-                      || (f->space != 0 && !tm_id_map_lookup (&b->spaces, f->space, &space))))
+      if (G_UNLIKELY (f->id_zigzag != 2 || size >= TM_SIZE_OVERFLOW))
+        break;
+      if (G_LIKELY (f->type < n_type && f->site < n_site && f->thread < n_thread && f->space == 0
+                    && (type = d_type[f->type]) != 0 && (site = d_site[f->site]) != 0
+                    && (thread = d_thread[f->thread]) != 0))
+        {
+          type--;
+          site--;
+          thread--;
+        }
+      else if (!lookup_fields (b, f, &type, &site, &thread, &space))
         break;
       col_type[i] = type;
       col_site[i] = site;
@@ -864,19 +876,17 @@ tm_trace_builder_alloc_fields (TmTraceBuilder *b, guint64 *prev_id, const TmAllo
       col_size[i] = size;
       if (col_space != NULL)
         col_space[i] = (guint8) space;
-      id = next_id;
       bytes += size;
       i++;
-      seq++;
-      dense_id++;
     }
   if (k > 0)
     {
-      b->last_id = MAX (b->last_id, id);
+      seq += k;
+      b->last_id = MAX (b->last_id, t->first_id + seq - 1);
       t->n_objects = i;
       t->total_allocs = seq;
       t->total_alloc_bytes = bytes;
-      *prev_id = id;
+      *prev_id = t->first_id + seq - 1;
     }
   return k;
 }
@@ -956,11 +966,25 @@ tm_trace_builder_deaths (TmTraceBuilder *b, guint64 gc_id, const guint64 *object
    * the GC's totals once */
   guint64 count = 0, bytes = 0;
 
+  /* rows of the dense tail (the usual deaths: objects of the intervals
+   * not folded yet) are one subtraction away */
+  guint64 tail_id = t->first_id + t->dense_seq, tail_rows = t->n_objects - t->dense_row;
+  guint32 *death = t->obj_death;
+  const guint32 *sizes = t->obj_size;
+
   for (gsize i = 0; i < n; i++)
     {
-      guint64 index;
+      guint64 index, off = object_ids[i] - tail_id;
       guint32 s32;
 
+      if (G_LIKELY (t->obj_ids == NULL && off < tail_rows && (index = t->dense_row + off) < limit
+                    && death[index] == TM_ALIVE && (s32 = sizes[index]) != TM_SIZE_OVERFLOW))
+        {
+          death[index] = gc;
+          bytes = tm_add_sat (bytes, s32);
+          count++;
+          continue;
+        }
       if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, object_ids[i], &b->death_hint, &index)
                       || t->obj_death[index] != TM_ALIVE))
         {
@@ -1329,14 +1353,20 @@ tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64 frame_of
 /* A graph's buffers live until its GRAPH_END, and marking it needs a map
  * and a bitmap over all objects: they must fit beside the model. */
 static gboolean
-graph_fits (TmTraceBuilder *b, guint64 more_records, guint64 more_edges, GError **error)
+graph_fits_quiet (TmTraceBuilder *b, guint64 more_records, guint64 more_edges)
 {
   guint64 n = b->trace->n_objects;
   guint64 need = (b->g_src.len + more_records) * (sizeof (guint32) + sizeof (guint64))
                  + (b->g_dst.len + more_edges) * sizeof (guint32)
                  + (guint64) b->g_roots->len * sizeof (guint32) + n * sizeof (guint32) + n / 8;
 
-  if (G_UNLIKELY (b->over_limit || need > b->limit - MIN (b->charged, b->limit)))
+  return !b->over_limit && need <= b->limit - MIN (b->charged, b->limit);
+}
+
+static gboolean
+graph_fits (TmTraceBuilder *b, guint64 more_records, guint64 more_edges, GError **error)
+{
+  if (G_UNLIKELY (!graph_fits_quiet (b, more_records, more_edges)))
     return fail_limit (b, error);
   return TRUE;
 }
@@ -1398,6 +1428,68 @@ tm_trace_builder_refs (TmTraceBuilder *b, guint64 object_id, guint n, const guin
       b->g_dst.data[b->g_dst.len++] = (guint32) t;
     }
   return TRUE;
+}
+
+static inline __attribute__ ((always_inline)) gsize
+refs_run (TmTraceBuilder *b, const guint64 *ids, const guint32 *n_targets, gsize stride, gsize n)
+{
+  const TmTrace *t = b->trace;
+  const guint8 *np = (const guint8 *) n_targets;
+  gsize k;
+
+  if (!b->in_graph)
+    return 0;
+  for (k = 0; k < n; k++, np += stride)
+    {
+      guint32 m = *(const guint32 *) (gconstpointer) np;
+      guint32 *dst;
+      guint64 index, len, hint = b->death_hint;
+
+      if (G_UNLIKELY (b->g_dst.len + m > b->g_dst.cap) && !graph_fits_quiet (b, 1, m))
+        break;
+      if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, ids[0], &hint, &index)))
+        break;
+      tm_vec_u32_push (&b->g_src, (guint32) index);
+      tm_vec_u64_push (&b->g_start, b->g_dst.len);
+      tm_vec_u32_reserve (&b->g_dst, m);
+      dst = b->g_dst.data;
+      len = b->g_dst.len;
+      for (guint32 i = 1; i <= m; i++)
+        {
+          guint64 row;
+          if (G_UNLIKELY (!tm_trace_object_index_for_id_hint (t, ids[i], &hint, &row)))
+            {
+              b->g_dropped++;
+              continue;
+            }
+          dst[len++] = (guint32) row;
+        }
+      b->g_dst.len = len;
+      ids += 1 + (gsize) m;
+    }
+  return k;
+}
+
+/* The target lookups count bits in the rank blocks: with the CPU's
+ * popcount instruction where it has one (the compiler turns the
+ * portable count into it), which the x86-64 baseline does not promise. */
+#if defined(__x86_64__) && defined(__GNUC__)
+static __attribute__ ((target ("popcnt"))) gsize
+refs_run_popcnt (TmTraceBuilder *b, const guint64 *ids, const guint32 *n_targets, gsize stride, gsize n)
+{
+  return refs_run (b, ids, n_targets, stride, n);
+}
+#endif
+
+gsize
+tm_trace_builder_refs_run (TmTraceBuilder *b, const guint64 *ids, const guint32 *n_targets, gsize stride,
+                           gsize n)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (b->has_popcnt)
+    return refs_run_popcnt (b, ids, n_targets, stride, n);
+#endif
+  return refs_run (b, ids, n_targets, stride, n);
 }
 
 /* The marked graph's results: reachable memory, and deaths when the trace

@@ -148,6 +148,12 @@ gboolean tm_trace_builder_graph_begin (TmTraceBuilder *b, guint64 gc_id, guint64
 gboolean tm_trace_builder_roots       (TmTraceBuilder *b, guint n, const TmRootRecord *roots, GError **error);
 gboolean tm_trace_builder_refs        (TmTraceBuilder *b, guint64 object_id, guint n, const guint64 *target_ids,
                                        GError **error);
+/* n REFS records at once (tm_trace_reader_peek_refs()'s layout): adds
+ * them while each is one tm_trace_builder_refs() would take without an
+ * error and returns how many it added; the caller passes the record it
+ * stopped at to tm_trace_builder_refs(). */
+gsize    tm_trace_builder_refs_run    (TmTraceBuilder *b, const guint64 *ids, const guint32 *n_targets,
+                                       gsize stride, gsize n);
 gboolean tm_trace_builder_graph_end   (TmTraceBuilder *b, guint64 gc_id, guint64 objects_listed, GError **error);
 
 /* The whole graph of GC gc_id at once, for sources that hold it (heap

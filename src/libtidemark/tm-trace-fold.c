@@ -89,6 +89,24 @@ fold_table_add (FoldTable *ft, guint h, guint32 type, guint32 site, guint32 thre
   return &g_array_index (ft->entries, TmShortLived, ft->entries->len - 1);
 }
 
+/* tm_lifetime_time_bucket (age) from the bucket of the age before: in
+ * birth order ages only shrink, so it is that bucket or one below. */
+static inline guint
+age_bucket_near (guint64 age, guint bucket)
+{
+  static const guint64 upper[TM_LIFETIME_TIME_BUCKETS] = {
+    G_GUINT64_CONSTANT (1000000), G_GUINT64_CONSTANT (10000000), G_GUINT64_CONSTANT (100000000),
+    G_GUINT64_CONSTANT (1000000000), G_GUINT64_CONSTANT (10000000000), G_GUINT64_CONSTANT (100000000000),
+    G_MAXUINT64,
+  };
+
+  while (bucket + 1 < TM_LIFETIME_TIME_BUCKETS && age >= upper[bucket])
+    bucket++;
+  while (bucket > 0 && age < upper[bucket - 1])
+    bucket--;
+  return bucket;
+}
+
 static gint
 compare_entries (gconstpointer a, gconstpointer b)
 {
@@ -241,6 +259,7 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
   FoldTable ft;
   g_autofree guint64 *old_of_new = NULL;
   guint64 w = lo, removed;
+  guint bucket = 0;
 
   g_return_if_fail (t->id_index == NULL);
   g_return_if_fail (b + 1 >= t->short_lived_first->len);
@@ -272,8 +291,11 @@ tm_trace_fold_interval (TmTrace *t, guint32 b)
           guint64 size = G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, i);
           guint64 born = tm_births_at (&births, i - lo);
           guint64 age = t1 > born ? t1 - born : 0;
-          TmShortLived *e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
-                                            tm_trace_size_class (size), (guint8) tm_lifetime_time_bucket (age));
+          TmShortLived *e;
+
+          bucket = age_bucket_near (age, bucket);
+          e = fold_table_get (&ft, t->obj_type[i], t->obj_site[i], t->obj_thread[i],
+                              tm_trace_size_class (size), (guint8) bucket);
 
           e->count++;
           e->bytes += size;
@@ -331,6 +353,7 @@ tm_trace_fold_allocs (TmTrace *t, guint32 b, guint64 t1, const guint32 *items, g
   guint64 lo_seq = t->total_allocs, hi_seq = lo_seq + n, w = t->n_objects, dead = 0, bytes = 0;
   guint64 t0 = tm_trace_gc_end_ns (t, b);
   guint32 stamp = b + 1;
+  guint8 bucket = 0;
   TmBirths births = tm_births_new (t0, t1, n);
   g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (TmShortLived));
   FoldTable ft;
@@ -356,8 +379,9 @@ tm_trace_fold_allocs (TmTrace *t, guint32 b, guint64 t1, const guint32 *items, g
            * tm_trace_fold_interval() */
           guint64 born = tm_births_at (&births, k);
           guint64 age = t1 > born ? t1 - born : 0;
-          guint8 bucket = (guint8) tm_lifetime_time_bucket (age);
           TmShortLived *e;
+
+          bucket = (guint8) age_bucket_near (age, bucket);
 
           if (kind->stamp != stamp || kind->bucket != bucket)
             {

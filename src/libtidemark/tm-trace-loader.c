@@ -580,7 +580,23 @@ load_from_reader (TmTraceReader  *r,
           n = MIN (n, PROGRESS_EVERY - 1 - n_records % PROGRESS_EVERY);
           if (n > 0 && (n = tm_trace_builder_alloc_fields (b, &d.prev_alloc_id, fields, stride, n)) > 0)
             {
-              progress_raw = tm_trace_reader_skip_allocs (r, n);
+              progress_raw = tm_trace_reader_skip_decoded (r, n);
+              d.unknown_tag = FALSE;
+              n_records += n;
+              continue;
+            }
+        }
+      /* the same for a graph's REFS records */
+      else if (last_tag == TM_TAG_REFS)
+        {
+          const guint64 *ids;
+          const guint32 *n_targets;
+          gsize stride, n = tm_trace_reader_peek_refs (r, &ids, &n_targets, &stride);
+
+          n = MIN (n, PROGRESS_EVERY - 1 - n_records % PROGRESS_EVERY);
+          if (n > 0 && (n = tm_trace_builder_refs_run (b, ids, n_targets, stride, n)) > 0)
+            {
+              progress_raw = tm_trace_reader_skip_decoded (r, n);
               d.unknown_tag = FALSE;
               n_records += n;
               continue;

@@ -34,6 +34,7 @@ typedef struct {
   guint8        head;         /* tag and length bytes */
   guint8        tag;          /* (the consumer of an ALLOC reads only this entry) */
   guint8        decoded;      /* ALLOC fields in `alloc`, REFS and DEATHS ids in `ids` */
+  guint32       end;          /* where the record ends in the chunk */
   union {
     TmAllocFields alloc;
     struct {
@@ -335,18 +336,88 @@ decode_alloc_fields (const guint8 *p, const guint8 *end, TmAllocFields *f)
   return TRUE;
 }
 
-/* Room for n + 1 more ids in c->ids (NULL past MAX_CHUNK_IDS). */
-static guint64 *
-reserve_ids (Chunk *c, guint64 n)
+/* One field of an ALLOC record that lies well inside its chunk: reads
+ * at most 5 bytes without a bound check (the caller made sure they are
+ * there); *wide is set for anything but a varint below 2^32 of at most 5
+ * bytes, which the checked decoder then judges. */
+static inline guint32
+alloc_field (const guint8 **pp, gboolean *wide)
+{
+  const guint8 *q = *pp;
+  guint32 v = q[0];
+
+  if (G_LIKELY (v < 0x80))
+    {
+      *pp = q + 1;
+      return v;
+    }
+  v = (v & 0x7f) | (guint32) q[1] << 7;
+  if (G_LIKELY (q[1] < 0x80))
+    {
+      *pp = q + 2;
+      return v;
+    }
+  v = (v & 0x3fff) | (guint32) q[2] << 14;
+  if (q[2] < 0x80)
+    {
+      *pp = q + 3;
+      return v;
+    }
+  v = (v & 0x1fffff) | (guint32) q[3] << 21;
+  if (q[3] < 0x80)
+    {
+      *pp = q + 4;
+      return v;
+    }
+  if (q[4] < 0x10)
+    {
+      *pp = q + 5;
+      return (v & 0xfffffff) | (guint32) q[4] << 28;
+    }
+  *wide = TRUE;
+  return 0;
+}
+
+/* decode_alloc_fields() for a record followed by at least 35 more bytes
+ * of its chunk (seven 5-byte fields cannot read past them): no bound
+ * check per byte, no 64-bit detour.  A field that runs past the record
+ * or is not a narrow varint sends it to the checked decoder, so both
+ * accept exactly the same records. */
+static inline gboolean
+decode_alloc_fast (const guint8 *p, const guint8 *end, TmAllocFields *f)
+{
+  const guint8 *q = p;
+  gboolean wide = FALSE;
+
+  f->id_zigzag = alloc_field (&q, &wide);
+  f->type = alloc_field (&q, &wide);
+  f->site = alloc_field (&q, &wide);
+  f->thread = alloc_field (&q, &wide);
+  f->size = alloc_field (&q, &wide);
+  f->space = alloc_field (&q, &wide);
+  f->array_length = alloc_field (&q, &wide);
+  if (G_UNLIKELY (wide || q > end))
+    return decode_alloc_fields (p, end, f);
+  return TRUE;
+}
+
+static G_GNUC_NO_INLINE guint64 *
+grow_ids (Chunk *c, guint64 n)
 {
   if (n + 1 > MAX_CHUNK_IDS - MIN (c->n_ids, MAX_CHUNK_IDS))
     return NULL;
-  if (c->n_ids + n + 1 > c->ids_cap)
-    {
-      c->ids_cap = MAX (MAX (c->ids_cap * 2, c->n_ids + n + 1), 4096);
-      c->ids = g_renew (guint64, c->ids, c->ids_cap);
-    }
+  c->ids_cap = MAX (MAX (c->ids_cap * 2, c->n_ids + n + 1), 4096);
+  c->ids = g_renew (guint64, c->ids, c->ids_cap);
   return c->ids + c->n_ids;
+}
+
+/* Room for n + 1 more ids in c->ids (NULL past MAX_CHUNK_IDS). */
+static inline guint64 *
+reserve_ids (Chunk *c, guint64 n)
+{
+  if (G_LIKELY (n < c->ids_cap - c->n_ids && c->n_ids + n < MAX_CHUNK_IDS))
+    return c->ids + c->n_ids;
+  return grow_ids (c, n);
 }
 
 static void
@@ -357,16 +428,78 @@ take_ids (Chunk *c, guint64 n, Entry *e)
   c->n_ids += n + 1;
 }
 
+/* A varint of an id list in a record followed by at least 10 more bytes
+ * of its chunk: those of up to four bytes without a bound check per byte
+ * (q < end is the caller's; it checks q <= end once at the end, since
+ * such a read may end up to three bytes past the record), longer ones
+ * checked. */
+static inline gboolean
+list_varint (const guint8 **pp, const guint8 *end, guint64 *v)
+{
+  const guint8 *q = *pp;
+
+  if (G_LIKELY (q[0] < 0x80))
+    {
+      *v = q[0];
+      *pp = q + 1;
+      return TRUE;
+    }
+  if (G_LIKELY (q[1] < 0x80))
+    {
+      *v = (q[0] & 0x7f) | (guint64) q[1] << 7;
+      *pp = q + 2;
+      return TRUE;
+    }
+  if (q[2] < 0x80)
+    {
+      *v = (q[0] & 0x7f) | (guint64) (q[1] & 0x7f) << 7 | (guint64) q[2] << 14;
+      *pp = q + 3;
+      return TRUE;
+    }
+  if (q[3] < 0x80)
+    {
+      *v = (q[0] & 0x7f) | (guint64) (q[1] & 0x7f) << 7 | (guint64) (q[2] & 0x7f) << 14 | (guint64) q[3] << 21;
+      *pp = q + 4;
+      return TRUE;
+    }
+  return tm_uvarint_read (pp, end, v);
+}
+
 /* A REFS record's object and absolute target ids into c->ids, decoded
  * exactly as the loader's decode_refs() does; FALSE (the loader decodes
- * it, and reports what is wrong) for anything it would not accept. */
+ * it, and reports what is wrong) for anything it would not accept.
+ * `slack`: the record is followed by at least 10 more bytes in memory. */
 static gboolean
-decode_refs_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
+decode_refs_ids (Chunk *c, const guint8 *p, gsize len, gboolean slack, Entry *e)
 {
   TmPayload pl;
   guint64 src, n, prev;
   guint64 *out;
 
+  if (slack)
+    {
+      const guint8 *q = p, *end = p + len;
+
+      /* the object's id and the count, then at least a byte per target */
+      if (G_UNLIKELY (q >= end || !list_varint (&q, end, &src) || q >= end || !list_varint (&q, end, &n)
+                      || q > end || n > (guint64) (end - q) || (out = reserve_ids (c, n)) == NULL))
+        return FALSE;
+      out[0] = src;
+      prev = src;
+      for (guint64 i = 0; i < n; i++)
+        {
+          guint64 u;
+
+          if (G_UNLIKELY (q >= end || !list_varint (&q, end, &u)))
+            return FALSE;
+          prev += (guint64) ((gint64) (u >> 1) ^ -(gint64) (u & 1));
+          out[1 + i] = prev;
+        }
+      if (G_UNLIKELY (q > end))
+        return FALSE;
+      take_ids (c, n, e);
+      return TRUE;
+    }
   tm_payload_init (&pl, p, len);
   src = tm_payload_u (&pl, NULL);
   n = tm_payload_count (&pl, 1, NULL);
@@ -388,7 +521,7 @@ decode_refs_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
 /* A DEATHS record's GC and dead ids (an id list: count, the first id,
  * differences >= 1), as the loader's read_idlist() accepts them. */
 static gboolean
-decode_deaths_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
+decode_deaths_ids (Chunk *c, const guint8 *p, gsize len, gboolean slack, Entry *e)
 {
   TmPayload pl;
   guint64 gc, n, prev = 0;
@@ -400,6 +533,27 @@ decode_deaths_ids (Chunk *c, const guint8 *p, gsize len, Entry *e)
   if (!pl.ok || (out = reserve_ids (c, n)) == NULL)
     return FALSE;
   out[0] = gc;
+  if (slack && n > 0)
+    {
+      const guint8 *q = pl.p, *end = pl.end;
+
+      if (!tm_uvarint_read (&q, end, &prev))
+        return FALSE;
+      out[1] = prev;
+      for (guint64 i = 1; i < n; i++)
+        {
+          guint64 v;
+
+          if (G_UNLIKELY (q >= end || !list_varint (&q, end, &v) || v == 0 || v > G_MAXUINT64 - prev))
+            return FALSE;
+          prev += v;
+          out[1 + i] = prev;
+        }
+      if (G_UNLIKELY (q > end))
+        return FALSE;
+      take_ids (c, n, e);
+      return TRUE;
+    }
   for (guint64 i = 0; i < n && pl.ok; i++)
     {
       guint64 v = tm_payload_u (&pl, NULL);
@@ -490,7 +644,13 @@ split_chunk (TmTraceReader *r, Chunk *c)
       gboolean bad;
       Entry *e;
 
-      if (!split_header (p, MIN (avail, 11), &len, &head, &bad))
+      /* the usual header: a tag and a one-byte length */
+      if (G_LIKELY (avail >= 2 && p[1] < 0x80))
+        {
+          len = p[1];
+          head = 2;
+        }
+      else if (!split_header (p, MIN (avail, 11), &len, &head, &bad))
         {
           if (bad)
             r->split_lost = TRUE;
@@ -512,15 +672,18 @@ split_chunk (TmTraceReader *r, Chunk *c)
           c->entries = g_renew (Entry, c->entries, c->entries_cap);
         }
       e = &c->entries[c->n_entries++];
+      e->end = (guint32) (pos + head + len);
       e->len = (guint32) len;
       e->head = (guint8) head;
       e->tag = p[0];
       if (p[0] == TM_TAG_ALLOC)
-        e->decoded = decode_alloc_fields (p + head, p + head + len, &e->alloc);
+        e->decoded = G_LIKELY (avail - head - len >= 35)
+                     ? decode_alloc_fast (p + head, p + head + len, &e->alloc)
+                     : decode_alloc_fields (p + head, p + head + len, &e->alloc);
       else if (p[0] == TM_TAG_REFS)
-        e->decoded = decode_refs_ids (c, p + head, (gsize) len, e);
+        e->decoded = decode_refs_ids (c, p + head, (gsize) len, avail - head - len >= 10, e);
       else
-        e->decoded = p[0] == TM_TAG_DEATHS && decode_deaths_ids (c, p + head, (gsize) len, e);
+        e->decoded = p[0] == TM_TAG_DEATHS && decode_deaths_ids (c, p + head, (gsize) len, avail - head - len >= 10, e);
       pos += head + (gsize) len;
     }
 }
@@ -825,8 +988,10 @@ at_entry (Chunk *c)
   return c->entry_pos == c->pos && c->next_entry < c->n_entries;
 }
 
-gsize
-tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride)
+/* The run of decoded records of `tag` that starts where the consumer is:
+ * their count (0: none), the first one's entry in *first. */
+static gsize
+peek_run (TmTraceReader *r, guint8 tag, const Entry **first)
 {
   Chunk *c = r->cur;
   guint k;
@@ -838,25 +1003,54 @@ tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsiz
     }
   if (c == NULL || r->carry->len > 0 || !at_entry (c))
     return 0;
-  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == TM_TAG_ALLOC && c->entries[k].decoded; k++)
+  for (k = c->next_entry; k < c->n_entries && c->entries[k].tag == tag && c->entries[k].decoded; k++)
     ;
-  *first = &c->entries[c->next_entry].alloc;
-  *stride = sizeof (Entry);
+  *first = &c->entries[c->next_entry];
   return k - c->next_entry;
 }
 
+gsize
+tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride)
+{
+  const Entry *e;
+  gsize n = peek_run (r, TM_TAG_ALLOC, &e);
+
+  if (n > 0)
+    {
+      *first = &e->alloc;
+      *stride = sizeof (Entry);
+    }
+  return n;
+}
+
+gsize
+tm_trace_reader_peek_refs (TmTraceReader *r, const guint64 **ids, const guint32 **n_targets, gsize *stride)
+{
+  const Entry *e;
+  gsize n = peek_run (r, TM_TAG_REFS, &e);
+
+  /* decoded REFS records that follow each other have their ids one
+   * after the other */
+  if (n > 0)
+    {
+      *ids = r->cur->ids + e->ids.first;
+      *n_targets = &e->ids.n;
+      *stride = sizeof (Entry);
+    }
+  return n;
+}
+
 guint64
-tm_trace_reader_skip_allocs (TmTraceReader *r, gsize n)
+tm_trace_reader_skip_decoded (TmTraceReader *r, gsize n)
 {
   Chunk *c = r->cur;
-  gsize bytes = 0, last = 0;
+  const Entry *e;
+  gsize bytes, last;
 
   g_return_val_if_fail (c != NULL && n > 0 && c->next_entry + n <= c->n_entries, r->raw_offset);
-  for (gsize k = 0; k < n; k++)
-    {
-      last = c->entries[c->next_entry + k].head + (gsize) c->entries[c->next_entry + k].len;
-      bytes += last;
-    }
+  e = &c->entries[c->next_entry + n - 1];
+  last = e->head + (gsize) e->len;
+  bytes = e->end - c->pos;
   c->next_entry += (guint) n;
   c->pos += bytes;
   c->entry_pos = c->pos;

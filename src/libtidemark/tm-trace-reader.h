@@ -66,11 +66,18 @@ TmReadStatus   tm_trace_reader_next      (TmTraceReader *r, TmRecord *record, GE
  * decoded (all in one chunk): their count, the first one's fields in
  * *first and the next ones `*stride` bytes apart.  0 if the next record
  * is anything else (read it with tm_trace_reader_next()).  Nothing is
- * consumed: tm_trace_reader_skip_allocs() consumes the first n of them
+ * consumed: tm_trace_reader_skip_decoded() consumes the first n of them
  * (the fields stay valid until then) and returns the raw stream offset of
  * the last one. */
 gsize          tm_trace_reader_peek_allocs (TmTraceReader *r, const TmAllocFields **first, gsize *stride);
-guint64        tm_trace_reader_skip_allocs (TmTraceReader *r, gsize n);
+guint64        tm_trace_reader_skip_decoded (TmTraceReader *r, gsize n);
+/* The same for REFS records: the run of them after the next record's
+ * start that the decompression thread decoded.  *ids holds, record after
+ * record, the object's id and its targets' ids; record k has
+ * *(const guint32 *) ((const guint8 *) *n_targets + k * *stride) targets.
+ * Consume them with tm_trace_reader_skip_decoded(). */
+gsize          tm_trace_reader_peek_refs   (TmTraceReader *r, const guint64 **ids, const guint32 **n_targets,
+                                            gsize *stride);
 /* Raw stream bytes read so far (where the next record starts). */
 guint64        tm_trace_reader_raw_offset (TmTraceReader *r);
 
