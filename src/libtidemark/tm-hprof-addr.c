@@ -493,13 +493,14 @@ void
 hprof_addr_seal (HprofAddrIndex *x)
 {
   close_run (x, FALSE);
-  /* the largest dense run first (lookups try it inline) */
+  /* dense runs by size, largest first (lookups try the first ones
+   * inline): a few at most */
   for (guint i = 1; i < x->n_dense; i++)
-    if (x->dense[i].len > x->dense[0].len)
+    for (guint k = i; k > 0 && x->dense[k].len > x->dense[k - 1].len; k--)
       {
-        HprofAddrDense t = x->dense[0];
-        x->dense[0] = x->dense[i];
-        x->dense[i] = t;
+        HprofAddrDense t = x->dense[k - 1];
+        x->dense[k - 1] = x->dense[k];
+        x->dense[k] = t;
       }
   for (guint i = 0; i < x->n_runs; i++)
     {

@@ -107,8 +107,10 @@ hprof_addr_add (HprofAddrIndex *x, guint64 addr)
   return hprof_addr_add_slow (x, addr);
 }
 
-static inline gboolean
-hprof_dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
+/* hw: count with the CPU's popcnt instruction, for callers compiled
+ * for it (else tm_popcount64) */
+G_ALWAYS_INLINE static inline gboolean
+hprof_dense_find_with (const HprofAddrDense *r, guint64 a, guint32 *index, const gboolean hw)
 {
   guint64 d = a - r->base, g, w, word;
 
@@ -121,9 +123,16 @@ hprof_dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
   word = r->bits[w];
   if (!((word >> (g & 63)) & 1))
     return FALSE;
+  word &= (G_GUINT64_CONSTANT (1) << (g & 63)) - 1;
   if (index != NULL)
-    *index = r->first + r->rank[w] + tm_popcount64 (word & ((G_GUINT64_CONSTANT (1) << (g & 63)) - 1));
+    *index = r->first + r->rank[w] + (hw ? (guint) __builtin_popcountll (word) : tm_popcount64 (word));
   return TRUE;
+}
+
+static inline gboolean
+hprof_dense_find (const HprofAddrDense *r, guint64 a, guint32 *index)
+{
+  return hprof_dense_find_with (r, a, index, FALSE);
 }
 
 /* Once sealed, the largest dense run is the first: most lookups end

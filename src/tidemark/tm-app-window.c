@@ -109,6 +109,8 @@ show_error_dialog (TmAppWindow *self, GFile *file, const GError *error)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+static gboolean is_heap_dumps (const TmTrace *t);
+
 static void
 show_banner (TmAppWindow *self)
 {
@@ -150,6 +152,15 @@ show_banner (TmAppWindow *self)
                                         total),
                               name, total, first);
     }
+  else if (n > 0 && is_heap_dumps (t) && t->stop_offset > 0 && g_strcmp0 (tm_trace_gc (t, n)->cause, name) == 0)
+    /* a dump's "GC" is not one */
+    text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s of the heap dump. "
+                              "Everything before that point is shown."), name, offset);
+  else if (n > 0 && is_heap_dumps (t) && t->stop_offset > 0)
+    /* the offset is in the last dump read, not the file the window is
+     * named after */
+    text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s of heap dump %u, “%s”. "
+                              "Everything before that point is shown."), name, offset, n, tm_trace_gc (t, n)->cause);
   else if (n > 0)
     {
       g_autofree char *when = tm_format_duration (tm_trace_gc (t, n)->end_ns);

@@ -12,6 +12,7 @@
 #include "tm-export-dialog.h"
 #include "hprof-test-writer.h"
 #include "tm-heap-view.h"
+#include "tm-format-util.h"
 
 #include <gtk/gtk.h>
 #include <math.h>
@@ -580,21 +581,24 @@ test_replace_and_close (void)
   tm_gui_test_spin (500);
 }
 
-/* File > Open with several heap dumps: one timeline, in time order. */
-static void
-test_heap_dumps_together (void)
+/* Writes two heap dumps, dump i taken at ms[i] (in segments or not),
+ * the second cut to 3/4 if asked, and opens them together as File >
+ * Open does.  Returns the second one's length. */
+static gsize
+open_two_dumps (TmAppWindow *win, const char *const names[2], const guint64 ms[2], const gboolean segments[2],
+                gboolean cut_second)
 {
-  TmAppWindow *win = new_window ();
   GFile *files[2];
-  const char *names[] = { "later.hprof", "earlier.hprof" };
-  TmTrace *trace;
+  gsize len = 0;
 
   for (guint i = 0; i < 2; i++)
     {
-      /* the later dump is given first: 1 s after the other */
-      g_autoptr(GBytes) b = hw_test_heap_at (8, i == 0, FALSE, G_GUINT64_CONSTANT (1700000001000) - 1000 * i);
+      g_autoptr(GBytes) b = hw_test_heap_at (8, segments[i], FALSE, ms[i]);
       g_autofree char *path = g_build_filename (fx.tmpdir, names[i], NULL);
-      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) g_bytes_get_size (b), NULL));
+      len = g_bytes_get_size (b);
+      if (i == 1 && cut_second)
+        len = len * 3 / 4;
+      g_assert_true (g_file_set_contents (path, g_bytes_get_data (b, NULL), (gssize) len, NULL));
       files[i] = g_file_new_for_path (path);
     }
   gtk_window_present (GTK_WINDOW (win));
@@ -602,6 +606,21 @@ test_heap_dumps_together (void)
   g_object_unref (files[0]);
   g_object_unref (files[1]);
   wait_until_idle (win);
+  return len;
+}
+
+/* File > Open with several heap dumps: one timeline, in time order. */
+static void
+test_heap_dumps_together (void)
+{
+  TmAppWindow *win = new_window ();
+  const char *const names[] = { "later.hprof", "earlier.hprof" };
+  /* the later dump is given first: 1 s after the other */
+  const guint64 ms[] = { G_GUINT64_CONSTANT (1700000001000), G_GUINT64_CONSTANT (1700000000000) };
+  const gboolean segments[] = { TRUE, FALSE };
+  TmTrace *trace;
+
+  open_two_dumps (win, names, ms, segments, FALSE);
 
   g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
   trace = tm_app_window_get_trace (win);
@@ -617,6 +636,61 @@ test_heap_dumps_together (void)
   g_assert_true (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_MEMORY)));
   g_assert_false (gtk_widget_get_visible (tm_app_window_get_chart (win, TM_CHART_OVERHEAD)));
   g_assert_null (tm_gui_test_find_widget (GTK_WIDGET (win), TM_TYPE_HEAP_VIEW));
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+}
+
+/* Two heap dumps, the later one cut short: the banner names that dump,
+ * its file and where it stops (not a "GC"); then the cut one alone. */
+static void
+test_heap_dump_cut (void)
+{
+  TmAppWindow *win = new_window ();
+  const char *const names[] = { "first.hprof", "cut-second.hprof" };
+  const guint64 ms[] = { G_GUINT64_CONSTANT (1700000000000), G_GUINT64_CONSTANT (1700000001000) };
+  const gboolean segments[] = { TRUE, TRUE };
+  TmTrace *trace;
+  const char *text;
+  gsize cut = open_two_dumps (win, names, ms, segments, TRUE);
+
+  g_assert_cmpstr (tm_app_window_get_page (win), ==, "trace");
+  trace = tm_app_window_get_trace (win);
+  g_assert_false (trace->complete);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), ==, 2);
+  g_assert_cmpuint (trace->stop_offset, >, 0);
+  g_assert_cmpuint (trace->stop_offset, <=, cut);
+  g_assert_true (tm_app_window_get_banner_shown (win));
+  text = tm_app_window_get_banner_text (win);
+  g_test_message ("banner: %s", text);
+  {
+    g_autofree char *where = tm_format_count (trace->stop_offset);
+    g_autofree char *want = g_strdup_printf ("reading stopped at byte %s of heap dump 2, “cut-second.hprof”", where);
+    g_assert_nonnull (strstr (text, want));
+  }
+  g_assert_null (strstr (text, "GC"));
+  close_dialogs ();
+  gtk_window_destroy (GTK_WINDOW (win));
+  tm_gui_test_spin (20);
+
+  /* the cut dump alone: the banner names it once */
+  win = new_window ();
+  {
+    g_autofree char *path = g_build_filename (fx.tmpdir, names[1], NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+    tm_app_window_open (win, file);
+  }
+  wait_until_idle (win);
+  trace = tm_app_window_get_trace (win);
+  g_assert_cmpuint (tm_trace_n_gcs (trace), ==, 1);
+  text = tm_app_window_get_banner_text (win);
+  g_test_message ("banner: %s", text);
+  {
+    g_autofree char *where = tm_format_count (trace->stop_offset);
+    g_autofree char *want = g_strdup_printf ("“cut-second.hprof” is incomplete: reading stopped at byte %s of the heap dump.",
+                                             where);
+    g_assert_nonnull (strstr (text, want));
+  }
   close_dialogs ();
   gtk_window_destroy (GTK_WINDOW (win));
   tm_gui_test_spin (20);
@@ -672,6 +746,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/leak-window", test_leak_window);
   g_test_add_func ("/gui/not-a-trace", test_not_a_trace);
   g_test_add_func ("/gui/cut-short", test_cut_short);
+  g_test_add_func ("/gui/heap-dump-cut", test_heap_dump_cut);
   g_test_add_func ("/gui/cancel", test_cancel);
   g_test_add_func ("/gui/thresholds", test_thresholds);
   g_test_add_func ("/gui/memory-limit-and-bad-ds", test_memory_limit_and_bad_ds);
