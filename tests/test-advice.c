@@ -28,6 +28,10 @@ typedef struct {
   guint64  meta;                                 /* MiB, 0 = none */
 } Gc;
 
+/* > 0: build() ends the run with an OutOfMemoryError of the Java heap
+ * after this GC. */
+static guint oom_after;
+
 /* Heap of 400 MiB: young 100 MiB committed, old 300 MiB. */
 static TmTrace *
 build (const Gc *gcs, guint n, const char *collector, const char *evac_failures)
@@ -65,6 +69,8 @@ build (const Gc *gcs, guint n, const char *collector, const char *evac_failures)
                                                 g->cause ? g->cause : "Allocation Failure", &error));
       t += pause;
       g_assert_true (tm_trace_builder_gc_end (b, i + 1, t, pause, nu, u, &error));
+      if (oom_after == i + 1)
+        g_assert_true (tm_trace_builder_oom (b, t + MS, i + 1, 0, TM_OOM_JAVA_HEAP, "Java heap space", &error));
     }
   tm_trace_builder_end (b, 0, 0, n, t);
   return tm_trace_builder_finish (b);
@@ -311,6 +317,28 @@ test_leak (void)
       }
   warm = build (g, 100, "G1", NULL);
   check (warm, TM_ADVICE_GOAL_ANY, NULL, 0);
+
+  /* growth to 240 MiB of the 400 MiB heap, then flat until an
+   * OutOfMemoryError: it stopped at the heap's limit, a leak */
+  live = 40;
+  for (guint i = 0; i < 100; i++)
+    if (i % 5 == 4)
+      {
+        live += i < 50 ? 20 : 0;
+        g[i].old_after = live;
+        g[i].old_before = live + 20;
+      }
+  oom_after = 100;
+  {
+    g_autoptr(TmTrace) full = build (g, 100, "G1", NULL);
+    g_autoptr(GPtrArray) fa = tm_advise (full, 0, 0, NULL);
+
+    oom_after = 0;
+    g_assert_cmpuint (fa->len, >=, 1);
+    g_assert_cmpstr (((TmAdvice *) fa->pdata[0])->rule, ==, "leak");
+    for (guint i = 0; i < fa->len; i++)
+      g_assert_cmpstr (((TmAdvice *) fa->pdata[i])->rule, !=, "heap-too-small");
+  }
 }
 
 /* Minor GCs every 40 ms pausing 10 ms (20% of the time), heap mostly empty. */

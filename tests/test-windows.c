@@ -498,10 +498,27 @@ typedef struct {
   const char *cause;    /* NULL: "test" */
 } GcSpec;
 
+/* What else a trace of specs has: META jvm.MaxHeapSize (0: none), an
+ * OutOfMemoryError of the Java heap after GC oom_after (0: none), and
+ * whether deaths are recorded (the age of growth needs them). */
+typedef struct {
+  guint64  max_heap;
+  guint32  oom_after;
+  gboolean no_deaths;
+} SpecExtras;
+
+static TmTrace *trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const SpecExtras *x);
+
+static TmTrace *
+trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
+{
+  return trace_from_specs_full (gcs, n, format, NULL);
+}
+
 /* One old-generation space; each GC starts pause_ns before it ends. A
  * graph is a single fresh root object of the wanted size. */
 static TmTrace *
-trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
+trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const SpecExtras *x)
 {
   TmTraceBuilder *b = tm_trace_builder_new ("test.tmtrace", format);
   TmTraceHeader h = { 0 };
@@ -514,8 +531,13 @@ trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
   h.vm_version = "1";
   h.command_line = "test";
   h.pointer_size = 8;
-  h.flags = TM_TRACE_FLAG_GRAPHS | TM_TRACE_FLAG_DEATHS;
+  h.flags = TM_TRACE_FLAG_GRAPHS | (x && x->no_deaths ? 0 : TM_TRACE_FLAG_DEATHS);
   tm_trace_builder_header (b, &h);
+  if (x && x->max_heap)
+    {
+      g_autofree char *mh = g_strdup_printf ("%" G_GUINT64_FORMAT, x->max_heap);
+      tm_trace_builder_meta (b, "jvm.MaxHeapSize", mh);
+    }
   g_assert_true (tm_trace_builder_space (b, 1, TM_SPACE_KIND_OLD, "old", &error));
   g_assert_true (tm_trace_builder_type (b, 1, "byte[]", TM_TYPE_FLAG_PRIM_ARRAY, &error));
   g_assert_true (tm_trace_builder_frame (b, 1, "Main.main()", "Main.java", 1, &error));
@@ -542,6 +564,9 @@ trace_from_specs (const GcSpec *gcs, gsize n, const char *format)
           g_assert_true (tm_trace_builder_graph_end (b, id, 0, &error));
           next_object++;
         }
+      if (x && x->oom_after == id)
+        g_assert_true (tm_trace_builder_oom (b, gcs[i].end_ns + 1000000, id, 1, TM_OOM_JAVA_HEAP,
+                                             "Java heap space", &error));
     }
   tm_trace_builder_end (b, next_object - 1, 0, n, n ? gcs[n - 1].end_ns : 0);
   return tm_trace_builder_finish (b);
@@ -805,6 +830,44 @@ test_trace_churn_old_garbage (void)
   g_assert_true (w->suspicious);
   g_assert_cmpfloat_with_epsilon (w->score, 170.0 * MIB / 0.5, 1.0);
   g_assert_cmpuint ((w->last_gc / 20) * 20, >=, w->first_gc);
+}
+
+/* A program that frees 10 MiB per 100 ms GC for 40 GCs, then thrashes
+ * for 160 GCs (80 ms of each 100 ms in pauses, 0.5 MiB freed each), as a
+ * leak at the heap's limit does before its OutOfMemoryError.  The
+ * thrashing holds 80% of the time, so the rate the run keeps for half of
+ * its time was its 5 MiB/s, and the program's ordinary start 20 times
+ * it: a churn window.  The baseline is taken over the calm windows (less
+ * than 10% in pauses): no churn; the thrashing is GC overhead. */
+static void
+test_trace_churn_calm_baseline (void)
+{
+  g_autofree GcSpec *s = g_new0 (GcSpec, 200);
+  g_autoptr(TmTrace) trace = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+  const TmWindow *w;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      gboolean thrash = i >= 40;
+
+      s[i].end_ns = (i + 1) * 100000000ull;
+      s[i].pause_ns = thrash ? 80000000 : 1000000;
+      s[i].kind = thrash ? TM_GC_KIND_MAJOR : TM_GC_KIND_MINOR;
+      s[i].used_after = 100 * MIB;
+      s[i].used_before = 100 * MIB + (thrash ? MIB / 2 : 10 * MIB);
+      s[i].reachable = -1;
+    }
+  trace = trace_from_specs (s, 200, "tmtrace");
+  all = tm_windows_detect (trace, NULL, TRUE);
+  w = find_kind (all, TM_WINDOW_CHURN);
+  g_assert_nonnull (w);
+  g_assert_false (w->suspicious);
+  g_assert_cmpfloat_with_epsilon (w->score, 100.0 * MIB, 1.0);
+  g_assert_cmpfloat_with_epsilon (w->threshold, 300.0 * MIB, 1.0);
+  w = find_kind (all, TM_WINDOW_GC_OVERHEAD);
+  g_assert_true (w->suspicious);
+  g_assert_cmpuint (w->first_gc, >, 40);
 }
 
 static void
@@ -1556,6 +1619,54 @@ test_trace_graph_evidence (void)
     }
 }
 
+/* A leak into a 40 MiB heap: reachable memory (a graph at every GC,
+ * 100 ms apart) grows by 1 MiB per GC from 10 MiB for 20 GCs, then the
+ * heap is full and it creeps by 20 KiB per GC for 40 GCs of thrashing
+ * until an OutOfMemoryError.  The growth stopped at the ceiling: a leak.
+ * The same series without the error, or under a 100 MiB limit (a plateau
+ * at 31% of it, then one allocation too large), is a warm-up. */
+static void
+test_trace_leak_to_ceiling (void)
+{
+  g_autofree GcSpec *s = steady_specs (60, 2);
+  const SpecExtras cases[] = {
+    { 40 * MIB, 60, TRUE },    /* leak */
+    { 40 * MIB, 0, TRUE },     /* no error: warm-up */
+    { 100 * MIB, 60, TRUE },   /* far below the limit: warm-up */
+  };
+
+  for (guint i = 0; i < 60; i++)
+    {
+      s[i].kind = TM_GC_KIND_MAJOR;
+      s[i].reachable = (gint64) (i < 20 ? 10 * MIB + i * MIB : 29 * MIB + (i - 19) * 20 * 1024);
+      s[i].used_after = (guint64) s[i].reachable + 2 * MIB;
+      s[i].used_before = s[i].used_after + 5 * MIB;
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(TmTrace) t = trace_from_specs_full (s, 60, "tmtrace", &cases[c]);
+      g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+      const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK), *r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
+
+      g_assert_nonnull (w);
+      g_assert_nonnull (r);
+      g_assert_cmpuint (w->first_gc, ==, 1);
+      if (c == 0)
+        {
+          g_assert_true (w->suspicious);
+          g_assert_cmpstr (w->growth, ==, "leak");
+          g_assert_nonnull (strstr (w->explanation, "stayed near the heap's limit of 40.0 MiB"));
+          g_assert_true (r->suspicious);
+        }
+      else
+        {
+          g_assert_false (w->suspicious);
+          g_assert_cmpstr (w->growth, ==, "warm-up");
+          g_assert_false (r->suspicious);
+        }
+    }
+}
+
 static void
 test_trace_heaptrack_words (void)
 {
@@ -1740,6 +1851,8 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/rate/median", test_rate_median);
   g_test_add_func ("/windows/trace/steady-quiet", test_trace_steady_quiet);
   g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
+  g_test_add_func ("/windows/trace/churn-calm-baseline", test_trace_churn_calm_baseline);
+  g_test_add_func ("/windows/trace/leak-to-ceiling", test_trace_leak_to_ceiling);
   g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
   g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);

@@ -166,6 +166,11 @@ leak_is_sustained (Ctx *c, const TmWindow *w)
   guint n = 0;
   double mid_v = 0, first_v = -1, last_v = 0;
   guint64 mid_t = w->start_ns + (w->end_ns - w->start_ns) / 2;
+  /* a leak that ran into the heap's limit stays flat there until the
+   * OutOfMemoryError; the windows detector judged that ceiling already */
+  gboolean hit_limit = tm_trace_n_oom_events (c->trace) > 0 &&
+                       tm_trace_oom_event (c->trace, 0)->kind == TM_OOM_JAVA_HEAP &&
+                       g_strcmp0 (w->growth, "leak") == 0;
 
   if (r == NULL || w->series == NULL || g_str_equal (w->series, "occupancy"))
     return FALSE;
@@ -187,7 +192,7 @@ leak_is_sustained (Ctx *c, const TmWindow *w)
       last_v = v;
       n++;
     }
-  return n >= 5 && last_v > first_v && (last_v - mid_v) >= 0.25 * (last_v - first_v);
+  return n >= 5 && last_v > first_v && (hit_limit || (last_v - mid_v) >= 0.25 * (last_v - first_v));
 }
 
 /* A leak window: the live data grows until the heap is full, whatever its size. */

@@ -202,34 +202,63 @@ tm_rate_window_time_median (const guint64 *bounds,
                             gsize          n,
                             gsize          n_gcs)
 {
+  return tm_rate_window_time_median_calm (bounds, amount, NULL, 0, n, n_gcs);
+}
+
+double
+tm_rate_window_time_median_calm (const guint64 *bounds,
+                                 const guint64 *amount,
+                                 const guint64 *pause,
+                                 double         max_overhead,
+                                 gsize          n,
+                                 gsize          n_gcs)
+{
   g_autofree Weighted *w = NULL;
-  guint64 sum = 0;
-  double total = 0;
-  gsize m = 0;
+  guint64 sum = 0, paused = 0;
+  double total = 0, total_calm = 0;
+  gsize m = 0, m_calm = 0;
 
   g_return_val_if_fail (bounds != NULL && amount != NULL, 0);
   if (n_gcs < 1 || n < n_gcs)
     return 0;
 
-  w = g_new (Weighted, n - n_gcs + 1);
+  /* the calm windows first, the others after them */
+  w = g_new (Weighted, 2 * (n - n_gcs + 1));
   for (gsize k = 0; k < n_gcs; k++)
-    sum += amount[k];
+    {
+      sum += amount[k];
+      paused += pause ? pause[k] : 0;
+    }
   for (gsize b = n_gcs; b <= n; b++)
     {
       gsize a = b - n_gcs;
+      double dur;
+      Weighted x;
 
       if (b > n_gcs)
-        sum += amount[b - 1] - amount[a - 1];   /* wrapping, exact when the window's sum fits */
+        {
+          sum += amount[b - 1] - amount[a - 1];   /* wrapping, exact when the window's sum fits */
+          if (pause)
+            paused += pause[b - 1] - pause[a - 1];
+        }
       if (bounds[b] <= bounds[a])
         continue;
-      w[m].weight = (double) (bounds[b] - bounds[a]);
-      w[m].rate = (double) sum / w[m].weight;
-      total += w[m].weight;
-      m++;
+      dur = (double) (bounds[b] - bounds[a]);
+      x.weight = dur;
+      x.rate = (double) sum / dur;
+      total += dur;
+      if (pause == NULL || (double) paused < max_overhead * dur)
+        {
+          w[m_calm++] = x;
+          total_calm += dur;
+        }
+      w[n - n_gcs + 1 + m++] = x;
     }
+  if (m_calm > 0)
+    return weighted_median (w, m_calm, total_calm);
   if (m == 0)
     return 0;
-  return weighted_median (w, m, total);
+  return weighted_median (w + (n - n_gcs + 1), m, total);
 }
 
 gsize

@@ -147,5 +147,14 @@ double   tm_rate_window_time_median (const guint64      *bounds,
                                      const guint64      *amount,
                                      gsize               n,
                                      gsize               n_gcs);
+/* The same over the calm windows only: those whose pauses (pause[] per
+ * GC, as amount[]) take less than max_overhead of their duration; over
+ * all windows when none is calm. */
+double   tm_rate_window_time_median_calm (const guint64 *bounds,
+                                          const guint64 *amount,
+                                          const guint64 *pause,
+                                          double         max_overhead,
+                                          gsize          n,
+                                          gsize          n_gcs);
 
 G_END_DECLS

@@ -730,6 +730,7 @@ typedef struct {
   double  share;                  /* old_share, -1 unknown */
   guint64 earlier_max;            /* cycle: the earlier height ... */
   gsize   earlier_at;             /* ... and its index in the series */
+  double  ceiling;                /* > 0: it levelled off at the heap's limit (bytes) */
 } Growth;
 
 /* Occupancy after GC of a garbage-collected heap says something about
@@ -746,6 +747,48 @@ window_collected (const Evidence *ev, guint32 first_gc, guint32 last_gc)
     if (ev->tl->ids[k] > first_gc && ev->tl->ids[k] <= last_gc && (ev->tl->flags[k] & TL_FULL))
       return TRUE;
   return FALSE;
+}
+
+/* The most the heap may hold: -Xmx as the recorder or the GC log gives
+ * it, else the largest committed heap. */
+static double
+heap_limit (const Evidence *ev)
+{
+  const char *keys[] = { "jvm.MaxHeapSize", "gclog.max_heap" };
+  double limit = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *v = g_hash_table_lookup (ev->trace->meta, keys[i]);
+      if (v != NULL)
+        limit = MAX (limit, g_ascii_strtod (v, NULL));
+    }
+  if (limit > 0)
+    return limit;
+  for (guint i = 0; i < ev->trace->gcs->len; i++)
+    limit = MAX (limit, (double) g_array_index (ev->trace->gcs, TmGc, i).committed_after);
+  return limit;
+}
+
+/* Growth that levelled off because the heap was full: the run ended in an
+ * OutOfMemoryError of the Java heap with memory at the window's end at
+ * least half of the heap's limit.  A leak that reaches the limit thrashes
+ * there (full GCs that free a few KiB each, for seconds) until the error:
+ * the plateau is the ceiling, not a warm-up.  A leak into a 48 MiB heap
+ * under Parallel grew for 2.5 s and then stood at 38.9 MiB for 6.5 s
+ * (old generation full) and was called warm-up.  Half: the old generation
+ * of Serial and Parallel is two thirds of the heap by default, and a
+ * warm-up far below the limit followed by one huge allocation that fails
+ * stays a warm-up.  0 when not. */
+static double
+ceiling_reached (const Evidence *ev, double value)
+{
+  double limit;
+
+  if (ev->end != END_OOM || ev->oom->kind != TM_OOM_JAVA_HEAP)
+    return 0;
+  limit = heap_limit (ev);
+  return limit > 0 && value >= 0.5 * limit ? limit : 0;
 }
 
 /* Judges the growth of the window p[f..n-1] of the series, which
@@ -767,7 +810,9 @@ judge_growth (const Evidence *ev, gsize f, Growth *g)
     }
   continues = tm_growth_continues (p + f, m, params->leak_continue_ratio, &g->slope_all, &g->slope_tail,
                                    &g->plateau_from);
-  if (params->leak_continue_ratio > 0)
+  if (params->leak_continue_ratio > 0 && !continues)
+    g->ceiling = ceiling_reached (ev, (double) p[n - 1].value);
+  if (params->leak_continue_ratio > 0 && g->ceiling <= 0)
     {
       if (!continues)
         {
@@ -863,6 +908,18 @@ leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize 
   switch (g->verdict)
     {
     case VERDICT_LEAK:
+      if (g->ceiling > 0)
+        {
+          g_autofree char *lim = fmt_bytes (g->ceiling);
+
+          return g_strdup_printf (_(
+            "%s grew from %s to %s over %s (%s/s, %s %u-%u), then stayed near the heap's limit of %s until the"
+            " program ran out of memory (it stopped because the heap was full, not because the growth ended):"
+            " %s.%s Inspect this window for %s (tidemark-cli %s TRACE --from-gc %u --to-gc %u).%s%s"),
+            label, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, lim, _(ev->voc->kept), age,
+            graphs ? _("growing data structures") : _(ev->voc->groups),
+            graphs ? "ds-growth" : "trend", w->first_gc, w->last_gc, end, caveat);
+        }
       return g_strdup_printf (_(
         "%s grew from %s to %s over %s (%s/s, %s %u-%u), never fell below %.0f%% of its peak and was still"
         " growing in the window's last third: %s.%s Inspect this window for %s"
@@ -1040,7 +1097,7 @@ leak_regression_window (const Evidence *ev, const char *caveat)
   gsize f;
   double per_s, fit0, fit1, rrel, real;
   g_autofree char *c0 = NULL, *c1 = NULL, *cd = NULL, *cr = NULL, *end = NULL;
-  Growth g = { VERDICT_NONE, 0, 0, 0, -1, 0, 0 };
+  Growth g = { VERDICT_NONE, 0, 0, 0, -1, 0, 0, 0 };
   TmWindow *w;
 
   if (min_points > n ||
@@ -1248,7 +1305,8 @@ detect_churn (const Evidence *ev, const Timeline *r, GPtrArray *out)
    * median over windows */
   median = (params->churn_count_median
             ? tm_rate_window_median (r->bounds, amount, r->n, k)
-            : tm_rate_window_time_median (r->bounds, amount, r->n, k)) * 1e9;
+            : tm_rate_window_time_median_calm (r->bounds, amount, r->pause, params->overhead_threshold,
+                                               r->n, k)) * 1e9;
   threshold = MAX (params->churn_median_factor * median, params->churn_min_bytes_per_s);
   ratio = median > 0 ? per_s / median : INFINITY;
   t0 = r->bounds[f];
