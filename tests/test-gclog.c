@@ -345,6 +345,14 @@ test_heap_values (void)
     g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "name GCs"));
   }
   {
+    /* -Xlog:safepoint alone: a JVM log, but no GC in it: opens, said */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-g1-safepoint.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.safepoints"), ==, "20");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "only safepoint lines"));
+    g_assert_true (t->complete);
+  }
+  {
     /* no time stamps: said so, the GCs in log order at time 0 */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-hostname.log");
     TmGcSummary g;
@@ -980,6 +988,41 @@ test_unfinished_and_appended (void)
   }
 }
 
+/* A log saved as UTF-16 with a byte order mark (PowerShell's "java ...
+ * > gc.log"): read as its UTF-8 text, through the file loader too. */
+static void
+test_utf16 (void)
+{
+  g_autofree char *path = gclog_test_path ("local-jdk17-serial-gc-two-runs.log");
+  g_autofree char *text = NULL, *u16 = NULL, *with_bom = NULL, *tmp = NULL;
+  gsize n = 0, n16 = 0;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(TmTrace) whole = gclog_test_load ("local-jdk17-serial-gc-two-runs.log");
+
+  g_assert_true (g_file_get_contents (path, &text, &n, NULL));
+  u16 = g_convert (text, (gssize) n, "UTF-16LE", "UTF-8", NULL, &n16, &error);
+  g_assert_no_error (error);
+  with_bom = g_malloc (n16 + 2);
+  with_bom[0] = (char) 0xff;
+  with_bom[1] = (char) 0xfe;
+  memcpy (with_bom + 2, u16, n16);
+  g_assert_true (tm_gclog_sniff ((const guint8 *) with_bom, 4095));   /* odd: a cut character */
+  tmp = write_temp (with_bom, (gssize) n16 + 2);
+  {
+    g_autoptr(TmTrace) t = tm_trace_load (tmp, NULL, NULL, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (t->format, ==, "gc-log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, tm_trace_n_gcs (whole));
+    g_assert_cmpuint (tm_trace_gc (t, 13)->end_ns, ==, tm_trace_gc (whole, 13)->end_ns);
+    g_assert_cmpuint (tm_trace_gc (t, 13)->pause_ns, ==, tm_trace_gc (whole, 13)->pause_ns);
+    g_assert_nonnull (g_hash_table_lookup (t->meta, "gclog.encoding"));
+    /* the appended run is reported as in the UTF-8 file, same line */
+    g_assert_cmpuint (t->warnings->len, ==, 1);
+    g_assert_nonnull (strstr (g_array_index (t->warnings, TmWarning, 0).message, "line 7:"));
+  }
+  g_unlink (tmp);
+}
+
 static void
 test_no_gc (void)
 {
@@ -1290,6 +1333,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/cut", test_cut);
   g_test_add_func ("/gclog/sniff", test_sniff);
   g_test_add_func ("/gclog/no-gc", test_no_gc);
+  g_test_add_func ("/gclog/utf16", test_utf16);
   g_test_add_func ("/gclog/unfinished-and-appended", test_unfinished_and_appended);
   g_test_add_func ("/gclog/damaged-tail", test_damaged_tail);
   g_test_add_func ("/gclog/bytes", test_bytes);

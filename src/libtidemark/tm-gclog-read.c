@@ -10,6 +10,7 @@
 #include <glib/gi18n-lib.h>
 
 #include <errno.h>
+#include <glib/gstdio.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +88,19 @@ binary_text (const char *s, const char *end)
   return text_kind (s, end) == TEXT_BINARY;
 }
 
+#define MAX_UTF16 (G_GUINT64_CONSTANT (512) << 20)
+
+/* A log saved as UTF-16 (PowerShell's "> gc.log" writes it so, with a
+ * byte order mark): its text as UTF-8, or NULL if it is none.  A cut
+ * last character is dropped. */
+static char *
+utf16_text (const guint8 *data, gsize len, gsize *out_len)
+{
+  if (len < 4 || !((data[0] == 0xff && data[1] == 0xfe) || (data[0] == 0xfe && data[1] == 0xff)))
+    return NULL;
+  return g_convert ((const char *) data, (gssize) (len & ~(gsize) 1), "UTF-8", "UTF-16", NULL, out_len, NULL);
+}
+
 /* Decides on the text it can read: the lines before any binary damage. */
 gboolean
 tm_gclog_sniff (const guint8 *head, gsize len)
@@ -94,10 +108,14 @@ tm_gclog_sniff (const guint8 *head, gsize len)
   g_autofree guint8 *inflated = NULL;
   const char *s, *end;
   guint lines = 0;
+  gsize n16 = 0;
+  g_autofree char *text16 = NULL;
 
   g_return_val_if_fail (head != NULL || len == 0, FALSE);
   if (len == 0)
     return FALSE;
+  if ((text16 = utf16_text (head, len, &n16)) != NULL)
+    return tm_gclog_sniff ((const guint8 *) text16, n16);
   if (tm_heaptrack_compression (head, len) != TM_HEAPTRACK_PLAIN)
     {
       gsize n;
@@ -368,13 +386,16 @@ out:
 
 static TmTrace *
 import_source (TmHeaptrackSource *src, const char *path, gsize text_size, const TmLoadOptions *options,
-               TmProgressFunc progress, gpointer progress_data, GCancellable *cancellable, GError **error)
+               TmProgressFunc progress, gpointer progress_data, GCancellable *cancellable, gboolean utf16,
+               GError **error)
 {
   TmGclogParser p;
   TmGclogRead r = { 0 };
   TmTrace *t;
 
   tm_gclog_parser_init (&p, path);
+  if (utf16)
+    tm_trace_builder_meta (p.b, "gclog.encoding", "UTF-16 (byte offsets are those of its UTF-8 text)");
   r.p = &p;
   r.progress = progress;
   r.progress_data = progress_data;
@@ -407,6 +428,38 @@ tm_gclog_import (const char     *path,
   return tm_gclog_import_full (path, NULL, progress, progress_data, cancellable, error);
 }
 
+static TmTrace *
+import_utf16 (const char *path, const TmLoadOptions *options, TmProgressFunc progress, gpointer progress_data,
+              GCancellable *cancellable, GError **error)
+{
+  g_autofree char *raw = NULL, *text = NULL;
+  gsize len = 0, n = 0;
+  GStatBuf st;
+  FILE *f;
+  TmTrace *t;
+
+  if (g_stat (path, &st) == 0 && (guint64) st.st_size > MAX_UTF16)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT,
+                   _("%s: a UTF-16 GC log larger than %u MiB: convert it to UTF-8 first (iconv -f UTF-16 -t UTF-8)"),
+                   path, (guint) (MAX_UTF16 >> 20));
+      return NULL;
+    }
+  if (!g_file_get_contents (path, &raw, &len, error))
+    return NULL;
+  text = utf16_text ((const guint8 *) raw, len, &n);
+  if (text == NULL || n == 0 || (f = fmemopen (text, n, "rb")) == NULL)
+    {
+      g_set_error (error, TM_ERROR, TM_ERROR_FORMAT, _("%s: byte offset 0: UTF-16 byte order mark, but not UTF-16 text"),
+                   path);
+      return NULL;
+    }
+  g_clear_pointer (&raw, g_free);
+  t = import_source (tm_heaptrack_source_new_for_file (f, path), path, n, options, progress, progress_data,
+                     cancellable, TRUE, error);
+  return t;
+}
+
 TmTrace *
 tm_gclog_import_full (const char          *path,
                       const TmLoadOptions *options,
@@ -420,10 +473,22 @@ tm_gclog_import_full (const char          *path,
   g_return_val_if_fail (path != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
+  {
+    /* UTF-16: read whole and converted (such logs are captures of a
+     * console, small) */
+    guint8 bom[2] = { 0, 0 };
+    FILE *f = fopen (path, "rb");
+    gboolean utf16 = f != NULL && fread (bom, 1, 2, f) == 2 &&
+                     ((bom[0] == 0xff && bom[1] == 0xfe) || (bom[0] == 0xfe && bom[1] == 0xff));
+    if (f != NULL)
+      fclose (f);
+    if (utf16)
+      return import_utf16 (path, options, progress, progress_data, cancellable, error);
+  }
   src = tm_heaptrack_source_open (path, error);
   if (src == NULL)
     return NULL;
-  return import_source (src, path, 0, options, progress, progress_data, cancellable, error);
+  return import_source (src, path, 0, options, progress, progress_data, cancellable, FALSE, error);
 }
 
 TmTrace *
@@ -434,6 +499,12 @@ tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError *
   g_return_val_if_fail (data != NULL || len == 0, NULL);
   if (name == NULL)
     name = "(memory)";
+  {
+    gsize n = 0;
+    g_autofree char *text = utf16_text (data, len, &n);
+    if (text != NULL && n > 0 && (f = fmemopen (text, n, "rb")) != NULL)
+      return import_source (tm_heaptrack_source_new_for_file (f, name), name, n, NULL, NULL, NULL, NULL, TRUE, error);
+  }
   if (len == 0 || (f = fmemopen ((void *) data, len, "rb")) == NULL)
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a HotSpot GC log"), name);
@@ -441,7 +512,7 @@ tm_gclog_import_bytes (const guint8 *data, gsize len, const char *name, GError *
     }
   return import_source (tm_heaptrack_source_new_for_file (f, name), name,
                         tm_heaptrack_compression (data, len) == TM_HEAPTRACK_PLAIN ? len : 0, NULL, NULL, NULL, NULL,
-                        error);
+                        FALSE, error);
 }
 
 /* ---- rotated logs: several files, one timeline ----------------------- */

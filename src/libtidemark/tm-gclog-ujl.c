@@ -215,6 +215,15 @@ gc_like (const char *s, const char *end)
          tm_gclog_find_transition (s, end) != NULL;
 }
 
+/* -Xlog:safepoint: JDK 17 "Safepoint "G1CollectForAllocation", ...",
+ * JDK 9-16 "Total time for which application threads were stopped" */
+static gboolean
+safepoint_message (const char *s, const char *end)
+{
+  return tm_gclog_has_prefix (s, end, "Safepoint \"") ||
+         tm_gclog_has_prefix (s, end, "Total time for which application threads were stopped");
+}
+
 gboolean
 tm_gclog_ujl_sniff_line (const char *line, const char *end)
 {
@@ -225,7 +234,8 @@ tm_gclog_ujl_sniff_line (const char *line, const char *end)
     return (d.n == 0 || d.n_known == 0) && ujl_message (d.msg, end);
   if (!d.has_uptime && !d.has_wall && !d.gc_tag)
     return FALSE;
-  return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ");
+  return d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(") || tm_gclog_has_prefix (d.msg, end, "Using ") ||
+         safepoint_message (d.msg, end);
 }
 
 gboolean
@@ -978,6 +988,11 @@ pause_mode_concurrent (TmGclogParser *p, gint64 id, const char *s, const char *e
 static void
 non_gc_message (TmGclogParser *p, const char *s, const char *end)
 {
+  if (safepoint_message (s, end))
+    {
+      p->n_safepoint_lines++;
+      return;
+    }
   if (tm_gclog_has_prefix (s, end, "Using "))
     {
       static const struct { const char *text; const char *name; } map[] = {

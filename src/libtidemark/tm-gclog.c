@@ -1181,10 +1181,15 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
                            : p->heap_samples > 0
                            ? "the log holds no GC events (Epsilon collects nothing); the peak heap is the most its "
                              "heap samples say was used"
+                           : p->n_safepoint_lines > 0 && p->gc_ids == NULL
+                           ? "the log holds no GC events, only safepoint lines (-Xlog:safepoint): the JVM's "
+                             "stops, of which GCs are some, with no GC id, kind or heap figure"
                            : p->gc_ids != NULL
                            ? "the log holds no GC events: its lines name GCs (GC(n)) but none says a pause or heap "
                              "figure (-Xlog:gc+phases or another tag without the gc tag's pause lines)"
                            : "the log holds no GC events");
+  if (p->events->len == 0 && p->n_safepoint_lines > 0)
+    meta_u64 (p->b, "gclog.safepoints", p->n_safepoint_lines);
   if (p->events->len == 0 && p->gc_ids != NULL)
     meta_u64 (p->b, "gclog.gc_ids", g_hash_table_size (p->gc_ids));
   emit_events (p);
