@@ -347,6 +347,59 @@ test_bad_record_in_run (void)
     }
 }
 
+/* A graph's REFS records go to the builder in runs as well: a REFS of an
+ * unknown object inside a run is skipped on its own, named at its own
+ * offset, and the edges of the records around it are all there (a chain
+ * 1 -> 2 -> ... -> 3000 from one root: every object reachable but those
+ * after the broken link). */
+static void
+test_bad_refs_in_run (void)
+{
+  const guint n = 3000, broken = 1500;
+  TmTraceWriter *w = tm_trace_writer_new_for_memory (FALSE);
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(TmTrace) t = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = NULL;
+  TmRootRecord root = { 1, 1, 1 };
+  const TmWarning *warning;
+  const TmGc *gc;
+  guint64 bad_offset = 0;
+
+  write_run_head (w, n);
+  tm_trace_writer_gc_start (w, 1, 10, 1, "c", "x");
+  tm_trace_writer_gc_end (w, 1, 20, 10, 0, NULL);
+  tm_trace_writer_graph_begin (w, 1);
+  tm_trace_writer_roots (w, 1, &root);
+  for (guint64 i = 1; i < n; i++)
+    {
+      guint64 next = i + 1;
+      if (i == broken)
+        {
+          bad_offset = tm_trace_writer_raw_bytes (w);
+          tm_trace_writer_refs (w, 999999, 1, &next);   /* no such object: the chain breaks here */
+        }
+      else
+        tm_trace_writer_refs (w, i, 1, &next);
+    }
+  tm_trace_writer_graph_end (w, 1, n - 1);
+  tm_trace_writer_end (w, n, 0, 1, 20);
+  tm_trace_writer_close (w, NULL);
+  bytes = tm_trace_writer_steal_bytes (w);
+  tm_trace_writer_free (w);
+
+  t = tm_trace_load_bytes (bytes, "refs-run", NULL, &error);
+  g_assert_no_error (error);
+  warning = find_warning (t, "REFS of unknown object 999999");
+  g_assert_nonnull (warning);
+  where = g_strdup_printf ("at byte offset %" G_GUINT64_FORMAT, bad_offset);
+  g_assert_nonnull (strstr (warning->message, where));
+  gc = tm_trace_gc (t, 1);
+  g_assert_true (gc->has_graph);
+  g_assert_cmpuint (gc->reachable_objects, ==, broken);
+  g_assert_cmpuint (gc->reachable_bytes, ==, broken * 16);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -356,5 +409,6 @@ main (int argc, char **argv)
   g_test_add_func ("/damage/flips", test_flips);
   g_test_add_func ("/damage/bogus-counts", test_bogus_counts);
   g_test_add_func ("/damage/bad-record-in-run", test_bad_record_in_run);
+  g_test_add_func ("/damage/bad-refs-in-run", test_bad_refs_in_run);
   return g_test_run ();
 }

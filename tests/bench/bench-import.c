@@ -548,6 +548,18 @@ main (int argc, char **argv)
     g_print ("\nWARNING: totals differ from heaptrack_print\n");
   tm_trace_unref (t);
 
+  /* Round by round: where the wall ratio moves with the CPU ratio, the
+   * work itself varies; where it moves alone, the import waited for a
+   * core (its three threads need more than one at a time). */
+  g_print ("\n| round | import wall / CPU | heaptrack_print wall / CPU | wall ratio | CPU ratio | import CPU / wall |\n"
+           "|---|---|---|---|---|---|\n");
+  for (guint r = 0; r < runs_import->len; r++)
+    {
+      const ChildRun *a = &g_array_index (runs_import, ChildRun, r), *b = &g_array_index (runs_print, ChildRun, r);
+      g_print ("| %u | %.3f / %.3f s | %.3f / %.3f s | %.2f | %.2f | %.2f |\n", r + 1, a->wall, a->cpu, b->wall, b->cpu,
+               a->wall / b->wall, a->cpu / b->cpu, a->cpu / MAX (a->wall, 1e-3));
+    }
+
   if (gclog_lines <= 0)
     return 0;
   g_print ("\n## GC log parsing\n\n| log | size | GCs | best time | lines/s | MiB/s |\n|---|---|---|---|---|---|\n");
