@@ -158,8 +158,9 @@ tm_agent_graph_gate_serve (void)
 
   if (n == 0 || g_atomic_int_get (&a->gc_finished) < n)
     return;
-  /* the program is exiting: no walk until VMDeath takes the final one */
-  if (g_atomic_int_get (&a->exiting) && !g_atomic_int_get (&a->stopping))
+  /* the program is exiting: no walk until VMDeath takes the final one
+   * (none at all when the process exits without VMDeath) */
+  if (g_atomic_int_get (&a->exiting) && (!g_atomic_int_get (&a->stopping) || g_atomic_int_get (&a->exit_finish)))
     {
       for (guint k = a->w_gcs_written + 1; k <= (guint) g_atomic_int_get (&a->gc_finished); k++)
         if (a->gcs[k % TM_AGENT_GC_RING].graph == NULL && a->gcs[k % TM_AGENT_GC_RING].want_graph)

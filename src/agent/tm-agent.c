@@ -207,17 +207,19 @@ on_resource_exhausted (jvmtiEnv *jvmti, JNIEnv *jni, jint flags, const void *res
   n = (guint) g_atomic_int_get (&a->gc_finished);
   pthread_mutex_lock (&a->queue_lock);
   tm_agent_queue_sync_gcs_locked ((guint) g_atomic_int_get (&a->gc_started));
-  ev = tm_agent_queue_push_locked ();
-  ev->kind = TM_EV_OOM;
-  ev->id = (guint64) tm_agent_now_ns ();
-  ev->x = kind;
-  ev->site = n;
+  /* the thread's definition goes first: a reader skips an event of a
+   * thread not defined yet */
   if (!t->defined)
     {
       jthread self = NULL;
       (*jvmti)->GetCurrentThread (jvmti, &self);
       tm_agent_thread_define_locked (jvmti, t, self);
     }
+  ev = tm_agent_queue_push_locked ();
+  ev->kind = TM_EV_OOM;
+  ev->id = (guint64) tm_agent_now_ns ();
+  ev->x = kind;
+  ev->site = n;
   ev->thread = t->id;
   ev->u.str = g_strdup (description ? description : "");
   pthread_mutex_unlock (&a->queue_lock);
@@ -342,6 +344,9 @@ tag_preexisting_locked (jvmtiEnv *jvmti, JNIEnv *jni, TmAgentThread *t)
 
 /* ---- the agent thread ---- */
 
+static void stop_recording (jvmtiEnv *jvmti, gint64 max_ms);
+static void finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc);
+
 static void JNICALL
 agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
 {
@@ -356,7 +361,8 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
   pthread_mutex_lock (&a->writer_lock);
   tm_agent_flags_write (jni);
   pthread_mutex_unlock (&a->writer_lock);
-  while (!g_atomic_int_get (&a->agent_stop))
+  g_atomic_int_set (&a->agent_running, 1);
+  while (!g_atomic_int_get (&a->agent_stop) && !g_atomic_int_get (&a->exit_finish))
     {
       guint finished = (guint) g_atomic_int_get (&a->gc_finished);
       gint64 now = tm_agent_now_ns ();
@@ -387,6 +393,12 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
         }
       tm_agent_idle_gc_maybe (jvmti);
       g_usleep (g_atomic_int_get (&a->graph_gate) != 0 ? 1000 : 10000);
+    }
+  if (g_atomic_int_get (&a->exit_finish))
+    {
+      /* not long: a thread stuck in a full heap may never leave its callback */
+      stop_recording (jvmti, 1000);
+      finish_trace (jvmti, jni, FALSE);
     }
   g_atomic_int_set (&a->agent_done, 1);
 }
@@ -534,24 +546,28 @@ pump_until_written (JNIEnv *jni, guint n, gint64 max_ms)
     }
 }
 
-static void JNICALL
-on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
+/* Other threads keep running while the trace ends: stop recording and
+ * let the callbacks in flight finish. */
+static void
+stop_recording (jvmtiEnv *jvmti, gint64 max_ms)
 {
   TmAgent *a = &tm_agent;
-  TmAgentThread *t = tm_agent_thread_get (jvmti, TRUE);
-  g_autoptr(GError) error = NULL;
-  guint n;
 
-  /* Other threads keep running during VMDeath: stop recording, let the
-   * callbacks in flight finish, then stop the agent thread. */
   g_atomic_int_set (&a->stopping, 1);
   set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
   set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE);
-  wait_for (&a->in_flight, 0, 5000);
-  g_atomic_int_set (&a->agent_stop, 1);
-  wait_for (&a->agent_done, 1, 30000);
-  if (t != NULL)
-    t->agent_depth++;
+  wait_for (&a->in_flight, 0, max_ms);
+}
+
+/* Writes what is pending, the final graph (final_gc), the run's META and
+ * END, and closes the file.  Once per run: at VMDeath, or on the agent
+ * thread when the process exits without VMDeath. */
+static void
+finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
+{
+  TmAgent *a = &tm_agent;
+  g_autoptr(GError) error = NULL;
+  guint n;
 
   pthread_mutex_lock (&a->writer_lock);
   tm_agent_flags_write (jni);   /* if the agent thread never ran */
@@ -561,7 +577,7 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
    * delivered) are derived from it.  Not with concurrent collectors (ZGC,
    * Shenandoah): their threads are stopped before VMDeath, and a forced
    * GC would wait for them forever. */
-  if (a->opts.sample_bytes == 0 && a->opts.graph_every_final
+  if (final_gc && a->opts.sample_bytes == 0 && a->opts.graph_every_final
       && g_atomic_int_get (&a->gc_started) == g_atomic_int_get (&a->gc_finished))
     {
       (*jvmti)->ForceGarbageCollection (jvmti);
@@ -622,6 +638,42 @@ on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
   tm_trace_writer_free (a->writer);
   a->writer = NULL;
   pthread_mutex_unlock (&a->writer_lock);
+}
+
+static void JNICALL
+on_vm_death (jvmtiEnv *jvmti, JNIEnv *jni)
+{
+  TmAgent *a = &tm_agent;
+  TmAgentThread *t = tm_agent_thread_get (jvmti, TRUE);
+
+  /* the process's exit got there first (see on_process_exit) */
+  if (!g_atomic_int_compare_and_exchange (&a->finishing, 0, 1))
+    return;
+  stop_recording (jvmti, 5000);
+  g_atomic_int_set (&a->agent_stop, 1);
+  wait_for (&a->agent_done, 1, 30000);
+  if (t != NULL)
+    t->agent_depth++;
+  finish_trace (jvmti, jni, TRUE);
+}
+
+/* The launcher can exit without VMDeath: when an OutOfMemoryError leaves
+ * the heap full, DestroyJavaVM cannot attach its thread (that needs a
+ * Thread object) and returns, and the launcher calls exit().  The trace
+ * would lose its last second and its end; the agent thread, a Java thread
+ * still running during exit(), writes them instead. */
+static void
+on_process_exit (void)
+{
+  TmAgent *a = &tm_agent;
+
+  if (!g_atomic_int_get (&a->agent_running) || g_atomic_int_get (&a->agent_done))
+    return;
+  if (!g_atomic_int_compare_and_exchange (&a->finishing, 0, 1))
+    return;
+  g_atomic_int_set (&a->exiting, 1);    /* no heap walks: the heap may be full */
+  g_atomic_int_set (&a->exit_finish, 1);
+  wait_for (&a->agent_done, 1, 15000);
 }
 
 /* ---- loading ---- */
@@ -739,5 +791,6 @@ Agent_OnLoad (JavaVM *vm, char *options, void *reserved)
   (*jvmti)->SetEventCallbacks (jvmti, &cb, sizeof cb);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_INIT);
   set_event (jvmti, JVMTI_ENABLE, JVMTI_EVENT_VM_DEATH);
+  atexit (on_process_exit);
   return JNI_OK;
 }

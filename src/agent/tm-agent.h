@@ -229,6 +229,9 @@ typedef struct {
   volatile gint init_check;     /* check for a tag before tagging (init race) */
   volatile gint agent_stop;
   volatile gint agent_done;
+  volatile gint agent_running;  /* the agent thread started */
+  volatile gint exit_finish;    /* process exit without VMDeath: the agent thread ends the trace */
+  volatile gint finishing;      /* the trace's end is being written (once) */
   gint64    temp_tags;
 
   volatile guint64 next_id;     /* last object id given out (atomic) */

@@ -759,6 +759,29 @@ test_oom (void)
   remove_tree (dir);
 }
 
+/* A heap still full when main has died of the error: the process exits
+ * without VMDeath (DestroyJavaVM cannot attach its thread, which needs a
+ * Thread object), and the trace must still hold the error (it had none:
+ * the events were queued, never written).  The END record comes too in
+ * most runs (7 of 8 on a loaded machine); not asserted, as the agent
+ * thread may not finish before its bounded wait at exit ends. */
+static void
+test_oom_full_at_exit (void)
+{
+  const char *args[] = { "-Xmx32m", "-XX:+UseG1GC", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run (dir, "oom.tmtrace", NULL, args, "OomStatic", NULL, 1, NULL);
+  const TmOomEvent *ev;
+
+  g_assert_cmpuint (tm_trace_n_oom_events (t), >=, 1);
+  ev = tm_trace_oom_event (t, 0);
+  g_assert_cmpint (ev->kind, ==, TM_OOM_JAVA_HEAP);
+  g_assert_cmpstr (tm_trace_thread (t, ev->thread)->name, ==, "main");
+  g_assert_cmpuint (ev->gc_before, >=, 1);
+  g_assert_cmpuint (ev->gc_before, <=, tm_trace_n_gcs (t));
+  remove_tree (dir);
+}
+
 /* The OutOfMemoryErrors outside the Java heap are recorded with their
  * kind, and `tidemark-cli info` names it; no graph is taken for them (the
  * throwing thread may hold VM locks a heap walk needs). */
@@ -1218,6 +1241,7 @@ main (int argc, char **argv)
       }
   }
   g_test_add_func ("/agent/oom", test_oom);
+  g_test_add_func ("/agent/oom-full-at-exit", test_oom_full_at_exit);
   {
     static const OomRun metaspace = { "MetaspaceOom", NULL, NULL, "-XX:MaxMetaspaceSize=16m", TM_OOM_METASPACE,
                                       "OutOfMemoryError: metaspace" };
