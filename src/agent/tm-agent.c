@@ -554,8 +554,15 @@ stop_recording (jvmtiEnv *jvmti, gint64 max_ms)
   TmAgent *a = &tm_agent;
 
   g_atomic_int_set (&a->stopping, 1);
-  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
-  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE);
+  /* At exit without VMDeath the events stay on (the callbacks see
+   * `stopping`): disabling OBJECT_FREE flushes the pending frees, which
+   * waits for a safepoint that a heap thrashing at OutOfMemoryError may
+   * never finish. */
+  if (!g_atomic_int_get (&a->exit_finish))
+    {
+      set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_SAMPLED_OBJECT_ALLOC);
+      set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_OBJECT_FREE);
+    }
   wait_for (&a->in_flight, 0, max_ms);
 }
 
