@@ -559,7 +559,7 @@ tm_heap_graph_read_from_fd (TmTrace *trace, int fd, guint32 gc_id, GCancellable 
     }
 
   /* heap dumps are parsed again: they are their graph */
-  if (g_strcmp0 (trace->format, "hprof") == 0)
+  if (tm_trace_is_heap_dumps (trace))
     return tm_hprof_graph_read (trace, gc_id, cancellable, error);
 
   if (trace->source_bytes != NULL)

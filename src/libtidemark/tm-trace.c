@@ -447,6 +447,12 @@ tm_graph_context_to_string (TmGraphContext context)
 }
 
 gboolean
+tm_trace_is_heap_dumps (const TmTrace *trace)
+{
+  return trace != NULL && g_strcmp0 (trace->format, "hprof") == 0;
+}
+
+gboolean
 tm_trace_type_is_a (const TmTrace *trace, guint32 type_index, guint32 ancestor_index)
 {
   /* Hierarchies are shallow; the step bound guards against cycles in

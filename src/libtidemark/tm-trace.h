@@ -419,6 +419,9 @@ tm_trace_oom_event (const TmTrace *trace, guint i)
 /* TRUE if type_index is ancestor_index or inherits from it (superclasses
  * and interfaces, as far as the trace records them). */
 gboolean    tm_trace_type_is_a           (const TmTrace *trace, guint32 type_index, guint32 ancestor_index);
+/* An HPROF file (or several): its heap states are dumps, not GCs, with no
+ * pauses, and numbered in time order. */
+gboolean    tm_trace_is_heap_dumps       (const TmTrace *trace);
 
 guint64     tm_trace_object_size         (const TmTrace *trace, guint64 index);
 guint64     tm_trace_object_id           (const TmTrace *trace, guint64 index);

@@ -146,7 +146,7 @@ vocab_for (const TmTrace *trace)
     return &vocabs[SOURCE_GC_LOG];
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     return &vocabs[SOURCE_HEAPTRACK];
-  if (g_strcmp0 (trace->format, "hprof") == 0)
+  if (tm_trace_is_heap_dumps (trace))
     return &vocabs[SOURCE_HPROF];
   return &vocabs[SOURCE_JVM];
 }

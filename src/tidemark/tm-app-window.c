@@ -109,8 +109,6 @@ show_error_dialog (TmAppWindow *self, GFile *file, const GError *error)
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
-static gboolean is_heap_dumps (const TmTrace *t);
-
 static void
 show_banner (TmAppWindow *self)
 {
@@ -152,11 +150,11 @@ show_banner (TmAppWindow *self)
                                         total),
                               name, total, first);
     }
-  else if (n > 0 && is_heap_dumps (t) && t->stop_offset > 0 && g_strcmp0 (tm_trace_gc (t, n)->cause, name) == 0)
+  else if (n > 0 && tm_trace_is_heap_dumps (t) && t->stop_offset > 0 && g_strcmp0 (tm_trace_gc (t, n)->cause, name) == 0)
     /* a dump's "GC" is not one */
     text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s of the heap dump. "
                               "Everything before that point is shown."), name, offset);
-  else if (n > 0 && is_heap_dumps (t) && t->stop_offset > 0)
+  else if (n > 0 && tm_trace_is_heap_dumps (t) && t->stop_offset > 0)
     /* the offset is in the last dump read, not the file the window is
      * named after */
     text = g_strdup_printf (_("“%s” is incomplete: reading stopped at byte %s of heap dump %u, “%s”. "
@@ -254,14 +252,6 @@ load_progress_cb (double fraction, gpointer data)
   gtk_progress_bar_set_fraction (self->load_strip_progress, fraction);
 }
 
-/* Heap dumps are heap states taken by a tool, not collections: they
- * have no pauses, and no GC overhead, to show. */
-static gboolean
-is_heap_dumps (const TmTrace *t)
-{
-  return t != NULL && g_strcmp0 (t->format, "hprof") == 0;
-}
-
 /* Which charts a timeline has data for.  A timeline of time points
  * (heaptrack) or of heap dumps has no GC pauses to chart; `objects`:
  * allocations counted. */
@@ -350,10 +340,10 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
 
     /* Translators: "OpenJDK 64-Bit Server VM · 200 GCs · 20.00 s"; heaptrack
      * files have no GCs, their timeline has time points */
-    if (is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
+    if (tm_trace_is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
       /* Translators: "Java (HPROF heap dump) · 1 heap dump": one dump has no duration */
       subtitle = g_strdup_printf (_("%s · 1 heap dump"), vm ? vm : "");
-    else if (is_heap_dumps (trace))
+    else if (tm_trace_is_heap_dumps (trace))
       /* Translators: "Java (HPROF heap dump) · 3 heap dumps · 2.00 min" */
       subtitle = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u heap dump · %s", "%s · %u heap dumps · %s",
                                                tm_trace_n_gcs (trace)),
@@ -370,7 +360,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   }
 
   /* Charts appear as soon as the timeline is there; windows follow. */
-  show_charts_for (self, tm_document_get_timeline (self->document), has_objects (trace), is_heap_dumps (trace));
+  show_charts_for (self, tm_document_get_timeline (self->document), has_objects (trace), tm_trace_is_heap_dumps (trace));
   tm_session_set_document (self->session, self->document);
   gtk_stack_set_visible_child_name (self->main_stack, "trace");
   show_banner (self);
@@ -381,7 +371,7 @@ load_cb (GObject *source, GAsyncResult *result, gpointer data)
   if (g_strcmp0 (trace->format, "heaptrack") == 0)
     tm_app_window_add_analysis_page (self, tm_calls_view_new (self->session, 0, 0), NULL);
   /* one heap dump is one heap state: what to read is its heap, as in MAT */
-  else if (is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
+  else if (tm_trace_is_heap_dumps (trace) && tm_trace_n_gcs (trace) == 1)
     gtk_widget_activate_action (GTK_WIDGET (self), "win.heap-at-gc", "u", 1);
 }
 

@@ -194,20 +194,13 @@ is_heaptrack (TmTrace *trace)
   return g_strcmp0 (trace->format, "heaptrack") == 0;
 }
 
-/* an HPROF file's heap states are dumps, numbered in time order */
-static gboolean
-is_heap_dump (TmTrace *trace)
-{
-  return g_strcmp0 (trace->format, "hprof") == 0;
-}
-
 /* The tab's title. */
 static char *
 section_title (TmTrace *trace, guint gc_id)
 {
   if (is_heaptrack (trace))
     return g_strdup_printf (_("Allocated at time point %u"), gc_id);
-  if (is_heap_dump (trace))
+  if (tm_trace_is_heap_dumps (trace))
     return g_strdup_printf (_("Heap dump %u"), gc_id);
   return g_strdup_printf (_("Heap after GC %u"), gc_id);
 }
@@ -229,7 +222,7 @@ update_title (TmHeapView *self)
     {
       g_autofree char *objects = tm_format_count (total_objects (self));
       g_autofree char *bytes = tm_format_bytes ((double) total_bytes (self));
-      if (is_heap_dump (self->trace))
+      if (tm_trace_is_heap_dumps (self->trace))
         /* TRANSLATORS: heap view title of an HPROF file: dump number, object count, size */
         title = g_strdup_printf (_("Heap dump %u: %s objects, %s"), self->gc_id, objects, bytes);
       else
@@ -709,7 +702,7 @@ tm_heap_view_new (TmSession *session,
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->gc_spin), _("The blocks allocated at this time point"));
       gtk_label_set_text_with_mnemonic (self->gc_label, _("_Time point"));
     }
-  else if (is_heap_dump (self->trace))
+  else if (tm_trace_is_heap_dumps (self->trace))
     {
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->gc_spin), _("The heap dump to show, in time order"));
       gtk_label_set_text_with_mnemonic (self->gc_label, _("_Dump"));

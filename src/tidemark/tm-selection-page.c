@@ -99,7 +99,7 @@ update_gc_summary (TmSelectionPage *self, TmTrace *trace, guint first_gc, guint 
 
   clear_grid (self->gc_summary_grid);
   /* heaptrack's time points and heap dumps have no collections to summarise */
-  if (trace != NULL && (g_strcmp0 (trace->format, "heaptrack") == 0 || g_strcmp0 (trace->format, "hprof") == 0))
+  if (trace != NULL && (g_strcmp0 (trace->format, "heaptrack") == 0 || tm_trace_is_heap_dumps (trace)))
     {
       gtk_widget_set_visible (self->gc_summary_heading, FALSE);
       return;
