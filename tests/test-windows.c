@@ -496,6 +496,7 @@ typedef struct {
   guint    kind;
   gint64   reachable;   /* >= 0: a graph with this reachable memory */
   const char *cause;    /* NULL: "test" */
+  guint    context;     /* the graph's TmGraphContext (0: the working state) */
 } GcSpec;
 
 /* What else a trace of specs has: META jvm.MaxHeapSize (0: none), an
@@ -505,6 +506,7 @@ typedef struct {
   guint64  max_heap;
   guint32  oom_after;
   gboolean no_deaths;
+  guint32  oom_again;   /* another OutOfMemoryError after this GC (0: none) */
 } SpecExtras;
 
 static TmTrace *trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const SpecExtras *x);
@@ -562,9 +564,11 @@ trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const Spe
           g_assert_true (tm_trace_builder_graph_begin (b, id, 0, 0, &error));
           g_assert_true (tm_trace_builder_roots (b, 1, &root, &error));
           g_assert_true (tm_trace_builder_graph_end (b, id, 0, &error));
+          if (gcs[i].context)
+            g_assert_true (tm_trace_builder_graph_context (b, id, gcs[i].context, &error));
           next_object++;
         }
-      if (x && x->oom_after == id)
+      if (x && (x->oom_after == id || x->oom_again == id))
         g_assert_true (tm_trace_builder_oom (b, gcs[i].end_ns + 1000000, id, 1, TM_OOM_JAVA_HEAP,
                                              "Java heap space", &error));
     }
@@ -1665,6 +1669,68 @@ test_trace_leak_to_ceiling (void)
           g_assert_false (r->suspicious);
         }
     }
+
+  /* Growth that slows as the heap fills, 10 + 30 (1 - e^(-i/25)) MiB: its
+   * last third still rises (40% of the window's slope) but no higher than
+   * a sixth of the growth above what came before.  With the error near
+   * the 40 MiB limit it stopped at the ceiling: a leak (a recorded cache
+   * leak into 64 MiB was called a cycle).  Without the error it is not. */
+  for (guint i = 0; i < 60; i++)
+    {
+      s[i].reachable = (gint64) ((10 + 30 * (1 - exp (-(double) i / 25))) * MIB);
+      s[i].used_after = (guint64) s[i].reachable + 2 * MIB;
+      s[i].used_before = s[i].used_after + 5 * MIB;
+    }
+  for (guint c = 0; c < 2; c++)
+    {
+      g_autoptr(TmTrace) t = trace_from_specs_full (s, 60, "tmtrace", &cases[c]);
+      g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+      const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+      g_assert_nonnull (w);
+      g_assert_cmpuint (w->first_gc, ==, 1);
+      g_assert_true (w->suspicious == (c == 0));
+      g_assert_cmpstr (w->growth, ==, c == 0 ? "leak" : NULL);
+      if (c == 0)
+        g_assert_nonnull (strstr (w->explanation, "stayed near the heap's limit of 40.0 MiB"));
+    }
+}
+
+/* A program that catches its OutOfMemoryError and goes on: reachable
+ * memory (a whole-heap GC with a graph every 100 ms) grows by 1 MiB per
+ * GC from 10 MiB for 30 GCs, the error comes after GC 30, the graph taken
+ * at it (GC 31) shows the full heap; the handler clears the cache, and the
+ * graph taken at a second error (GC 33) shows 2 MiB; then 10 MiB flat.
+ * The run ends at the first error: a leak over GCs 1-31.  The second
+ * error's graph is what the handler left, not the heap that ran out. */
+static void
+test_trace_oom_caught (void)
+{
+  g_autofree GcSpec *s = steady_specs (40, 3);
+  const SpecExtras x = { 64 * MIB, 30, TRUE, 32 };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      s[i].kind = TM_GC_KIND_MAJOR;
+      s[i].reachable = (gint64) (i < 30 ? 10 * MIB + i * MIB : i == 30 ? 39 * MIB : i == 32 ? 2 * MIB : 10 * MIB);
+      s[i].context = i == 30 || i == 32 ? TM_GRAPH_AT_OOM : 0;
+      if (i == 31)
+        s[i].reachable = -1;
+      s[i].used_after = (guint64) MAX (s[i].reachable, 39 * (gint64) MIB) + 2 * MIB;
+      s[i].used_before = s[i].used_after + 5 * MIB;
+    }
+  {
+    g_autoptr(TmTrace) t = trace_from_specs_full (s, 40, "tmtrace", &x);
+    g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+    const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+    dump_windows ("oom-caught", ws);
+    g_assert_nonnull (w);
+    g_assert_true (w->suspicious);
+    g_assert_cmpstr (w->growth, ==, "leak");
+    g_assert_cmpuint (w->first_gc, ==, 1);
+    g_assert_cmpuint (w->last_gc, ==, 31);
+  }
 }
 
 static void
@@ -1853,6 +1919,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
   g_test_add_func ("/windows/trace/churn-calm-baseline", test_trace_churn_calm_baseline);
   g_test_add_func ("/windows/trace/leak-to-ceiling", test_trace_leak_to_ceiling);
+  g_test_add_func ("/windows/trace/oom-caught", test_trace_oom_caught);
   g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
   g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);
