@@ -753,27 +753,6 @@ window_collected (const Evidence *ev, guint32 first_gc, guint32 last_gc)
   return FALSE;
 }
 
-/* The most the heap may hold: -Xmx as the recorder or the GC log gives
- * it, else the largest committed heap. */
-static double
-heap_limit (const Evidence *ev)
-{
-  const char *keys[] = { "jvm.MaxHeapSize", "gclog.max_heap" };
-  double limit = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      const char *v = g_hash_table_lookup (ev->trace->meta, keys[i]);
-      if (v != NULL)
-        limit = MAX (limit, g_ascii_strtod (v, NULL));
-    }
-  if (limit > 0)
-    return limit;
-  for (guint i = 0; i < ev->trace->gcs->len; i++)
-    limit = MAX (limit, (double) g_array_index (ev->trace->gcs, TmGc, i).committed_after);
-  return limit;
-}
-
 /* Growth that levelled off because the heap was full: the run ended in an
  * OutOfMemoryError of the Java heap with memory at the window's end at
  * least half of the heap's limit.  A leak that reaches the limit thrashes
@@ -791,7 +770,7 @@ ceiling_reached (const Evidence *ev, double value)
 
   if (ev->end != END_OOM || ev->oom->kind != TM_OOM_JAVA_HEAP)
     return 0;
-  limit = heap_limit (ev);
+  limit = tm_trace_heap_limit (ev->trace);
   return limit > 0 && value >= 0.5 * limit ? limit : 0;
 }
 
