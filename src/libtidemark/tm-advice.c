@@ -204,10 +204,15 @@ rule_leak (Ctx *c)
   g_autofree char *rate = NULL, *from = NULL, *to = NULL, *max = NULL, *twice = NULL;
   const char *series;
   double left;
+  gboolean backlog;
 
   if (w == NULL || !leak_is_sustained (c, w))
     return FALSE;
-  a = add (c, "leak", _("Memory leak: more heap only delays the failure"), 1.0);
+  /* young objects turned over in growing numbers: a queue that is not
+   * drained fast enough fails the same way, but the fix is another */
+  backlog = g_strcmp0 (w->growth, "backlog") == 0;
+  a = backlog ? add (c, "backlog", _("Backlog: a queue fills faster than it is drained"), 1.0)
+              : add (c, "leak", _("Memory leak: more heap only delays the failure"), 1.0);
   for (guint32 id = MAX (w->first_gc, c->first); id <= MIN (w->last_gc, c->last); id++)
     {
       const TmGc *gc = tm_trace_gc (c->trace, id);
@@ -225,7 +230,8 @@ rule_leak (Ctx *c)
   left = w->score > 0 ? MAX (0.0, c->max_heap - w->value_end) / w->score : INFINITY;
   /* a leak that already filled the heap (it ran out of memory, or
    * thrashes at the limit) has no time left to predict */
-  if (tm_trace_n_oom_events (c->trace) > 0 || left < 1)
+  if ((tm_trace_n_oom_events (c->trace) > 0 && tm_trace_oom_event (c->trace, 0)->kind == TM_OOM_JAVA_HEAP) ||
+      left < 1)
     a->finding = g_strdup_printf (_("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
                                   "never comes back down, until it fills the heap of %s."),
                                   rate, w->first_gc, w->last_gc, from, to,
@@ -236,7 +242,15 @@ rule_leak (Ctx *c)
                                   "in about %.0f s."),
                                   rate, w->first_gc, w->last_gc, from, to,
                                   series, max, isfinite (left) ? left : 0);
-  a->action = g_strdup_printf (_("Do not tune the heap size for this: doubling it to %s buys only about "
+  if (backlog)
+    a->action = g_strdup_printf (_("What grows stays young: each object waits a little, but more of them "
+                                 "wait every second. More heap only delays the failure (doubling it to %s "
+                                 "buys about %.0f s). Bound the queue (a capacity that blocks or rejects "
+                                 "producers) or make its consumers keep up; the window's data structures "
+                                 "name the queue."),
+                                 twice, w->score > 0 ? c->max_heap / w->score : 0);
+  else
+    a->action = g_strdup_printf (_("Do not tune the heap size for this: doubling it to %s buys only about "
                                "%.0f s more. Find what grows: record the program with `tidemark-cli record` "
                                "and look at the leak window's data structures and object groups, or keep a "
                                "heap dump of the failure."),
