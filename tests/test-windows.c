@@ -16,6 +16,7 @@
 #include "tm-windows-private.h"
 
 #define SEC G_GUINT64_CONSTANT (1000000000)
+#define MSEC G_GUINT64_CONSTANT (1000000)
 #define MIB (G_GUINT64_CONSTANT (1024) * 1024)
 
 /* Points one second apart, times 1 s, 2 s, ... */
@@ -1733,6 +1734,50 @@ test_trace_oom_caught (void)
   }
 }
 
+/* A cache that fills while the program allocates (a GC with a graph
+ * every 0.5 s, 1 MiB more each time, for 12 s) and is then only read: the
+ * recorder's forced GCs come every 1.5 s, 4 graphs in the last 6 s.  The
+ * plateau holds a third of the time but 4 of the 28 points: the last
+ * third of the points still rises (a third of the window's slope), the
+ * last third of the time does not: a warm-up (a recorded LRU cache filled
+ * in 75% of the run was called a leak).  The same spacing with the growth
+ * going on at the same rate is still a leak. */
+static void
+test_trace_sparse_plateau (void)
+{
+  GcSpec s[28];
+
+  for (guint leak = 0; leak < 2; leak++)
+    {
+      guint64 t = 0;
+
+      memset (s, 0, sizeof s);
+      for (guint i = 0; i < 28; i++)
+        {
+          t += i < 24 ? 500 * MSEC : 1500 * MSEC;
+          s[i].end_ns = t;
+          s[i].pause_ns = 2 * MSEC;
+          s[i].kind = i < 24 ? TM_GC_KIND_MINOR : TM_GC_KIND_MAJOR;
+          s[i].reachable = (gint64) (10 * MIB + MIN (i, 23) * MIB + (leak && i >= 24 ? (i - 23) * 3 * MIB : 0));
+          s[i].used_after = (guint64) s[i].reachable + MIB;
+          s[i].used_before = s[i].used_after + 20 * MIB;
+        }
+      {
+        g_autoptr(TmTrace) tr = trace_from_specs (s, 28, "tmtrace");
+        g_autoptr(GPtrArray) ws = tm_windows_detect (tr, NULL, TRUE);
+        const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+        dump_windows (leak ? "sparse-leak" : "sparse-plateau", ws);
+        g_assert_nonnull (w);
+        g_assert_cmpuint (w->first_gc, ==, 1);
+        g_assert_true (w->suspicious == (leak == 1));
+        g_assert_cmpstr (w->growth, ==, leak ? "leak" : "warm-up");
+        if (!leak)
+          g_assert_nonnull (strstr (w->explanation, "stayed flat from GC 23 (growth over GCs 1-28; in its last third, GCs 25-28,"));
+      }
+    }
+}
+
 static void
 test_trace_heaptrack_words (void)
 {
@@ -1920,6 +1965,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/churn-calm-baseline", test_trace_churn_calm_baseline);
   g_test_add_func ("/windows/trace/leak-to-ceiling", test_trace_leak_to_ceiling);
   g_test_add_func ("/windows/trace/oom-caught", test_trace_oom_caught);
+  g_test_add_func ("/windows/trace/sparse-plateau", test_trace_sparse_plateau);
   g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
   g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);

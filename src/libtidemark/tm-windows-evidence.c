@@ -92,6 +92,22 @@ tm_growth_tail_points (gsize n)
   return MAX (3, (n + 2) / 3);
 }
 
+gsize
+tm_growth_tail_start (const TmSeriesPoint *p, gsize n)
+{
+  gsize s, k = tm_growth_tail_points (n);
+  guint64 cut;
+
+  g_return_val_if_fail (p != NULL || n == 0, 0);
+  if (n <= k)
+    return 0;
+  s = n - k;
+  cut = p[n - 1].time_ns - (p[n - 1].time_ns - p[0].time_ns) / 3;
+  while (s + 3 < n && p[s].time_ns < cut)
+    s++;
+  return s;
+}
+
 gboolean
 tm_growth_continues (const TmSeriesPoint *p,
                      gsize                n,
@@ -107,6 +123,8 @@ tm_growth_continues (const TmSeriesPoint *p,
   g_return_val_if_fail (p != NULL, FALSE);
   k = tm_growth_tail_points (n);
   all = n >= 2 ? ls_slope (p, n) : 0;
+  if (n >= k)
+    k = n - tm_growth_tail_start (p, n);
   tail = n >= k ? ls_slope (p + n - k, k) : all;
   if (slope_all)
     *slope_all = all;
@@ -134,7 +152,7 @@ tm_growth_continues (const TmSeriesPoint *p,
 
   if (ratio <= 0)
     return all > 0;
-  return all > 0 && n >= 2 * k && tail >= ratio * all;
+  return all > 0 && n >= 2 * tm_growth_tail_points (n) && tail >= ratio * all;
 }
 
 /* ---- a churn baseline weighted by time ---- */

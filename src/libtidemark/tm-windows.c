@@ -925,8 +925,8 @@ leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize 
         what, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, age, w->first_gc, w->last_gc, end, caveat);
     case VERDICT_WARM_UP:
       {
-        gsize k = tm_growth_tail_points (m);
         gsize f = n - m;
+        gsize k = m - tm_growth_tail_start (p + f, m);
         g_autofree char *level = fmt_bytes ((double) p[n - 1].value);
         g_autofree char *st = fmt_bytes (MAX (g->slope_tail, 0));
         g_autofree char *sa = fmt_bytes (g->slope_all);
@@ -1149,7 +1149,7 @@ leak_regression_window (const Evidence *ev, const char *caveat)
       (guint) (2 * tm_growth_tail_points (n - f)), end);
   else if (g.verdict == VERDICT_WARM_UP)
     {
-      gsize k = tm_growth_tail_points (n - f);
+      gsize k = (n - f) - tm_growth_tail_start (p + f, n - f);
       g_autofree char *st = fmt_bytes (g.slope_tail), *sa = fmt_bytes (g.slope_all);
 
       w->explanation = g_strdup_printf (_(
