@@ -85,6 +85,25 @@ ls_slope (const TmSeriesPoint *p, gsize n)
   return ctt > 0 ? ctv / ctt : 0;
 }
 
+double
+tm_ls_fit (const TmSeriesPoint *p, gsize n, double *fit0, double *fit1)
+{
+  double slope, mt = 0, mv = 0;
+
+  g_return_val_if_fail (p != NULL && n > 0, 0);
+  slope = n >= 2 ? ls_slope (p, n) : 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      mt += ((double) (p[i].time_ns - p[0].time_ns) / 1e9 - mt) / (double) (i + 1);
+      mv += ((double) p[i].value - (double) p[0].value - mv) / (double) (i + 1);
+    }
+  if (fit0)
+    *fit0 = (double) p[0].value + mv - slope * mt;
+  if (fit1)
+    *fit1 = (double) p[0].value + mv + slope * ((double) (p[n - 1].time_ns - p[0].time_ns) / 1e9 - mt);
+  return slope;
+}
+
 gsize
 tm_growth_tail_points (gsize n)
 {

@@ -102,6 +102,13 @@ gsize    tm_teardown_start         (const TmSeriesPoint *p,
                                     double               min_drop,
                                     double               max_fraction);
 
+/* Least-squares line through p[0..n-1]: its slope (value units per
+ * second) and its values at the first and last point. */
+double   tm_ls_fit                 (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double              *fit0,
+                                    double              *fit1);
+
 /* Points in the last third of an n-point window (at least 3). */
 gsize    tm_growth_tail_points     (gsize                n);
 
