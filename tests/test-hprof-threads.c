@@ -212,9 +212,7 @@ assert_same (TmTrace *a, TmTrace *b)
 static char *
 write_file (const char *name, GBytes *bytes)
 {
-  char *path = g_build_filename (tmpdir, name, NULL);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
-  return path;
+  return hw_file_in (tmpdir, name, bytes);
 }
 
 static void
@@ -330,16 +328,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hprof/threads/same-model-every-cut", test_same_cut);
   g_test_add_func ("/hprof/threads/same-model-budget", test_same_budget);
   status = g_test_run ();
-  {
-    g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name (d)))
-      {
-        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (tmpdir);
-  }
+  hw_remove_dir (tmpdir);
   g_free (tmpdir);
   return status;
 }
