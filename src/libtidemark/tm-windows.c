@@ -10,6 +10,7 @@
 #include "tm-windows-private.h"
 #include "tm-format-util.h"
 #include "tm-heap-graph.h"
+#include "tm-native-bytes.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -214,6 +215,18 @@ timeline_build (const TmTrace *trace, Timeline *tl)
   guint len = trace->gcs->len;
   gsize cap = MAX (len, 1);
   guint64 prev_after = 0;
+  g_autofree guint64 *native_freed = NULL, *native_alloc = NULL;
+
+  /* heaptrack sees every free() where it happens: churn is the bytes
+   * freed between points, not the drop from an interval's peak in use,
+   * which a program that frees one block and allocates the next never
+   * shows (1 GB/s of 512-byte malloc/free pairs: a few KiB per point) */
+  if (tm_trace_sees_frees (trace))
+    {
+      native_freed = g_new (guint64, cap);
+      native_alloc = g_new (guint64, cap);
+      tm_native_bytes_per_interval (trace, native_freed, native_alloc);
+    }
 
   tl->n = 0;
   tl->n_graphs = tl->n_full = tl->n_post_mortem = 0;
@@ -244,6 +257,11 @@ timeline_build (const TmTrace *trace, Timeline *tl)
       tl->pause[k] -= tl->tool_pause[k];
       tl->freed[k] = clamp_coord (gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0);
       tl->fresh[k] = MIN (tl->freed[k], clamp_coord (gc->used_before > prev_after ? gc->used_before - prev_after : 0));
+      if (native_freed)
+        {
+          tl->freed[k] = clamp_coord (native_freed[i]);
+          tl->fresh[k] = MIN (tl->freed[k], clamp_coord (native_alloc[i]));
+        }
       prev_after = gc->used_after;
       tl->after[k] = clamp_coord (gc->used_after);
       tl->reach[k] = clamp_coord (gc->reachable_bytes);
