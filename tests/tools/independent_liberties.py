@@ -96,6 +96,15 @@ class Enc:
         payload = payload + extra
         return bytes([tag]) + self.uv(len(payload)) + payload
 
+    def refs(self, src, targets):
+        """A REFS payload: targets as deltas, the first from the source."""
+        p = self.uv(src) + self.uv(len(targets))
+        prev = src
+        for t in targets:
+            p += self.sv(t - prev)
+            prev = t
+        return p
+
     def idlist(self, ids):
         ids = sorted(ids)
         p = self.uv(len(ids))
@@ -426,12 +435,19 @@ class Writer:
             for x in dead:
                 self.kill(x, g + 1)
 
-    def deaths_records(self, g, ids):
+    def pieces(self, items, most):
+        """items cut into runs of 1 to most - 1"""
+        out = []
         k = 0
-        while k < len(ids):
-            n = self.rnd.randrange(1, 9)
-            self.emit(0x11, self.e.uv(g) + self.e.idlist(ids[k:k + n]))
+        while k < len(items):
+            n = self.rnd.randrange(1, most)
+            out.append(items[k:k + n])
             k += n
+        return out
+
+    def deaths_records(self, g, ids):
+        for part in self.pieces(ids, 9):
+            self.emit(0x11, self.e.uv(g) + self.e.idlist(part))
 
     def write_graph(self, g, reach):
         rnd, e = self.rnd, self.e
@@ -445,7 +461,6 @@ class Writer:
                     rl.append((r, kind, th))
                 if rnd.random() < 0.1:
                     rl.append((r, 7, 0))
-        empty = not self.live
         refs = []
         for src in self.live:
             ts = [t for t in self.edges.get(src, []) if t in self.live]
@@ -456,12 +471,7 @@ class Writer:
                 refs.append((src, []))   # a REFS without targets
         rnd.shuffle(refs)
         items = [("refs", r) for r in refs]
-        chunks = []
-        k = 0
-        while k < len(rl):
-            n = rnd.randrange(1, 6)
-            chunks.append(rl[k:k + n])
-            k += n
+        chunks = self.pieces(rl, 6)
         if not chunks:
             chunks = [[]]                # an empty ROOTS record
         for c in chunks:
@@ -474,15 +484,8 @@ class Writer:
                     p += e.uv(oid) + e.uv(kind) + e.uv(th)
                 self.emit(0x23, p)
             else:
-                src, ts = x
-                p = e.uv(src) + e.uv(len(ts))
-                prev = src
-                for t in ts:
-                    p += e.sv(t - prev)
-                    prev = t
-                self.emit(0x24, p)
+                self.emit(0x24, e.refs(*x))
         self.emit(0x25, e.uv(g) + e.uv(len(refs)))
-        del empty
         return sum(self.objs[x]["size"] for x in reach), len(reach)
 
     # --- truth and container -------------------------------------------
