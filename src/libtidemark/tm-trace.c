@@ -453,6 +453,25 @@ tm_trace_is_heap_dumps (const TmTrace *trace)
   return trace != NULL && g_strcmp0 (trace->format, "hprof") == 0;
 }
 
+double
+tm_trace_heap_limit (const TmTrace *trace)
+{
+  const char *keys[] = { "jvm.MaxHeapSize", "gclog.max_heap" };
+  double limit = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *v = g_hash_table_lookup (trace->meta, keys[i]);
+      if (v != NULL)
+        limit = MAX (limit, g_ascii_strtod (v, NULL));
+    }
+  if (limit > 0)
+    return limit;
+  for (guint i = 0; i < trace->gcs->len; i++)
+    limit = MAX (limit, (double) g_array_index (trace->gcs, TmGc, i).committed_after);
+  return limit;
+}
+
 gboolean
 tm_trace_type_is_a (const TmTrace *trace, guint32 type_index, guint32 ancestor_index)
 {

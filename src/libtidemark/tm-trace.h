@@ -423,6 +423,10 @@ gboolean    tm_trace_type_is_a           (const TmTrace *trace, guint32 type_ind
 /* An HPROF file (or several): its heap states are dumps, not GCs, with no
  * pauses, and numbered in time order. */
 gboolean    tm_trace_is_heap_dumps       (const TmTrace *trace);
+/* The most the heap may hold, in bytes: -Xmx as the recorder (META
+ * jvm.MaxHeapSize) or a GC log (gclog.max_heap) gives it, else the
+ * largest committed heap after a GC; 0 when nothing says. */
+double      tm_trace_heap_limit          (const TmTrace *trace);
 
 guint64     tm_trace_object_size         (const TmTrace *trace, guint64 index);
 guint64     tm_trace_object_id           (const TmTrace *trace, guint64 index);
