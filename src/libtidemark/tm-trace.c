@@ -149,6 +149,7 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_size);
   g_free (t->obj_death);
   g_free (t->obj_space);
+  g_clear_pointer (&t->space_moves, g_array_unref);
   g_free (t->obj_ids);
   g_free (t->seq_blocks);
   g_free (t->row_blocks);
@@ -520,10 +521,12 @@ tm_trace_site_label (const TmTrace *trace, guint32 site_index)
 gsize
 tm_trace_object_memory (const TmTrace *trace)
 {
-  gsize per = sizeof (guint32) * 5;
+  gsize per = sizeof (guint32) * 5, extra = 0;
 
   if (trace->obj_space)
     per += 1;
+  if (trace->space_moves)
+    extra += trace->space_moves->len * sizeof (TmSpaceMove);
   if (trace->obj_ids)
     per += sizeof (guint64);
   return per * trace->n_objects
@@ -531,5 +534,32 @@ tm_trace_object_memory (const TmTrace *trace)
          + trace->n_row_blocks * sizeof (guint32)
          + trace->short_lived_first->len * sizeof (guint64)
          + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
-         + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);
+         + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0) + extra;
+}
+
+guint32
+tm_trace_object_space_at (const TmTrace *trace, guint64 index, guint32 gc_id)
+{
+  const TmSpaceMove *m;
+  guint32 space, seq, lo = 0, hi;
+
+  if (trace->obj_space == NULL)
+    return 0;
+  space = trace->obj_space[index];
+  if (trace->space_moves == NULL || trace->space_moves->len == 0)
+    return space;
+  m = (const TmSpaceMove *) (gconstpointer) trace->space_moves->data;
+  seq = (guint32) tm_trace_object_seq (trace, index);
+  hi = trace->space_moves->len;
+  while (lo < hi)   /* the first move of seq */
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (m[mid].seq < seq)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < trace->space_moves->len && m[lo].seq == seq && m[lo].gc <= gc_id; lo++)
+    space = m[lo].space;
+  return space;
 }
