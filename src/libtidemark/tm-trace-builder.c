@@ -1030,7 +1030,16 @@ tm_trace_builder_move (TmTraceBuilder *b, guint64 space_id, guint64 object_id, G
   if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
     return fail (error, "MOVES of unknown object %" G_GUINT64_FORMAT, object_id);
   if (t->obj_space != NULL)
-    t->obj_space[index] = (guint8) space;
+    {
+      /* a history, not an overwrite: heap states of earlier GCs keep the
+       * spaces their objects were in then */
+      TmSpaceMove m = { (guint32) tm_trace_object_seq (t, index), b->gcs_started, space };
+      if (!charge (b, sizeof m, error))
+        return FALSE;
+      if (t->space_moves == NULL)
+        t->space_moves = g_array_new (FALSE, FALSE, sizeof (TmSpaceMove));
+      g_array_append_val (t->space_moves, m);
+    }
   return TRUE;
 }
 
@@ -1800,6 +1809,13 @@ shrink_objects (TmTraceBuilder *b)
     rebuild_id_index (b);
 }
 
+static gint
+space_move_cmp (gconstpointer a, gconstpointer b)
+{
+  const TmSpaceMove *x = a, *y = b;
+  return x->seq != y->seq ? (x->seq < y->seq ? -1 : 1) : (x->gc > y->gc) - (x->gc < y->gc);
+}
+
 TmTrace *
 tm_trace_builder_finish (TmTraceBuilder *b)
 {
@@ -1824,6 +1840,9 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   tm_trace_short_lived_pad (t, t->gcs->len + 2);
 
   resolve_hierarchy (b);
+  /* MOVES by object, each object's in stream order (a stable sort) */
+  if (t->space_moves != NULL)
+    g_array_sort (t->space_moves, space_move_cmp);
   /* Recorders may write an OOM late (after later GCs): keep time order,
    * and never claim more GCs before it than the model has. */
   g_array_sort (t->oom_events, oom_cmp);
