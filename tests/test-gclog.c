@@ -593,6 +593,30 @@ test_jdk_shapes (void)
     }
   }
   {
+    /* JDK 8 -XX:+PrintGCDetails without -XX:+PrintGCTimeStamps (the
+     * default) on the console, program output around it (quoted in a
+     * Java reference tutorial): no time stamps at all */
+    static const char log[] =
+      "java.lang.Object@4554617c\n"
+      "null\n"
+      "null\n"
+      "[GC (System.gc()) [PSYoungGen: 1383K->496K(1536K)] 1503K->800K(5632K), 0.0008890 secs] [Times: user=0.00 sys=0.00, real=0.00 secs] \n"
+      "[Full GC (System.gc()) [PSYoungGen: 496K->0K(1536K)] [ParOldGen: 304K->640K(4096K)] 800K->640K(5632K), [Metaspace: 3440K->3440K(1056768K)], 0.0065375 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n"
+      "================\n"
+      "null\n";
+    g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "jdk8-console.log");
+    g_assert_true (tm_gclog_sniff ((const guint8 *) log, sizeof log - 1));
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+    g_assert_cmpuint (t->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 889000);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, KB (800));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (640));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 6537500);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.time_stamps"), ==, "none");
+  }
+  {
     /* program output without a line end before log lines */
     g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-stdout-dots.log");
     g_assert_cmpuint (meta_u64 (t, "gclog.program_output_lines"), ==, 14);

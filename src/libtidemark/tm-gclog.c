@@ -1011,6 +1011,10 @@ emit_events (TmGclogParser *p)
       /* time stamps that go backwards (a damaged log) must not end a GC
        * before it starts: the order below is the order of the ends */
       e->end_ns = MAX (e->end_ns, e->start_ns);
+      /* a log without time stamps: every GC at 0, not ended by its own
+       * pause (that would make a span to measure throughput in) */
+      if (!p->have_uptime && !p->have_wall_base)
+        e->end_ns = e->start_ns;
       g_ptr_array_add (order, e);
     }
   g_ptr_array_sort (order, compare_events);
@@ -1217,13 +1221,17 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
   if (p->region_bytes > 0)
     meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
   tm_gclog_ujl_output_note (p);
-  if (p->events->len > 0 && p->format == TM_GCLOG_FORMAT_UJL && !p->have_uptime && !p->have_wall_base)
+  if (p->events->len > 0 && !p->have_uptime && !p->have_wall_base)
     {
-      /* -Xlog decorations none, or hostname, pid, tid, level, tags only:
-       * the GCs keep their order and pauses, but not when they ran */
+      /* -Xlog decorations none, or hostname, pid, tid, level, tags only;
+       * JDK 8 and older without -XX:+PrintGCTimeStamps: the GCs keep
+       * their order and pauses, but not when they ran */
       tm_trace_builder_meta (p->b, "gclog.time_stamps", "none");
-      tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
-                             "GC times, throughput and rates are not known");
+      tm_trace_builder_meta (p->b, "note", p->format == TM_GCLOG_FORMAT_UJL
+                             ? "the log has no time stamps (its decorations hold no uptime or time): "
+                               "GC times, throughput and rates are not known"
+                             : "the log has no time stamps (-XX:+PrintGCTimeStamps and -XX:+PrintGCDateStamps "
+                               "were off): GC times, throughput and rates are not known");
     }
   if (p->heap_samples > 0)
     {
