@@ -8,6 +8,7 @@
 
 #include <string.h>
 #include <glib.h>
+#include <glib/gstdio.h>
 
 typedef struct {
   GByteArray *out;
@@ -263,4 +264,30 @@ static inline GBytes *
 hw_test_heap (guint id_size, gboolean segments, gboolean unknown_sub)
 {
   return hw_test_heap_at (id_size, segments, unknown_sub, G_GUINT64_CONSTANT (1700000000000));
+}
+
+/* A scratch folder for written dumps, and its removal with them. */
+static inline char *
+hw_file_in (const char *dir, const char *name, GBytes *bytes)
+{
+  char *path = g_build_filename (dir, name, NULL);
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  return path;
+}
+
+static inline void
+hw_remove_dir (const char *dir)
+{
+  GDir *d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      char *p = g_build_filename (dir, name, NULL);
+      g_unlink (p);
+      g_free (p);
+    }
+  if (d != NULL)
+    g_dir_close (d);
+  g_rmdir (dir);
 }

@@ -32,6 +32,10 @@ typedef struct {
  * after this GC. */
 static guint oom_after;
 
+/* Non-NULL: the -Xmx the recorder writes (META jvm.MaxHeapSize), in place
+ * of the log's 400 MiB. */
+static const char *recorded_max_heap;
+
 /* Heap of 400 MiB: young 100 MiB committed, old 300 MiB. */
 static TmTrace *
 build (const Gc *gcs, guint n, const char *collector, const char *evac_failures)
@@ -44,7 +48,10 @@ build (const Gc *gcs, guint n, const char *collector, const char *evac_failures)
 
   tm_trace_builder_header (b, &h);
   tm_trace_builder_meta (b, "gclog.collector", collector);
-  tm_trace_builder_meta (b, "gclog.max_heap", "419430400");
+  if (recorded_max_heap)
+    tm_trace_builder_meta (b, "jvm.MaxHeapSize", recorded_max_heap);
+  else
+    tm_trace_builder_meta (b, "gclog.max_heap", "419430400");
   if (evac_failures)
     tm_trace_builder_meta (b, "gclog.evacuation_failures", evac_failures);
   g_assert_true (tm_trace_builder_space (b, YOUNG, TM_SPACE_KIND_YOUNG, "Eden", &error));
@@ -305,6 +312,24 @@ test_leak (void)
   for (guint i = 0; i < a->len; i++)
     g_assert_cmpstr (((TmAdvice *) a->pdata[i])->rule, !=, "heap-too-small");
   g_assert_cmpuint (((TmAdvice *) a->pdata[0])->n_gcs, ==, 20);   /* the 20 full GCs */
+  /* the leak reaches 240 MiB at 1.98 MiB/s: 160 MiB left, and a
+   * heap twice as large holds 400 MiB (202 s) more */
+  g_assert_nonnull (strstr (((TmAdvice *) a->pdata[0])->finding, "can hold 400 MiB, so at this rate it is full in about 81 s"));
+  g_assert_nonnull (strstr (((TmAdvice *) a->pdata[0])->action, "doubling it to 800 MiB buys only about 202 s"));
+
+  /* The recorder's -Xmx (1 GiB, of which 400 MiB committed) is the
+   * heap's limit, not the committed heap: a recorded leak in a 256 MiB
+   * heap was "full" at 137 MiB committed. */
+  recorded_max_heap = "1073741824";
+  {
+    g_autoptr(TmTrace) rt = build (g, 100, "G1", NULL);
+    g_autoptr(GPtrArray) ra = tm_advise (rt, 0, 0, NULL);
+
+    recorded_max_heap = NULL;
+    g_assert_cmpstr (((TmAdvice *) ra->pdata[0])->rule, ==, "leak");
+    g_assert_nonnull (strstr (((TmAdvice *) ra->pdata[0])->finding, "can hold 1.00 GiB, so at this rate it is full in about 396 s"));
+    g_assert_nonnull (strstr (((TmAdvice *) ra->pdata[0])->action, "doubling it to 2.00 GiB buys only about 517 s"));
+  }
 
   /* growth that levels off in the second half is warm-up, not a leak */
   live = 40;

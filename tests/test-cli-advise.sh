@@ -25,6 +25,19 @@ done
 "$cli" synth steady -o "$dir/steady.tmtrace" 2>/dev/null
 [ -z "$(rules "$dir/steady.tmtrace")" ] || fail "steady synthetic trace got advice"
 
+# The synthetic backlog (a queue whose jobs wait a few GCs, in growing
+# numbers) and leak (objects kept for good): both grow until the heap is
+# full, but the backlog's advice is to bound the queue, not a leak hunt.
+"$cli" synth backlog -o "$dir/backlog.tmtrace" 2>/dev/null
+[ "$(rules "$dir/backlog.tmtrace")" = backlog ] || fail "synthetic backlog: $(rules "$dir/backlog.tmtrace")"
+json "$dir/a.json" "
+a = d['advice'][0]
+assert a['title'].startswith('Backlog') and 'Bound the queue' in a['action'], a
+assert 'reachable memory' in a['finding'], a
+" || fail "backlog advice"
+"$cli" synth leak -o "$dir/leak.tmtrace" 2>/dev/null
+[ "$(rules "$dir/leak.tmtrace")" = leak ] || fail "synthetic leak: $(rules "$dir/leak.tmtrace")"
+
 # System.gc(): GCs 2-5 of the JDK 8 Parallel sample (GCViewer: 2 young and 2 full by System.gc())
 rules "$logs/legacy-parallel-SampleSun1_8_0ParallelPrintGCID.txt" > /dev/null
 json "$dir/a.json" "

@@ -58,6 +58,16 @@ PY
 "$cli" containers "$t" --from-gc 100 --to-gc 200 --json > "$dir/r.json" || fail "containers --from-gc"
 json "$dir/r.json" "assert d['region'] == 'given' and d['from_gc'] == 100 and d['containers'][0]['type'].endswith('ConcurrentHashMap')"
 "$cli" containers "$t" | grep -q "upper bounds" || fail "text says upper bound"
+# the leaking map explains the growth; the JDK's small map after it does not, and says so
+"$cli" containers "$t" --top 0 > "$dir/c.txt"
+! grep -q "No container explains" "$dir/c.txt" || fail "a relevant container, yet 'no container explains'"
+python3 - "$dir/c.txt" <<'PY' || fail "text: relevant containers, then the others under their heading"
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+rows = [i for i, l in enumerate(lines) if '(object ' in l]
+sep = [i for i, l in enumerate(lines) if l.startswith('-- not explaining the growth')]
+assert len(rows) == 2 and 'ConcurrentHashMap' in lines[rows[0]] and len(sep) == 1 and rows[0] < sep[0] < rows[1], lines
+PY
 
 log="$TM_SOURCE_DIR/tests/data/gc-logs/jdk17-g1.log"
 set +e

@@ -25,9 +25,7 @@ static char *tmpdir;
 static char *
 write_file (const char *name, GBytes *bytes)
 {
-  char *path = g_build_filename (tmpdir, name, NULL);
-  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
-  return path;
+  return hw_file_in (tmpdir, name, bytes);
 }
 
 static GBytes *
@@ -924,15 +922,6 @@ main (int argc, char **argv)
   if (!g_getenv ("TM_TEST_NO_JVM"))
     make_jvm_dumps ();
   ret = g_test_run ();
-  {
-    g_autoptr(GDir) d = g_dir_open (tmpdir, 0, NULL);
-    const char *name;
-    while (d && (name = g_dir_read_name (d)))
-      {
-        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
-        g_unlink (p);
-      }
-    g_rmdir (tmpdir);
-  }
+  hw_remove_dir (tmpdir);
   return ret;
 }

@@ -16,6 +16,7 @@
 #include "tm-windows-private.h"
 
 #define SEC G_GUINT64_CONSTANT (1000000000)
+#define MSEC G_GUINT64_CONSTANT (1000000)
 #define MIB (G_GUINT64_CONSTANT (1024) * 1024)
 
 /* Points one second apart, times 1 s, 2 s, ... */
@@ -496,6 +497,7 @@ typedef struct {
   guint    kind;
   gint64   reachable;   /* >= 0: a graph with this reachable memory */
   const char *cause;    /* NULL: "test" */
+  guint    context;     /* the graph's TmGraphContext (0: the working state) */
 } GcSpec;
 
 /* What else a trace of specs has: META jvm.MaxHeapSize (0: none), an
@@ -505,6 +507,8 @@ typedef struct {
   guint64  max_heap;
   guint32  oom_after;
   gboolean no_deaths;
+  guint32  oom_again;   /* another OutOfMemoryError after this GC (0: none) */
+  const char *collector;  /* NULL: "G1" */
 } SpecExtras;
 
 static TmTrace *trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const SpecExtras *x);
@@ -553,7 +557,8 @@ trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const Spe
         g_assert_true (tm_trace_builder_alloc (b, next_object, 1, 1, 1, gcs[i].reachable, 0, 0, &error));
       g_assert_true (tm_trace_builder_gc_start (b, id, gcs[i].end_ns - gcs[i].pause_ns,
                                                 gcs[i].kind ? gcs[i].kind : TM_GC_KIND_MINOR,
-                                                "G1", gcs[i].cause ? gcs[i].cause : "test", &error));
+                                                x && x->collector ? x->collector : "G1",
+                                                gcs[i].cause ? gcs[i].cause : "test", &error));
       g_assert_true (tm_trace_builder_gc_end (b, id, gcs[i].end_ns, gcs[i].pause_ns, 1, &u, &error));
       if (gcs[i].reachable >= 0)
         {
@@ -562,9 +567,11 @@ trace_from_specs_full (const GcSpec *gcs, gsize n, const char *format, const Spe
           g_assert_true (tm_trace_builder_graph_begin (b, id, 0, 0, &error));
           g_assert_true (tm_trace_builder_roots (b, 1, &root, &error));
           g_assert_true (tm_trace_builder_graph_end (b, id, 0, &error));
+          if (gcs[i].context)
+            g_assert_true (tm_trace_builder_graph_context (b, id, gcs[i].context, &error));
           next_object++;
         }
-      if (x && x->oom_after == id)
+      if (x && (x->oom_after == id || x->oom_again == id))
         g_assert_true (tm_trace_builder_oom (b, gcs[i].end_ns + 1000000, id, 1, TM_OOM_JAVA_HEAP,
                                              "Java heap space", &error));
     }
@@ -1665,6 +1672,278 @@ test_trace_leak_to_ceiling (void)
           g_assert_false (r->suspicious);
         }
     }
+
+  /* Growth that slows as the heap fills, 10 + 30 (1 - e^(-i/25)) MiB: its
+   * last third still rises (40% of the window's slope) but no higher than
+   * a sixth of the growth above what came before.  With the error near
+   * the 40 MiB limit it stopped at the ceiling: a leak (a recorded cache
+   * leak into 64 MiB was called a cycle).  Without the error it is not. */
+  for (guint i = 0; i < 60; i++)
+    {
+      s[i].reachable = (gint64) ((10 + 30 * (1 - exp (-(double) i / 25))) * MIB);
+      s[i].used_after = (guint64) s[i].reachable + 2 * MIB;
+      s[i].used_before = s[i].used_after + 5 * MIB;
+    }
+  for (guint c = 0; c < 2; c++)
+    {
+      g_autoptr(TmTrace) t = trace_from_specs_full (s, 60, "tmtrace", &cases[c]);
+      g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, TRUE);
+      const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+      g_assert_nonnull (w);
+      g_assert_cmpuint (w->first_gc, ==, 1);
+      g_assert_true (w->suspicious == (c == 0));
+      g_assert_cmpstr (w->growth, ==, c == 0 ? "leak" : NULL);
+      if (c == 0)
+        g_assert_nonnull (strstr (w->explanation, "stayed near the heap's limit of 40.0 MiB"));
+    }
+}
+
+/* A program that catches its OutOfMemoryError and goes on: reachable
+ * memory (a whole-heap GC with a graph every 100 ms) grows by 1 MiB per
+ * GC from 10 MiB for 30 GCs, the error comes after GC 30, the graph taken
+ * at it (GC 31) shows the full heap; the handler clears the cache, and the
+ * graph taken at a second error (GC 33) shows 2 MiB; then 10 MiB flat.
+ * The run ends at the first error: a leak over GCs 1-31.  The second
+ * error's graph is what the handler left, not the heap that ran out. */
+static void
+test_trace_oom_caught (void)
+{
+  g_autofree GcSpec *s = steady_specs (40, 3);
+  const SpecExtras x = { 64 * MIB, 30, TRUE, 32 };
+
+  for (guint i = 0; i < 40; i++)
+    {
+      s[i].kind = TM_GC_KIND_MAJOR;
+      s[i].reachable = (gint64) (i < 30 ? 10 * MIB + i * MIB : i == 30 ? 39 * MIB : i == 32 ? 2 * MIB : 10 * MIB);
+      s[i].context = i == 30 || i == 32 ? TM_GRAPH_AT_OOM : 0;
+      if (i == 31)
+        s[i].reachable = -1;
+      s[i].used_after = (guint64) MAX (s[i].reachable, 39 * (gint64) MIB) + 2 * MIB;
+      s[i].used_before = s[i].used_after + 5 * MIB;
+    }
+  {
+    g_autoptr(TmTrace) t = trace_from_specs_full (s, 40, "tmtrace", &x);
+    g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+    const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+    dump_windows ("oom-caught", ws);
+    g_assert_nonnull (w);
+    g_assert_true (w->suspicious);
+    g_assert_cmpstr (w->growth, ==, "leak");
+    g_assert_cmpuint (w->first_gc, ==, 1);
+    g_assert_cmpuint (w->last_gc, ==, 31);
+  }
+}
+
+/* A cache that fills while the program allocates (a GC with a graph
+ * every 0.5 s, 1 MiB more each time, for 12 s) and is then only read: the
+ * recorder's forced GCs come every 1.5 s, 4 graphs in the last 6 s.  The
+ * plateau holds a third of the time but 4 of the 28 points: the last
+ * third of the points still rises (a third of the window's slope), the
+ * last third of the time does not: a warm-up (a recorded LRU cache filled
+ * in 75% of the run was called a leak).  The same spacing with the growth
+ * going on at the same rate is still a leak. */
+static void
+test_trace_sparse_plateau (void)
+{
+  GcSpec s[28];
+
+  for (guint leak = 0; leak < 2; leak++)
+    {
+      guint64 t = 0;
+
+      memset (s, 0, sizeof s);
+      for (guint i = 0; i < 28; i++)
+        {
+          t += i < 24 ? 500 * MSEC : 1500 * MSEC;
+          s[i].end_ns = t;
+          s[i].pause_ns = 2 * MSEC;
+          s[i].kind = i < 24 ? TM_GC_KIND_MINOR : TM_GC_KIND_MAJOR;
+          s[i].reachable = (gint64) (10 * MIB + MIN (i, 23) * MIB + (leak && i >= 24 ? (i - 23) * 3 * MIB : 0));
+          s[i].used_after = (guint64) s[i].reachable + MIB;
+          s[i].used_before = s[i].used_after + 20 * MIB;
+        }
+      {
+        g_autoptr(TmTrace) tr = trace_from_specs (s, 28, "tmtrace");
+        g_autoptr(GPtrArray) ws = tm_windows_detect (tr, NULL, TRUE);
+        const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+        dump_windows (leak ? "sparse-leak" : "sparse-plateau", ws);
+        g_assert_nonnull (w);
+        g_assert_cmpuint (w->first_gc, ==, 1);
+        g_assert_true (w->suspicious == (leak == 1));
+        g_assert_cmpstr (w->growth, ==, leak ? "leak" : "warm-up");
+        if (!leak)
+          g_assert_nonnull (strstr (w->explanation, "stayed flat from GC 23 (growth over GCs 1-28; in its last third, GCs 25-28,"));
+      }
+    }
+}
+
+/* 20 GCs 1 s apart, each with a graph; an object of 100 KiB is allocated
+ * before each of the first 10 GCs and of 500 KiB before each of the last
+ * 10 (the program sped up 5 times).  Every graph reaches all the objects
+ * allocated so far (a leak), or with `queue` only the newest third of
+ * them (a queue whose consumer takes two jobs for every three put). */
+static TmTrace *
+accelerating_trace (gboolean queue)
+{
+  TmTraceBuilder *b = tm_trace_builder_new ("test.tmtrace", "tmtrace");
+  TmTraceHeader h = { .version = 1, .vm_name = "test", .vm_version = "1", .command_line = "test",
+                      .pointer_size = 8, .flags = TM_TRACE_FLAG_GRAPHS | TM_TRACE_FLAG_DEATHS };
+  guint64 frame = 1, reach = 0, dead = 1;
+  g_autoptr(GError) error = NULL;
+
+  tm_trace_builder_header (b, &h);
+  g_assert_true (tm_trace_builder_space (b, 1, TM_SPACE_KIND_OLD, "old", &error));
+  g_assert_true (tm_trace_builder_type (b, 1, "byte[]", TM_TYPE_FLAG_PRIM_ARRAY, &error));
+  g_assert_true (tm_trace_builder_frame (b, 1, "Main.main()", "Main.java", 1, &error));
+  g_assert_true (tm_trace_builder_site (b, 1, 1, &frame, &error));
+  g_assert_true (tm_trace_builder_thread (b, 1, "main", &error));
+  for (guint64 id = 1; id <= 20; id++)
+    {
+      guint64 size = (id <= 10 ? 100 : 500) * 1024, from = queue ? id - id / 3 : 1;
+      TmRootRecord roots[20];
+      TmSpaceUsageRecord u;
+
+      g_assert_true (tm_trace_builder_alloc (b, id, 1, 1, 1, size, 0, 0, &error));
+      reach = 0;
+      for (guint64 o = from; o <= id; o++)
+        {
+          roots[o - from] = (TmRootRecord) { o, TM_ROOT_KIND_STATIC, 1 };
+          reach += (o <= 10 ? 100 : 500) * 1024;
+        }
+      u = (TmSpaceUsageRecord) { 1, reach + 8 * MIB, reach, reach + 8 * MIB };
+      g_assert_true (tm_trace_builder_gc_start (b, id, id * SEC - 2 * MSEC, TM_GC_KIND_MAJOR, "G1", "test", &error));
+      /* the jobs taken off the queue die (a trace built in memory has no
+       * file to read the graphs back from: the deaths say it) */
+      for (; dead < from; dead++)
+        g_assert_true (tm_trace_builder_death (b, id, dead, &error));
+      g_assert_true (tm_trace_builder_gc_end (b, id, id * SEC, 2 * MSEC, 1, &u, &error));
+      g_assert_true (tm_trace_builder_graph_begin (b, id, 0, 0, &error));
+      g_assert_true (tm_trace_builder_roots (b, (guint) (id - from + 1), roots, &error));
+      g_assert_true (tm_trace_builder_graph_end (b, id, 0, &error));
+    }
+  tm_trace_builder_end (b, 20, 0, 20, 20 * SEC);
+  return tm_trace_builder_finish (b);
+}
+
+/* A leak that speeds up 5 times half way keeps everything its first half
+ * added: a leak (measured against the whole window's growth it kept 15%,
+ * a "backlog").  A growing queue, speeding up the same way, keeps none of
+ * it: a backlog. */
+static void
+test_trace_backlog_accelerating (void)
+{
+  for (guint queue = 0; queue < 2; queue++)
+    {
+      g_autoptr(TmTrace) t = accelerating_trace (queue);
+      g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+      const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK);
+
+      dump_windows (queue ? "accelerating backlog" : "accelerating leak", ws);
+      g_assert_nonnull (w);
+      g_assert_true (w->suspicious);
+      g_assert_cmpstr (w->growth, ==, queue ? "backlog" : "leak");
+    }
+}
+
+/* Data loaded fast (2 to 42 MiB over GCs 1-10, 0.2 s apart), then GCs
+ * every 0.5 s for 15 s (GCs 11-40) while:
+ *   shape 0: a small leak adds 0.2 MiB per GC (6 MiB, 14%): a leak after
+ *            the load, GCs 11-40 (a recorded one was called a warm-up:
+ *            its last third's slope is a fifth of the load's);
+ *   shape 1: nothing more (a warm-up);
+ *   shape 2: a cache fills to 8 MiB more, ever slower (8 (1 - e^(-t/2 s))):
+ *            a warm-up too, though the part after the load grows by 19%. */
+static void
+test_trace_late_leak (void)
+{
+  GcSpec s[40];
+
+  for (guint shape = 0; shape < 3; shape++)
+    {
+      guint64 t = 0;
+
+      memset (s, 0, sizeof s);
+      for (guint i = 0; i < 40; i++)
+        {
+          double after = i < 10 ? 0 : (double) (i - 9) * 0.5;
+          double v = i < 10 ? 2 + 40.0 * (i + 1) / 10 :
+                     42 + (shape == 0 ? 0.4 * after : shape == 2 ? 8 * (1 - exp (-after / 2)) : 0);
+
+          t += i < 10 ? 200 * MSEC : 500 * MSEC;
+          s[i].end_ns = t;
+          s[i].pause_ns = 2 * MSEC;
+          s[i].kind = TM_GC_KIND_MAJOR;
+          s[i].reachable = (gint64) (v * MIB);
+          s[i].used_after = (guint64) s[i].reachable + MIB;
+          s[i].used_before = s[i].used_after + 20 * MIB;
+        }
+      {
+        g_autoptr(TmTrace) tr = trace_from_specs (s, 40, "tmtrace");
+        g_autoptr(GPtrArray) ws = tm_windows_detect (tr, NULL, TRUE);
+        const TmWindow *w = find_kind (ws, TM_WINDOW_LEAK), *r = find_kind (ws, TM_WINDOW_LEAK_REGRESSION);
+
+        dump_windows (shape == 0 ? "late-leak" : shape == 1 ? "late-flat" : "late-cache", ws);
+        g_assert_nonnull (w);
+        g_assert_nonnull (r);
+        g_assert_true (w->suspicious == (shape == 0));
+        g_assert_true (r->suspicious == (shape == 0));
+        if (shape == 0)
+          {
+            g_assert_cmpstr (w->growth, ==, "leak");
+            g_assert_cmpuint (w->first_gc, ==, 11);
+            g_assert_cmpuint (w->last_gc, ==, 40);
+            g_assert_cmpuint (r->first_gc, ==, 11);
+            /* 0.2 MiB per 0.5 s */
+            g_assert_cmpfloat (fabs (r->score - 0.4 * MIB), <, 0.01 * MIB);
+          }
+        else
+          g_assert_true (g_strcmp0 (w->growth, "leak") != 0);
+      }
+    }
+}
+
+/* Shenandoah cycles as the recorder writes them: the heap's use at one
+ * moment, the same before and after.  A batch job's garbage rises and
+ * falls in teeth (10 to 60, 70 and 65 MiB, then up to 120 MiB at the
+ * end); with no graph and no full GC nothing says what is live, so there
+ * is no leak.  The same cycles from a GC log, which frees 20 MiB at each,
+ * are whole-heap collections whose occupancy after them is judged. */
+static void
+test_trace_shenandoah_no_collection (void)
+{
+  GcSpec s[40];
+  const double top[4] = { 60, 70, 65, 120 };
+
+  for (guint logged = 0; logged < 2; logged++)
+    {
+      const SpecExtras x = { 0, 0, TRUE, 0, "Shenandoah Cycles" };
+
+      memset (s, 0, sizeof s);
+      for (guint i = 0; i < 40; i++)
+        {
+          double v = 10 + (top[i / 10] - 10) * (double) (i % 10 + 1) / 10;
+
+          s[i].end_ns = (i + 1) * 300 * MSEC;
+          s[i].pause_ns = MSEC;
+          s[i].kind = TM_GC_KIND_CONCURRENT;
+          s[i].reachable = -1;
+          s[i].used_after = (guint64) (v * MIB);
+          s[i].used_before = s[i].used_after + (logged ? 20 * MIB : 0);
+        }
+      {
+        g_autoptr(TmTrace) t = trace_from_specs_full (s, 40, "tmtrace", &x);
+        g_autoptr(GPtrArray) ws = tm_windows_detect (t, NULL, FALSE);
+
+        dump_windows (logged ? "shenandoah-freeing" : "shenandoah-no-collection", ws);
+        g_assert_cmpstr (tm_windows_leak_series_label (t, NULL), ==,
+                         logged ? "heap occupancy after whole-heap GCs" : "heap occupancy after GC");
+        if (!logged)
+          g_assert_null (find_kind (ws, TM_WINDOW_LEAK));
+      }
+    }
 }
 
 static void
@@ -1853,6 +2132,11 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/overhead-edge", test_trace_overhead_edge);
   g_test_add_func ("/windows/trace/churn-calm-baseline", test_trace_churn_calm_baseline);
   g_test_add_func ("/windows/trace/leak-to-ceiling", test_trace_leak_to_ceiling);
+  g_test_add_func ("/windows/trace/oom-caught", test_trace_oom_caught);
+  g_test_add_func ("/windows/trace/sparse-plateau", test_trace_sparse_plateau);
+  g_test_add_func ("/windows/trace/backlog-accelerating", test_trace_backlog_accelerating);
+  g_test_add_func ("/windows/trace/late-leak", test_trace_late_leak);
+  g_test_add_func ("/windows/trace/shenandoah-no-collection", test_trace_shenandoah_no_collection);
   g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
   g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);

@@ -55,6 +55,8 @@ static const struct {
   { "UseCompressedOops", GC_ANY, WHEN_ALWAYS },
   { "G1HeapRegionSize", GC_G1, WHEN_ALWAYS },
   { "InitiatingHeapOccupancyPercent", GC_G1, WHEN_ALWAYS },
+  { "ExitOnOutOfMemoryError", GC_ANY, WHEN_TRUE },
+  { "CrashOnOutOfMemoryError", GC_ANY, WHEN_TRUE },
 };
 
 /* The Use...GC flag that is on names the collector. */
@@ -105,7 +107,7 @@ tm_agent_flags_write (JNIEnv *jni)
   guint gc = 0;
   g_autoptr(GString) user = g_string_new (NULL);
 
-  if (a->helper == NULL || written)
+  if (a->helper == NULL || jni == NULL || written)
     return;
   written = TRUE;
   m = (*jni)->GetStaticMethodID (jni, a->helper, "vmFlags", "([Ljava/lang/String;)[Ljava/lang/String;");
@@ -161,6 +163,8 @@ tm_agent_flags_write (JNIEnv *jni)
       if (value == NULL || (when == WHEN_TRUE && g_strcmp0 (value, "true") != 0)
           || (when == WHEN_SET && (is_default || (is_ergonomic && gc == GC_G1))))
         continue;
+      if (strcmp (name, "ExitOnOutOfMemoryError") == 0)
+        g_atomic_int_set (&a->exit_on_oom, 1);
       key = g_strconcat ("jvm.", name, NULL);
       tm_trace_writer_meta (a->writer, key, value);
       /* set by the user (command line, JAVA_TOOL_OPTIONS, a flags file),

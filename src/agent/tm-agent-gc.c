@@ -278,16 +278,15 @@ static char **
 call_strings (JNIEnv *jni, jmethodID m, guint *n_out)
 {
   TmAgent *a = &tm_agent;
-  jobjectArray arr = (*jni)->CallStaticObjectMethod (jni, a->helper, m);
+  jobjectArray arr;
   char **v;
-  guint n;
+  guint n = 0;
 
-  if (!check_exception (jni, "TidemarkAgentHelper", NULL) || arr == NULL)
-    {
-      *n_out = 0;
-      return g_new0 (char *, 1);
-    }
-  n = (guint) (*jni)->GetArrayLength (jni, arr);
+  tm_agent_vm_call_begin ();
+  arr = (*jni)->CallStaticObjectMethod (jni, a->helper, m);
+  if (!check_exception (jni, "TidemarkAgentHelper", NULL))
+    arr = NULL;
+  n = arr != NULL ? (guint) (*jni)->GetArrayLength (jni, arr) : 0;
   v = g_new0 (char *, n + 1);
   for (guint i = 0; i < n; i++)
     {
@@ -295,7 +294,9 @@ call_strings (JNIEnv *jni, jmethodID m, guint *n_out)
       v[i] = jstring_dup (jni, s);
       (*jni)->DeleteLocalRef (jni, s);
     }
-  (*jni)->DeleteLocalRef (jni, arr);
+  if (arr != NULL)
+    (*jni)->DeleteLocalRef (jni, arr);
+  tm_agent_vm_call_end ();
   *n_out = n;
   return v;
 }
@@ -307,14 +308,16 @@ call_longs (JNIEnv *jni, jmethodID m, guint n)
   jlongArray arr;
   guint64 *v;
 
-  if (a->helper == NULL || m == NULL)
+  if (a->helper == NULL || m == NULL || jni == NULL)
     return g_new0 (guint64, MAX (n, 1));
+  tm_agent_vm_call_begin ();
   arr = (*jni)->CallStaticObjectMethod (jni, a->helper, m);
   if (!check_exception (jni, "TidemarkAgentHelper", NULL))
     arr = NULL;
   v = jlongs_dup (jni, arr, n);
   if (arr != NULL)
     (*jni)->DeleteLocalRef (jni, arr);
+  tm_agent_vm_call_end ();
   return v;
 }
 
@@ -757,6 +760,9 @@ tm_agent_gc_ready (guint n, gboolean final)
     return FALSE;
   if (g->want_graph && g->graph == NULL)
     return FALSE;
+  /* without calls into the JVM only a notification tells the usage */
+  if (g_atomic_int_get (&a->exit_no_java))
+    return g->bean != NULL && note_present (g->bean, g->bean_id) && note_present (g->first_bean, g->first_bean_id);
   if (g->bean == NULL)
     return TRUE;
   return (note_present (g->bean, g->bean_id) && note_present (g->first_bean, g->first_bean_id))

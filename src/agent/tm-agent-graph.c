@@ -100,7 +100,9 @@ tm_agent_graph_take (jvmtiEnv *jvmti, guint64 last_id)
   g->last_id = last_id;
   memset (&cb, 0, sizeof cb);
   cb.heap_reference_callback = reference_cb;
+  tm_agent_vm_call_begin ();
   err = (*jvmti)->FollowReferences (jvmti, 0, NULL, NULL, &cb, g);
+  tm_agent_vm_call_end ();
   if (err != JVMTI_ERROR_NONE)
     {
       g->failed = TRUE;

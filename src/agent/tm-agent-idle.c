@@ -50,6 +50,8 @@ tm_agent_idle_gc_maybe (jvmtiEnv *jvmti)
   if (!idle_gc_due (now))
     return;
   a->idle_last_forced = now;
+  tm_agent_vm_call_begin ();
   if ((*jvmti)->ForceGarbageCollection (jvmti) == JVMTI_ERROR_NONE)
     g_atomic_int_inc (&a->idle_gcs);
+  tm_agent_vm_call_end ();
 }

@@ -398,7 +398,7 @@ agent_thread_main (jvmtiEnv *jvmti, JNIEnv *jni, void *arg)
     {
       /* not long: a thread stuck in a full heap may never leave its callback */
       stop_recording (jvmti, 1000);
-      finish_trace (jvmti, jni, FALSE);
+      finish_trace (jvmti, g_atomic_int_get (&a->exit_no_java) ? NULL : jni, FALSE);
     }
   g_atomic_int_set (&a->agent_done, 1);
 }
@@ -570,15 +570,17 @@ stop_recording (jvmtiEnv *jvmti, gint64 max_ms)
  * END, and closes the file.  Once per run: at VMDeath, or on the agent
  * thread when the process exits without VMDeath. */
 static void
-finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
+write_trace_end (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
 {
   TmAgent *a = &tm_agent;
   g_autoptr(GError) error = NULL;
   guint n;
 
-  pthread_mutex_lock (&a->writer_lock);
+  if (a->writer == NULL)
+    return;   /* the exiting thread ended it (on_process_exit) */
   tm_agent_flags_write (jni);   /* if the agent thread never ran */
-  pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), 2000);
+  /* without JNI, GCs whose notification is not in stay unwritten */
+  pump_until_written (jni, (guint) g_atomic_int_get (&a->gc_finished), jni != NULL ? 2000 : 100);
 
   /* The final graph, after one more GC; frees of that GC (and any never
    * delivered) are derived from it.  Not with concurrent collectors (ZGC,
@@ -597,8 +599,11 @@ finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
         }
       pump_until_written (jni, n, 3000);
     }
-  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
-  set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
+  if (jni != NULL)
+    {
+      set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_START);
+      set_event (jvmti, JVMTI_DISABLE, JVMTI_EVENT_GARBAGE_COLLECTION_FINISH);
+    }
   tm_agent_write_deaths_upto (a->w_gcs_written, TRUE);
 
   {
@@ -644,7 +649,57 @@ finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
   tm_agent_write_status ();
   tm_trace_writer_free (a->writer);
   a->writer = NULL;
+}
+
+static void
+finish_trace (jvmtiEnv *jvmti, JNIEnv *jni, gboolean final_gc)
+{
+  TmAgent *a = &tm_agent;
+
+  pthread_mutex_lock (&a->writer_lock);
+  write_trace_end (jvmti, jni, final_gc);
   pthread_mutex_unlock (&a->writer_lock);
+}
+
+void
+tm_agent_vm_call_begin (void)
+{
+  g_atomic_int_inc (&tm_agent.agent_in_vm);
+}
+
+void
+tm_agent_vm_call_end (void)
+{
+  g_atomic_int_add (&tm_agent.agent_in_vm, -1);
+  while (g_atomic_int_get (&tm_agent.exit_took_over))
+    g_usleep (10000);
+}
+
+/* At an exit from inside the VM: once the agent thread is stuck in a JVM
+ * call, ends the trace on this thread, with no call into the JVM.  The
+ * stuck thread may hold writer_lock, but only around a JVM call, between
+ * two records.  Both sides' atomics are full barriers: either this thread
+ * sees the call still in progress, or the returning thread sees the take
+ * over and waits. */
+static gboolean
+end_trace_for_stuck_agent (void)
+{
+  TmAgent *a = &tm_agent;
+  gboolean locked;
+
+  if (g_atomic_int_get (&a->agent_in_vm) == 0)
+    return FALSE;
+  g_atomic_int_set (&a->exit_took_over, 1);
+  if (g_atomic_int_get (&a->agent_in_vm) == 0)
+    {
+      g_atomic_int_set (&a->exit_took_over, 0);
+      return FALSE;
+    }
+  locked = pthread_mutex_trylock (&a->writer_lock) == 0;
+  write_trace_end (NULL, NULL, FALSE);
+  if (locked)
+    pthread_mutex_unlock (&a->writer_lock);
+  return TRUE;
 }
 
 static void JNICALL
@@ -679,8 +734,21 @@ on_process_exit (void)
   if (!g_atomic_int_compare_and_exchange (&a->finishing, 0, 1))
     return;
   g_atomic_int_set (&a->exiting, 1);    /* no heap walks: the heap may be full */
+  g_atomic_int_set (&a->exit_no_java, g_atomic_int_get (&a->exit_on_oom));
   g_atomic_int_set (&a->exit_finish, 1);
-  wait_for (&a->agent_done, 1, 15000);
+  if (!g_atomic_int_get (&a->exit_no_java))
+    {
+      wait_for (&a->agent_done, 1, 15000);
+      return;
+    }
+  /* The agent thread ends the trace at once, unless a JVM call it was in
+   * when the exit came never returns. */
+  for (gint ms = 0; ms < 2000 && !g_atomic_int_get (&a->agent_done); ms++)
+    {
+      if (ms >= 100 && end_trace_for_stuck_agent ())
+        return;
+      g_usleep (1000);
+    }
 }
 
 /* ---- loading ---- */

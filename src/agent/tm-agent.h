@@ -231,6 +231,16 @@ typedef struct {
   volatile gint agent_done;
   volatile gint agent_running;  /* the agent thread started */
   volatile gint exit_finish;    /* process exit without VMDeath: the agent thread ends the trace */
+  /* -XX:+ExitOnOutOfMemoryError: the JVM calls exit() from a Java thread
+   * inside the VM, so no safepoint completes after it: the trace's end is
+   * written without a call into the JVM (no JNI, no JVMTI) */
+  volatile gint exit_on_oom;
+  volatile gint exit_no_java;
+  /* the agent thread is inside a JVM call that may wait for a safepoint
+   * (tm_agent_vm_call_begin/end), and the exiting thread took over the
+   * trace's end while it was */
+  volatile gint agent_in_vm;
+  volatile gint exit_took_over;
   volatile gint finishing;      /* the trace's end is being written (once) */
   gint64    temp_tags;
 
@@ -374,6 +384,13 @@ gint64   tm_agent_cpu_ns (void);    /* the process's CPU time */
 /* META jvm.NAME: the flags GC analysis needs (tm-agent-flags.c), once
  * per run; needs writer_lock and the helper class. */
 void     tm_agent_flags_write (JNIEnv *jni);
+
+/* Around the agent thread's JVM calls that may wait for a safepoint (heap
+ * walks, forced GCs, Java methods): at an exit from inside the VM they
+ * never return, and the exiting thread ends the trace instead; a call
+ * that does return then waits here until the process is gone. */
+void     tm_agent_vm_call_begin (void);
+void     tm_agent_vm_call_end   (void);
 
 /* The JVM's own GC counters (tm-agent-perfdata.c); the reads are safe
  * at a safepoint. */

@@ -96,11 +96,22 @@ print_text (const char *path, const TmTrace *trace, const TmContainerReport *r, 
             "marked ~ (no operation recorded): upper bounds from the graphs.\n");
   printf ("%u containers alive at the end are leak-free (empty, or all they gained they lost again).\n\n",
           r->leak_free);
+  /* the relevant containers come first: when there are none, what grows
+   * is held elsewhere (a hand-grown array, a hand-written list, a field),
+   * not by the stale JDK map that tops the list */
+  if (n > 0 && !((const TmContainer *) g_ptr_array_index (r->containers, 0))->relevant)
+    printf ("No container explains the growth (none grew by 1%% of it): what grows is held outside the "
+            "described data structures. Look at the types and the allocation sites that grow "
+            "(tidemark-cli trend TRACE --from-gc %u --to-gc %u --classify type, then --classify site).\n\n",
+            r->from_gc, r->to_gc);
   printf ("%6s %6s %6s %9s %10s  %s\n", "LC", "MC", "SC", "elements", "size", "container");
   for (guint i = 0; i < n; i++)
     {
       const TmContainer *c = g_ptr_array_index (r->containers, i);
       g_autofree char *b = tm_format_bytes ((double) c->bytes_at_end);
+
+      if (!c->relevant && (i == 0 || ((const TmContainer *) g_ptr_array_index (r->containers, i - 1))->relevant))
+        printf ("-- not explaining the growth (each grew by less than 1%% of it):\n");
 
       printf ("%6.3f %6.3f %5.3f%s %9" G_GUINT64_FORMAT " %10s  %s (object %" G_GUINT64_FORMAT ")\n", c->lc, c->mc,
               c->sc, c->exact || !r->ops_recorded ? " " : "~", c->elements_at_end, b, tm_trace_type (trace, c->type)->name,

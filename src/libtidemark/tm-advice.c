@@ -21,7 +21,7 @@ typedef struct {
   guint32               first, last;
   TmGcStats             st;
   GPtrArray            *windows;      /* suspicious windows overlapping the range */
-  double                max_heap;     /* -Xmx from the log, else the highest committed heap */
+  double                max_heap;     /* -Xmx from the recorder or the log, else the highest committed heap */
   GPtrArray            *out;
 } Ctx;
 
@@ -201,12 +201,18 @@ rule_leak (Ctx *c)
 {
   const TmWindow *w = find_window (c, TM_WINDOW_LEAK);
   TmAdvice *a;
-  g_autofree char *rate = NULL, *from = NULL, *to = NULL, *max = NULL;
+  g_autofree char *rate = NULL, *from = NULL, *to = NULL, *max = NULL, *twice = NULL;
+  const char *series;
   double left;
+  gboolean backlog;
 
   if (w == NULL || !leak_is_sustained (c, w))
     return FALSE;
-  a = add (c, "leak", _("Memory leak: more heap only delays the failure"), 1.0);
+  /* young objects turned over in growing numbers: a queue that is not
+   * drained fast enough fails the same way, but the fix is another */
+  backlog = g_strcmp0 (w->growth, "backlog") == 0;
+  a = backlog ? add (c, "backlog", _("Backlog: a queue fills faster than it is drained"), 1.0)
+              : add (c, "leak", _("Memory leak: more heap only delays the failure"), 1.0);
   for (guint32 id = MAX (w->first_gc, c->first); id <= MIN (w->last_gc, c->last); id++)
     {
       const TmGc *gc = tm_trace_gc (c->trace, id);
@@ -217,17 +223,38 @@ rule_leak (Ctx *c)
   from = tm_format_bytes (w->value_start);
   to = tm_format_bytes (w->value_end);
   max = tm_format_bytes (c->max_heap);
+  twice = tm_format_bytes (2 * c->max_heap);
+  series = tm_windows_leak_series_label (c->trace, NULL);
+  if (series == NULL)
+    series = _("occupancy");
   left = w->score > 0 ? MAX (0.0, c->max_heap - w->value_end) / w->score : INFINITY;
-  a->finding = g_strdup_printf (_("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
-                                "never comes back down; the heap can hold %s, so at this rate it is full "
-                                "in about %.0f s."),
-                                rate, w->first_gc, w->last_gc, from, to,
-                                w->series ? w->series : _("occupancy"), max, isfinite (left) ? left : 0);
-  a->action = g_strdup_printf (_("Do not tune the heap size for this: doubling it to %s buys only about "
+  /* a leak that already filled the heap (it ran out of memory, or
+   * thrashes at the limit) has no time left to predict */
+  if ((tm_trace_n_oom_events (c->trace) > 0 && tm_trace_oom_event (c->trace, 0)->kind == TM_OOM_JAVA_HEAP) ||
+      left < 1)
+    a->finding = g_strdup_printf (_("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
+                                  "never comes back down, until it fills the heap of %s."),
+                                  rate, w->first_gc, w->last_gc, from, to,
+                                  series, max);
+  else
+    a->finding = g_strdup_printf (_("The live data grows by %s/s from GC %u to GC %u (%s to %s, %s) and "
+                                  "never comes back down; the heap can hold %s, so at this rate it is full "
+                                  "in about %.0f s."),
+                                  rate, w->first_gc, w->last_gc, from, to,
+                                  series, max, isfinite (left) ? left : 0);
+  if (backlog)
+    a->action = g_strdup_printf (_("What grows stays young: each object waits a little, but more of them "
+                                 "wait every second. More heap only delays the failure (doubling it to %s "
+                                 "buys about %.0f s). Bound the queue (a capacity that blocks or rejects "
+                                 "producers) or make its consumers keep up; the window's data structures "
+                                 "name the queue."),
+                                 twice, w->score > 0 ? c->max_heap / w->score : 0);
+  else
+    a->action = g_strdup_printf (_("Do not tune the heap size for this: doubling it to %s buys only about "
                                "%.0f s more. Find what grows: record the program with `tidemark-cli record` "
                                "and look at the leak window's data structures and object groups, or keep a "
                                "heap dump of the failure."),
-                               max, w->score > 0 ? c->max_heap / w->score : 0);
+                               twice, w->score > 0 ? c->max_heap / w->score : 0);
   a->flags = g_strdup ("-XX:+HeapDumpOnOutOfMemoryError");
   return TRUE;
 }
@@ -890,7 +917,6 @@ tm_advise (const TmTrace *trace, guint32 first_gc, guint32 last_gc, const TmAdvi
   TmAdviceParams defaults;
   Ctx c = { 0 };
   g_autoptr(GPtrArray) windows = NULL;
-  const char *mh;
   gboolean leak;
 
   if (params == NULL)
@@ -907,9 +933,7 @@ tm_advise (const TmTrace *trace, guint32 first_gc, guint32 last_gc, const TmAdvi
   if (c.st.n_gcs == 0)
     return c.out;
 
-  mh = g_hash_table_lookup (trace->meta, "gclog.max_heap");
-  c.max_heap = mh ? g_ascii_strtod (mh, NULL) : 0;
-  c.max_heap = MAX (c.max_heap, (double) c.st.max_committed_bytes);
+  c.max_heap = MAX (tm_trace_heap_limit (trace), (double) c.st.max_committed_bytes);
 
   /* windows of the whole run that overlap the range */
   windows = tm_windows_detect (trace, NULL, FALSE);

@@ -212,7 +212,7 @@ tm_classifier_keys (TmClassifier c, const TmTrace *trace, guint32 gc_id,
 
     case TM_CLASSIFIER_SPACE:
       for (guint32 i = 0; i < n; i++)
-        keys[i] = trace->obj_space ? trace->obj_space[objects[i]] : 0;
+        keys[i] = tm_trace_object_space_at (trace, objects[i], gc_id);
       break;
 
     case TM_CLASSIFIER_AGE:

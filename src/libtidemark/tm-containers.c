@@ -238,6 +238,12 @@ compare_sites (gconstpointer a, gconstpointer b)
  * must explain (or, when reachable memory did not grow, of the reachable
  * memory at te it must hold) to rank among the relevant ones. */
 #define RELEVANT_MIN_SHARE 0.01
+/* ... and the least share of the largest container's growth: a map of
+ * two entries that grew by 228 KiB (1.4% of the growth) is not the leak
+ * when another grew by 16 MiB, yet its staleness (0.93) ranked it first.
+ * A leak split over many containers (a list per thread) keeps them all:
+ * each grows about as much as the largest. */
+#define RELEVANT_MIN_OF_LARGEST 0.10
 
 /* LC = SC^(1 - MC) is the staleness alone when MC is small: a JDK map of
  * a few KiB that gained two entries early in the region (the GC MXBean's
@@ -252,7 +258,8 @@ tm_container_relevant (const TmContainerReport *r, guint64 bytes_at_start, guint
   g_return_val_if_fail (r != NULL, FALSE);
   if (r->reachable_end > r->reachable_start)
     return (double) bytes_at_end - (double) bytes_at_start >=
-           RELEVANT_MIN_SHARE * (double) (r->reachable_end - r->reachable_start);
+           MAX (RELEVANT_MIN_SHARE * (double) (r->reachable_end - r->reachable_start),
+                RELEVANT_MIN_OF_LARGEST * (double) r->largest_growth);
   return (double) bytes_at_end >= RELEVANT_MIN_SHARE * (double) r->reachable_end;
 }
 
@@ -431,7 +438,6 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
       c->mc = CLAMP (tr->area / span, 0.0, 1.0);
       c->sc = tr->stale_n > 0 ? CLAMP (tr->stale_sum / tr->stale_n / span, 0.0, 1.0) : 0.0;
       c->lc = tm_leak_confidence (c->sc, c->mc);
-      c->relevant = tm_container_relevant (r, c->bytes_at_start, c->bytes_at_end);
       c->sites = g_array_new (FALSE, FALSE, sizeof (TmContainerSite));
       g_hash_table_iter_init (&ei, tr->sites);
       while (g_hash_table_iter_next (&ei, &key, &ev))
@@ -442,6 +448,17 @@ tm_containers_compute (TmHeapCache *heaps, guint32 from_gc, guint32 to_gc,
         }
       g_array_sort (c->sites, compare_sites);
       g_ptr_array_add (r->containers, c);
+    }
+  for (guint i = 0; i < r->containers->len; i++)
+    {
+      const TmContainer *c = g_ptr_array_index (r->containers, i);
+      if (c->bytes_at_end > c->bytes_at_start)
+        r->largest_growth = MAX (r->largest_growth, c->bytes_at_end - c->bytes_at_start);
+    }
+  for (guint i = 0; i < r->containers->len; i++)
+    {
+      TmContainer *c = g_ptr_array_index (r->containers, i);
+      c->relevant = tm_container_relevant (r, c->bytes_at_start, c->bytes_at_end);
     }
   g_ptr_array_sort (r->containers, compare_containers);
   return g_steal_pointer (&r);

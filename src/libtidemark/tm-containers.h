@@ -74,6 +74,7 @@ typedef struct {
   guint64    ts_ns, te_ns;
   guint64    reachable_start; /* reachable bytes at the region's first and last graph */
   guint64    reachable_end;
+  guint64    largest_growth;  /* the most a container grew over the region */
   GPtrArray *containers;      /* TmContainer*, not leak-free: the relevant ones first, each part
                                * descending by LC */
   guint32    leak_free;       /* containers alive at te excluded as leak-free */

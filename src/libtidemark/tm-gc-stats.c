@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  * Summary statistics of a GC range; see tm-gc-stats.h. */
 #include "tm-gc-stats.h"
+#include "tm-native-bytes.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -164,6 +165,17 @@ tm_gc_stats_compute (const TmTrace *trace, guint32 first_gc, guint32 last_gc, Tm
       have_prev = TRUE;
     }
 
+  /* heaptrack: the bytes malloc'ed, not the gains of the heap in use */
+  if (tm_trace_sees_frees (trace) && n > 0)
+    {
+      g_autofree guint64 *freed = g_new (guint64, n);
+      g_autofree guint64 *allocated = g_new (guint64, n);
+
+      tm_native_bytes_per_interval (trace, freed, allocated);
+      st->alloc_bytes = 0;
+      for (guint32 id = first_gc; id <= last_gc; id++)
+        st->alloc_bytes += (double) allocated[id - 1];
+    }
   st->duration_ns = prev_end > start_ns ? (double) (prev_end - start_ns) : 0;
   if (last_gc == n && trace->duration_ns > prev_end)
     st->duration_ns = (double) (trace->duration_ns - start_ns);

@@ -11,6 +11,8 @@
 
 #include "tm-gc-summary.h"
 #include "tm-error.h"
+#include "tm-native-bytes.h"
+#include "tm-checked.h"
 
 /* A concurrent cycle logged without its pauses (ZGC with -Xlog:gc) or a
  * time point of a source without GCs has pause 0: unknown, not zero. */
@@ -171,6 +173,24 @@ tm_gc_summary_compute (const TmTrace *t, guint first_gc, guint last_gc, TmGcSumm
               out->has_promotion = TRUE;
               promoted += ((gint64) young[0] - (gint64) young[1]) - ((gint64) gc->used_before - (gint64) gc->used_after);
             }
+        }
+    }
+
+  /* heaptrack: every malloc and free is known, while occupancy shows only
+   * the drop from each interval's peak (13.5 MiB allocated read as 1.45) */
+  if (tm_trace_sees_frees (t))
+    {
+      guint len = tm_trace_n_gcs (t);
+      g_autofree guint64 *freed = g_new (guint64, MAX (len, 1));
+      g_autofree guint64 *allocated = g_new (guint64, MAX (len, 1));
+
+      tm_native_bytes_per_interval (t, freed, allocated);
+      out->freed_bytes = out->allocated_bytes = 0;
+      for (guint id = first_gc; id <= last_gc; id++)
+        {
+          out->freed_bytes = tm_add_sat (out->freed_bytes, freed[id - 1]);
+          if (id > first_gc)
+            out->allocated_bytes = tm_add_sat (out->allocated_bytes, allocated[id - 1]);
         }
     }
 

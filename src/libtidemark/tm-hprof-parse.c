@@ -11,6 +11,11 @@
  * (source index, target address) and resolved once every object is known,
  * because dumps refer forward freely.  Every count and length from the
  * file is checked against its record before it is used.
+ *
+ * An import parses on one thread and applies what it finds (objects,
+ * references, roots, notes) on another, in dump order, through
+ * fixed-width events (EV_*, tm-hprof-stream.c); the graph read applies
+ * at once.  Both run the same steps in the same order.
  */
 #include "tm-config.h"
 #include <glib/gi18n-lib.h>
@@ -50,6 +55,23 @@ enum {
   SUB_ROOT_INTERNED_STRING = 0x89, SUB_ROOT_FINALIZING = 0x8A, SUB_ROOT_DEBUGGER = 0x8B,
   SUB_ROOT_REFERENCE_CLEANUP = 0x8C, SUB_ROOT_VM_INTERNAL = 0x8D, SUB_ROOT_JNI_MONITOR = 0x8E,
   SUB_UNREACHABLE = 0x90, SUB_PRIM_ARRAY_NODATA = 0xC3, SUB_HEAP_DUMP_INFO = 0xFE,
+};
+
+/* Events of the stream, in the low byte of their first word; bits 8..31
+ * count the targets (64-bit addresses) that follow an event's fixed
+ * words.  An event never crosses a chunk: targets go on in EV_REFS or
+ * EV_STATICS events. */
+enum {
+  EV_INST = 1,      /* type << 32 | addr | size | reserve << 32 | at | targets */
+  EV_ARRAY,         /* type << 32 | addr | size | at  (an object array or a primitive one) */
+  EV_REFS,          /* reserve << 32 | targets of the last object */
+  EV_ROOT,          /* kind << 8 | thread << 32 | addr */
+  EV_CLASS,         /* cid | super | loader | size | at, then EV_STATICS, EV_CLASS_END */
+  EV_STATICS,       /* targets of the class object's static fields */
+  EV_CLASS_END,
+  EV_NOTE,          /* offset | text (taken) */
+  EV_TYPE,          /* flags << 32 | type id | name (taken) */
+  EV_CHECK,         /* answer: is the model over its budget? */
 };
 
 enum { BT_OBJECT = 2, BT_BOOLEAN = 4, BT_CHAR, BT_FLOAT, BT_DOUBLE, BT_BYTE, BT_SHORT, BT_INT, BT_LONG };
@@ -131,6 +153,23 @@ struct _HprofParser {
   guint32           *bt_type;        /* BATCH each, handed over full */
   guint64           *bt_size;
   guint              bt_n;
+
+  /* While a dump is read for the model, what changes the objects,
+   * references, roots and notes goes as events (EV_*) to a thread of
+   * its own that applies them in dump order (apply_events) while this
+   * one parses on; everything else stays here.  NULL: applied at once. */
+  HprofStream       *stream;
+  HprofChunk        *chunk;
+  guint64           *sw, *s_end;     /* writing chunk->w */
+  guint64           *s_hdr;          /* the open event whose targets follow */
+  guint              s_hdr_len;
+  TmVecU64           statics;        /* a class dump's static targets */
+  /* the applying side */
+  gboolean           last_added;     /* the last object was added: its targets count */
+  gboolean           class_have;     /* the class object being applied is added */
+  gsize              class_edges0, class_root_addrs0;
+  guint              class_roots0;
+  guint64            class_words[5];  /* cid, super, loader, size, at */
 
   const HprofSink   *sink;
   gpointer           user;
@@ -287,15 +326,29 @@ type_size (const HprofParser *p, guint t)
 static void
 note (HprofParser *p, guint64 offset, const char *format, ...) G_GNUC_PRINTF (3, 4);
 
+static void s_event3 (HprofParser *p, guint64 w0, guint64 w1, guint64 w2);
+
+static void
+note_take (HprofParser *p, guint64 offset, char *text)
+{
+  g_ptr_array_add (p->r->notes, text);
+  g_ptr_array_add (p->r->note_offsets, (gpointer) (guintptr) offset);
+}
+
+/* A note of the parser: in order with those of the applying side. */
 static void
 note (HprofParser *p, guint64 offset, const char *format, ...)
 {
   va_list args;
+  char *text;
 
   va_start (args, format);
-  g_ptr_array_add (p->r->notes, g_strdup_vprintf (format, args));
-  g_ptr_array_add (p->r->note_offsets, (gpointer) (guintptr) offset);
+  text = g_strdup_vprintf (format, args);
   va_end (args);
+  if (p->stream != NULL)
+    s_event3 (p, EV_NOTE, offset, (guint64) (guintptr) text);
+  else
+    note_take (p, offset, text);
 }
 
 static void
@@ -422,6 +475,19 @@ class_get (HprofParser *p, guint64 class_id, gboolean create)
 
 static void class_type_define (HprofParser *p, HprofClass *c, guint32 flags);
 
+/* The sink learns a type (name taken) before the objects of it. */
+static void
+define_type (HprofParser *p, guint32 type_id, char *name, guint32 flags)
+{
+  if (p->stream != NULL)
+    {
+      s_event3 (p, EV_TYPE | ((guint64) flags << 32), type_id, (guint64) (guintptr) name);
+      return;
+    }
+  p->sink->type (p->user, type_id, name, flags);
+  g_free (name);
+}
+
 static inline guint32
 class_type (HprofParser *p, HprofClass *c, guint32 flags)
 {
@@ -436,10 +502,10 @@ class_type_define (HprofParser *p, HprofClass *c, guint32 flags)
   c->type_id = p->next_type++;
   if (p->sink && p->sink->type)
     {
-      g_autofree char *name = class_name (p, c->id);
+      char *name = class_name (p, c->id);
       if (g_str_has_suffix (name, "[]") && flags == 0)
         flags = TM_TYPE_FLAG_REF_ARRAY;
-      p->sink->type (p->user, c->type_id, name, flags);
+      define_type (p, c->type_id, name, flags);
     }
 }
 
@@ -451,8 +517,7 @@ prim_array_type (HprofParser *p, guint t)
       p->prim_defined |= 1u << t;
       if (p->sink && p->sink->type)
         {
-          g_autofree char *name = g_strconcat (prim_names[t], "[]", NULL);
-          p->sink->type (p->user, t, name, TM_TYPE_FLAG_PRIM_ARRAY);
+          define_type (p, t, g_strconcat (prim_names[t], "[]", NULL), TM_TYPE_FLAG_PRIM_ARRAY);
         }
     }
   return t;
@@ -525,8 +590,8 @@ flush_objects (HprofParser *p)
 static G_NO_INLINE void
 note_refused (HprofParser *p, guint64 addr, guint64 at)
 {
-  note (p, at, "object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
-        addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)");
+  note_take (p, at, g_strdup_printf ("object 0x%" G_GINT64_MODIFIER "x at byte offset %" G_GUINT64_FORMAT " is %s; skipped",
+                                     addr, at, addr == 0 ? "the null id" : "listed twice (or too many objects)"));
 }
 
 /* A batch for the sink to fill (none while nothing takes objects). */
@@ -664,6 +729,82 @@ add_root (HprofParser *p, guint64 addr, guint kind, guint32 thread, guint32 labe
   g_array_append_val (p->r->roots, root);
 }
 
+/* ---- events to the applying thread ------------------------------------ */
+
+static G_NO_INLINE void
+s_next (HprofParser *p)
+{
+  p->chunk->len = (gsize) (p->sw - p->chunk->w);
+  p->chunk = hprof_stream_send (p->stream, p->chunk);
+  p->sw = p->chunk->w;
+  p->s_end = p->sw + HPROF_CHUNK_WORDS;
+}
+
+/* room for n words (n <= HPROF_CHUNK_WORDS) */
+G_ALWAYS_INLINE static inline void
+s_room (HprofParser *p, gsize n)
+{
+  if (G_UNLIKELY ((gsize) (p->s_end - p->sw) < n))
+    s_next (p);
+}
+
+static void
+s_event3 (HprofParser *p, guint64 w0, guint64 w1, guint64 w2)
+{
+  s_room (p, 3);
+  p->sw[0] = w0;
+  p->sw[1] = w1;
+  p->sw[2] = w2;
+  p->sw += 3;
+}
+
+/* The event of `len` words just written takes targets (s_target) until
+ * s_close(). */
+G_ALWAYS_INLINE static inline void
+s_open (HprofParser *p, guint len)
+{
+  p->s_hdr = p->sw - len;
+  p->s_hdr_len = len;
+}
+
+G_ALWAYS_INLINE static inline void
+s_close (HprofParser *p)
+{
+  *p->s_hdr |= (guint64) (p->sw - p->s_hdr - p->s_hdr_len) << 8;
+}
+
+/* a full chunk amid targets: they go on in an event of `kind` */
+static G_NO_INLINE void
+s_more (HprofParser *p, guint64 kind)
+{
+  s_close (p);
+  s_next (p);
+  *p->sw++ = kind;
+  s_open (p, 1);
+}
+
+G_ALWAYS_INLINE static inline void
+s_target (HprofParser *p, guint64 target, guint64 kind)
+{
+  if (G_UNLIKELY (p->sw == p->s_end))
+    s_more (p, kind);
+  *p->sw++ = target;
+}
+
+/* An object: an instance's targets follow (s_target, s_close); an
+ * array's in EV_REFS events. */
+G_ALWAYS_INLINE static inline void
+s_object (HprofParser *p, guint64 head, guint64 addr, guint64 size, guint64 at, guint32 targets)
+{
+  s_room (p, 4 + MIN (targets, HPROF_CHUNK_WORDS - 4));
+  p->sw[0] = head;
+  p->sw[1] = addr;
+  p->sw[2] = size;
+  p->sw[3] = at;
+  p->sw += 4;
+  s_open (p, 4);
+}
+
 /* ---- heap dump sub-records ---------------------------------------------- */
 
 typedef enum { SEG_OK, SEG_SKIP, SEG_STOP } SegResult;
@@ -712,8 +853,11 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   guint32 dup;
   gboolean have_obj;
   g_autofree char *cname = NULL;
-  const gsize edges0 = n_edges (p), root_addrs0 = p->r_addr.len;
-  const guint roots0 = p->r->roots->len;
+  /* streamed: the applying side holds the objects (and decides whether
+   * the class object is new); nothing is sent before the dump is whole */
+  const gboolean streamed = p->stream != NULL;
+  const gsize edges0 = streamed ? 0 : n_edges (p), root_addrs0 = streamed ? 0 : p->r_addr.len;
+  const guint roots0 = streamed ? 0 : p->r->roots->len;
   SegResult res;
 
   NEED (7 * I + 4 + 4 + 2);
@@ -746,7 +890,8 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
   else if (c->layout < 0)
     c->layout = 0;        /* its instances came first: try again for later ones */
   /* the class object is added once its size (the statics) is known */
-  have_obj = c != NULL && cid != 0 && !hprof_addr_find (&p->map, cid, &dup);
+  have_obj = c != NULL && cid != 0 && (streamed || !hprof_addr_find (&p->map, cid, &dup));
+  p->statics.len = 0;
   if (p->want_labels && have_obj)
     cname = class_name (p, cid);
 
@@ -766,7 +911,9 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
       if (t == BT_OBJECT)
         {
           guint64 target = id (p);
-          if (target != 0 && have_obj)
+          if (target != 0 && have_obj && streamed)
+            tm_vec_u64_push (&p->statics, target);
+          else if (target != 0 && have_obj)
             {
               const char *fname = string_for (p, name);
               guint32 label = TM_HPROF_LABEL_NONE, root_label = TM_HPROF_LABEL_NONE;
@@ -812,7 +959,25 @@ class_dump (HprofParser *p, guint64 end, guint64 at)
         }
     }
 
-  if (have_obj)
+  if (have_obj && streamed)
+    {
+      s_room (p, 7);
+      p->sw[0] = EV_CLASS;
+      p->sw[1] = cid;
+      p->sw[2] = super;
+      p->sw[3] = loader;
+      p->sw[4] = (p->obj_header + static_bytes + 7) & ~(guint64) 7;
+      p->sw[5] = at;
+      p->sw[6] = EV_STATICS;
+      p->sw += 7;
+      s_open (p, 1);
+      for (gsize i = 0; i < p->statics.len; i++)
+        s_target (p, p->statics.data[i], EV_STATICS);
+      s_close (p);
+      s_room (p, 1);
+      *p->sw++ = EV_CLASS_END;
+    }
+  else if (have_obj)
     {
       /* A loaded class is held by its loader, a link the dump does not
        * show: classes are roots, and keep their loader and superclass. */
@@ -843,12 +1008,13 @@ past_end:
 cut:
   res = SEG_STOP;
 drop:
-  drop_pending (p, edges0, root_addrs0, roots0);
+  if (!streamed)
+    drop_pending (p, edges0, root_addrs0, roots0);
   return res;
 }
 
 G_ALWAYS_INLINE static inline SegResult
-instance_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
+instance_dump (HprofParser *p, guint64 end, guint64 at, const guint I, const gboolean S)
 {
   guint64 addr, cid;
   guint32 nbytes;
@@ -872,6 +1038,48 @@ instance_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
   p->pos += nbytes;
 
   c = class_get (p, cid, TRUE);
+  if (S)
+    {
+      /* sizes here are under 2^32: 1 MiB of fields at most */
+      if (class_layout (p, c) && c->data_bytes == nbytes)
+        {
+          const guint64 head = EV_INST | ((guint64) class_type (p, c, 0) << 32);
+          guint64 *sw = p->sw, *t;
+          if (G_LIKELY ((gsize) (p->s_end - sw) >= 4 + (gsize) c->n_refs))
+            {
+              /* the usual case with the write pointer in a register */
+              sw[0] = head;
+              sw[1] = addr;
+              sw[2] = c->shallow | ((guint64) c->n_refs << 32);
+              sw[3] = at;
+              t = sw + 4;
+              for (guint32 r = 0; r < c->n_refs; r++)
+                {
+                  guint64 target = rd_idn (data + c->ref_off[r], I);
+                  *t = target;
+                  t += target != 0;
+                }
+              sw[0] |= (guint64) (t - sw - 4) << 8;
+              p->sw = t;
+              return SEG_OK;
+            }
+          s_object (p, head, addr, c->shallow | ((guint64) c->n_refs << 32), at, c->n_refs);
+          for (guint32 r = 0; r < c->n_refs; r++)
+            {
+              guint64 target = rd_idn (data + c->ref_off[r], I);
+              if (target != 0)
+                s_target (p, target, EV_REFS);
+            }
+          s_close (p);
+        }
+      else
+        {
+          p->r->unknown_layout++;
+          s_object (p, EV_INST | ((guint64) class_type (p, c, 0) << 32), addr, (p->obj_header + (guint64) nbytes + 7) & ~(guint64) 7, at, 0);
+          s_close (p);
+        }
+      return SEG_OK;
+    }
   if (class_layout (p, c) && c->data_bytes == nbytes)
     {
       size = c->shallow;
@@ -901,7 +1109,7 @@ cut:
 }
 
 G_ALWAYS_INLINE static inline SegResult
-obj_array_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
+obj_array_dump (HprofParser *p, guint64 end, guint64 at, const guint I, const gboolean S)
 {
   guint64 addr, cid;
   guint32 n;
@@ -914,8 +1122,15 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
   cid = idn (p, I);
   if ((guint64) n * I > end - off (p))
     goto past_end;
-  have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
-                     (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, n_edges (p));
+  if (S)
+    {
+      s_object (p, EV_ARRAY | ((guint64) class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY) << 32), addr,
+                (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, 0);
+      have = TRUE;
+    }
+  else
+    have = add_object (p, addr, class_type (p, class_get (p, cid, TRUE), TM_TYPE_FLAG_REF_ARRAY),
+                       (p->array_header + (guint64) n * p->ref_size + 7) & ~(guint64) 7, at, n_edges (p));
   for (guint32 i = 0; i < n;)
     {
       guint32 chunk = MIN (n - i, 65536u);
@@ -923,6 +1138,21 @@ obj_array_dump (HprofParser *p, guint64 end, guint64 at, const guint I)
       NEED ((guint64) chunk * I);
       b = p->buf + p->pos;
       p->pos += (gsize) chunk * I;
+      if (S)
+        {
+          /* the applying side reserves as the direct one does, per chunk */
+          s_room (p, 2);
+          *p->sw++ = EV_REFS | ((guint64) chunk << 32);
+          s_open (p, 1);
+          for (guint32 k = 0; k < chunk; k++, i++)
+            {
+              guint64 target = rd_idn (b + (gsize) k * I, I);
+              if (target != 0)
+                s_target (p, target, EV_REFS);
+            }
+          s_close (p);
+          continue;
+        }
       if (!have)
         {
           i += chunk;
@@ -945,7 +1175,7 @@ cut:
 }
 
 G_ALWAYS_INLINE static inline SegResult
-prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data, const guint I)
+prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data, const guint I, const gboolean S)
 {
   guint64 addr, bytes;
   guint32 n;
@@ -970,7 +1200,10 @@ prim_array_dump (HprofParser *p, guint64 end, guint64 at, gboolean with_data, co
       if (!skip (p, bytes))
         goto cut;
     }
-  add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at, n_edges (p));
+  if (S)
+    s_object (p, EV_ARRAY | ((guint64) prim_array_type (p, t) << 32), addr, (p->array_header + bytes + 7) & ~(guint64) 7, at, 0);
+  else
+    add_object (p, addr, prim_array_type (p, t), (p->array_header + bytes + 7) & ~(guint64) 7, at, n_edges (p));
   return SEG_OK;
 
 past_end:
@@ -992,7 +1225,15 @@ root (HprofParser *p, guint64 end, guint kind, guint extra, int thread_at)
   if (thread_at >= 0)
     thread = rd_u4 (p->buf + p->pos + thread_at);
   p->pos += extra;
-  add_root (p, addr, kind, thread, TM_HPROF_LABEL_NONE);
+  if (p->stream != NULL)
+    {
+      s_room (p, 2);
+      p->sw[0] = EV_ROOT | ((guint64) (guint8) kind << 8) | ((guint64) thread << 32);
+      p->sw[1] = addr;
+      p->sw += 2;
+    }
+  else
+    add_root (p, addr, kind, thread, TM_HPROF_LABEL_NONE);
   return SEG_OK;
 
 past_end:
@@ -1041,10 +1282,29 @@ parser_bytes (const HprofParser *p)
          + (guint64) (p->e_addr.cap + p->r_addr.cap) * sizeof (guint64);
 }
 
+/* The budget at a check: the applying side answers once it has applied
+ * everything before it, so that reading stops where it would without
+ * that thread. */
+static gboolean
+over_budget (HprofParser *p)
+{
+  if (p->stream != NULL)
+    {
+      s_room (p, 1);
+      *p->sw++ = EV_CHECK;
+      s_next (p);
+      return hprof_stream_wait (p->stream);
+    }
+  if (p->sink && p->sink->objects)
+    flush_objects (p);
+  return p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p));
+}
+
 /* Returns FALSE when reading must stop (cut short, cancelled, budget).
- * I is p->id_size, a constant in each of heap_dump()'s two copies. */
+ * I is p->id_size and S whether events go to the applying thread,
+ * constants in each of heap_dump()'s copies. */
 G_ALWAYS_INLINE static inline gboolean
-heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at, const guint I)
+heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at, const guint I, const gboolean S)
 {
   guint64 end = to_end ? G_MAXUINT64 : off (p) + length;
 
@@ -1059,9 +1319,7 @@ heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at
           if (g_cancellable_is_cancelled (p->cancellable))
             return FALSE;
           check_progress (p);
-          if (p->sink && p->sink->objects)
-            flush_objects (p);
-          if (p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)))
+          if (over_budget (p))
             {
               stop (p, at, "the model reached the memory limit");
               return FALSE;
@@ -1097,10 +1355,10 @@ heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at
           res = end - off (p) >= 4 + I ? (skip (p, 4 + I) ? SEG_OK : SEG_STOP) : SEG_SKIP;
           break;
         case SUB_CLASS_DUMP:            res = class_dump (p, end, at); break;
-        case SUB_INSTANCE_DUMP:         res = instance_dump (p, end, at, I); break;
-        case SUB_OBJ_ARRAY_DUMP:        res = obj_array_dump (p, end, at, I); break;
-        case SUB_PRIM_ARRAY_DUMP:       res = prim_array_dump (p, end, at, TRUE, I); break;
-        case SUB_PRIM_ARRAY_NODATA:     res = prim_array_dump (p, end, at, FALSE, I); break;
+        case SUB_INSTANCE_DUMP:         res = instance_dump (p, end, at, I, S); break;
+        case SUB_OBJ_ARRAY_DUMP:        res = obj_array_dump (p, end, at, I, S); break;
+        case SUB_PRIM_ARRAY_DUMP:       res = prim_array_dump (p, end, at, TRUE, I, S); break;
+        case SUB_PRIM_ARRAY_NODATA:     res = prim_array_dump (p, end, at, FALSE, I, S); break;
         default:
           note (p, at, "unknown heap dump sub-record 0x%02x at byte offset %" G_GUINT64_FORMAT "; the rest of its record is skipped",
                 tag, at);
@@ -1132,12 +1390,268 @@ heap_dump_sized (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at
 static gboolean
 heap_dump (HprofParser *p, guint64 length, gboolean to_end, guint64 rec_at)
 {
-  if (p->id_size == 8)
-    return heap_dump_sized (p, length, to_end, rec_at, 8);
-  return heap_dump_sized (p, length, to_end, rec_at, 4);
+  if (p->stream != NULL)
+    return p->id_size == 8 ? heap_dump_sized (p, length, to_end, rec_at, 8, TRUE)
+                           : heap_dump_sized (p, length, to_end, rec_at, 4, TRUE);
+  return p->id_size == 8 ? heap_dump_sized (p, length, to_end, rec_at, 8, FALSE)
+                         : heap_dump_sized (p, length, to_end, rec_at, 4, FALSE);
 }
 
 #undef NEED
+
+/* ---- the applying thread ------------------------------------------------ */
+
+static void
+apply_class_end (HprofParser *p)
+{
+  const guint64 cid = p->class_words[0], super = p->class_words[1], loader = p->class_words[2];
+
+  if (!p->class_have)
+    return;
+  if (super != 0)
+    add_ref (p, super, label_for (p, "<superclass>"));
+  if (loader != 0)
+    add_ref (p, loader, label_for (p, "<classloader>"));
+  add_root (p, cid, TM_ROOT_KIND_SYSTEM_CLASS, 0, TM_HPROF_LABEL_NONE);
+  if (!add_object (p, cid, TM_HPROF_TYPE_CLASS, p->class_words[3], p->class_words[4], p->class_edges0))
+    drop_pending (p, p->class_edges0, p->class_root_addrs0, p->class_roots0);
+}
+
+/* Targets that all fit e_a32 as they are (add_ref_fast()'s test). */
+G_ALWAYS_INLINE static inline gboolean
+narrow_all (const guint64 *t, guint32 count, guint64 base, const guint shift)
+{
+  for (guint32 k = 0; k < count; k++)
+    {
+      guint64 d = t[k] - base;
+      if (G_UNLIKELY (t[k] < base || (d & ((G_GUINT64_CONSTANT (1) << shift) - 1)) != 0 || (d >> shift) > G_MAXUINT32))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* The usual events, as add_object(), reserve_refs() and add_ref_fast()
+ * would apply them when all of them take their inline paths, with the
+ * state in locals (the stores to the arrays could alias the parser's
+ * fields): from w[i] on while that holds; returns where it stopped, at
+ * an event not applied. */
+G_ALWAYS_INLINE static inline gsize
+apply_run (HprofParser *p, const guint64 *w, gsize i, gsize n, const guint I)
+{
+  HprofAddrIndex *x = &p->map;
+  const guint shift = I == 8 ? 3 : 0;
+
+  if (x->cur_mode != HPROF_CUR_BITS || x->cur_count == 0 || p->e_wide || !p->e_based || p->bt_type == NULL
+      || p->want_labels)
+    return i;
+  {
+    guint64 *const bits = x->cur_bits.data;
+    const gsize n_words = x->cur_bits.len;
+    const guint64 base = x->cur_base, free_below = x->free_below, e_base = p->e_base;
+    guint64 last = x->last, total = p->r->total_bytes;
+    gsize cur_count = x->cur_count, off_len = p->e_off.len, a_len = p->e_a32.len;
+    const gsize off_cap = p->e_off.cap, a_cap = p->e_a32.cap;
+    guint32 *const off = p->e_off.data, *const a32 = p->e_a32.data, *const bt_type = p->bt_type;
+    guint64 *const bt_size = p->bt_size;
+    guint32 n_obj = p->r->n_objects, xn = x->n;
+    guint bt_n = p->bt_n;
+    gboolean added = p->last_added;
+
+    while (i < n)
+      {
+        const guint64 h = w[i];
+        const guint32 count = (guint32) ((h >> 8) & 0xffffff);
+        const guint kind = h & 0xff;
+        guint64 reserve;
+
+        if (kind == EV_INST || kind == EV_ARRAY)
+          {
+            const guint64 addr = w[i + 1], d = addr - base, wd = d >> 9;
+            const guint64 size = kind == EV_INST ? (guint32) w[i + 2] : w[i + 2];
+            const guint32 nt = kind == EV_INST ? count : 0;
+            reserve = kind == EV_INST ? w[i + 2] >> 32 : 0;
+            /* addr > last: not the null id */
+            if (!(addr > last && addr < free_below && (d & 7) == 0 && wd < n_words && n_obj < G_MAXUINT32 - 2
+                  && off_len < off_cap && bt_n + 1 < BATCH && a_len + reserve <= a_cap && a_len + nt <= a_cap
+                  && a_len + nt <= MAX_EDGES && narrow_all (w + i + 4, nt, e_base, shift)))
+              break;
+            bits[wd] |= G_GUINT64_CONSTANT (1) << ((d >> 3) & 63);
+            cur_count++;
+            last = addr;
+            xn++;
+            off[off_len++] = (guint32) a_len;
+            n_obj++;
+            total += size;
+            bt_type[bt_n] = (guint32) (h >> 32);
+            bt_size[bt_n++] = size;
+            for (guint32 k = 0; k < nt; k++)
+              a32[a_len++] = (guint32) ((w[i + 4 + k] - e_base) >> shift);
+            added = TRUE;
+            i += 4 + nt;
+          }
+        else if (kind == EV_REFS)
+          {
+            reserve = h >> 32;
+            if (added && !(a_len + reserve <= a_cap && a_len + count <= a_cap && a_len + count <= MAX_EDGES
+                           && narrow_all (w + i + 1, count, e_base, shift)))
+              break;
+            for (guint32 k = 0; added && k < count; k++)
+              a32[a_len++] = (guint32) ((w[i + 1 + k] - e_base) >> shift);
+            i += 1 + count;
+          }
+        else
+          break;
+      }
+    x->last = last;
+    x->cur_count = cur_count;
+    x->n = xn;
+    p->r->total_bytes = total;
+    p->r->n_objects = n_obj;
+    p->e_off.len = off_len;
+    p->e_a32.len = a_len;
+    p->bt_n = bt_n;
+    p->last_added = added;
+  }
+  return i;
+}
+
+/* What the direct path does at once, in the same order with the same
+ * arguments, so that the results do not depend on the thread. */
+G_ALWAYS_INLINE static inline void
+apply_sized (HprofParser *p, const guint64 *w, gsize n, const guint I)
+{
+  gsize i = 0;
+
+  while (i < n)
+    {
+      guint64 h;
+      guint32 count, dup;
+      gsize j = apply_run (p, w, i, n, I);
+
+      if (j != i)
+        {
+          i = j;
+          continue;
+        }
+      h = w[i];
+      count = (guint32) ((h >> 8) & 0xffffff);
+
+      switch (h & 0xff)
+        {
+        case EV_INST:
+          p->last_added = add_object (p, w[i + 1], (guint32) (h >> 32), (guint32) w[i + 2], w[i + 3], n_edges (p));
+          if (p->last_added)
+            {
+              reserve_refs (p, w[i + 2] >> 32);
+              for (guint32 k = 0; k < count; k++)
+                add_ref_fast (p, w[i + 4 + k], 0, I);
+            }
+          i += 4 + count;
+          break;
+        case EV_ARRAY:
+          p->last_added = add_object (p, w[i + 1], (guint32) (h >> 32), w[i + 2], w[i + 3], n_edges (p));
+          i += 4;
+          break;
+        case EV_REFS:
+          if (p->last_added)
+            {
+              reserve_refs (p, h >> 32);
+              for (guint32 k = 0; k < count; k++)
+                add_ref_fast (p, w[i + 1 + k], 0, I);
+            }
+          i += 1 + count;
+          break;
+        case EV_ROOT:
+          add_root (p, w[i + 1], (guint8) (h >> 8), (guint32) (h >> 32), TM_HPROF_LABEL_NONE);
+          i += 2;
+          break;
+        case EV_CLASS:
+          /* class_dump()'s steps for its object, here: whether it is
+           * new, then its statics (EV_STATICS), then the rest */
+          p->class_have = !hprof_addr_find (&p->map, w[i + 1], &dup);
+          p->class_edges0 = n_edges (p);
+          p->class_root_addrs0 = p->r_addr.len;
+          p->class_roots0 = p->r->roots->len;
+          memcpy (p->class_words, w + i + 1, sizeof p->class_words);
+          i += 6;
+          break;
+        case EV_STATICS:
+          for (guint32 k = 0; k < count && p->class_have; k++)
+            {
+              add_ref (p, w[i + 1 + k], TM_HPROF_LABEL_NONE);
+              add_root (p, w[i + 1 + k], TM_ROOT_KIND_STATIC, 0, TM_HPROF_LABEL_NONE);
+            }
+          i += 1 + count;
+          break;
+        case EV_CLASS_END:
+          apply_class_end (p);
+          i += 1;
+          break;
+        case EV_NOTE:
+          note_take (p, w[i + 1], (char *) (guintptr) w[i + 2]);
+          i += 3;
+          break;
+        case EV_TYPE:
+          p->sink->type (p->user, (guint32) w[i + 1], (const char *) (guintptr) w[i + 2], (guint32) (h >> 32));
+          g_free ((char *) (guintptr) w[i + 2]);
+          i += 3;
+          break;
+        case EV_CHECK:
+          flush_objects (p);
+          hprof_stream_reply (p->stream, p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)));
+          i += 1;
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+    }
+}
+
+static void
+apply_events (gpointer user, const guint64 *w, gsize n)
+{
+  HprofParser *p = user;
+
+  if (p->id_size == 8)
+    apply_sized (p, w, n, 8);
+  else
+    apply_sized (p, w, n, 4);
+}
+
+static gint one_thread;
+
+void
+hprof_parse_set_one_thread (gboolean on)
+{
+  g_atomic_int_set (&one_thread, on);
+}
+
+/* Objects for the model go through the applying thread (never the
+ * graph read: it wants labels, and has no model to build beside). */
+static void
+stream_start (HprofParser *p)
+{
+  if (!p->batches || p->want_labels || g_atomic_int_get (&one_thread))
+    return;
+  p->stream = hprof_stream_new (apply_events, p);
+  if (p->stream == NULL)
+    return;
+  p->chunk = hprof_stream_send (p->stream, NULL);
+  p->sw = p->chunk->w;
+  p->s_end = p->sw + HPROF_CHUNK_WORDS;
+}
+
+/* Everything sent is applied and the thread is gone: the parser's state
+ * is this thread's alone again. */
+static void
+stream_end (HprofParser *p)
+{
+  if (p->stream == NULL)
+    return;
+  p->chunk->len = (gsize) (p->sw - p->chunk->w);
+  hprof_stream_free (g_steal_pointer (&p->stream), g_steal_pointer (&p->chunk));
+  p->sw = p->s_end = NULL;
+}
 
 /* ---- records ----------------------------------------------------------- */
 
@@ -1469,6 +1983,7 @@ tm_hprof_parse (const char      *path,
   p.e_shift = p.id_size == 8 ? 3 : 0;
   if (sink && sink->type)
     sink->type (user, TM_HPROF_TYPE_CLASS, "java.lang.Class", 0);
+  stream_start (&p);
 
   for (;;)
     {
@@ -1563,6 +2078,7 @@ tm_hprof_parse (const char      *path,
           check_progress (&p);
         }
     }
+  stream_end (&p);
   if (p.io_error != NULL && !result->stopped)
     stop (&p, off (&p), "%s", p.io_error->message);
   else if (!result->stopped && tm_heaptrack_source_cut_short (p.src))
@@ -1592,6 +2108,8 @@ tm_hprof_parse (const char      *path,
   ok = TRUE;
 
 out:
+  stream_end (&p);
+  tm_vec_u64_clear (&p.statics);
   tm_heaptrack_source_close (p.src);
   if (p.mapped != NULL)
     g_mapped_file_unref (p.mapped);

@@ -175,6 +175,29 @@ HprofPipe       *hprof_pipe_new  (const HprofSink *inner, gpointer user);
 const HprofSink *hprof_pipe_sink (void);
 void             hprof_pipe_free (HprofPipe *pipe);
 
+/* Words from the parsing thread to one that applies them in order
+ * (tm-hprof-stream.c).  The writer holds one chunk at a time: it fills
+ * it and trades it for an empty one with hprof_stream_send() (the first
+ * with NULL); hprof_stream_free() applies what was sent and the chunk
+ * given, then ends the thread.  hprof_stream_new() returns NULL when no
+ * thread can be made. */
+#define HPROF_CHUNK_WORDS 16384u
+
+typedef struct {
+  gsize   len;
+  guint64 w[];
+} HprofChunk;
+
+typedef struct _HprofStream HprofStream;
+typedef void (*HprofStreamApply) (gpointer user, const guint64 *words, gsize n);
+
+HprofStream *hprof_stream_new   (HprofStreamApply apply, gpointer user);
+HprofChunk  *hprof_stream_send  (HprofStream *s, HprofChunk *c);
+/* the applying side answers a question the writer waits for */
+void         hprof_stream_reply (HprofStream *s, gboolean answer);
+gboolean     hprof_stream_wait  (HprofStream *s);
+void         hprof_stream_free  (HprofStream *s, HprofChunk *current);
+
 /* A root, resolved: object index, TmRootKind, thread serial, label. */
 typedef struct {
   guint32 object;
@@ -224,5 +247,9 @@ gboolean tm_hprof_parse        (const char      *path,
                                 HprofResult     *result,
                                 GError         **error);
 void     tm_hprof_result_clear (HprofResult *result);
+
+/* TRUE: imports apply what they parse on the parsing thread, as the
+ * graph read does (tests and benchmarks compare the two ways). */
+void     hprof_parse_set_one_thread (gboolean on);
 
 G_END_DECLS

@@ -1023,7 +1023,16 @@ tm_trace_builder_move (TmTraceBuilder *b, guint64 space_id, guint64 object_id, G
   if (!tm_trace_object_index_for_id_hint (t, object_id, &b->death_hint, &index))
     return fail (error, "MOVES of unknown object %" G_GUINT64_FORMAT, object_id);
   if (t->obj_space != NULL)
-    t->obj_space[index] = (guint8) space;
+    {
+      /* a history, not an overwrite: heap states of earlier GCs keep the
+       * spaces their objects were in then */
+      TmSpaceMove m = { (guint32) tm_trace_object_seq (t, index), b->gcs_started, space };
+      if (!charge (b, sizeof m, error))
+        return FALSE;
+      if (t->space_moves == NULL)
+        t->space_moves = g_array_new (FALSE, FALSE, sizeof (TmSpaceMove));
+      g_array_append_val (t->space_moves, m);
+    }
   return TRUE;
 }
 
@@ -1503,12 +1512,33 @@ graph_marked (TmTraceBuilder *b, guint32 gc_id)
   guint64 reach_bytes = 0, n = b->mark.n_objects;
 
   for (guint64 w = 0; w < (n + 63) / 64; w++)
-    for (guint64 word = bits[w]; word != 0; word &= word - 1)
-      {
-        guint64 o = w * 64 + (guint64) __builtin_ctzll (word);
-        guint32 s32 = t->obj_size[o];
-        reach_bytes = tm_add_sat (reach_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o));
-      }
+    {
+      guint64 word = bits[w];
+      if (word == G_MAXUINT64)
+        {
+          /* 64 reached side by side (a heap dump's usual case): one sum,
+           * the same as 64 saturating steps unless a size overflows */
+          const guint32 *s = t->obj_size + w * 64;
+          guint64 sum = 0;
+          guint32 any = 0;
+          for (guint k = 0; k < 64; k++)
+            {
+              sum += s[k];
+              any |= s[k] == TM_SIZE_OVERFLOW;
+            }
+          if (!any)
+            {
+              reach_bytes = tm_add_sat (reach_bytes, sum);
+              continue;
+            }
+        }
+      for (; word != 0; word &= word - 1)
+        {
+          guint64 o = w * 64 + (guint64) __builtin_ctzll (word);
+          guint32 s32 = t->obj_size[o];
+          reach_bytes = tm_add_sat (reach_bytes, G_LIKELY (s32 != TM_SIZE_OVERFLOW) ? s32 : tm_trace_object_size (t, o));
+        }
+    }
   gc->reachable_bytes = reach_bytes;
   gc->reachable_objects = b->mark.reach_objects;
 
@@ -1516,8 +1546,15 @@ graph_marked (TmTraceBuilder *b, guint32 gc_id)
   if (!(t->flags & TM_TRACE_FLAG_DEATHS))
     {
       for (guint64 i = 0; i < gc->allocs_before; i++)
-        if (!tm_bitmap_get (bits, i) && (t->obj_death == NULL || t->obj_death[i] == TM_ALIVE))
-          add_death (b, i, gc->id);
+        {
+          if (i % 64 == 0 && i + 64 <= gc->allocs_before && bits[i / 64] == G_MAXUINT64)
+            {
+              i += 63;     /* all reached */
+              continue;
+            }
+          if (!tm_bitmap_get (bits, i) && (t->obj_death == NULL || t->obj_death[i] == TM_ALIVE))
+            add_death (b, i, gc->id);
+        }
     }
 }
 
@@ -1765,6 +1802,13 @@ shrink_objects (TmTraceBuilder *b)
     rebuild_id_index (b);
 }
 
+static gint
+space_move_cmp (gconstpointer a, gconstpointer b)
+{
+  const TmSpaceMove *x = a, *y = b;
+  return x->seq != y->seq ? (x->seq < y->seq ? -1 : 1) : (x->gc > y->gc) - (x->gc < y->gc);
+}
+
 TmTrace *
 tm_trace_builder_finish (TmTraceBuilder *b)
 {
@@ -1789,6 +1833,9 @@ tm_trace_builder_finish (TmTraceBuilder *b)
   tm_trace_short_lived_pad (t, t->gcs->len + 2);
 
   resolve_hierarchy (b);
+  /* MOVES by object, each object's in stream order (a stable sort) */
+  if (t->space_moves != NULL)
+    g_array_sort (t->space_moves, space_move_cmp);
   /* Recorders may write an OOM late (after later GCs): keep time order,
    * and never claim more GCs before it than the model has. */
   g_array_sort (t->oom_events, oom_cmp);

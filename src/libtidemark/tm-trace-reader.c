@@ -935,6 +935,10 @@ consume (TmTraceReader *r, gsize n)
     {
       g_assert (n <= r->carry->len);
       g_byte_array_remove_range (r->carry, 0, n);
+      /* The carry may hold the start of the records that follow: their
+       * position is counted from the same frame (a seek skips across
+       * frames), not from where the consumed record started. */
+      r->carry_raw_start += n;
       return;
     }
   r->cur->pos += n;

@@ -149,6 +149,7 @@ tm_trace_unref (TmTrace *t)
   g_free (t->obj_size);
   g_free (t->obj_death);
   g_free (t->obj_space);
+  g_clear_pointer (&t->space_moves, g_array_unref);
   g_free (t->obj_ids);
   g_free (t->seq_blocks);
   g_free (t->row_blocks);
@@ -452,6 +453,25 @@ tm_trace_is_heap_dumps (const TmTrace *trace)
   return trace != NULL && g_strcmp0 (trace->format, "hprof") == 0;
 }
 
+double
+tm_trace_heap_limit (const TmTrace *trace)
+{
+  const char *keys[] = { "jvm.MaxHeapSize", "gclog.max_heap" };
+  double limit = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const char *v = g_hash_table_lookup (trace->meta, keys[i]);
+      if (v != NULL)
+        limit = MAX (limit, g_ascii_strtod (v, NULL));
+    }
+  if (limit > 0)
+    return limit;
+  for (guint i = 0; i < trace->gcs->len; i++)
+    limit = MAX (limit, (double) g_array_index (trace->gcs, TmGc, i).committed_after);
+  return limit;
+}
+
 gboolean
 tm_trace_type_is_a (const TmTrace *trace, guint32 type_index, guint32 ancestor_index)
 {
@@ -501,10 +521,12 @@ tm_trace_site_label (const TmTrace *trace, guint32 site_index)
 gsize
 tm_trace_object_memory (const TmTrace *trace)
 {
-  gsize per = sizeof (guint32) * 5;
+  gsize per = sizeof (guint32) * 5, extra = 0;
 
   if (trace->obj_space)
     per += 1;
+  if (trace->space_moves)
+    extra += trace->space_moves->len * sizeof (TmSpaceMove);
   if (trace->obj_ids)
     per += sizeof (guint64);
   return per * trace->n_objects
@@ -512,5 +534,32 @@ tm_trace_object_memory (const TmTrace *trace)
          + trace->n_row_blocks * sizeof (guint32)
          + trace->short_lived_first->len * sizeof (guint64)
          + (trace->id_index ? g_hash_table_size (trace->id_index) * 48 : 0)
-         + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0);
+         + (trace->size_overflow ? g_hash_table_size (trace->size_overflow) * 48 : 0) + extra;
+}
+
+guint32
+tm_trace_object_space_at (const TmTrace *trace, guint64 index, guint32 gc_id)
+{
+  const TmSpaceMove *m;
+  guint32 space, seq, lo = 0, hi;
+
+  if (trace->obj_space == NULL)
+    return 0;
+  space = trace->obj_space[index];
+  if (trace->space_moves == NULL || trace->space_moves->len == 0)
+    return space;
+  m = (const TmSpaceMove *) (gconstpointer) trace->space_moves->data;
+  seq = (guint32) tm_trace_object_seq (trace, index);
+  hi = trace->space_moves->len;
+  while (lo < hi)   /* the first move of seq */
+    {
+      guint32 mid = lo + (hi - lo) / 2;
+      if (m[mid].seq < seq)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (; lo < trace->space_moves->len && m[lo].seq == seq && m[lo].gc <= gc_id; lo++)
+    space = m[lo].space;
+  return space;
 }

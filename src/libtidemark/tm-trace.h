@@ -305,7 +305,8 @@ struct _TmTrace {
   guint32   *obj_thread;        /* thread index */
   guint32   *obj_size;          /* bytes; TM_SIZE_OVERFLOW -> see size_overflow */
   guint32   *obj_death;         /* GC id the object died in (or before), TM_ALIVE if never */
-  guint8    *obj_space;         /* space index, or NULL when spaces are not recorded */
+  guint8    *obj_space;         /* space index at allocation, or NULL when spaces are not recorded */
+  GArray    *space_moves;       /* TmSpaceMove by allocation number, then GC; NULL without MOVES */
   guint64   *obj_ids;           /* NULL when ids are dense: id = first_id + seq */
   guint64    first_id;
   GHashTable *size_overflow;    /* object index -> guint64* size */
@@ -422,6 +423,10 @@ gboolean    tm_trace_type_is_a           (const TmTrace *trace, guint32 type_ind
 /* An HPROF file (or several): its heap states are dumps, not GCs, with no
  * pauses, and numbered in time order. */
 gboolean    tm_trace_is_heap_dumps       (const TmTrace *trace);
+/* The most the heap may hold, in bytes: -Xmx as the recorder (META
+ * jvm.MaxHeapSize) or a GC log (gclog.max_heap) gives it, else the
+ * largest committed heap after a GC; 0 when nothing says. */
+double      tm_trace_heap_limit          (const TmTrace *trace);
 
 guint64     tm_trace_object_size         (const TmTrace *trace, guint64 index);
 guint64     tm_trace_object_id           (const TmTrace *trace, guint64 index);
@@ -441,6 +446,16 @@ guint64     tm_trace_allocs_before_gc    (const TmTrace *trace, guint32 gc_id);
  * (total_allocs after the last GC). */
 guint64     tm_trace_allocations_before_gc (const TmTrace *trace, guint32 gc_id);
 guint64     tm_trace_folded_seq          (const TmTrace *trace, guint64 index);
+/* One MOVES of one object: from GC gc on, it is in space (index). */
+typedef struct
+{
+  guint32 seq;     /* allocation number */
+  guint32 gc;      /* the GC that moved it (the last started one) */
+  guint32 space;
+} TmSpaceMove;
+/* Space index of object row `index` in the heap after GC gc_id (its
+ * allocation space, then its MOVES up to that GC); 0 if not recorded. */
+guint32     tm_trace_object_space_at     (const TmTrace *trace, guint64 index, guint32 gc_id);
 /* Allocation number of an object row (0-based, in allocation order). */
 static inline guint64
 tm_trace_object_seq (const TmTrace *trace, guint64 index)

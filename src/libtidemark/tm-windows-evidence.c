@@ -85,11 +85,46 @@ ls_slope (const TmSeriesPoint *p, gsize n)
   return ctt > 0 ? ctv / ctt : 0;
 }
 
+double
+tm_ls_fit (const TmSeriesPoint *p, gsize n, double *fit0, double *fit1)
+{
+  double slope, mt = 0, mv = 0;
+
+  g_return_val_if_fail (p != NULL && n > 0, 0);
+  slope = n >= 2 ? ls_slope (p, n) : 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      mt += ((double) (p[i].time_ns - p[0].time_ns) / 1e9 - mt) / (double) (i + 1);
+      mv += ((double) p[i].value - (double) p[0].value - mv) / (double) (i + 1);
+    }
+  if (fit0)
+    *fit0 = (double) p[0].value + mv - slope * mt;
+  if (fit1)
+    *fit1 = (double) p[0].value + mv + slope * ((double) (p[n - 1].time_ns - p[0].time_ns) / 1e9 - mt);
+  return slope;
+}
+
 gsize
 tm_growth_tail_points (gsize n)
 {
   /* a third of the window, and never fewer than 3 points (2 intervals) */
   return MAX (3, (n + 2) / 3);
+}
+
+gsize
+tm_growth_tail_start (const TmSeriesPoint *p, gsize n)
+{
+  gsize s, k = tm_growth_tail_points (n);
+  guint64 cut;
+
+  g_return_val_if_fail (p != NULL || n == 0, 0);
+  if (n <= k)
+    return 0;
+  s = n - k;
+  cut = p[n - 1].time_ns - (p[n - 1].time_ns - p[0].time_ns) / 3;
+  while (s + 3 < n && p[s].time_ns < cut)
+    s++;
+  return s;
 }
 
 gboolean
@@ -107,6 +142,8 @@ tm_growth_continues (const TmSeriesPoint *p,
   g_return_val_if_fail (p != NULL, FALSE);
   k = tm_growth_tail_points (n);
   all = n >= 2 ? ls_slope (p, n) : 0;
+  if (n >= k)
+    k = n - tm_growth_tail_start (p, n);
   tail = n >= k ? ls_slope (p + n - k, k) : all;
   if (slope_all)
     *slope_all = all;
@@ -134,7 +171,7 @@ tm_growth_continues (const TmSeriesPoint *p,
 
   if (ratio <= 0)
     return all > 0;
-  return all > 0 && n >= 2 * k && tail >= ratio * all;
+  return all > 0 && n >= 2 * tm_growth_tail_points (n) && tail >= ratio * all;
 }
 
 /* ---- a churn baseline weighted by time ---- */

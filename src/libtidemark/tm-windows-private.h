@@ -102,11 +102,27 @@ gsize    tm_teardown_start         (const TmSeriesPoint *p,
                                     double               min_drop,
                                     double               max_fraction);
 
+/* Least-squares line through p[0..n-1]: its slope (value units per
+ * second) and its values at the first and last point. */
+double   tm_ls_fit                 (const TmSeriesPoint *p,
+                                    gsize                n,
+                                    double              *fit0,
+                                    double              *fit1);
+
 /* Points in the last third of an n-point window (at least 3). */
 gsize    tm_growth_tail_points     (gsize                n);
 
+/* Where the last third of the window p[0..n-1] starts: the later of the
+ * starts of its last third of points (tm_growth_tail_points) and of its
+ * last third of time, as long as 3 points remain.  Graphs are not evenly
+ * spaced: they follow the GCs, which come often while a program fills a
+ * cache and rarely once it only reads it, so a plateau can hold a third
+ * of the time with a fifth of the points. */
+gsize    tm_growth_tail_start      (const TmSeriesPoint *p,
+                                    gsize                n);
+
 /* Whether the growth of p[0..n-1] continues: the least-squares slope of
- * its last third (tm_growth_tail_points) is at least `ratio` times the
+ * its last third (from tm_growth_tail_start) is at least `ratio` times the
  * slope of the whole window (ratio <= 0: any window with a positive
  * slope).  A window shorter than two thirds cannot tell and does not
  * continue.  *plateau_from: where the memory last rose to the lowest

@@ -10,6 +10,7 @@
 #include "tm-windows-private.h"
 #include "tm-format-util.h"
 #include "tm-heap-graph.h"
+#include "tm-native-bytes.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -179,13 +180,17 @@ clamp_coord (guint64 x)
 
 /* A collection that looks at the whole heap, so occupancy after it is
  * close to the live data: full and mixed GCs, and the cycles of ZGC and
- * Shenandoah, which are concurrent but always cover the whole heap. */
+ * Shenandoah, which are concurrent but always cover the whole heap, when
+ * they show what they freed.  The recorder writes a Shenandoah cycle with
+ * the heap's use at one moment, the same before and after: that is the
+ * live data plus whatever garbage there was (a batch job's sawtooth of
+ * 6 to 137 MiB read as a leak of 41 MiB/s). */
 static gboolean
 is_full (const TmGc *gc)
 {
   if (gc->kind == TM_GC_KIND_MAJOR || gc->kind == TM_GC_KIND_MIXED)
     return TRUE;
-  return gc->kind == TM_GC_KIND_CONCURRENT
+  return gc->kind == TM_GC_KIND_CONCURRENT && gc->used_before > gc->used_after
          && (g_str_has_prefix (gc->collector, "ZGC") || g_str_has_prefix (gc->collector, "Shenandoah"));
 }
 
@@ -214,6 +219,18 @@ timeline_build (const TmTrace *trace, Timeline *tl)
   guint len = trace->gcs->len;
   gsize cap = MAX (len, 1);
   guint64 prev_after = 0;
+  g_autofree guint64 *native_freed = NULL, *native_alloc = NULL;
+
+  /* heaptrack sees every free() where it happens: churn is the bytes
+   * freed between points, not the drop from an interval's peak in use,
+   * which a program that frees one block and allocates the next never
+   * shows (1 GB/s of 512-byte malloc/free pairs: a few KiB per point) */
+  if (tm_trace_sees_frees (trace))
+    {
+      native_freed = g_new (guint64, cap);
+      native_alloc = g_new (guint64, cap);
+      tm_native_bytes_per_interval (trace, native_freed, native_alloc);
+    }
 
   tl->n = 0;
   tl->n_graphs = tl->n_full = tl->n_post_mortem = 0;
@@ -244,6 +261,11 @@ timeline_build (const TmTrace *trace, Timeline *tl)
       tl->pause[k] -= tl->tool_pause[k];
       tl->freed[k] = clamp_coord (gc->used_before > gc->used_after ? gc->used_before - gc->used_after : 0);
       tl->fresh[k] = MIN (tl->freed[k], clamp_coord (gc->used_before > prev_after ? gc->used_before - prev_after : 0));
+      if (native_freed)
+        {
+          tl->freed[k] = clamp_coord (native_freed[i]);
+          tl->fresh[k] = MIN (tl->freed[k], clamp_coord (native_alloc[i]));
+        }
       prev_after = gc->used_after;
       tl->after[k] = clamp_coord (gc->used_after);
       tl->reach[k] = clamp_coord (gc->reachable_bytes);
@@ -474,13 +496,23 @@ evidence_teardown (Evidence *ev, const Timeline *tl)
     ev->timeline_n--;
 }
 
-/* Still part of the run that ended in an OutOfMemoryError: GCs completed
- * before it, and the graph taken as it was thrown (the heap at the error). */
-static gboolean
-before_oom (const Evidence *ev, guint32 gc_id)
+/* How many of the GC ids ids[0..n) are still part of the run that ended
+ * in an OutOfMemoryError: the GCs completed before it, and the first
+ * graph taken at an error after it (the heap at the error).  A program
+ * that catches the error goes on; the graphs taken at its later errors
+ * show what it did next (a recorded program cleared its cache in the
+ * handler: 1.3 MiB at the third error, after 63 MiB at the first), not
+ * the heap that ran out. */
+static gsize
+before_oom (const Evidence *ev, const guint32 *ids, gsize n)
 {
-  return gc_id <= ev->oom->gc_before ||
-         tm_trace_gc (ev->trace, gc_id)->graph_context == TM_GRAPH_AT_OOM;
+  gsize k = 0;
+
+  while (k < n && ids[k] <= ev->oom->gc_before)
+    k++;
+  if (k < n && tm_trace_gc (ev->trace, ids[k])->graph_context == TM_GRAPH_AT_OOM)
+    k++;
+  return k;
 }
 
 /* The effective end is the first OutOfMemoryError: after it the program
@@ -488,18 +520,12 @@ before_oom (const Evidence *ev, guint32 gc_id)
 static gboolean
 evidence_oom (Evidence *ev, const Timeline *tl)
 {
-  gsize n = 0, k = 0;
-
   if (tm_trace_n_oom_events (ev->trace) == 0)
     return FALSE;
   ev->oom = tm_trace_oom_event (ev->trace, 0);
   ev->end = END_OOM;
-  while (n < ev->s.n && before_oom (ev, ev->s.gc_ids[n]))
-    n++;
-  while (k < tl->n && before_oom (ev, tl->ids[k]))
-    k++;
-  ev->n = n;
-  ev->timeline_n = k;
+  ev->n = before_oom (ev, ev->s.gc_ids, ev->s.n);
+  ev->timeline_n = before_oom (ev, tl->ids, tl->n);
   return TRUE;
 }
 
@@ -667,10 +693,15 @@ reached_born (const Evidence *ev, guint64 lo, guint64 hi)
   return bytes;
 }
 
-/* The share of a window's growth that objects allocated in its first half
- * still hold at its end; -1 when that cannot be known.  A leak keeps what
- * it allocates, so its early objects hold about half of the growth at a
- * steady rate; a backlog turns its objects over, so they are gone.
+/* The share of what a window's first half added that objects allocated
+ * in that half still hold at the window's end; -1 when that cannot be
+ * known.  A leak keeps what it allocates, so they hold all of it, at
+ * whatever rate it grows; a backlog turns its objects over, so they are
+ * gone.  (Measured against the whole window's growth, a leak that sped up
+ * 4.4 times in its second half, on a loaded machine, kept 19% and was
+ * called a backlog.)  The first half's growth counts as at least a
+ * quarter of the window's: a window that grew only late says little
+ * about its first half's objects.
  * "Still hold" needs reachability: on reachable memory the graph at the
  * window's end says it; after whole-heap GCs (and in heaptrack, where a
  * death is a free) the model's deaths do.  After a young GC they do not:
@@ -691,9 +722,14 @@ old_share (const Evidence *ev, gsize f)
   hi = tm_trace_allocs_before_gc (trace, mid);
   if (ev->s.kind == SERIES_REACHABLE)
     {
+      gsize m = f;
+
+      while (m + 1 < n && ev->s.gc_ids[m + 1] <= mid)
+        m++;
       growth = (double) ev->s.points[n - 1].value - (double) ev->s.points[f].value;
       if (growth <= 0)
         return -1;
+      growth = MAX ((double) ev->s.points[m].value - (double) ev->s.points[f].value, growth / 4);
       if ((old = reached_born (ev, lo, hi)) >= 0)
         return old / growth;
       old = 0;   /* the graph cannot be read (file gone): the model's deaths */
@@ -703,6 +739,8 @@ old_share (const Evidence *ev, gsize f)
   growth = (double) tm_trace_gc (trace, last_gc)->live_bytes - (double) tm_trace_gc (trace, first_gc)->live_bytes;
   if (growth <= 0)
     return -1;
+  growth = MAX ((double) tm_trace_gc (trace, mid)->live_bytes - (double) tm_trace_gc (trace, first_gc)->live_bytes,
+                growth / 4);
   for (guint64 i = lo; i < hi; i++)
     {
       guint32 death = trace->obj_death[i];
@@ -749,27 +787,6 @@ window_collected (const Evidence *ev, guint32 first_gc, guint32 last_gc)
   return FALSE;
 }
 
-/* The most the heap may hold: -Xmx as the recorder or the GC log gives
- * it, else the largest committed heap. */
-static double
-heap_limit (const Evidence *ev)
-{
-  const char *keys[] = { "jvm.MaxHeapSize", "gclog.max_heap" };
-  double limit = 0;
-
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      const char *v = g_hash_table_lookup (ev->trace->meta, keys[i]);
-      if (v != NULL)
-        limit = MAX (limit, g_ascii_strtod (v, NULL));
-    }
-  if (limit > 0)
-    return limit;
-  for (guint i = 0; i < ev->trace->gcs->len; i++)
-    limit = MAX (limit, (double) g_array_index (ev->trace->gcs, TmGc, i).committed_after);
-  return limit;
-}
-
 /* Growth that levelled off because the heap was full: the run ended in an
  * OutOfMemoryError of the Java heap with memory at the window's end at
  * least half of the heap's limit.  A leak that reaches the limit thrashes
@@ -787,7 +804,7 @@ ceiling_reached (const Evidence *ev, double value)
 
   if (ev->end != END_OOM || ev->oom->kind != TM_OOM_JAVA_HEAP)
     return 0;
-  limit = heap_limit (ev);
+  limit = tm_trace_heap_limit (ev->trace);
   return limit > 0 && value >= 0.5 * limit ? limit : 0;
 }
 
@@ -810,16 +827,22 @@ judge_growth (const Evidence *ev, gsize f, Growth *g)
     }
   continues = tm_growth_continues (p + f, m, params->leak_continue_ratio, &g->slope_all, &g->slope_tail,
                                    &g->plateau_from);
-  if (params->leak_continue_ratio > 0 && !continues)
-    g->ceiling = ceiling_reached (ev, (double) p[n - 1].value);
-  if (params->leak_continue_ratio > 0 && g->ceiling <= 0)
+  if (params->leak_continue_ratio > 0)
     {
-      if (!continues)
+      gboolean high = continues && tm_growth_new_high (p, n, f, ev->first_restart, &g->earlier_max,
+                                                       &g->earlier_at);
+
+      /* growth that slows as the heap fills still creeps in its last
+       * third, but no longer reaches new heights: the ceiling excuses
+       * both tests */
+      if (!high)
+        g->ceiling = ceiling_reached (ev, (double) p[n - 1].value);
+      if (g->ceiling <= 0 && !continues)
         {
           g->verdict = m < 2 * tm_growth_tail_points (m) ? VERDICT_TOO_SHORT : VERDICT_WARM_UP;
           return;
         }
-      if (!tm_growth_new_high (p, n, f, ev->first_restart, &g->earlier_max, &g->earlier_at))
+      if (g->ceiling <= 0 && !high)
         {
           g->verdict = VERDICT_CYCLE;
           return;
@@ -852,14 +875,14 @@ age_sentence (const Evidence *ev, const Growth *g)
   if (g->share < 0)
     return g_strdup ("");
   if (g->verdict == VERDICT_BACKLOG)
-    return g_strdup_printf (_(" What grows is young: objects allocated in the window's first half hold only"
-                              " %.0f%% of the growth at its end (a leak's would hold about half, and at least %.0f%%)."),
+    return g_strdup_printf (_(" What grows is young: of what the window's first half added, objects allocated"
+                              " then hold only %.0f%% at its end (a leak's hold all of it, and at least %.0f%%)."),
                             g->share * 100, ev->params->backlog_old_fraction * 100);
   if (ev->voc->source == SOURCE_HEAPTRACK)
     return g_strdup_printf (_(" What grows is old blocks accumulating: those allocated in the window's first half"
-                              " still hold %.0f%% of the growth at its end."), MIN (g->share, 1.0) * 100);
+                              " still hold %.0f%% of what it added."), MIN (g->share, 1.0) * 100);
   return g_strdup_printf (_(" What grows is old objects accumulating: those allocated in the window's first half"
-                            " still hold %.0f%% of the growth at its end."), MIN (g->share, 1.0) * 100);
+                            " still hold %.0f%% of what it added."), MIN (g->share, 1.0) * 100);
 }
 
 static char *
@@ -936,8 +959,8 @@ leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize 
         what, b0, b1, d, rate, gcs, w->first_gc, w->last_gc, age, w->first_gc, w->last_gc, end, caveat);
     case VERDICT_WARM_UP:
       {
-        gsize k = tm_growth_tail_points (m);
         gsize f = n - m;
+        gsize k = m - tm_growth_tail_start (p + f, m);
         g_autofree char *level = fmt_bytes ((double) p[n - 1].value);
         g_autofree char *st = fmt_bytes (MAX (g->slope_tail, 0));
         g_autofree char *sa = fmt_bytes (g->slope_all);
@@ -989,6 +1012,82 @@ leak_explanation (const Evidence *ev, const TmWindow *w, const Growth *g, gsize 
     }
 }
 
+/* Growth after a warm-up.  A program that loads its data fast and then
+ * leaks slowly (40 MB in 2 s, then 500 KB/s for 13 s) has one growth
+ * window from its start; against the load's slope the leak's last third
+ * is "flat" (a warm-up), or below what a new height needs (a cycle).
+ * Cut the window where two straight lines fit it best and judge the part
+ * after the cut on its own, more strictly than a window: it must span a
+ * third of the window's time and hold the points a verdict needs, grow
+ * by leak_min_growth, and keep, in its last third, half of its own slope
+ * (twice leak_continue_ratio: growth that slows like a cache filling to
+ * its size does not).  Returns the start of that part when it is a leak
+ * or a backlog (*g is then its verdict), else f. */
+static double
+segment_sse (const double *st, const double *sv, const double *stt, const double *stv, const double *svv,
+             gsize a, gsize b)
+{
+  double k = (double) (b - a), t = st[b] - st[a], v = sv[b] - sv[a];
+  double sxx = (stt[b] - stt[a]) - t * t / k, sxy = (stv[b] - stv[a]) - t * v / k;
+  double syy = (svv[b] - svv[a]) - v * v / k;
+
+  return MAX (0.0, sxx > 0 ? syy - sxy * sxy / sxx : syy);
+}
+
+static gsize
+late_growth_start (const Evidence *ev, gsize f, Growth *g)
+{
+  const TmWindowParams *params = ev->params;
+  const TmSeriesPoint *p = ev->s.points;
+  gsize n = ev->n, m = n - f, best = f, tail_min;
+  double best_sse = INFINITY, span;
+  g_autofree double *st = NULL, *sv = NULL, *stt = NULL, *stv = NULL, *svv = NULL;
+  Growth g2;
+
+  if (params->leak_continue_ratio <= 0 || (g->verdict != VERDICT_WARM_UP && g->verdict != VERDICT_CYCLE))
+    return f;
+  tail_min = MAX (2 * tm_growth_tail_points (6), ceil_points (params->leak_min_coverage, n));
+  if (m < tail_min + 2)
+    return f;
+  st = g_new0 (double, m + 1);
+  sv = g_new0 (double, m + 1);
+  stt = g_new0 (double, m + 1);
+  stv = g_new0 (double, m + 1);
+  svv = g_new0 (double, m + 1);
+  for (gsize i = 0; i < m; i++)
+    {
+      /* seconds and MiB from the window's first point: well conditioned */
+      double t = (double) (p[f + i].time_ns - p[f].time_ns) / 1e9;
+      double v = ((double) p[f + i].value - (double) p[f].value) / 1048576.0;
+
+      st[i + 1] = st[i] + t;
+      sv[i + 1] = sv[i] + v;
+      stt[i + 1] = stt[i] + t * t;
+      stv[i + 1] = stv[i] + t * v;
+      svv[i + 1] = svv[i] + v * v;
+    }
+  for (gsize c = 2; c + tail_min <= m; c++)
+    {
+      double e = segment_sse (st, sv, stt, stv, svv, 0, c) + segment_sse (st, sv, stt, stv, svv, c, m);
+
+      if (e < best_sse)
+        {
+          best_sse = e;
+          best = f + c;
+        }
+    }
+  span = (double) (p[n - 1].time_ns - p[f].time_ns);
+  if (best == f || (double) (p[n - 1].time_ns - p[best].time_ns) * 3 < span ||
+      (double) p[n - 1].value - (double) p[best].value < params->leak_min_growth * MAX ((double) p[best].value, 1.0) ||
+      !tm_growth_continues (p + best, n - best, 3 * params->leak_continue_ratio, NULL, NULL, NULL))
+    return f;
+  judge_growth (ev, best, &g2);
+  if (g2.verdict != VERDICT_LEAK && g2.verdict != VERDICT_BACKLOG)
+    return f;
+  *g = g2;
+  return best;
+}
+
 static TmWindow *
 leak_window (const Evidence *ev, const char *caveat, Growth *g)
 {
@@ -1011,7 +1110,19 @@ leak_window (const Evidence *ev, const char *caveat, Growth *g)
   growth = v1 - v0;
   if ((double) m >= params->leak_min_coverage * (double) n && growth > 0 &&
       growth / MAX (v0, 1.0) >= params->leak_min_growth)
-    judge_growth (ev, start, g);
+    {
+      gsize late;
+
+      judge_growth (ev, start, g);
+      if ((late = late_growth_start (ev, start, g)) != start)
+        {
+          start = late;
+          m = n - start;
+          v0 = (double) p[start].value;
+          secs = (double) (p[n - 1].time_ns - p[start].time_ns) / 1e9;
+          growth = v1 - v0;
+        }
+    }
 
   w = window_new (TM_WINDOW_LEAK, ids[start], ids[n - 1], p[start].time_ns, p[n - 1].time_ns,
                   growth / secs, "bytes/s");
@@ -1109,7 +1220,17 @@ leak_regression_window (const Evidence *ev, const char *caveat)
    * end must also really be above the window's first value */
   real = ((double) p[n - 1].value - (double) p[f].value) / MAX ((double) p[f].value, 1.0);
   if (rrel >= params->leak_min_growth && real >= params->leak_min_growth)
-    judge_growth (ev, f, &g);
+    {
+      gsize late;
+
+      judge_growth (ev, f, &g);
+      if ((late = late_growth_start (ev, f, &g)) != f)
+        {
+          /* the line fitted to the growth after the warm-up */
+          f = late;
+          per_s = tm_ls_fit (p + f, n - f, &fit0, &fit1);
+        }
+    }
 
   w = window_new (TM_WINDOW_LEAK_REGRESSION, ids[f], ids[n - 1], p[f].time_ns, p[n - 1].time_ns,
                   per_s, "bytes/s");
@@ -1160,7 +1281,7 @@ leak_regression_window (const Evidence *ev, const char *caveat)
       (guint) (2 * tm_growth_tail_points (n - f)), end);
   else if (g.verdict == VERDICT_WARM_UP)
     {
-      gsize k = tm_growth_tail_points (n - f);
+      gsize k = (n - f) - tm_growth_tail_start (p + f, n - f);
       g_autofree char *st = fmt_bytes (g.slope_tail), *sa = fmt_bytes (g.slope_all);
 
       w->explanation = g_strdup_printf (_(

@@ -783,6 +783,26 @@ test_oom_full_at_exit (void)
   remove_tree (dir);
 }
 
+/* -XX:+ExitOnOutOfMemoryError: the JVM calls exit() from the throwing
+ * thread, inside the VM, so no safepoint completes after it and any call
+ * into the JVM blocks.  The trace must still end with its END record,
+ * written without such calls (before, the exit waited 15 s for the agent
+ * thread, blocked in a JNI call, and the file stopped a second before the
+ * exit).  The JVM exits before it posts the error: no OOM event. */
+static void
+test_oom_exit_on_oom (void)
+{
+  const char *args[] = { "-Xmx32m", "-XX:+UseG1GC", "-XX:+ExitOnOutOfMemoryError", NULL };
+  g_autofree char *dir = make_tmpdir ();
+  g_autoptr(TmTrace) t = record_run (dir, "oom.tmtrace", NULL, args, "OomStatic", NULL, 3, NULL);
+
+  g_assert_true (t->complete);
+  g_assert_cmpuint (t->n_warnings_total, ==, 0);
+  g_assert_cmpstr (g_hash_table_lookup (t->meta, "jvm.ExitOnOutOfMemoryError"), ==, "true");
+  g_assert_cmpuint (tm_trace_n_gcs (t), >=, 1);
+  remove_tree (dir);
+}
+
 /* The OutOfMemoryErrors outside the Java heap are recorded with their
  * kind, and `tidemark-cli info` names it; no graph is taken for them (the
  * throwing thread may hold VM locks a heap walk needs). */
@@ -1243,6 +1263,7 @@ main (int argc, char **argv)
   }
   g_test_add_func ("/agent/oom", test_oom);
   g_test_add_func ("/agent/oom-full-at-exit", test_oom_full_at_exit);
+  g_test_add_func ("/agent/oom-exit-on-oom", test_oom_exit_on_oom);
   {
     static const OomRun metaspace = { "MetaspaceOom", NULL, NULL, "-XX:MaxMetaspaceSize=16m", TM_OOM_METASPACE,
                                       "OutOfMemoryError: metaspace" };

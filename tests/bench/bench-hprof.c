@@ -5,7 +5,9 @@
  *   (b) model memory per object (goal <= 24 bytes) and the peak RSS of
  *       the import,
  *   (c) reading the graph back for analyses / import time.
- * Runs alternate (cat, import, cat, import...), medians are printed.
+ * Runs alternate (cat, import, import on one thread, cat, ...), medians
+ * are printed; the one-thread import (hprof_parse_set_one_thread) shows
+ * what the applying thread gains where a second core is free.
  *
  *   bench-hprof DUMP [--runs N]
  * tests/bench/bench-hprof.sh makes a 10^7-object dump with data/demo/HeapDemo.
@@ -16,6 +18,7 @@
 #include <unistd.h>
 
 #include "tidemark.h"
+#include "tm-hprof-private.h"
 
 static double
 now (void)
@@ -70,6 +73,24 @@ cmp_double (const void *a, const void *b)
   return x < y ? -1 : x > y;
 }
 
+/* Where the import's time goes, from its progress: reading the dump
+ * (up to 0.765 = 0.85 * 0.9), resolving references (to 0.85), then
+ * marking the graph and finishing the model. */
+typedef struct {
+  double t0, read_end, resolve_end;
+} Phases;
+
+static void
+phase_progress (double fraction, gpointer user)
+{
+  Phases *ph = user;
+
+  if (ph->read_end == 0 && fraction > 0.85 * 0.9 + 1e-9)
+    ph->read_end = now ();
+  if (ph->resolve_end == 0 && fraction >= 0.85 - 1e-9)
+    ph->resolve_end = now ();
+}
+
 static double
 median (double *v, guint n)
 {
@@ -82,7 +103,7 @@ main (int argc, char **argv)
 {
   guint runs = 3;
   const char *path;
-  double *t_cat, *t_imp, *c_cat, *c_imp;
+  double *t_cat, *t_imp, *c_cat, *c_imp, *t_read, *t_resolve, *t_one, *c_one;
   double t_graph = 0, rss_model = 0, peak_import = 0, peak_graph = 0;
   guint64 n = 0, edges = 0;
   gsize model = 0;
@@ -100,6 +121,10 @@ main (int argc, char **argv)
   t_imp = g_new (double, runs);
   c_cat = g_new (double, runs);
   c_imp = g_new (double, runs);
+  t_read = g_new (double, runs);
+  t_resolve = g_new (double, runs);
+  t_one = g_new (double, runs);
+  c_one = g_new (double, runs);
 
   time_cat (path, &c_cat[0]);   /* warm the page cache */
   for (guint r = 0; r < runs; r++)
@@ -107,12 +132,15 @@ main (int argc, char **argv)
       g_autoptr(GError) error = NULL;
       g_autoptr(TmTrace) t = NULL;
       double t0, c0;
+      Phases ph = { 0 };
 
       t_cat[r] = time_cat (path, &c_cat[r]);
       t0 = now ();
       c0 = cpu (RUSAGE_SELF);
-      t = tm_hprof_import (path, NULL, NULL, NULL, &error);
+      t = tm_hprof_import (path, phase_progress, &ph, NULL, &error);
       t_imp[r] = now () - t0;
+      t_read[r] = ph.read_end > 0 ? ph.read_end - t0 : 0;
+      t_resolve[r] = ph.resolve_end > 0 && ph.read_end > 0 ? ph.resolve_end - ph.read_end : 0;
       c_imp[r] = cpu (RUSAGE_SELF) - c0;
       if (t == NULL)
         g_error ("%s", error->message);
@@ -132,6 +160,20 @@ main (int argc, char **argv)
           peak_graph = rss_peak ();
           tm_heap_graph_free (g);
         }
+      g_clear_pointer (&t, tm_trace_unref);
+      {
+        /* the same import applying objects on the parsing thread */
+        g_autoptr(TmTrace) one = NULL;
+        hprof_parse_set_one_thread (TRUE);
+        t0 = now ();
+        c0 = cpu (RUSAGE_SELF);
+        one = tm_hprof_import (path, NULL, NULL, NULL, &error);
+        t_one[r] = now () - t0;
+        c_one[r] = cpu (RUSAGE_SELF) - c0;
+        hprof_parse_set_one_thread (FALSE);
+        if (one == NULL)
+          g_error ("%s", error->message);
+      }
     }
   getrusage (RUSAGE_SELF, &ru);
 
@@ -145,6 +187,11 @@ main (int argc, char **argv)
     printf ("(a) import / cat          %.2f (goal <= 5)\n", imp / cat);
     printf ("    CPU time: cat %.3f s, import %.3f s, ratio %.2f (on a loaded machine the wall ratio counts waiting)\n",
             ccat, cimp, cimp / MAX (ccat, 1e-3));
+    printf ("    one thread parsing and applying: %.3f s, CPU %.3f s: import / cat %.2f\n",
+            median (t_one, runs), median (c_one, runs), median (t_one, runs) / cat);
+    printf ("    phases (medians): reading %.3f s, resolving %.3f s, marking and the rest %.3f s\n",
+            median (t_read, runs), median (t_resolve, runs),
+            imp - median (t_read, runs) - median (t_resolve, runs));
     printf ("    objects per second    %.1f M/s\n", (double) n / imp / 1e6);
     printf ("(b) model bytes / object  %.1f (goal <= 24)\n", (double) model / (double) MAX (n, 1));
     printf ("    peak RSS              %.0f MiB (%.1f bytes / object, the first import and its graph read)\n",
@@ -162,5 +209,9 @@ main (int argc, char **argv)
   g_free (t_imp);
   g_free (c_cat);
   g_free (c_imp);
+  g_free (t_read);
+  g_free (t_one);
+  g_free (c_one);
+  g_free (t_resolve);
   return 0;
 }

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * libFuzzer target: any bytes as an HPROF heap dump through the importer,
- * the model builder and the graph reader (which parses the file again).
+ * the model builder and the graph reader (which parses the file again),
+ * and the import once more applying objects on the parsing thread: the
+ * same model.
  * The importer reads files, so each input is written to a scratch file. */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <glib/gstdio.h>
 
 #include "tidemark.h"
+#include "tm-hprof-private.h"
 #include "fuzz-common.h"
 
 int LLVMFuzzerTestOneInput (const guint8 *data, size_t size);
@@ -64,6 +68,22 @@ LLVMFuzzerTestOneInput (const guint8 *data, size_t size)
         }
     }
   tm_fuzz_check_trace (trace);
+  {
+    /* applying objects on the parsing thread builds the same model */
+    g_autoptr(TmTrace) one = NULL;
+    hprof_parse_set_one_thread (TRUE);
+    one = tm_hprof_import_full (path, &options, NULL, NULL, NULL, NULL);
+    hprof_parse_set_one_thread (FALSE);
+    g_assert (one != NULL);
+    g_assert (one->n_objects == trace->n_objects && one->stop_offset == trace->stop_offset);
+    g_assert (one->warnings->len == trace->warnings->len);
+    for (guint i = 0; i < one->warnings->len; i++)
+      g_assert (strcmp (g_array_index (one->warnings, TmWarning, i).message,
+                        g_array_index (trace->warnings, TmWarning, i).message) == 0);
+    for (guint64 i = 0; i < one->n_objects; i++)
+      g_assert (one->obj_size[i] == trace->obj_size[i]
+                && (one->obj_death ? one->obj_death[i] : 0) == (trace->obj_death ? trace->obj_death[i] : 0));
+  }
   g_unlink (path);
   return 0;
 }
