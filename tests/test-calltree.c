@@ -424,6 +424,67 @@ test_damage (void)
   g_rmdir (dir);
 }
 
+/* A wide profile: K functions each called from the same K callers, the
+ * shape of a compiler's recording (cc1plus: 430 K allocations from 90 K
+ * stacks).  The trees' indices key (parent, symbol) and (caller, callee)
+ * pairs; a hash that folds the halves with XOR put all K * K pairs into
+ * 2 K buckets, and building the trees took minutes.  Known answer: 1 + K
+ * + K * K bottom-up nodes, each pair's node with one allocation, and K * K
+ * caller/callee edges. */
+static void
+test_wide (void)
+{
+  enum { K = 500 };
+  g_autoptr(TmCallProfile) profile = tm_call_profile_new ();
+  g_autoptr(TmCallTree) tree = NULL;
+  g_autoptr(TmCallerCallee) cc = NULL;
+  guint32 sym[K];
+  TmCost one = { { 0 } };
+  guint64 edges = 0;
+
+  one.v[TM_COST_ALLOCATIONS] = 1;
+  for (guint i = 0; i < K; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u", i);
+      sym[i] = tm_call_profile_symbol (profile, name, "m", TRUE);
+    }
+  for (guint a = 0; a < K; a++)
+    for (guint b = 0; b < K; b++)
+      {
+        TmCallFrame frames[2] = { { sym[a], NULL, -1 }, { sym[b], NULL, -1 } };
+        tm_call_profile_add_stack (profile, frames, a == b ? 1 : 2, &one);
+      }
+  tree = tm_call_tree_new (profile, TM_CALL_TREE_BOTTOM_UP);
+  /* a == b is a stack of one frame: K roots with K - 1 callers each */
+  g_assert_cmpuint (tm_call_tree_n_nodes (tree), ==, 1 + K + K * (K - 1));
+  for (guint32 n = 1; n < tm_call_tree_n_nodes (tree); n++)
+    {
+      const TmCallNode *node = tm_call_tree_node (tree, n);
+      g_assert_cmpint (node->cost.v[TM_COST_ALLOCATIONS], ==, node->parent == 0 ? K : 1);
+    }
+  cc = tm_caller_callee_new (profile);
+  for (guint i = 0; i < K; i++)
+    edges += tm_caller_callee_function (cc, sym[i])->n_callers;
+  g_assert_cmpuint (edges, ==, (guint64) K * (K - 1));
+}
+
+/* The pairs of test_wide hash apart: distinct hash values for nearly all
+ * of the K * K pairs of indices below K (g_int64_hash: 2 K values). */
+static void
+test_pair_hash (void)
+{
+  enum { K = 1024 };
+  g_autoptr(GHashTable) seen = g_hash_table_new (NULL, NULL);
+
+  for (guint64 a = 0; a < K; a++)
+    for (guint64 b = 0; b < K; b++)
+      {
+        guint64 key = a << 32 | b;
+        g_hash_table_add (seen, GUINT_TO_POINTER (tm_call_pair_hash (&key)));
+      }
+  g_assert_cmpuint (g_hash_table_size (seen), >, K * K - K * K / 1000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -432,5 +493,7 @@ main (int argc, char **argv)
   g_test_add_func ("/calltree/leaker", test_leaker);
   g_test_add_func ("/calltree/live", test_live);
   g_test_add_func ("/calltree/damage", test_damage);
+  g_test_add_func ("/calltree/wide", test_wide);
+  g_test_add_func ("/calltree/pair-hash", test_pair_hash);
   return g_test_run ();
 }

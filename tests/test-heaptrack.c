@@ -22,6 +22,7 @@
 #include <zstd.h>
 
 #include "tm-heaptrack.h"
+#include "tm-heaptrack-profile.h"
 #include "tm-error.h"
 #include "heaptrack-test-util.h"
 
@@ -358,6 +359,28 @@ test_versions (void)
     }
 }
 
+/* heaptrack --raw output (tests/data/heaptrack/tiny.raw.zst): not an
+ * interpreted file of damaged lines and no allocations, but refused with
+ * the command that interprets it, by the import and by the call-stack
+ * reader alike.  Its second line is the executable's "x" record. */
+static void
+test_raw (void)
+{
+  g_autofree char *path = data_path ("tiny.raw.zst");
+  g_autoptr(GError) error = NULL, perror = NULL;
+  TmTrace *t = tm_heaptrack_import (path, NULL, NULL, NULL, &error);
+  TmHeaptrackProfile *prof;
+
+  g_assert_null (t);
+  g_assert_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (error->message, "tiny.raw.zst: line 2 (byte 10): heaptrack's raw data"));
+  g_assert_nonnull (strstr (error->message, "heaptrack_interpret"));
+  prof = tm_heaptrack_profile_read (path, NULL, NULL, NULL, &perror);
+  g_assert_null (prof);
+  g_assert_error (perror, TM_ERROR, TM_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (perror->message, "line 2 (byte 10)"));
+}
+
 static guint64
 short_lived_count (const TmTrace *t, guint32 b)
 {
@@ -461,6 +484,7 @@ main (int argc, char **argv)
   g_test_add_func ("/heaptrack/cut", test_cut);
   g_test_add_func ("/heaptrack/sniff", test_sniff);
   g_test_add_func ("/heaptrack/versions", test_versions);
+  g_test_add_func ("/heaptrack/raw", test_raw);
   g_test_add_func ("/heaptrack/cancel", test_cancel);
   g_test_add_func ("/heaptrack/long-interval", test_long_interval);
   return g_test_run ();

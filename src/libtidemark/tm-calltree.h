@@ -105,6 +105,10 @@ typedef struct {
 
 typedef struct _TmCallTree TmCallTree;
 
+/* The hash of the trees' indices: a pair of 32-bit indices packed in a
+ * guint64 (GHashTable's g_int64_hash folds them with XOR, and all pairs
+ * of the same XOR collide). */
+guint             tm_call_pair_hash       (gconstpointer key);
 TmCallTree       *tm_call_tree_new        (TmCallProfile *profile, TmCallTreeKind kind);
 void              tm_call_tree_free       (TmCallTree *tree);
 TmCallTreeKind    tm_call_tree_kind       (const TmCallTree *tree);

@@ -141,4 +141,10 @@ const char *tm_heaptrack_parse_info  (const char *s, const char *end, guint n_tr
 /* "v" after its letter: heaptrack's version and the file format. */
 gboolean tm_heaptrack_parse_version (const char *s, const char *end, guint64 *heaptrack, guint64 *format);
 
+/* heaptrack --raw writes what heaptrack_interpret reads (the executable
+ * "x", module maps "m", pointers in "+"/"-"): if `line` is such a record,
+ * sets *error (the file, the line and its byte offset) and returns TRUE. */
+gboolean tm_heaptrack_raw_record    (const char *line, const char *end, const char *path, guint64 line_no,
+                                     guint64 offset, GError **error);
+
 G_END_DECLS

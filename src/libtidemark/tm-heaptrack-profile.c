@@ -323,6 +323,8 @@ handle_line (Parser *p, const char *line, const char *end, GError **error)
       complain (p, "unknown record");
       return TRUE;
     }
+  if (tm_heaptrack_raw_record (line, end, p->path, p->line_no, p->offset, error))
+    return FALSE;
   if (!p->have_version && line[0] != 'v' && line[0] != '#')
     {
       g_set_error (error, TM_ERROR, TM_ERROR_NOT_A_TRACE, _("%s: not a heaptrack data file (no version line)"), p->path);

@@ -7,6 +7,9 @@
 #include "tm-config.h"
 
 #include "tm-heaptrack-private.h"
+#include "tm-error.h"
+
+#include <glib/gi18n-lib.h>
 
 char *
 tm_heaptrack_parse_string (guint32 file_version, const char *s, const char *end, const char **problem)
@@ -119,4 +122,22 @@ tm_heaptrack_parse_info (const char *s, const char *end, guint n_traces, guint64
     return "allocation info names an undefined trace";
   *trace = (guint32) b;
   return NULL;
+}
+
+gboolean
+tm_heaptrack_raw_record (const char *line, const char *end, const char *path, guint64 line_no, guint64 offset,
+                         GError **error)
+{
+  g_autofree char *l = NULL, *o = NULL;
+
+  if (end - line < 2 || (line[0] != 'm' && line[0] != 'x') || line[1] != ' ')
+    return FALSE;
+  l = g_strdup_printf ("%" G_GUINT64_FORMAT, line_no);
+  o = g_strdup_printf ("%" G_GUINT64_FORMAT, offset);
+  g_set_error (error, TM_ERROR, TM_ERROR_UNSUPPORTED,
+               _("%s: line %s (byte %s): heaptrack's raw data (recorded with heaptrack --raw), which names"
+                 " pointers and module maps: interpret it first, with heaptrack_interpret from heaptrack's"
+                 " libexec folder: zstd -dc FILE | heaptrack_interpret | zstd > OUT.zst"),
+               path, l, o);
+  return TRUE;
 }

@@ -834,6 +834,20 @@ supported_version (const char *s, gsize n, const char *path, GError **error)
   return FALSE;
 }
 
+/* heaptrack --raw output: its executable and module maps come before the
+ * first allocation, among the first lines */
+static gboolean
+raw_data (const char *text, gsize len, const char *path, GError **error)
+{
+  const char *line = text, *end = text + len, *nl;
+  guint64 line_no = 1;
+
+  for (; line_no <= 64 && (nl = memchr (line, '\n', (gsize) (end - line))) != NULL; line = nl + 1, line_no++)
+    if (tm_heaptrack_raw_record (line, nl, path, line_no, (guint64) (line - text), error))
+      return TRUE;
+  return FALSE;
+}
+
 gboolean
 tm_heaptrack_sniff (const guint8 *head, gsize len)
 {
@@ -934,7 +948,8 @@ tm_heaptrack_import_full (const char          *path,
                                path);
                   failed = TRUE;
                 }
-              else if (!supported_version (c->text, c->text_len, path, error))
+              else if (!supported_version (c->text, c->text_len, path, error) ||
+                       raw_data (c->text, c->text_len, path, error))
                 failed = TRUE;
             }
           for (gsize i = 0; i < c->n_ops && !failed && !p.over_limit; i++)
