@@ -300,7 +300,8 @@ test_same_budget (void)
   bytes = g_byte_array_free_to_bytes (w.out);
   path = write_file ("budget.hprof", bytes);
 
-  for (guint64 limit = 1 << 20; limit <= 16 << 20; limit *= 2)
+  /* small limits stop it; larger ones let the parser skip checks, then ask again */
+  for (guint64 limit = 1 << 20; limit <= 256 << 20; limit *= 2)
     {
       g_autoptr(GError) error = NULL;
       g_autoptr(TmTrace) a = load_with (path, FALSE, limit, &error);

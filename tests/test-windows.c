@@ -1946,6 +1946,41 @@ test_trace_shenandoah_no_collection (void)
     }
 }
 
+/* Batches: reachable memory (a graph at every GC, 0.25 s apart) rises
+ * from its trough to 40 MiB over 8 GCs and falls back, 6 times; the run
+ * ends 2 GCs after the last fall.  With troughs at 2 MiB the end is one
+ * more trough, not a teardown; with troughs at 10 MiB and the end at
+ * 1 MiB it is (the program let go of what it held all along). */
+static void
+test_trace_batches_no_teardown (void)
+{
+  GcSpec s[50];
+
+  for (guint exit = 0; exit < 2; exit++)
+    {
+      memset (s, 0, sizeof s);
+      for (guint i = 0; i < 50; i++)
+        {
+          double trough = exit ? 10 : 2;
+          double v = i >= 48 ? (exit ? 1 : 2) : trough + (40 - trough) * (double) (i % 8) / 7;
+
+          s[i].end_ns = (i + 1) * 250 * MSEC;
+          s[i].pause_ns = MSEC;
+          s[i].kind = TM_GC_KIND_MAJOR;
+          s[i].reachable = (gint64) (v * MIB);
+          s[i].used_after = (guint64) s[i].reachable + MIB;
+          s[i].used_before = s[i].used_after + 20 * MIB;
+        }
+      {
+        g_autoptr(TmTrace) t = trace_from_specs (s, 50, "tmtrace");
+        g_autofree char *note = tm_windows_evidence_note (t, NULL);
+
+        g_test_message ("batches%s: %s", exit ? " and exit" : "", note ? note : "(no note)");
+        g_assert_true ((note != NULL && strstr (note, "teardown") != NULL) == (exit == 1));
+      }
+    }
+}
+
 static void
 test_trace_heaptrack_words (void)
 {
@@ -2137,6 +2172,7 @@ main (int argc, char **argv)
   g_test_add_func ("/windows/trace/backlog-accelerating", test_trace_backlog_accelerating);
   g_test_add_func ("/windows/trace/late-leak", test_trace_late_leak);
   g_test_add_func ("/windows/trace/shenandoah-no-collection", test_trace_shenandoah_no_collection);
+  g_test_add_func ("/windows/trace/batches-no-teardown", test_trace_batches_no_teardown);
   g_test_add_func ("/windows/trace/graph-evidence", test_trace_graph_evidence);
   g_test_add_func ("/windows/trace/churn-old-garbage", test_trace_churn_old_garbage);
   g_test_add_func ("/windows/trace/overhead-tool-forced", test_trace_overhead_tool_forced);

@@ -72,6 +72,7 @@ enum {
   EV_NOTE,          /* offset | text (taken) */
   EV_TYPE,          /* flags << 32 | type id | name (taken) */
   EV_CHECK,         /* answer: is the model over its budget? */
+  EV_FLUSH,         /* a check that cannot fail: the batch for the model goes */
 };
 
 enum { BT_OBJECT = 2, BT_BOOLEAN = 4, BT_CHAR, BT_FLOAT, BT_DOUBLE, BT_BYTE, BT_SHORT, BT_INT, BT_LONG };
@@ -164,6 +165,13 @@ struct _HprofParser {
   guint64           *s_hdr;          /* the open event whose targets follow */
   guint              s_hdr_len;
   TmVecU64           statics;        /* a class dump's static targets */
+  guint64            s_words;        /* in chunks sent */
+  /* the budget as the last answer left it: a check that cannot fail
+   * since then (budget_bound()) needs no answer */
+  gboolean           budget_known;
+  guint64            budget_used, budget_room;
+  guint64            s_words_checked; /* words written before that answer */
+  guint64            s_names;        /* type name bytes sent since */
   /* the applying side */
   gboolean           last_added;     /* the last object was added: its targets count */
   gboolean           class_have;     /* the class object being applied is added */
@@ -481,6 +489,7 @@ define_type (HprofParser *p, guint32 type_id, char *name, guint32 flags)
 {
   if (p->stream != NULL)
     {
+      p->s_names += strlen (name) + 256;
       s_event3 (p, EV_TYPE | ((guint64) flags << 32), type_id, (guint64) (guintptr) name);
       return;
     }
@@ -735,6 +744,7 @@ static G_NO_INLINE void
 s_next (HprofParser *p)
 {
   p->chunk->len = (gsize) (p->sw - p->chunk->w);
+  p->s_words += p->chunk->len;
   p->chunk = hprof_stream_send (p->stream, p->chunk);
   p->sw = p->chunk->w;
   p->s_end = p->sw + HPROF_CHUNK_WORDS;
@@ -1288,16 +1298,34 @@ parser_bytes (const HprofParser *p)
 static gboolean
 over_budget (HprofParser *p)
 {
+  guint64 used, room;
+
   if (p->stream != NULL)
     {
+      guint64 words = p->s_words + (guint64) (p->sw - p->chunk->w) - p->s_words_checked;
+      gboolean over;
+      /* What the applying side holds can have grown since its last
+       * answer by at most: every array doubled or a new column beside
+       * (twice the bytes then), and 64 bytes per event word and the
+       * type names, each twice (an array may double after them).  If
+       * that fits what was left, the answer is no, without asking. */
       s_room (p, 1);
+      if (p->budget_known && 2 * p->budget_used + 128 * words + 2 * p->s_names + (1u << 20) <= p->budget_room)
+        {
+          *p->sw++ = EV_FLUSH;
+          return FALSE;
+        }
       *p->sw++ = EV_CHECK;
+      p->s_words_checked = p->s_words + (guint64) (p->sw - p->chunk->w);
+      p->s_names = 0;
       s_next (p);
-      return hprof_stream_wait (p->stream);
+      over = hprof_stream_wait (p->stream);
+      p->budget_known = TRUE;
+      return over;
     }
   if (p->sink && p->sink->objects)
     flush_objects (p);
-  return p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p));
+  return p->sink && p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p), &used, &room);
 }
 
 /* Returns FALSE when reading must stop (cut short, cancelled, budget).
@@ -1598,7 +1626,15 @@ apply_sized (HprofParser *p, const guint64 *w, gsize n, const guint I)
           break;
         case EV_CHECK:
           flush_objects (p);
-          hprof_stream_reply (p->stream, p->sink->over_budget && p->sink->over_budget (p->user, parser_bytes (p)));
+          /* budget_used and _room are read by the parser once it has the answer */
+          p->budget_used = 0;
+          p->budget_room = G_MAXUINT64;
+          hprof_stream_reply (p->stream, p->sink->over_budget
+                                         && p->sink->over_budget (p->user, parser_bytes (p), &p->budget_used, &p->budget_room));
+          i += 1;
+          break;
+        case EV_FLUSH:
+          flush_objects (p);
           i += 1;
           break;
         default:

@@ -159,12 +159,12 @@ pipe_hierarchy (gpointer user, guint32 type_id, guint32 super_type_id)
 }
 
 static gboolean
-pipe_over_budget (gpointer user, guint64 parser_bytes)
+pipe_over_budget (gpointer user, guint64 parser_bytes, guint64 *used, guint64 *room)
 {
   HprofPipe *pipe = user;
 
   drain (pipe);
-  return pipe->inner->over_budget (pipe->user, parser_bytes);
+  return pipe->inner->over_budget (pipe->user, parser_bytes, used, room);
 }
 
 static const HprofSink pipe_sink = { pipe_type, pipe_objects, pipe_thread, pipe_hierarchy, pipe_over_budget };

@@ -162,8 +162,9 @@ typedef struct {
   void (*hierarchy) (gpointer user, guint32 type_id, guint32 super_type_id);
   /* now and then while reading (import only): TRUE when the model plus
    * `parser_bytes` (the parser's own tables) exceed the memory budget;
-   * reading then stops there, as at a cut */
-  gboolean (*over_budget) (gpointer user, guint64 parser_bytes);
+   * reading then stops there, as at a cut.  Else *used gets the model's
+   * bytes plus parser_bytes, *room what the budget leaves beyond them. */
+  gboolean (*over_budget) (gpointer user, guint64 parser_bytes, guint64 *used, guint64 *room);
 } HprofSink;
 
 /* A sink whose calls run on a thread of their own, in order, while the

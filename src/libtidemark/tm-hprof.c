@@ -116,11 +116,14 @@ sink_thread (gpointer user, guint32 serial)
 }
 
 static gboolean
-sink_over_budget (gpointer user, guint64 parser_bytes)
+sink_over_budget (gpointer user, guint64 parser_bytes, guint64 *used, guint64 *room)
 {
   Import *im = user;
+  guint64 charged, left = tm_trace_builder_room (im->b, &charged);
 
   im->over_budget = tm_trace_builder_would_exceed (im->b, parser_bytes);
+  *room = im->over_budget ? 0 : left - parser_bytes;
+  *used = charged + parser_bytes;
   return im->over_budget;
 }
 

@@ -208,6 +208,13 @@ tm_trace_builder_would_exceed (TmTraceBuilder *b, guint64 extra)
   return b->over_limit || b->charged > b->limit || extra > b->limit - b->charged;
 }
 
+guint64
+tm_trace_builder_room (TmTraceBuilder *b, guint64 *charged)
+{
+  *charged = b->charged;
+  return b->over_limit || b->charged > b->limit ? 0 : b->limit - b->charged;
+}
+
 void
 tm_trace_builder_close_past_limit (TmTraceBuilder *b)
 {

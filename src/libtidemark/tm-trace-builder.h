@@ -58,6 +58,9 @@ void     tm_trace_builder_stop_at_memory_limit (TmTraceBuilder *b, guint64 offse
 /* TRUE when the model plus `extra` bytes (an importer's transient tables)
  * would not fit the budget. */
 gboolean tm_trace_builder_would_exceed         (TmTraceBuilder *b, guint64 extra);
+/* What the budget leaves to the model now (0 past the limit); *charged
+ * gets what the model takes. */
+guint64  tm_trace_builder_room                 (TmTraceBuilder *b, guint64 *charged);
 /* After tm_trace_builder_stop_at_memory_limit(): lets a source that holds
  * what it read before the cut (its estimate stayed within the budget)
  * record it: the GC it was in, the GC log's events; then nothing more. */

@@ -468,6 +468,28 @@ struct EndGraph {
   guint64     *reached;   /* bitmap over graph nodes */
 };
 
+/* An exit frees what the program held all along, so memory falls below
+ * every low it had since it first reached half of its peak; a program
+ * whose memory comes and goes (a batch job that builds a 60 MB index
+ * every 2 s and drops it) falls to where its troughs always were, and a
+ * run that ends just after a drop is no teardown. */
+static gboolean
+below_earlier_lows (const TmSeriesPoint *p, gsize n, gsize t)
+{
+  guint64 peak = 0, low = G_MAXUINT64, tail_low = G_MAXUINT64;
+  gsize r = 0;
+
+  for (gsize i = 0; i < t; i++)
+    peak = MAX (peak, p[i].value);
+  while (r < t && (double) p[r].value < 0.5 * (double) peak)
+    r++;
+  for (gsize i = r; i < t; i++)
+    low = MIN (low, p[i].value);
+  for (gsize i = t; i < n; i++)
+    tail_low = MIN (tail_low, p[i].value);
+  return tail_low < low;
+}
+
 /* Where the application effectively ends: the start of its teardown. */
 static void
 evidence_teardown (Evidence *ev, const Timeline *tl)
@@ -484,7 +506,7 @@ evidence_teardown (Evidence *ev, const Timeline *tl)
       ev->voc->source == SOURCE_GC_LOG)
     return;
   n = tm_teardown_start (ev->s.points, ev->s.n, params->teardown_min_drop, params->teardown_max_fraction);
-  if (n >= ev->s.n)
+  if (n >= ev->s.n || !below_earlier_lows (ev->s.points, ev->s.n, n))
     return;
   ev->end = END_TEARDOWN;
   ev->n = n;

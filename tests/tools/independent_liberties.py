@@ -165,7 +165,7 @@ class Writer:
         self.now = 1000
         self.gcs = []
         self.n_gcs = rnd.randrange(14, 20)
-        self.heap_at = sorted(rnd.sample(range(1, self.n_gcs + 1), 4))
+        self.heap_at = sorted(rnd.sample(range(1, self.n_gcs + 1), 2))
         self.shuffle_from = self.n_gcs // 2
         total_deaths = 0
         cut_gc = rnd.randrange(self.n_gcs // 2, self.n_gcs) if o.get("cut") else None

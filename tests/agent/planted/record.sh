@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Records one planted program of this directory as docs/windows.md
 # ("Checked against real programs") did:
-#   record.sh NAME g1|par|ser SECONDS [JVM options]   (XMX=48m for OomEnd, 80m for FullHeap)
+#   record.sh NAME g1|par|ser SECONDS [JVM options]   (XMX=48m for OomEnd, 80m for FullHeap, 64m for OomRecover and GcOverheadOom)
 # from a build directory `build` of the source tree; writes NAME-GC.tmtrace here.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
