@@ -624,6 +624,23 @@ test_jdk_shapes (void)
     g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (8));
   }
   {
+    /* looking for a log line after program output costs linear time:
+     * 64 lines of 200,000 brackets read at once */
+    GString *text = g_string_new ("[0.001s][info][gc] Using Serial\n");
+    for (guint i = 0; i < 64; i++)
+      {
+        g_string_append_c (text, 'x');
+        for (guint j = 0; j < 200000; j++)
+          g_string_append_c (text, '[');
+        g_string_append_c (text, '\n');
+      }
+    {
+      g_autoptr(TmTrace) t = import_text (text->str, text->len, "brackets.log");
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    }
+    g_string_free (text, TRUE);
+  }
+  {
     /* JDK 9-16 -Xlog:gc+heap=debug print the heap's first space on the
      * "Heap before GC" line (JDK 11, -Xmx20M -Xlog:gc+heap=debug, as
      * quoted in XlogExample.java by pengpeng, 2020); the region counts

@@ -1099,10 +1099,16 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
 static const char *
 embedded_line (TmGclogParser *p, const char *line, const char *end)
 {
-  for (const char *b = memchr (line + 1, '[', end - line - 1); b != NULL;
-       b = b + 1 < end ? memchr (b + 1, '[', end - b - 1) : NULL)
+  /* program output before a log line is short, and so is a decoration:
+   * bounded, so that a long line of brackets costs no quadratic time */
+  const char *limit = end - line > 4096 ? line + 4096 : end;
+
+  for (const char *b = memchr (line + 1, '[', limit - line - 1); b != NULL;
+       b = b + 1 < limit ? memchr (b + 1, '[', limit - b - 1) : NULL)
     {
       TmUjlDecor d;
+      if (memchr (b, ']', MIN (end - b, 96)) == NULL)
+        continue;
       if (parse_decorations (b, end, p->ujl_opaque, &d) && d.n == p->ujl_n_decor && d.n_known > 0 &&
           (d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(")))
         return b;
