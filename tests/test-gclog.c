@@ -87,6 +87,13 @@ static const Expect corpus[] = {
   /* 438 "Pause Full (System.gc())" lines; gzip-compressed here */
   { "ujl-shenandoah-SampleShenandoahSeveralSystemGC.txt.gz", 438, 0, 438, 0, 0, G_GUINT64_CONSTANT (3108638000), "Shenandoah" },
   { "legacy-serial-SampleSun1_6_0PrintHeapAtGC.txt.gz", 2, 2, 0, 0, 0, G_GUINT64_CONSTANT (27659900), "CMS" },
+  /* -Xlog:gc:stdout with a thread printing dots: 14 of the 59 pause
+   * lines start with program output */
+  { "local-jdk17-serial-gc-stdout-dots.log", 59, 59, 0, 0, 0, G_GUINT64_CONSTANT (7411000), "Serial" },
+  /* GC(4) is aborted at the JVM's exit: not a GC */
+  { "local-jdk17-zgc-aborted.log", 4, 0, 0, 0, 4, G_GUINT64_CONSTANT (84000), "ZGC" },
+  /* JDK 21 generational ZGC, wall-clock decorations only (GCToolKit) */
+  { "gctoolkit-zgc-generational-jdk21.log", 2, 1, 0, 0, 1, G_GUINT64_CONSTANT (141000), "ZGC" },
 };
 
 static void
@@ -502,6 +509,179 @@ test_generational_zgc (void)
         else if (x->kind == TM_GC_PHASE_CONCURRENT && g_str_equal (x->name, "Concurrent Relocate"))
           g_assert_cmpuint (x->depth, ==, 0);
       }
+  }
+}
+
+/* Shapes of JDK 11, 21 and 23 logs and of logs written to stdout that
+ * were misread (README "Added in session 9"). */
+static void
+test_jdk_shapes (void)
+{
+  const TmGcPhase *ph;
+  guint n;
+
+  {
+    /* GCToolKit's JDK 21 major and minor collection, time decorations
+     * only: the major one's first pause ends on the log's first line */
+    g_autoptr(TmTrace) t = gclog_test_load ("gctoolkit-zgc-generational-jdk21.log");
+    const TmGc *major = tm_trace_gc (t, 1), *minor = tm_trace_gc (t, 2);
+    g_assert_cmpuint (major->kind, ==, TM_GC_KIND_CONCURRENT);
+    g_assert_cmpuint (major->pause_ns, ==, 77000);
+    g_assert_cmpuint (major->used_before, ==, MB (296));
+    g_assert_cmpuint (major->used_after, ==, MB (80));
+    g_assert_cmpuint (major->committed_after, ==, MB (36864));
+    g_assert_cmpuint (major->end_ns - major->start_ns, ==, 104000000);
+    g_assert_cmpuint (minor->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (minor->pause_ns, ==, 64000);
+    g_assert_cmpuint (minor->used_before, ==, MB (14720));
+    g_assert_cmpuint (minor->used_after, ==, MB (2054));
+    ph = find_phase (t, "Y: Pause Mark Start", 1, &n);
+    g_assert_nonnull (ph);
+    g_assert_cmpuint (ph->end_ns - ph->start_ns, ==, 23000);
+    {
+      guint64 total = 0;
+      for (guint i = 0; i < t->gc_phases->len; i++)
+        {
+          const TmGcPhase *x = &g_array_index (t->gc_phases, TmGcPhase, i);
+          if (x->kind == TM_GC_PHASE_PAUSE)
+            total += x->end_ns - x->start_ns;
+        }
+      g_assert_cmpuint (total, ==, 141000);   /* the pause lines' sum */
+    }
+  }
+  {
+    /* JDK 17 ZGC: "GC(4) Garbage Collection (Warmup) Aborted" after its
+     * first pause; the pause stays among the phases */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-zgc-aborted.log");
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.aborted"), ==, "GC(4) Garbage Collection at 0.515 s");
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "was aborted"));
+    g_assert_cmpuint (meta_u64 (t, "gclog.concurrent_cycles"), ==, 4);
+    ph = find_phase (t, "Pause Mark Start", 4, &n);
+    g_assert_nonnull (ph);
+    g_assert_cmpuint (ph->end_ns - ph->start_ns, ==, 5000);
+    g_assert_cmpuint (tm_trace_gc (t, 4)->end_ns, ==, 417000000);
+  }
+  {
+    /* JDK 23 -Xlog:gc to stdout (quoted in a tutorial, "Observed output
+     * (run with java -Xlog:gc -XX:+UseZGC -Xmx64m GcComparison)"): the
+     * JVM exits during GC(2) and GC(3) */
+    static const char log[] =
+      "[0.044s][info][gc] Using The Z Garbage Collector\n"
+      "[0.121s][info][gc] GC(0) Major Collection (Warmup)\n"
+      "[0.342s][info][gc] GC(1) Minor Collection (High Usage)\n"
+      "[0.347s][info][gc] Allocation Stall (main) 199.256ms\n"
+      "[0.347s][info][gc] GC(1) Minor Collection (High Usage) 64M(100%)->20M(31%) 0.005s\n"
+      "[0.347s][info][gc] GC(0) Major Collection (Warmup) 8M(12%)->20M(31%) 0.226s\n"
+      "[0.347s][info][gc] GC(2) Major Collection (Warmup)\n"
+      "Retained 10 arrays\n"
+      "[0.559s][info][gc] GC(3) Minor Collection (Allocation Rate)\n"
+      "[0.559s][info][gc] GC(3) Minor Collection (Allocation Rate) Aborted\n"
+      "[0.559s][info][gc] GC(2) Major Collection (Warmup) Aborted\n";
+    g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "zgc23-aborted.log");
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+    g_assert_cmpuint (t->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->end_ns, ==, 347000000);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (8));   /* GC(0), started first */
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, MB (64));
+    g_assert_nonnull (strstr (g_hash_table_lookup (t->meta, "note"), "2 collections were aborted"));
+    /* a log that ends during a cycle that has not paused: not counted */
+    {
+      const char *cut = strstr (log, "Retained");
+      g_autoptr(TmTrace) c = import_text (log, (gsize) (cut - log), "zgc23-cut.log");
+      g_assert_cmpuint (tm_trace_n_gcs (c), ==, 2);
+      g_assert_cmpstr (g_hash_table_lookup (c->meta, "gclog.unfinished"), ==, "GC(2) Major Collection at 0.347 s");
+    }
+  }
+  {
+    /* JDK 8 -XX:+PrintGCDetails without -XX:+PrintGCTimeStamps (the
+     * default) on the console, program output around it (quoted in a
+     * Java reference tutorial): no time stamps at all */
+    static const char log[] =
+      "java.lang.Object@4554617c\n"
+      "null\n"
+      "null\n"
+      "[GC (System.gc()) [PSYoungGen: 1383K->496K(1536K)] 1503K->800K(5632K), 0.0008890 secs] [Times: user=0.00 sys=0.00, real=0.00 secs] \n"
+      "[Full GC (System.gc()) [PSYoungGen: 496K->0K(1536K)] [ParOldGen: 304K->640K(4096K)] 800K->640K(5632K), [Metaspace: 3440K->3440K(1056768K)], 0.0065375 secs] [Times: user=0.00 sys=0.00, real=0.01 secs] \n"
+      "================\n"
+      "null\n";
+    g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "jdk8-console.log");
+    g_assert_true (tm_gclog_sniff ((const guint8 *) log, sizeof log - 1));
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+    g_assert_cmpuint (t->warnings->len, ==, 0);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 889000);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->kind, ==, TM_GC_KIND_MAJOR);
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_before, ==, KB (800));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->used_after, ==, KB (640));
+    g_assert_cmpuint (tm_trace_gc (t, 2)->pause_ns, ==, 6537500);
+    g_assert_cmpstr (g_hash_table_lookup (t->meta, "gclog.time_stamps"), ==, "none");
+  }
+  {
+    /* program output without a line end before log lines */
+    g_autoptr(TmTrace) t = gclog_test_load ("local-jdk17-serial-gc-stdout-dots.log");
+    g_assert_cmpuint (meta_u64 (t, "gclog.program_output_lines"), ==, 14);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->pause_ns, ==, 1777000);
+    g_assert_cmpuint (tm_trace_gc (t, 1)->used_before, ==, MB (8));
+  }
+  {
+    /* looking for a log line after program output costs linear time:
+     * 64 lines of 200,000 brackets read at once */
+    GString *text = g_string_new ("[0.001s][info][gc] Using Serial\n");
+    for (guint i = 0; i < 64; i++)
+      {
+        g_string_append_c (text, 'x');
+        for (guint j = 0; j < 200000; j++)
+          g_string_append_c (text, '[');
+        g_string_append_c (text, '\n');
+      }
+    {
+      g_autoptr(TmTrace) t = import_text (text->str, text->len, "brackets.log");
+      g_assert_cmpuint (tm_trace_n_gcs (t), ==, 0);
+    }
+    g_string_free (text, TRUE);
+  }
+  {
+    /* JDK 9-16 -Xlog:gc+heap=debug print the heap's first space on the
+     * "Heap before GC" line (JDK 11, -Xmx20M -Xlog:gc+heap=debug, as
+     * quoted in XlogExample.java by pengpeng, 2020); the region counts
+     * of the info lines exceed the used bytes */
+    static const char log[] =
+      "[0.027s][info][gc,heap] Heap region size: 1M\n"
+      "[0.027s][debug][gc,heap] Minimum heap 8388608  Initial heap 20971520  Maximum heap 20971520\n"
+      "[1.956s][debug][gc,heap] GC(0) Heap before GC invocations=0 (full 0): garbage-first heap   total 20480K, used 9216K [0x00000000fec00000, 0x0000000100000000)\n"
+      "[1.956s][debug][gc,heap] GC(0)   region size 1024K, 9 young (9216K), 0 survivors (0K)\n"
+      "[1.956s][debug][gc,heap] GC(0)  Metaspace       used 6772K, capacity 6888K, committed 7168K, reserved 1056768K\n"
+      "[1.956s][debug][gc,heap] GC(0)   class space    used 608K, capacity 652K, committed 768K, reserved 1048576K\n"
+      "[1.963s][info ][gc,heap] GC(0) Eden regions: 9->0(8)\n"
+      "[1.963s][info ][gc,heap] GC(0) Survivor regions: 0->2(2)\n"
+      "[1.963s][info ][gc,heap] GC(0) Old regions: 0->0\n"
+      "[1.963s][info ][gc,heap] GC(0) Humongous regions: 0->0\n"
+      "[1.963s][debug][gc,heap] GC(0) Heap after GC invocations=1 (full 0): garbage-first heap   total 20480K, used 1744K [0x00000000fec00000, 0x0000000100000000)\n"
+      "[1.963s][debug][gc,heap] GC(0)   region size 1024K, 2 young (2048K), 2 survivors (2048K)\n"
+      "[1.963s][debug][gc,heap] GC(0)  Metaspace       used 6772K, capacity 6888K, committed 7168K, reserved 1056768K\n"
+      "[1.963s][debug][gc,heap] GC(0)   class space    used 608K, capacity 652K, committed 768K, reserved 1048576K\n"
+      "[2.066s][debug][gc,heap] GC(1) Heap before GC invocations=1 (full 0): garbage-first heap   total 20480K, used 9936K [0x00000000fec00000, 0x0000000100000000)\n"
+      "[2.066s][debug][gc,heap] GC(1)   region size 1024K, 10 young (10240K), 2 survivors (2048K)\n"
+      "[2.066s][debug][gc,heap] GC(1)  Metaspace       used 6774K, capacity 6888K, committed 7168K, reserved 1056768K\n"
+      "[2.066s][debug][gc,heap] GC(1)   class space    used 608K, capacity 652K, committed 768K, reserved 1048576K\n"
+      "[2.072s][info ][gc,heap] GC(1) Eden regions: 8->0(9)\n"
+      "[2.072s][info ][gc,heap] GC(1) Survivor regions: 2->1(2)\n"
+      "[2.072s][info ][gc,heap] GC(1) Old regions: 0->1\n"
+      "[2.072s][info ][gc,heap] GC(1) Humongous regions: 0->0\n"
+      "[2.072s][debug][gc,heap] GC(1) Heap after GC invocations=2 (full 0): garbage-first heap   total 20480K, used 2029K [0x00000000fec00000, 0x0000000100000000)\n"
+      "[2.072s][debug][gc,heap] GC(1)   region size 1024K, 1 young (1024K), 1 survivors (1024K)\n"
+      "[2.072s][debug][gc,heap] GC(1)  Metaspace       used 6774K, capacity 6888K, committed 7168K, reserved 1056768K\n"
+      "[2.072s][debug][gc,heap] GC(1)   class space    used 608K, capacity 652K, committed 768K, reserved 1048576K\n";
+    g_autoptr(TmTrace) t = import_text (log, sizeof log - 1, "jdk11-heap-debug.log");
+    const TmGc *a = tm_trace_gc (t, 1), *b = tm_trace_gc (t, 2);
+    g_assert_cmpuint (tm_trace_n_gcs (t), ==, 2);
+    g_assert_cmpuint (a->kind, ==, TM_GC_KIND_MINOR);
+    g_assert_cmpuint (a->used_before, ==, KB (9216));
+    g_assert_cmpuint (a->used_after, ==, KB (1744));
+    g_assert_cmpuint (a->committed_after, ==, KB (20480));
+    g_assert_cmpuint (usage_of (t, a, "Survivor")->used_after, ==, KB (1744));
+    g_assert_cmpuint (b->used_before, ==, KB (9936));
+    g_assert_cmpuint (b->used_after, ==, KB (2029));
   }
 }
 
@@ -1326,6 +1506,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gclog/added-later", test_added_later);
   g_test_add_func ("/gclog/generational-zgc", test_generational_zgc);
   g_test_add_func ("/gclog/age-tables", test_age_tables);
+  g_test_add_func ("/gclog/jdk-shapes", test_jdk_shapes);
   g_test_add_func ("/gclog/continuation", test_continuation);
   g_test_add_func ("/gclog/interleaved-g1-details", test_interleaved_g1_details);
   g_test_add_func ("/gclog/stamped-g1-details", test_stamped_g1_details);

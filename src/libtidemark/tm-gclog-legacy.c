@@ -128,7 +128,12 @@ tm_gclog_legacy_sniff_line (const char *line, const char *end)
       (tm_gclog_find (line, end, "-XX:+PrintGC") != NULL || tm_gclog_find (line, end, "-Xloggc:") != NULL))
     return TRUE;
   if (!hw && !hu)
-    return FALSE;   /* every record has a time stamp */
+    /* -verbose:gc or -XX:+PrintGCDetails without -XX:+PrintGCTimeStamps
+     * (the JVM's default, often on the console among program output):
+     * a whole record, "[GC (Allocation Failure)  65536K->1560K(251392K),
+     * 0.0021437 secs]" */
+    return (tm_gclog_has_prefix (line, end, "[GC ") || tm_gclog_has_prefix (line, end, "[Full GC ")) &&
+           tm_gclog_find_transition (line, end) != NULL && tm_gclog_find (line, end, " secs]") != NULL;
   return record_start (q, end);
 }
 
@@ -763,7 +768,10 @@ finish_record (TmGclogParser *p)
    * records printed into it) ends after them with its earlier start
    * stamp: a new run only after the JVM's banner */
   if (hu)
-    t = tm_gclog_uptime (p, un, p->legacy_banner_again);
+    {
+      t = tm_gclog_uptime (p, un, p->legacy_banner_again);
+      p->have_uptime = TRUE;
+    }
   else if (hw)
     t = wm > p->wall_base_ms ? (guint64) (wm - p->wall_base_ms) * 1000000 : 0;
   else

@@ -65,6 +65,7 @@ typedef struct {
   gboolean    deleted;        /* merged into another event */
   gboolean    has_duration;   /* the end line carried a duration */
   gboolean    evac_failed;    /* to-space exhausted / overflow, promotion failed */
+  gboolean    aborted;        /* ZGC "... Collection (cause) Aborted": the JVM exits during it */
   guint32     ages;           /* index + 1 of its age table in TmGclogParser.ages, 0 = none */
   /* -Xlog:gc+heap=debug "Heap before/after GC invocations=N (full M):"
    * blocks: the heap used and the full-GC counter around the GC */
@@ -102,6 +103,7 @@ typedef struct {
   gboolean    have_uptime;
   gboolean    ujl_decorated;  /* lines carry [decorations] */
   guint       ujl_opaque;     /* decorations per line of a log decorated with hostname, pid or tid only */
+  guint       ujl_n_decor;    /* decorations on the last decorated line */
   guint64     n_foreign_lines; /* undecorated lines in a decorated log */
   guint64     first_foreign_line;
   guint64     n_output_lines;  /* program output in a decorated log */

@@ -660,7 +660,17 @@ tm_gclog_cycle_line (TmGclogParser *p, gint64 id, const char *s, const char *end
         }
       else if (tm_gclog_has_prefix (s, end, "Major "))
         p->generational = TRUE;
-      if (tm_gclog_find_transition (t.after, end) != NULL)
+      if (tm_gclog_has_prefix (t.after, end, "Aborted") && end - t.after == 7)
+        {
+          /* the JVM exits during the collection: it collected nothing */
+          e->aborted = TRUE;
+          if (p->n_concurrent_cycles > 0)
+            p->n_concurrent_cycles--;
+          e->end_ns = MAX (e->end_ns, p->now_ns);
+          e->line = p->line_no;
+          close_event (p, e);
+        }
+      else if (tm_gclog_find_transition (t.after, end) != NULL)
         {
           /* the end line: "...(Allocation Rate) 3334M(84%)->2230M(56%) [0.250s]" */
           set_heap (e, t.after, has_dur ? tok : end, FALSE);
@@ -923,6 +933,17 @@ heap_block_line (TmGclogParser *p, gint64 id, const char *s, const char *end)
       p->hb_full = (guint32) MIN (full, G_MAXUINT32);
       p->hb_used = 0;
       p->hb_committed = 0;
+      /* JDK 9-16 print the first space on the header's line: "Heap
+       * before GC invocations=9 (full 0): garbage-first heap   total ..." */
+      f = tm_gclog_find (s, end, "):");
+      if (f != NULL)
+        {
+          f += 2;
+          while (f < end && *f == ' ')
+            f++;
+          if (f < end)
+            heap_block_space (p, f, end);
+        }
       return TRUE;
     }
   if (!p->hb_active || id != p->hb_id)
@@ -1072,6 +1093,29 @@ non_gc_message (TmGclogParser *p, const char *s, const char *end)
   stall_line (p, -1, s, end);
 }
 
+/* A log line inside [line, end) after other text: the first '[' from
+ * which the log's decorations follow (as many as its lines have, at
+ * least one known), then a GC message. */
+static const char *
+embedded_line (TmGclogParser *p, const char *line, const char *end)
+{
+  /* program output before a log line is short, and so is a decoration:
+   * bounded, so that a long line of brackets costs no quadratic time */
+  const char *limit = end - line > 4096 ? line + 4096 : end;
+
+  for (const char *b = memchr (line + 1, '[', limit - line - 1); b != NULL;
+       b = b + 1 < limit ? memchr (b + 1, '[', limit - b - 1) : NULL)
+    {
+      TmUjlDecor d;
+      if (memchr (b, ']', MIN (end - b, 96)) == NULL)
+        continue;
+      if (parse_decorations (b, end, p->ujl_opaque, &d) && d.n == p->ujl_n_decor && d.n_known > 0 &&
+          (d.gc_tag || tm_gclog_has_prefix (d.msg, end, "GC(")))
+        return b;
+    }
+  return NULL;
+}
+
 void
 tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
 {
@@ -1088,6 +1132,17 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
     p->ujl_opaque = d.n;   /* the first line of a log decorated with hostname, pid or tid only */
   if (d.n == 0 || (d.n_known == 0 && d.n != p->ujl_opaque))
     {
+      const char *inner;
+      /* a log written to stdout: program output without a line end runs
+       * into the next log line ("step 12 [0.374s][info][gc,start] GC(77)
+       * Pause Full (System.gc())") */
+      if (p->ujl_decorated && (inner = embedded_line (p, line, end)) != NULL)
+        {
+          if (p->n_output_lines++ == 0)
+            p->first_output_line = p->line_no;
+          tm_gclog_ujl_line (p, inner, end);
+          return;
+        }
       /* -Xlog with decorations "none", or a damaged line */
       if (*line == '[' && (!p->ujl_decorated || gc_like (line, end)))
         {
@@ -1126,6 +1181,7 @@ tm_gclog_ujl_line (TmGclogParser *p, const char *line, const char *end)
   else
     {
       p->ujl_decorated = TRUE;
+      p->ujl_n_decor = d.n;
       p->prev_gc_tag = d.gc_tag || !d.has_tags;
     }
   if (d.bad_time)

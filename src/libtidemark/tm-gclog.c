@@ -550,8 +550,10 @@ tm_gclog_add_phase (TmGclogParser *p, TmGcPhaseKind kind, gint64 jvm_id, guint64
   g_autofree char *n = p->gen_prefix ? g_strdup_printf ("%s%.*s", p->gen_prefix, (int) (ne - name), name)
                                      : g_strndup (name, ne - name);
 
-  ph.end_ns = end_ns;
-  ph.start_ns = end_ns >= dur_ns ? end_ns - dur_ns : 0;
+  /* a phase that ends at the log's first stamp (wall-clock decorations
+   * count from it) keeps its duration */
+  ph.end_ns = MAX (end_ns, dur_ns);
+  ph.start_ns = ph.end_ns - dur_ns;
   ph.kind = kind;
   ph.jvm_gc_id = jvm_id;
   ph.name = tm_trace_builder_intern (p->b, n);
@@ -723,6 +725,30 @@ reconcile (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out, gui
     }
 }
 
+/* Cuts the heap spaces but old (index skip) of usage records so that they
+ * add up to at most total: survivor spaces first, then young ones. */
+static void
+trim_to_total (TmGclogParser *p, TmSpaceUsageRecord *out, guint n, gint skip, guint64 total, gboolean after)
+{
+  static const TmSpaceKind order[] = { TM_SPACE_KIND_SURVIVOR, TM_SPACE_KIND_YOUNG };
+  guint64 sum = 0;
+
+  for (guint i = 0; i < n; i++)
+    if ((gint) i != skip && g_array_index (p->space_kinds, guint, out[i].space_id) != TM_SPACE_KIND_NON_HEAP)
+      sum = tm_add_sat (sum, after ? out[i].used_after : out[i].used_before);
+  for (guint k = 0; k < G_N_ELEMENTS (order) && sum > total; k++)
+    for (guint i = 0; i < n && sum > total; i++)
+      if ((gint) i != skip && g_array_index (p->space_kinds, guint, out[i].space_id) == order[k])
+        {
+          guint64 *v = after ? &out[i].used_after : &out[i].used_before;
+          guint64 cut = MIN (*v, sum - total);
+          *v -= cut;
+          sum -= cut;
+          if (after)
+            out[i].committed_after = MAX (out[i].committed_after, *v);
+        }
+}
+
 /* Region counts to bytes; the old space takes what the logged heap total
  * leaves, so that the sum matches the log (G1 logs regions per type but
  * the heap total in bytes, and old regions are partly filled). */
@@ -774,6 +800,13 @@ event_usage (TmGclogParser *p, const TmGclogEvent *e, TmSpaceUsageRecord *out)
       tm_trace_builder_warning (p->b, 0, "the GC that ends at line %" G_GUINT64_FORMAT ": heap sizes (regions "
                                 "times the region size, or their sum) past 2^64 bytes: saturated (the log is "
                                 "damaged)", e->line);
+    }
+  if (regions && e->has_heap && !sat)
+    {
+      /* whole regions can hold more than the heap's used bytes (survivor
+       * regions are partly filled): cut survivors, then young, to fit */
+      trim_to_total (p, out, n, old, e->heap_before, FALSE);
+      trim_to_total (p, out, n, old, e->heap_after, TRUE);
     }
   if (regions && old >= 0)
     {
@@ -934,14 +967,15 @@ emit_events (TmGclogParser *p)
   const char *collector = infer_collector (p);
   TmSpaceUsageRecord last[TM_GCLOG_MAX_USAGE];
   guint n_last = 0;
-  guint64 id = 0, end_max = 0, done_max = 0, n_unfinished = 0;
+  guint64 id = 0, end_max = 0, done_max = 0, n_unfinished = 0, n_aborted = 0;
   g_autoptr(GString) evac_failed = g_string_new (NULL);
   g_autoptr(GString) unfinished = g_string_new (NULL);
+  g_autoptr(GString) aborted = g_string_new (NULL);
 
   for (guint i = 0; i < p->events->len; i++)
     {
       const TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
-      if (!e->deleted && e->has_duration)
+      if (!e->deleted && !e->aborted && (e->has_duration || (p->cycle_mode && !e->open)))
         done_max = MAX (done_max, e->end_ns);
     }
   for (guint i = 0; i < p->events->len; i++)
@@ -949,11 +983,23 @@ emit_events (TmGclogParser *p)
       TmGclogEvent *e = &g_array_index (p->events, TmGclogEvent, i);
       if (e->deleted)
         continue;
+      /* ZGC aborts the collections that run when the JVM exits: they
+       * freed nothing and log no occupancy (their pauses stay among the
+       * phases) */
+      if (e->aborted)
+        {
+          if (aborted->len == 0)
+            g_string_append_printf (aborted, "GC(%" G_GINT64_FORMAT ") %s at %.3f s", e->jvm_id, e->name,
+                                    e->end_ns / 1e9);
+          n_aborted++;
+          continue;
+        }
       /* A pause whose start line ends the log (the JVM was killed, or the
-       * rest is in the next rotated part): no GC of known kind and pause;
-       * said in META and a note instead. */
-      if (p->format == TM_GCLOG_FORMAT_UJL && !p->cycle_mode && e->open && !e->has_duration && e->name[0] != '\0' &&
-          e->start_ns >= done_max)
+       * rest is in the next rotated part), or a ZGC/Shenandoah cycle that
+       * had not paused yet: no GC of known kind and pause; said in META
+       * and a note instead. */
+      if (p->format == TM_GCLOG_FORMAT_UJL && (!p->cycle_mode || e->cycle) && e->open && !e->has_duration &&
+          e->hb != 3 && e->name[0] != '\0' && e->start_ns >= done_max)
         {
           if (unfinished->len == 0)
             g_string_append_printf (unfinished, "GC(%" G_GINT64_FORMAT ") %s at %.3f s", e->jvm_id, e->name,
@@ -965,6 +1011,10 @@ emit_events (TmGclogParser *p)
       /* time stamps that go backwards (a damaged log) must not end a GC
        * before it starts: the order below is the order of the ends */
       e->end_ns = MAX (e->end_ns, e->start_ns);
+      /* a log without time stamps: every GC at 0, not ended by its own
+       * pause (that would make a span to measure throughput in) */
+      if (!p->have_uptime && !p->have_wall_base)
+        e->end_ns = e->start_ns;
       g_ptr_array_add (order, e);
     }
   g_ptr_array_sort (order, compare_events);
@@ -1016,6 +1066,15 @@ emit_events (TmGclogParser *p)
     {
       g_autofree char *note = g_strdup_printf ("the log ends during %s, which is not counted", unfinished->str);
       tm_trace_builder_meta (p->b, "gclog.unfinished", unfinished->str);
+      tm_trace_builder_meta (p->b, "note", note);
+    }
+  if (n_aborted > 0)
+    {
+      g_autofree char *note = n_aborted == 1
+        ? g_strdup_printf ("%s was aborted (the JVM exited during it) and is not counted", aborted->str)
+        : g_strdup_printf ("%" G_GUINT64_FORMAT " collections were aborted (the JVM exited during them) and are not "
+                           "counted, the first %s", n_aborted, aborted->str);
+      tm_trace_builder_meta (p->b, "gclog.aborted", aborted->str);
       tm_trace_builder_meta (p->b, "note", note);
     }
   emit_phases (p, order);
@@ -1162,13 +1221,17 @@ tm_gclog_parser_build (TmGclogParser *p, GError **error)
   if (p->region_bytes > 0)
     meta_u64 (p->b, "gclog.region_bytes", p->region_bytes);
   tm_gclog_ujl_output_note (p);
-  if (p->events->len > 0 && p->format == TM_GCLOG_FORMAT_UJL && !p->have_uptime && !p->have_wall_base)
+  if (p->events->len > 0 && !p->have_uptime && !p->have_wall_base)
     {
-      /* -Xlog decorations none, or hostname, pid, tid, level, tags only:
-       * the GCs keep their order and pauses, but not when they ran */
+      /* -Xlog decorations none, or hostname, pid, tid, level, tags only;
+       * JDK 8 and older without -XX:+PrintGCTimeStamps: the GCs keep
+       * their order and pauses, but not when they ran */
       tm_trace_builder_meta (p->b, "gclog.time_stamps", "none");
-      tm_trace_builder_meta (p->b, "note", "the log has no time stamps (its decorations hold no uptime or time): "
-                             "GC times, throughput and rates are not known");
+      tm_trace_builder_meta (p->b, "note", p->format == TM_GCLOG_FORMAT_UJL
+                             ? "the log has no time stamps (its decorations hold no uptime or time): "
+                               "GC times, throughput and rates are not known"
+                             : "the log has no time stamps (-XX:+PrintGCTimeStamps and -XX:+PrintGCDateStamps "
+                               "were off): GC times, throughput and rates are not known");
     }
   if (p->heap_samples > 0)
     {

@@ -1663,11 +1663,12 @@ hprof_parse_set_one_thread (gboolean on)
 }
 
 /* Objects for the model go through the applying thread (never the
- * graph read: it wants labels, and has no model to build beside). */
+ * graph read: it wants labels, and has no model to build beside; nor
+ * with one core, where the thread could only add its events' cost). */
 static void
 stream_start (HprofParser *p)
 {
-  if (!p->batches || p->want_labels || g_atomic_int_get (&one_thread))
+  if (!p->batches || p->want_labels || g_atomic_int_get (&one_thread) || g_get_num_processors () < 2)
     return;
   p->stream = hprof_stream_new (apply_events, p);
   if (p->stream == NULL)
