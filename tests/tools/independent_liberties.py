@@ -143,11 +143,12 @@ class Writer:
         names = ["org.lib.Node", "org.lib.Leaf", "byte[]", "java.lang.Object[]", "org.lib.Outer$Inner",
                  "int[][]", "org.lib.Big"]
         for k, name in enumerate(names):
-            self.types[3 + k * 1000] = (name, name.endswith("]"))
-        self.frames = {40 + k: (f"org.lib.C{k}.m{k}(int, java.lang.String)", "" if k % 2 else f"C{k}.java",
+            self.types[3 + k * 1000 if k != 4 else 1 << 40] = (name, name.endswith("]"))
+        self.frames = {(40 + k if k != 3 else (1 << 63) + 5): (f"org.lib.C{k}.m{k}(int, java.lang.String)", "" if k % 2 else f"C{k}.java",
                                 -1 if k == 2 else 10 + k) for k in range(5)}
-        self.sites = {1: [], 8: [40], 9: [41, 40], 200: [43, 42, 44]}  # depth 0..3
-        self.threads = {6: "main", 1 << 20: "worker-1", 3: "worker ü"}
+        # definition ids: small, sparse and as large as 64 bits allow
+        self.sites = {1: [], 8: [40], 9: [41, 40], 1 << 35: [(1 << 63) + 5, 42, 44]}  # depth 0..3
+        self.threads = {6: "main", 1 << 50: "worker-1", 3: "worker ü"}
         self.defined = set()
         if o["defs"] == "front":
             for t in self.types:
